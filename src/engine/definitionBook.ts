@@ -1,0 +1,149 @@
+import type { CoverageMap, HookSite } from '../instrument/coverageModel.ts';
+import { mergeUsage, type Usage, type UsageTable } from '../instrument/usage.ts';
+import { dummyFor } from '../values/dummyTable.ts';
+import type { ValueSource } from '../values/providers.ts';
+import type { Category, ElementKind, FailedAttempt, Proposal, ValueRequest } from '../values/types.ts';
+
+/** One injected element and the definition that currently stands for it. */
+export interface Definition {
+  readonly id: string;
+  readonly kind: ElementKind;
+  readonly parent: string | undefined;
+  readonly name: string;
+  readonly usageKey: string;
+  readonly line: number;
+  proposal: Proposal;
+  provider: string;
+  attempts: number;
+  readonly history: FailedAttempt[];
+  readonly rejected: Category[];
+}
+
+interface IsolateRequest {
+  op: 'value' | 'reject';
+  id: string;
+  kind?: ElementKind;
+  sid?: number;
+  parent?: string;
+  key?: string;
+  message?: string;
+  refine?: boolean;
+  error?: string;
+}
+
+const OBSERVED: Partial<Record<ElementKind, Usage>> = {
+  callee: { called: 0 },
+  constructor: { constructed: true },
+  iterable: { iterated: true },
+  destructure: { iterated: true },
+};
+
+export interface BookContext {
+  readonly snippet: string;
+  readonly map: CoverageMap;
+  readonly usage: UsageTable;
+  readonly values: ValueSource;
+  readonly maxAttempts: number;
+  readonly maxInjections: number;
+}
+
+/**
+ * The host's record of every element and its definition, across the runs of one snippet. It
+ * answers the isolate's value requests, feeds failures back to the provider, and falls back to
+ * the classifier's dummy after `maxAttempts`.
+ */
+export class DefinitionBook {
+  readonly defs = new Map<string, Definition>();
+  /** Set when a definition was added or replaced during the current run. */
+  changed = false;
+  providerErrors: string[] = [];
+  private readonly ctx: BookContext;
+
+  constructor(ctx: BookContext) {
+    this.ctx = ctx;
+  }
+
+  /** Bridge entry point: never throws, since an exception would surface inside the snippet. */
+  async handle(json: string): Promise<string> {
+    try {
+      const req = JSON.parse(json) as IsolateRequest;
+      const proposal = req.op === 'reject' ? await this.reject(req.id, req.error ?? 'rejected') : await this.value(req);
+      return JSON.stringify(proposal ? { source: proposal.source, refs: proposal.refs } : {});
+    } catch (error) {
+      this.providerErrors.push(error instanceof Error ? error.message : String(error));
+      return '{}';
+    }
+  }
+
+  private site(sid: number | undefined): HookSite | undefined {
+    return sid === undefined ? undefined : this.ctx.map.sites[sid];
+  }
+
+  private usageKeyFor(req: IsolateRequest): string {
+    const site = this.site(req.sid);
+    if (req.kind === 'part' && req.parent !== undefined) {
+      const parent = this.defs.get(req.parent);
+      const base = parent?.usageKey ?? req.parent;
+      if (req.id.startsWith('await ')) return `await ${base}`;
+      return req.id.startsWith(req.parent) ? base + req.id.slice(req.parent.length) : req.id;
+    }
+    if (!site) return req.id;
+    if (req.kind === 'member' && site.kind === 'method-call') return site.usageKey.replace(/\(\)$/, '');
+    if (req.kind === 'member' && site.kind === 'destructure' && req.key !== undefined) return `${site.usageKey}.${req.key}`;
+    if (req.kind === 'member' && site.kind === 'global') return req.id;
+    return site.usageKey;
+  }
+
+  private request(def: Definition, message: string, extra: Usage = {}): ValueRequest {
+    const usage = mergeUsage(mergeUsage({}, this.ctx.usage[def.usageKey] ?? {}), extra);
+    return {
+      element: def.id, kind: def.kind, name: def.name, usage, site: undefined, snippet: this.ctx.snippet, line: def.line,
+      message, attempt: def.attempts + 1, history: def.history, rejected: def.rejected,
+    };
+  }
+
+  private async value(req: IsolateRequest): Promise<Proposal | undefined> {
+    const existing = this.defs.get(req.id);
+    if (existing && !req.refine) return existing.proposal;
+    if (existing && req.refine) return this.retry(existing, req.message ?? 'failed again', OBSERVED[req.kind ?? 'member'] ?? {});
+    if (this.defs.size >= this.ctx.maxInjections) return undefined;
+    const site = this.site(req.sid);
+    const def: Definition = {
+      id: req.id, kind: req.kind ?? 'global', parent: req.parent, name: req.key ?? req.id, usageKey: this.usageKeyFor(req),
+      line: site?.line ?? 0, proposal: { source: 'undefined', refs: [], category: 'undefined' }, provider: this.ctx.values.provider.name,
+      attempts: 0, history: [], rejected: [],
+    };
+    const request = { ...this.request(def, req.message ?? ''), site };
+    const proposal = await this.ctx.values.provider.propose(request);
+    if (!proposal) return undefined;
+    def.attempts = 1;
+    def.proposal = proposal;
+    this.defs.set(def.id, def);
+    this.changed = true;
+    return proposal;
+  }
+
+  private async reject(id: string, error: string): Promise<Proposal | undefined> {
+    const def = this.defs.get(id);
+    if (!def) return undefined;
+    return this.retry(def, error, {});
+  }
+
+  /** Records the failure of the current definition and asks again, or falls back after maxAttempts. */
+  private async retry(def: Definition, error: string, observed: Usage): Promise<Proposal | undefined> {
+    def.history.push({ source: def.proposal.source, error });
+    if (def.proposal.category === 'Dummy') return undefined; // the last resort failed too: leave the error standing
+    if (!def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);
+    this.changed = true;
+    const request = this.request(def, error, observed);
+    let proposal = def.attempts < this.ctx.maxAttempts ? await this.ctx.values.provider.propose(request) : undefined;
+    if (proposal) def.attempts++;
+    else {
+      const category = await this.ctx.values.fallback(request);
+      proposal = dummyFor(category, def.id, def.name, request.usage.arrayPattern?.length);
+      def.provider = `${this.ctx.values.classifier.name}-fallback`;
+    }
+    def.proposal = proposal;
+    return proposal;
+  }
+}

@@ -1,0 +1,98 @@
+import { HELPER_NAMES, HELPERS_SOURCE } from '../values/dummyTable.ts';
+import type { Definition } from './definitionBook.ts';
+
+export interface RenderedDefinitions {
+  /** Readable source of every definition, in dependency order; the head of `--emit` output. */
+  readonly source: string;
+  /** Per definition, the statement that defines it. */
+  readonly statements: ReadonlyMap<string, string>;
+  /** `[elementId, expression]` pairs the sandbox hands to the runtime after the prelude. */
+  readonly accessors: readonly (readonly [string, string])[];
+}
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+/** Renders definitions as plain JavaScript that runs on its own, without snipexec's runtime. */
+export function renderDefinitions(defs: ReadonlyMap<string, Definition>): RenderedDefinitions {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  const lines: string[] = [];
+  const statements = new Map<string, string>();
+  const accessors: [string, string][] = [];
+  const done = new Set<string>();
+  const children = new Map<string, Definition[]>();
+  for (const def of defs.values()) {
+    const key = def.kind === 'return' || def.kind === 'part' ? undefined : def.parent;
+    if (key !== undefined && key !== '') children.set(key, [...(children.get(key) ?? []), def]);
+  }
+
+  const varName = (def: Definition): string => {
+    const existing = names.get(def.id);
+    if (existing) return existing;
+    let base = isGlobal(def) && IDENT.test(def.id) ? def.id : `_${def.id.replace(/^require\("(.*)"\)/, '$1').replace(/[^\w$]+/g, '_').replace(/^_+|_+$/g, '')}`;
+    if (!isGlobal(def)) base = base.slice(0, 40);
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+    taken.add(name);
+    names.set(def.id, name);
+    return name;
+  };
+
+  const expression = (def: Definition): string => {
+    let source = def.proposal.source;
+    def.proposal.refs.forEach((ref, i) => {
+      const part = defs.get(ref);
+      source = source.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), part ? (emit(part), varName(part)) : 'undefined');
+    });
+    const ret = defs.get(`${def.id}()`);
+    if (ret && /^(async\s+)?function\b[^{]*\{\s*\}$/.test(source)) {
+      emit(ret);
+      source = source.replace(/\{\s*\}$/, `{ return ${varName(ret)}; }`);
+    }
+    return source;
+  };
+
+  const emit = (def: Definition): void => {
+    if (done.has(def.id)) return;
+    done.add(def.id);
+    const source = expression(def);
+    const name = varName(def);
+    const statement = isGlobal(def) && !IDENT.test(def.id) ? `globalThis[${JSON.stringify(def.id)}] = ${source};` : `var ${name} = ${source};`;
+    lines.push(`${statement} // ${def.id}`);
+    statements.set(def.id, statement);
+    accessors.push([def.id, isGlobal(def) && !IDENT.test(def.id) ? `globalThis[${JSON.stringify(def.id)}]` : name]);
+    for (const child of children.get(def.id) ?? []) attach(child, name);
+    for (const child of children.get(`new ${def.id}`) ?? []) attach(child, `${name}.prototype`);
+  };
+
+  const attach = (child: Definition, target: string): void => {
+    if (done.has(child.id)) return;
+    emit(child);
+    const access = IDENT.test(child.name) ? `${target}.${child.name}` : `${target}[${JSON.stringify(child.name)}]`;
+    lines.push(`${access} = ${varName(child)};`);
+  };
+
+  const ordered = [...defs.values()].sort((a, b) => rank(a) - rank(b));
+  for (const def of ordered) if (isGlobal(def) || def.kind === 'module') emit(def);
+  for (const def of ordered) emit(def); // anything not reached from a root
+
+  const modules = [...defs.values()].filter((d) => d.kind === 'module');
+  if (modules.length > 0) {
+    const table = modules.map((m) => `    ${JSON.stringify(m.name)}: ${varName(m)},`).join('\n');
+    lines.push(
+      `var require = function require(id) {\n  const modules = {\n${table}\n  };\n  if (id in modules) return modules[id];\n` +
+        `  const error = new Error("Cannot find module '" + id + "'");\n  error.code = 'MODULE_NOT_FOUND';\n  throw error;\n};`,
+    );
+  }
+  const body = lines.join('\n');
+  const helpers = HELPER_NAMES.some((h) => body.includes(h)) ? `${HELPERS_SOURCE}\n` : '';
+  return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors };
+}
+
+function isGlobal(def: Definition): boolean {
+  return def.kind !== 'part' && def.kind !== 'return' && def.kind !== 'module' && (def.parent === undefined || def.parent === '');
+}
+
+function rank(def: Definition): number {
+  return def.kind === 'module' ? 0 : isGlobal(def) ? 1 : 2;
+}

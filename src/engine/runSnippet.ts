@@ -1,0 +1,86 @@
+import { SnipexecError, SyntaxRepairFailed } from '../errors.ts';
+import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
+import { decodeSource, langFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
+import { buildResult, syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
+import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
+import { HELPERS_SOURCE } from '../values/dummyTable.ts';
+import { valueSourceFor, type ValueSource } from '../values/providers.ts';
+import { DefinitionBook } from './definitionBook.ts';
+import { renderDefinitions } from './renderDefinitions.ts';
+
+const START_TIME = Date.UTC(2024, 0, 1);
+
+export interface RunDependencies {
+  /** Overrides the mode's value source; how tests and later providers plug in. */
+  readonly values?: ValueSource;
+}
+
+/**
+ * Runs a partial snippet: parse (with repair), instrument, then execute in a fresh isolate as
+ * often as new elements are injected, up to `maxRuns`. Coverage comes from the last run, which
+ * starts with every definition already in place, exactly as the `--emit`ted program does.
+ */
+export async function runSnippet(input: string | Uint8Array, optionsInput: RunOptionsInput = {}, deps: RunDependencies = {}): Promise<RunResult> {
+  const started = Date.now();
+  const options = parseRunOptions(optionsInput);
+  let parsed: ParsedSnippet;
+  let source: string;
+  try {
+    source = decodeSource(input, options.maxSourceBytes);
+    parsed = parseSnippet(source, options.lang ?? langFromFileName(options.fileName));
+  } catch (error) {
+    if (error instanceof SyntaxRepairFailed) return syntaxErrorResult(error.message, error.line, error.column, Date.now() - started);
+    if (error instanceof SnipexecError) return syntaxErrorResult(error.message, 1, 1, Date.now() - started);
+    throw error;
+  }
+  let instrumented: InstrumentedSnippet;
+  try {
+    instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: parsed.lang, operatorHooks: options.operatorHooks });
+  } catch (error) {
+    return { ...syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started), status: 'internal-error' };
+  }
+  const values = deps.values ?? valueSourceFor(options.mode);
+  const book = new DefinitionBook({
+    snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values,
+    maxAttempts: options.maxAttempts, maxInjections: options.maxInjections,
+  });
+  let last: ExecutionResult | undefined;
+  let runs = 0;
+  while (runs < options.maxRuns) {
+    const left = options.totalTimeoutMs - (Date.now() - started);
+    if (runs > 0 && left < 50) break;
+    runs++;
+    book.changed = false;
+    last = await execute(instrumented, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
+    if (!book.changed || last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error') break;
+  }
+  const rendered = renderDefinitions(book.defs);
+  return buildResult({
+    parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started, settled: !book.changed,
+  });
+}
+
+async function execute(instrumented: InstrumentedSnippet, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
+  const rendered = renderDefinitions(book.defs);
+  const adopt = rendered.accessors.length === 0 ? '' : `${instrumented.hook}.adopt([${rendered.accessors.map(([id, expr]) => `[${JSON.stringify(id)}, ${expr}]`).join(', ')}]);`;
+  return runInIsolate({
+    prelude: rendered.source,
+    adopt,
+    script: instrumented.code,
+    config: {
+      hook: instrumented.hook,
+      statements: instrumented.map.statements.length,
+      branches: instrumented.map.branches.map((b) => b.outcomes),
+      sites: instrumented.map.sites.map((s) => s.text),
+      seed: options.seed,
+      startTime: START_TIME + options.seed * 1000,
+      maxConsoleBytes: options.maxConsoleBytes,
+      helpers: HELPERS_SOURCE,
+    },
+    timeoutMs,
+    memoryLimitMb: options.memoryLimitMb,
+    maxTimerTicks: options.maxTimerTicks,
+    onRequest: (json) => book.handle(json),
+  });
+}

@@ -1,0 +1,54 @@
+/** Base class of every error snipexec raises on purpose; `code` is stable and documented. */
+export class SnipexecError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** The snippet could not be parsed, even after the repair pass. */
+export class SyntaxRepairFailed extends SnipexecError {
+  readonly line: number;
+  readonly column: number;
+  constructor(message: string, line: number, column: number) {
+    super('SYNTAX_REPAIR_FAILED', message);
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** The input is not text we can run: binary, not UTF-8, or too large. */
+export class UnreadableInput extends SnipexecError {
+  constructor(message: string) {
+    super('UNREADABLE_INPUT', message);
+  }
+}
+
+/** Options failed validation at the API or CLI boundary. */
+export class InvalidOptions extends SnipexecError {
+  constructor(message: string) {
+    super('INVALID_OPTIONS', message);
+  }
+}
+
+/** The dataset file is not JSONL of `{id, code}` objects. */
+export class InvalidDataset extends SnipexecError {
+  constructor(message: string) {
+    super('INVALID_DATASET', message);
+  }
+}
+
+/** A value provider failed in a way that is not the snippet's fault. */
+export class ProviderFailed extends SnipexecError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('PROVIDER_FAILED', message, options);
+  }
+}
+
+/** Throws with `reason` when `value` is null or undefined; the checked alternative to `!`. */
+export function nullThrows<T>(value: T | null | undefined, reason: string): T {
+  if (value === null || value === undefined) throw new SnipexecError('INTERNAL', `Internal invariant failed: ${reason}`);
+  return value;
+}

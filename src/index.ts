@@ -1,0 +1,7 @@
+/** Public API of snipexec. */
+export { runSnippet, type RunDependencies } from './engine/runSnippet.ts';
+export type { RunResult, RunStatus, Injection, ReportedError } from './report/buildResult.ts';
+export { parseRunOptions, runOptionsSchema, type RunOptions, type RunOptionsInput, type Mode, type Lang } from './options.ts';
+export * from './errors.ts';
+export type { ValueProvider, TypeClassifier, ValueRequest, Proposal, Category } from './values/types.ts';
+export { CATEGORIES } from './values/types.ts';

@@ -1,0 +1,66 @@
+import type * as t from '@babel/types';
+
+export type BranchKind = 'if' | 'cond-expr' | 'logical' | 'switch' | 'loop';
+export type HookKind =
+  | 'global' | 'member' | 'call' | 'method-call' | 'new' | 'this' | 'destructure'
+  | 'iterate' | 'await' | 'require' | 'import' | 'operator';
+
+export interface StatementInfo { readonly id: number; readonly line: number; readonly column: number; readonly type: string }
+export interface BranchInfo { readonly id: number; readonly line: number; readonly column: number; readonly kind: BranchKind; readonly outcomes: number }
+export interface HookSite {
+  readonly id: number;
+  readonly kind: HookKind;
+  readonly line: number;
+  readonly column: number;
+  /** Source text of the hooked expression, cut to 80 characters. */
+  readonly text: string;
+  /** Key into the usage table: how the value this site produces is used. */
+  readonly usageKey: string;
+  /** Name, property or module specifier, where the site has one. */
+  readonly name?: string;
+}
+
+/** The static map of a snippet: measured statements, branches and hook sites, with source locations. */
+export interface CoverageMap {
+  readonly statements: readonly StatementInfo[];
+  readonly branches: readonly BranchInfo[];
+  readonly sites: readonly HookSite[];
+}
+
+/** Numbers statements, branches and hook sites; kept apart from the visitor so it can be tested alone. */
+export class CoverageModel implements CoverageMap {
+  readonly statements: StatementInfo[] = [];
+  readonly branches: BranchInfo[] = [];
+  readonly sites: HookSite[] = [];
+
+  newStatement(node: t.Node): number {
+    const id = this.statements.length;
+    this.statements.push({ id, line: lineOf(node), column: columnOf(node), type: node.type });
+    return id;
+  }
+
+  newBranch(node: t.Node, kind: BranchKind, outcomes: number): number {
+    const id = this.branches.length;
+    this.branches.push({ id, line: lineOf(node), column: columnOf(node), kind, outcomes });
+    return id;
+  }
+
+  newSite(node: t.Node, kind: HookKind, text: string, usageKey: string, name?: string): number {
+    const id = this.sites.length;
+    const site: HookSite = { id, kind, line: lineOf(node), column: columnOf(node), text: text.slice(0, 80), usageKey };
+    this.sites.push(name === undefined ? site : { ...site, name });
+    return id;
+  }
+}
+
+function lineOf(node: t.Node): number {
+  return node.loc?.start.line ?? 0;
+}
+function columnOf(node: t.Node): number {
+  return (node.loc?.start.column ?? 0) + 1;
+}
+
+/** The measured lines: every line on which an original statement starts, ascending. */
+export function measuredLines(map: CoverageMap): number[] {
+  return [...new Set(map.statements.map((s) => s.line))].sort((a, b) => a - b);
+}

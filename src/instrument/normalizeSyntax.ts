@@ -1,0 +1,80 @@
+import type { NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+import { traverse } from '../parse/stripTypes.ts';
+
+/**
+ * Rewrites module syntax into what runs inside one function: imports become `require` calls
+ * (hoisted, as imports are), exports lose their keyword. Single statements in loop and `if`
+ * bodies get blocks so every statement can carry a coverage counter.
+ */
+export function normalizeSyntax(ast: t.File): void {
+  const hoisted: t.Statement[] = [];
+  traverse(ast, {
+    ImportDeclaration(path) {
+      hoisted.push(...importToRequire(path.node));
+      path.remove();
+    },
+    ExportNamedDeclaration(path) {
+      const decl = path.node.declaration;
+      if (decl) path.replaceWith(decl);
+      else path.remove();
+    },
+    ExportDefaultDeclaration(path) {
+      const decl = path.node.declaration;
+      if (t.isFunctionDeclaration(decl) || t.isClassDeclaration(decl)) {
+        if (decl.id) return void path.replaceWith(decl);
+        const expr = t.isFunctionDeclaration(decl) ? t.functionExpression(null, decl.params, decl.body, decl.generator, decl.async) : t.classExpression(null, decl.superClass, decl.body, decl.decorators);
+        expr.loc = decl.loc;
+        const stmt = t.expressionStatement(expr);
+        stmt.loc = path.node.loc;
+        return void path.replaceWith(stmt);
+      }
+      if (t.isTSDeclareFunction(decl)) return void path.remove();
+      const stmt = t.expressionStatement(decl as t.Expression);
+      stmt.loc = path.node.loc;
+      path.replaceWith(stmt);
+    },
+    ExportAllDeclaration(path) {
+      path.remove();
+    },
+    IfStatement(path) {
+      ensureBlock(path, 'consequent');
+      if (path.node.alternate) ensureBlock(path, 'alternate');
+    },
+    Loop(path) {
+      ensureBlock(path, 'body');
+    },
+    WithStatement(path) {
+      ensureBlock(path, 'body');
+    },
+  });
+  ast.program.body.unshift(...hoisted);
+}
+
+function ensureBlock(path: NodePath, key: 'consequent' | 'alternate' | 'body'): void {
+  const node = path.node as unknown as Record<string, t.Statement | null>;
+  const stmt = node[key];
+  if (stmt && !t.isBlockStatement(stmt)) node[key] = t.blockStatement([stmt]);
+}
+
+function importToRequire(node: t.ImportDeclaration): t.Statement[] {
+  const req = t.callExpression(t.identifier('require'), [t.stringLiteral(node.source.value)]);
+  req.loc = node.loc;
+  (req.callee as t.Identifier).loc = node.loc;
+  const withLoc = <T extends t.Node>(n: T): T => {
+    n.loc = node.loc;
+    return n;
+  };
+  if (node.specifiers.length === 0) return [withLoc(t.expressionStatement(req))];
+  const out: t.Statement[] = [];
+  const named: t.ObjectProperty[] = [];
+  for (const s of node.specifiers) {
+    if (t.isImportDefaultSpecifier(s) || t.isImportNamespaceSpecifier(s)) out.push(withLoc(t.variableDeclaration('const', [t.variableDeclarator(s.local, t.cloneNode(req, true, false))])));
+    else {
+      const imported = t.isIdentifier(s.imported) ? s.imported.name : s.imported.value;
+      named.push(t.objectProperty(t.identifier(imported), s.local, false, imported === s.local.name));
+    }
+  }
+  if (named.length > 0) out.push(withLoc(t.variableDeclaration('const', [t.variableDeclarator(t.objectPattern(named), t.cloneNode(req, true, false))])));
+  return out;
+}

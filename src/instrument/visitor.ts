@@ -1,0 +1,202 @@
+import type { NodePath, Visitor } from '@babel/traverse';
+import * as t from '@babel/types';
+import type { CoverageModel, HookKind } from './coverageModel.ts';
+import { requireSpecifier, staticPropertyName, type UsageKeys } from './usage.ts';
+
+/** Globals every isolate has; reading them needs no hook. */
+export const ISOLATE_GLOBALS = new Set([
+  'undefined', 'NaN', 'Infinity', 'globalThis', 'Object', 'Function', 'Array', 'Number', 'Boolean', 'String', 'Symbol',
+  'BigInt', 'Date', 'Promise', 'RegExp', 'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError',
+  'SyntaxError', 'TypeError', 'URIError', 'JSON', 'Math', 'Intl', 'Reflect', 'Proxy', 'Map', 'Set', 'WeakMap', 'WeakSet',
+  'WeakRef', 'FinalizationRegistry', 'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Atomics', 'Int8Array', 'Uint8Array',
+  'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array',
+  'BigInt64Array', 'BigUint64Array', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'decodeURI', 'decodeURIComponent',
+  'encodeURI', 'encodeURIComponent', 'escape', 'unescape', 'eval', 'Iterator', 'WebAssembly', 'console', 'setTimeout',
+  'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'arguments',
+]);
+
+const COMPARISONS = new Set(['===', '==', '!==', '!=', '<', '>', '<=', '>=', 'instanceof', 'in']);
+
+export interface VisitorState {
+  readonly model: CoverageModel;
+  readonly keys: UsageKeys;
+  /** Identifier of the in-isolate hook object, derived from a hash so it cannot collide. */
+  readonly hook: string;
+  readonly source: string;
+  readonly operatorHooks: boolean;
+  /** Nodes already instrumented; injected nodes have no `loc` and are never touched. */
+  readonly done: WeakSet<t.Node>;
+  /** Sites reserved on enter, for hooks whose operand is rewritten before the hook is placed on exit. */
+  readonly pending: WeakMap<t.Node, number>;
+}
+
+function reserve(owner: NodePath, operand: NodePath, state: VisitorState, kind: HookKind): void {
+  if (state.pending.has(owner.node)) return;
+  state.pending.set(owner.node, state.model.newSite(operand.node, kind, text(operand, state), state.keys.keyOf(operand)));
+}
+
+function h(state: VisitorState, method: string, args: t.Expression[]): t.CallExpression {
+  return t.callExpression(t.memberExpression(t.identifier(state.hook), t.identifier(method)), args);
+}
+
+function original(path: NodePath, state: VisitorState): boolean {
+  return path.node.loc != null && !state.done.has(path.node);
+}
+
+function text(path: NodePath, state: VisitorState): string {
+  const { start, end } = path.node;
+  return start != null && end != null ? state.source.slice(start, end) : path.type;
+}
+
+function site(path: NodePath, state: VisitorState, kind: HookKind, name?: string): t.NumericLiteral {
+  return t.numericLiteral(state.model.newSite(path.node, kind, text(path, state), state.keys.keyOf(path), name));
+}
+
+function replace(path: NodePath, state: VisitorState, node: t.Expression): void {
+  state.done.add(path.node);
+  const parent = path.parent;
+  if (t.isObjectProperty(parent) && parent.shorthand && parent.value === path.node) parent.shorthand = false;
+  path.replaceWith(node);
+  state.done.add(node);
+  path.skip();
+}
+
+function isTopLevelThis(path: NodePath): boolean {
+  const fn = path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression());
+  return fn === null;
+}
+
+function isCallee(path: NodePath): boolean {
+  const p = path.parent;
+  return (t.isCallExpression(p) || t.isNewExpression(p)) && p.callee === path.node;
+}
+
+function isWriteTarget(path: NodePath): boolean {
+  const p = path.parent;
+  if (t.isAssignmentExpression(p) && p.left === path.node) return true;
+  if (t.isUpdateExpression(p)) return true;
+  if (t.isUnaryExpression(p) && (p.operator === 'delete' || p.operator === 'typeof') && p.argument === path.node) return true;
+  if ((t.isForInStatement(p) || t.isForOfStatement(p)) && p.left === path.node) return true;
+  return path.parentPath?.isPattern() === true || t.isRestElement(p);
+}
+
+function argsArray(args: t.CallExpression['arguments']): t.ArrayExpression {
+  return t.arrayExpression(args.filter((a): a is t.Expression | t.SpreadElement => !t.isArgumentPlaceholder(a) && !t.isJSXNamespacedName(a)));
+}
+
+/** The hook half of the visitor table: each entry rewrites one expression kind into a hook call. */
+export const hookVisitor: Visitor<VisitorState> = {
+  Identifier: {
+    exit(path, state) {
+      if (!original(path, state) || !path.isReferencedIdentifier() || isWriteTarget(path)) return;
+      const name = path.node.name;
+      if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name)) return;
+      if (name === 'require' && t.isCallExpression(path.parent) && path.parent.callee === path.node && requireSpecifier(path.parent) !== undefined) return;
+      replace(path, state, h(state, 'g', [site(path, state, 'global', name), t.stringLiteral(name)]));
+    },
+  },
+  ThisExpression: {
+    exit(path, state) {
+      if (!original(path, state) || !isTopLevelThis(path)) return;
+      replace(path, state, h(state, 'th', [site(path, state, 'this'), t.thisExpression()]));
+    },
+  },
+  MemberExpression: {
+    exit(path, state) {
+      if (!original(path, state) || isWriteTarget(path) || t.isSuper(path.node.object) || t.isPrivateName(path.node.property)) return;
+      if (t.isCallExpression(path.parent) && path.parent.callee === path.node) return; // the call hook owns it
+      if (path.parentPath.isOptionalMemberExpression() || path.parentPath.isOptionalCallExpression()) return;
+      const key = path.node.computed ? (path.node.property as t.Expression) : t.stringLiteral(staticPropertyName(path.node) ?? '');
+      replace(path, state, h(state, 'm', [site(path, state, 'member', staticPropertyName(path.node)), path.node.object as t.Expression, key]));
+    },
+  },
+  CallExpression: {
+    exit(path, state) {
+      if (!original(path, state)) return;
+      const node = path.node;
+      const callee = node.callee;
+      if (t.isSuper(callee) || t.isImport(callee) || t.isIdentifier(callee, { name: 'eval' })) return;
+      if (path.parentPath.isOptionalMemberExpression() || path.parentPath.isOptionalCallExpression()) return;
+      const spec = requireSpecifier(node);
+      if (spec !== undefined && !path.scope.getBinding('require')) {
+        return replace(path, state, h(state, 'req', [site(path, state, 'require', spec), t.stringLiteral(spec)]));
+      }
+      if (t.isMemberExpression(callee) && !t.isSuper(callee.object) && !t.isPrivateName(callee.property)) {
+        const key = callee.computed ? (callee.property as t.Expression) : t.stringLiteral(staticPropertyName(callee) ?? '');
+        return replace(path, state, h(state, 'mc', [site(path, state, 'method-call', staticPropertyName(callee)), callee.object as t.Expression, key, argsArray(node.arguments)]));
+      }
+      if (t.isV8IntrinsicIdentifier(callee)) return;
+      const name = t.isIdentifier(callee) ? callee.name : undefined;
+      replace(path, state, h(state, 'call', [site(path, state, 'call', name), callee, argsArray(node.arguments)]));
+    },
+  },
+  NewExpression: {
+    exit(path, state) {
+      if (!original(path, state)) return;
+      const callee = path.node.callee;
+      if (!t.isExpression(callee)) return;
+      const name = t.isIdentifier(callee) ? callee.name : undefined;
+      replace(path, state, h(state, 'nw', [site(path, state, 'new', name), callee, argsArray(path.node.arguments)]));
+    },
+  },
+  AwaitExpression: {
+    exit(path, state) {
+      if (!original(path, state)) return;
+      state.done.add(path.node);
+      path.node.argument = h(state, 'aw', [site(path, state, 'await'), path.node.argument]);
+    },
+  },
+  VariableDeclarator: {
+    enter(path, state) {
+      const { id, init } = path.node;
+      if (init && (t.isObjectPattern(id) || t.isArrayPattern(id)) && init.loc) reserve(path, path.get('init') as NodePath, state, 'destructure');
+    },
+    exit(path, state) {
+      const sid = state.pending.get(path.node);
+      if (sid === undefined || !path.node.init) return;
+      state.pending.delete(path.node);
+      path.node.init = h(state, 'ds', [t.numericLiteral(sid), path.node.init, t.booleanLiteral(t.isArrayPattern(path.node.id))]);
+    },
+  },
+  AssignmentExpression: {
+    enter(path, state) {
+      const { left } = path.node;
+      if ((t.isObjectPattern(left) || t.isArrayPattern(left)) && path.node.loc) reserve(path, path.get('right'), state, 'destructure');
+    },
+    exit(path, state) {
+      const sid = state.pending.get(path.node);
+      if (sid === undefined) return;
+      state.pending.delete(path.node);
+      path.node.right = h(state, 'ds', [t.numericLiteral(sid), path.node.right, t.booleanLiteral(t.isArrayPattern(path.node.left))]);
+    },
+  },
+  ForOfStatement: {
+    enter(path, state) {
+      if (path.node.loc) reserve(path, path.get('right'), state, 'iterate');
+    },
+    exit(path, state) {
+      const sid = state.pending.get(path.node);
+      if (sid === undefined) return;
+      state.pending.delete(path.node);
+      path.node.right = h(state, 'it', [t.numericLiteral(sid), path.node.right, t.booleanLiteral(path.node.await)]);
+    },
+  },
+  SpreadElement: {
+    enter(path, state) {
+      if (path.node.loc && !t.isObjectExpression(path.parent)) reserve(path, path.get('argument'), state, 'iterate');
+    },
+    exit(path, state) {
+      const sid = state.pending.get(path.node);
+      if (sid === undefined) return;
+      state.pending.delete(path.node);
+      path.node.argument = h(state, 'it', [t.numericLiteral(sid), path.node.argument, t.booleanLiteral(false)]);
+    },
+  },
+  BinaryExpression: {
+    exit(path, state) {
+      if (!state.operatorHooks || !original(path, state) || !COMPARISONS.has(path.node.operator) || t.isPrivateName(path.node.left)) return;
+      const { operator, left, right } = path.node;
+      replace(path, state, h(state, 'op', [site(path, state, 'operator', operator), t.stringLiteral(operator), left as t.Expression, right]));
+    },
+  },
+};

@@ -1,0 +1,399 @@
+// Runs INSIDE the isolate. It imports nothing and sees nothing of the host: the only way out is
+// `bridge`, a function that takes and returns JSON strings. Evaluated with evalClosure, where
+// $0 is the bridge reference and $1 the JSON config; neither is stored on any global.
+'use strict';
+const bridgeRef = $0;
+const config = JSON.parse($1);
+
+// Primordials, captured before the snippet can change them.
+const G = globalThis;
+const { apply, construct, defineProperty, getPrototypeOf, ownKeys } = Reflect;
+const { stringify, parse } = JSON;
+const ObjectFreeze = Object.freeze;
+const ObjectCreate = Object.create;
+const WM = WeakMap, WS = WeakSet, RealDate = Date, RealProxy = Proxy;
+const wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set, wmHas = WeakMap.prototype.has;
+const wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
+const arrPush = Array.prototype.push, arrJoin = Array.prototype.join, arrSlice = Array.prototype.slice;
+const strSlice = String.prototype.slice;
+const StringCtor = String, ErrorCtor = Error, TypeErrorCtor = TypeError, ReferenceErrorCtor = ReferenceError;
+const symIterator = Symbol.iterator, symAsyncIterator = Symbol.asyncIterator;
+const indirectEval = eval;
+
+const push = (a, v) => apply(arrPush, a, [v]);
+const str = (v) => { try { return StringCtor(v); } catch { return '[unprintable]'; } };
+const cut = (s, n) => (s.length > n ? apply(strSlice, s, [0, n]) + '…' : s);
+
+function ask(message) {
+  const reply = bridgeRef.applySyncPromise(undefined, [stringify(message)]);
+  return parse(reply);
+}
+
+// ---- coverage counters --------------------------------------------------------------------
+const statements = new Array(config.statements).fill(0);
+const branches = [];
+for (let i = 0; i < config.branches.length; i++) push(branches, new Array(config.branches[i]).fill(0));
+const loopStacks = new Array(config.branches.length).fill(null);
+let lastSite = -1;
+
+// ---- console --------------------------------------------------------------------------------
+let stdout = '';
+let stdoutDropped = 0;
+function inspect(v, depth, seen) {
+  if (typeof v === 'string') return depth === 0 ? v : stringify(v);
+  if (typeof v === 'function') return `[Function: ${v.name || 'anonymous'}]`;
+  if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? `${v}n` : str(v);
+  if (apply(wsHas, seen, [v])) return '[Circular]';
+  if (depth > 2) return Array.isArray(v) ? '[Array]' : '[Object]';
+  apply(wsAdd, seen, [v]);
+  try {
+    if (v instanceof ErrorCtor) return str(v.stack || v);
+    if (v instanceof RealDate) return v.toISOString();
+    if (Array.isArray(v)) {
+      const parts = [];
+      for (let i = 0; i < v.length && i < 100; i++) push(parts, inspect(v[i], depth + 1, seen));
+      return `[ ${apply(arrJoin, parts, [', '])} ]`;
+    }
+    const parts = [];
+    const keys = ownKeys(v);
+    for (let i = 0; i < keys.length && i < 50; i++) {
+      const k = keys[i];
+      if (typeof k === 'symbol') continue;
+      push(parts, `${k}: ${inspect(v[k], depth + 1, seen)}`);
+    }
+    return parts.length === 0 ? '{}' : `{ ${apply(arrJoin, parts, [', '])} }`;
+  } catch {
+    return '[object]';
+  }
+}
+function write(args) {
+  const parts = [];
+  for (let i = 0; i < args.length; i++) push(parts, inspect(args[i], 0, new WS()));
+  const line = apply(arrJoin, parts, [' ']) + '\n';
+  const room = config.maxConsoleBytes - stdout.length;
+  if (room <= 0) { stdoutDropped += line.length; return; }
+  if (line.length > room) { stdout += apply(strSlice, line, [0, room]); stdoutDropped += line.length - room; }
+  else stdout += line;
+}
+const consoleObject = {};
+for (const name of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) consoleObject[name] = function (...args) { write(args); };
+consoleObject.assert = function (cond, ...args) { if (!cond) write(['Assertion failed', ...args]); };
+consoleObject.time = consoleObject.timeEnd = consoleObject.group = consoleObject.groupEnd = function () {};
+
+// ---- virtual clock --------------------------------------------------------------------------
+let now = config.startTime;
+let timerSeq = 0;
+const timers = [];
+function addTimer(fn, ms, args, interval) {
+  const id = ++timerSeq;
+  const delay = Math.max(0, Number(ms) || 0);
+  push(timers, { id, at: now + delay, seq: id, fn, args, interval: interval ? Math.max(1, delay) : 0 });
+  return id;
+}
+function clearTimer(id) {
+  for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { timers.splice(i, 1); return; }
+}
+function nextTimer() {
+  let best = -1;
+  for (let i = 0; i < timers.length; i++) {
+    const t = timers[i];
+    if (best < 0 || t.at < timers[best].at || (t.at === timers[best].at && t.seq < timers[best].seq)) best = i;
+  }
+  return best;
+}
+function FakeDate(...args) {
+  if (!new.target) return str(new RealDate(now));
+  return args.length === 0 ? new RealDate(now) : construct(RealDate, args, new.target === FakeDate ? RealDate : new.target);
+}
+FakeDate.prototype = RealDate.prototype;
+FakeDate.now = () => now;
+FakeDate.parse = RealDate.parse;
+FakeDate.UTC = RealDate.UTC;
+defineProperty(RealDate.prototype, 'constructor', { value: FakeDate, writable: true, configurable: true });
+let seed = config.seed >>> 0;
+function random() {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let x = seed;
+  x = Math.imul(x ^ (x >>> 15), x | 1);
+  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+}
+
+// ---- injected values ------------------------------------------------------------------------
+const owner = new WM();       // injected object or function -> element id
+const instanceOf = new WM();  // instance of an injected class -> class element id
+const returns = new WM();     // injected function -> its return value, once requested
+const modules = ObjectCreate(null);
+const NONE = {};
+let lastResult;
+let lastTainted = false;
+const errorInfo = new WM();
+
+function ownerOf(v) {
+  if (v === G) return '';
+  if ((typeof v === 'object' && v !== null) || typeof v === 'function') return apply(wmGet, owner, [v]);
+  return undefined;
+}
+function isInjected(v) { return ownerOf(v) !== undefined && v !== G; }
+function tainted(v) {
+  if ((typeof v === 'object' && v !== null) || typeof v === 'function') return apply(wmHas, owner, [v]) || apply(wmHas, instanceOf, [v]);
+  return lastTainted && lastResult === v;
+}
+function result(v, taint) {
+  lastResult = v;
+  lastTainted = taint;
+  return v;
+}
+function register(v, id) {
+  if (((typeof v === 'object' && v !== null) || typeof v === 'function') && !apply(wmHas, owner, [v])) apply(wmSet, owner, [v, id]);
+}
+function evaluate(source) {
+  return indirectEval(`(${source}\n)`);
+}
+/** Asks the host for the element's value and checks each proposal by evaluating it here. */
+function inject(request) {
+  let reply = ask({ op: 'value', ...request });
+  while (reply.source !== undefined) {
+    try {
+      const parts = [];
+      for (let i = 0; i < reply.refs.length; i++) {
+        const part = inject({ id: reply.refs[i], kind: 'part', sid: request.sid, parent: request.id, message: `part of ${request.id}` });
+        push(parts, part === NONE ? undefined : part);
+      }
+      const value = parts.length === 0 ? evaluate(reply.source) : apply(evaluate(`function (${apply(arrJoin, parts.map((_, i) => '$' + i), [','])}) { return (${reply.source}\n); }`), undefined, parts);
+      register(value, request.id);
+      return value;
+    } catch (e) {
+      reply = ask({ op: 'reject', id: request.id, error: cut(str(e && e.message !== undefined ? e.message : e), 500) });
+    }
+  }
+  return NONE;
+}
+function childId(parent, key) {
+  if (parent === '') return key;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${stringify(key)}]`;
+}
+function holderFor(obj) {
+  const cls = apply(wmGet, instanceOf, [obj]);
+  return cls !== undefined ? { id: `new ${cls}`, target: getPrototypeOf(obj) } : { id: ownerOf(obj), target: obj };
+}
+function missingMember(sid, obj, key, kind) {
+  const holder = holderFor(obj);
+  if (holder.id === undefined || typeof key === 'symbol') return undefined;
+  const k = str(key);
+  const id = childId(holder.id, k);
+  const v = inject({ id, kind, sid, parent: holder.id, key: k, message: `${id} is undefined` });
+  if (v === NONE) return undefined;
+  try { holder.target[k] = v; } catch {}
+  return v;
+}
+function fail(Ctor, message, sid, culprit) {
+  const e = new Ctor(message);
+  apply(wmSet, errorInfo, [e, { sid, attribution: culprit ? 'injected' : 'snippet' }]);
+  return e;
+}
+function describe(v) {
+  return v === null ? 'null' : v === undefined ? 'undefined' : typeof v;
+}
+function refine(sid, v, id, kind, message) {
+  if (id === undefined) return NONE;
+  return inject({ id, kind, sid, message, refine: true });
+}
+function member(sid, obj, key) {
+  if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, tainted(obj));
+  let v = obj[key];
+  if (v === undefined && typeof key !== 'symbol' && !(key in Object(obj)) && holderFor(obj).id !== undefined) v = missingMember(sid, obj, key, 'member');
+  return result(v, tainted(obj) || isInjected(v));
+}
+function callResult(sid, fn, value) {
+  if (value !== undefined || !isInjected(fn)) return value;
+  if (apply(wmHas, returns, [fn])) return apply(wmGet, returns, [fn]);
+  const id = `${ownerOf(fn)}()`;
+  let v = inject({ id, kind: 'return', sid, parent: ownerOf(fn), message: `${id} returned undefined` });
+  if (v === NONE) v = undefined;
+  apply(wmSet, returns, [fn, v]);
+  return v;
+}
+function invoke(sid, fn, self, args, text) {
+  try {
+    return apply(fn, self, args);
+  } catch (e) {
+    if ((typeof e === 'object' && e !== null) && !apply(wmHas, errorInfo, [e])) {
+      let culprit = isInjected(fn);
+      for (let i = 0; i < args.length && !culprit; i++) culprit = tainted(args[i]);
+      apply(wmSet, errorInfo, [e, { sid, attribution: culprit ? 'injected' : 'snippet' }]);
+    }
+    throw e;
+  }
+}
+
+const H = {
+  // coverage
+  c(id) { statements[id]++; },
+  t(id, v) { statements[id]++; return v; },
+  r(id, v) { statements[id]++; return v; },
+  b(id, i) { branches[id][i]++; },
+  lg(id, v, op) { if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) branches[id][0]++; return v; },
+  l0(id) { (loopStacks[id] ||= []).push(0); },
+  l1(id) { branches[id][0]++; const s = loopStacks[id]; if (s && s.length) s[s.length - 1] = 1; },
+  l2(id) { const s = loopStacks[id]; if (s && s.length && s.pop() === 0) branches[id][1]++; },
+  // hooks
+  g(sid, name) {
+    lastSite = sid;
+    if (name in G) return result(G[name], isInjected(G[name]));
+    const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
+    if (v === NONE) throw fail(ReferenceErrorCtor, `${name} is not defined`, sid, false);
+    G[name] = v;
+    return result(v, true);
+  },
+  th(sid, v) { lastSite = sid; return v; },
+  m(sid, obj, key) { lastSite = sid; return member(sid, obj, key); },
+  mc(sid, obj, key, args) {
+    lastSite = sid;
+    let fn = member(sid, obj, key);
+    if (typeof fn !== 'function') {
+      const holder = obj === null || obj === undefined ? undefined : holderFor(obj);
+      const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, fn, childId(holder.id, str(key)), 'callee', `${config.sites[sid]} is not a function`) : NONE;
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, tainted(obj) || tainted(fn));
+      try { holder.target[key] = fixed; } catch {}
+      fn = fixed;
+    }
+    const value = invoke(sid, fn, obj, args);
+    lastSite = sid;
+    return result(callResult(sid, fn, value), isInjected(fn) || tainted(value));
+  },
+  call(sid, fn, args) {
+    lastSite = sid;
+    if (typeof fn !== 'function') {
+      const fixed = isInjected(fn) ? refine(sid, fn, ownerOf(fn), 'callee', `${config.sites[sid]} is not a function`) : NONE;
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, tainted(fn));
+      fn = fixed;
+    }
+    const value = invoke(sid, fn, undefined, args);
+    lastSite = sid;
+    return result(callResult(sid, fn, value), isInjected(fn) || tainted(value));
+  },
+  nw(sid, C, args) {
+    lastSite = sid;
+    if (typeof C !== 'function') {
+      const fixed = isInjected(C) ? refine(sid, C, ownerOf(C), 'constructor', `${config.sites[sid]} is not a constructor`) : NONE;
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a constructor`, sid, tainted(C));
+      C = fixed;
+    }
+    let value;
+    try { value = construct(C, args); } catch (e) {
+      if (typeof e === 'object' && e !== null && !apply(wmHas, errorInfo, [e])) apply(wmSet, errorInfo, [e, { sid, attribution: isInjected(C) ? 'injected' : 'snippet' }]);
+      throw e;
+    }
+    const cls = ownerOf(C);
+    if (cls !== undefined && cls !== '' && typeof value === 'object' && value !== null && !apply(wmHas, owner, [value])) apply(wmSet, instanceOf, [value, cls]);
+    return result(value, cls !== undefined);
+  },
+  req(sid, spec) {
+    lastSite = sid;
+    if (spec in modules) return modules[spec];
+    if (typeof G.require === 'function') {
+      try { return (modules[spec] = G.require(spec)); } catch (e) { if (!(e && e.code === 'MODULE_NOT_FOUND')) throw e; }
+    }
+    const id = `require(${stringify(spec)})`;
+    const v = inject({ id, kind: 'module', sid, key: spec, message: `Cannot find module '${spec}'` });
+    if (v === NONE) {
+      const e = fail(ErrorCtor, `Cannot find module '${spec}'`, sid, false);
+      e.code = 'MODULE_NOT_FOUND';
+      throw e;
+    }
+    return (modules[spec] = v);
+  },
+  ds(sid, v, shape) {
+    lastSite = sid;
+    if (typeof shape === 'number') {
+      if (v === null || v === undefined || typeof v[symIterator] !== 'function') {
+        const id = ownerOf(v);
+        const fixed = id !== undefined && id !== '' ? refine(sid, v, id, 'destructure', `${config.sites[sid]} is not iterable`) : NONE;
+        if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, tainted(v));
+        return fixed;
+      }
+      return v;
+    }
+    if (v === null || v === undefined) throw fail(TypeErrorCtor, `Cannot destructure '${config.sites[sid]}' as it is ${v}.`, sid, tainted(v));
+    if (holderFor(v).id !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in Object(v))) missingMember(sid, v, shape[i], 'member');
+    return v;
+  },
+  it(sid, v, isAsync) {
+    lastSite = sid;
+    if (v === null || v === undefined || (typeof v[symIterator] !== 'function' && !(isAsync && typeof v[symAsyncIterator] === 'function'))) {
+      const id = ownerOf(v);
+      const fixed = id !== undefined && id !== '' ? refine(sid, v, id, 'iterable', `${config.sites[sid]} is not iterable`) : NONE;
+      if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, tainted(v));
+      return fixed;
+    }
+    return v;
+  },
+  aw(sid, v) { lastSite = sid; return v; },
+  op(sid, op, a, b) {
+    lastSite = sid;
+    switch (op) {
+      case '===': return a === b; case '!==': return a !== b; case '==': return a == b; case '!=': return a != b;
+      case '<': return a < b; case '>': return a > b; case '<=': return a <= b; case '>=': return a >= b;
+      case 'instanceof': return a instanceof b; case 'in': return a in b;
+    }
+    throw new TypeErrorCtor(`unknown operator ${op}`);
+  },
+  // lifecycle, called by the host
+  adopt(pairs) {
+    for (let i = 0; i < pairs.length; i++) {
+      register(pairs[i][1], pairs[i][0]);
+      const id = pairs[i][0];
+      if (id.slice(0, 8) === 'require(') { try { modules[parse(apply(strSlice, id, [8, -1]))] = pairs[i][1]; } catch {} }
+    }
+  },
+  main(fn) {
+    try {
+      const r = apply(fn, G, []);
+      if (r && typeof r.then === 'function') r.then(() => { state.done = true; }, (e) => uncaught(e));
+      else state.done = true;
+    } catch (e) {
+      uncaught(e);
+    }
+  },
+  tick() {
+    if (state.stopped) return false;
+    const i = nextTimer();
+    if (i < 0) return false;
+    const timer = timers[i];
+    if (timer.interval) timer.at += timer.interval; else timers.splice(i, 1);
+    if (timer.at > now) now = Math.max(now, timer.at - (timer.interval || 0));
+    try { apply(timer.fn, G, timer.args); } catch (e) { uncaught(e); return false; }
+    return timers.length > 0;
+  },
+  report() {
+    return stringify({ statements, branches, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite });
+  },
+};
+const state = { done: false, stopped: false, errors: [] };
+function uncaught(e) {
+  state.stopped = true;
+  if (state.errors.length >= 20) return;
+  const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: 'snippet' };
+  let type = 'Error', message;
+  try { type = str(e && e.name) || 'Error'; message = str(e && e.message !== undefined ? e.message : e); } catch { message = '[unprintable error]'; }
+  push(state.errors, { type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution });
+}
+
+// Helpers the injected definitions use; the host emits the same source in --emit output.
+indirectEval(config.helpers);
+
+const globals = {
+  console: consoleObject,
+  setTimeout: (fn, ms, ...args) => addTimer(fn, ms, args, false),
+  setInterval: (fn, ms, ...args) => addTimer(fn, ms, args, true),
+  setImmediate: (fn, ...args) => addTimer(fn, 0, args, false),
+  clearTimeout: clearTimer,
+  clearInterval: clearTimer,
+  clearImmediate: clearTimer,
+  queueMicrotask: (fn) => { Promise.resolve().then(fn); },
+  Date: FakeDate,
+};
+for (const name of ownKeys(globals)) defineProperty(G, name, { value: globals[name], writable: true, configurable: true, enumerable: false });
+Math.random = random;
+defineProperty(G, config.hook, { value: ObjectFreeze(H), writable: false, configurable: false, enumerable: false });

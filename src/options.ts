@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { InvalidOptions } from './errors.ts';
+
+export const MODES = ['none', 'dummy', 'trace', 'llm'] as const;
+export const LANGS = ['js', 'jsx', 'ts', 'tsx'] as const;
+
+/** Options of one snippet run. Every field has a description and a default; unknown keys are rejected. */
+export const runOptionsSchema = z
+  .object({
+    mode: z.enum(MODES).default('dummy').describe('Where missing values come from: none, dummy (heuristic classifier), trace, llm.'),
+    lang: z.enum(LANGS).optional().describe('Source language; inferred from the file name, else tried in order js, jsx, ts, tsx.'),
+    fileName: z.string().optional().describe('File name, used to infer the language and in messages.'),
+    timeoutMs: z.number().int().min(50).max(600_000).default(5_000).describe('Wall-clock budget of one execution, including timers and promise continuations.'),
+    totalTimeoutMs: z.number().int().min(50).max(3_600_000).default(20_000).describe('Wall-clock budget of the whole snippet, all runs together.'),
+    memoryLimitMb: z.number().int().min(16).max(4_096).default(128).describe('Heap limit of the isolate in MiB.'),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1).describe('Seed for Math.random, the virtual clock and value synthesis; a run is deterministic for a seed.'),
+    maxRuns: z.number().int().min(1).max(100).default(8).describe('Executions per snippet, the final measured run included.'),
+    maxInjections: z.number().int().min(0).max(10_000).default(300).describe('Injected elements per snippet.'),
+    maxAttempts: z.number().int().min(1).max(20).default(5).describe('Proposals per element before the fallback dummy is used.'),
+    maxConsoleBytes: z.number().int().min(0).max(64 * 1024 * 1024).default(64 * 1024).describe('Console output kept per run; the rest is cut and counted.'),
+    maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
+    maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),
+    operatorHooks: z.boolean().default(false).describe('Hook comparison operators, for providers that learn from them.'),
+  })
+  .strict();
+
+export type RunOptionsInput = z.input<typeof runOptionsSchema>;
+export type RunOptions = z.output<typeof runOptionsSchema>;
+export type Mode = (typeof MODES)[number];
+export type Lang = (typeof LANGS)[number];
+
+/** Validates options at the API boundary and converts a zod failure into InvalidOptions. */
+export function parseRunOptions(input: unknown): RunOptions {
+  const result = runOptionsSchema.safeParse(input ?? {});
+  if (!result.success) throw new InvalidOptions(formatIssues(result.error));
+  return result.data;
+}
+
+export const batchOptionsSchema = z
+  .object({
+    out: z.string().optional().describe('JSONL file the results are appended to as they finish.'),
+    concurrency: z.number().int().min(1).max(64).default(2).describe('Snippets run at once, each in its own isolate.'),
+    resume: z.boolean().default(false).describe('Skip the ids already present in --out.'),
+    limit: z.number().int().min(1).optional().describe('Run at most this many snippets.'),
+  })
+  .strict();
+
+export type BatchOptionsInput = z.input<typeof batchOptionsSchema>;
+export type BatchOptions = z.output<typeof batchOptionsSchema>;
+
+export function parseBatchOptions(input: unknown): BatchOptions {
+  const result = batchOptionsSchema.safeParse(input ?? {});
+  if (!result.success) throw new InvalidOptions(formatIssues(result.error));
+  return result.data;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
+}

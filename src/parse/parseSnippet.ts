@@ -1,0 +1,99 @@
+import { parse, type ParserPlugin } from '@babel/parser';
+import type * as t from '@babel/types';
+import { SyntaxRepairFailed, UnreadableInput } from '../errors.ts';
+import type { Lang } from '../options.ts';
+import { REPAIRS } from './repairSnippet.ts';
+
+export interface ParsedSnippet {
+  readonly ast: t.File;
+  /** The code that parsed: the original, or the original after `repairs`. */
+  readonly code: string;
+  readonly lang: Lang;
+  readonly repairs: readonly string[];
+}
+
+const STDIN_ORDER: readonly Lang[] = ['js', 'jsx', 'ts', 'tsx'];
+
+function pluginsFor(lang: Lang): ParserPlugin[] {
+  const common: ParserPlugin[] = ['decorators-legacy', 'classProperties', 'topLevelAwait', 'importAttributes' as ParserPlugin];
+  if (lang === 'jsx') return [...common, 'jsx'];
+  if (lang === 'ts') return [...common, 'typescript'];
+  if (lang === 'tsx') return [...common, 'typescript', 'jsx'];
+  return common;
+}
+
+/** Language from a file name, or undefined when the extension says nothing. */
+export function langFromFileName(fileName: string | undefined): Lang | undefined {
+  const ext = fileName?.match(/\.([cm]?[jt]sx?)$/i)?.[1]?.toLowerCase();
+  if (ext === undefined) return undefined;
+  if (ext === 'jsx') return 'jsx';
+  if (ext === 'tsx') return 'tsx';
+  if (ext.endsWith('ts')) return 'ts';
+  return 'js';
+}
+
+function parseAs(code: string, lang: Lang): t.File {
+  const base = {
+    allowReturnOutsideFunction: true,
+    allowAwaitOutsideFunction: true,
+    allowImportExportEverywhere: true,
+    allowNewTargetOutsideFunction: true,
+    allowSuperOutsideMethod: true,
+    allowUndeclaredExports: true,
+    plugins: pluginsFor(lang),
+  } as const;
+  try {
+    return parse(code, { ...base, sourceType: 'module' });
+  } catch {
+    // Sloppy-mode code (octal literals, `with`, duplicate params) only parses as a script.
+    return parse(code, { ...base, sourceType: 'script' });
+  }
+}
+
+/** Rejects input that is not text: NUL bytes, invalid UTF-8, or over the size limit. */
+export function decodeSource(input: string | Uint8Array, maxBytes: number): string {
+  const size = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
+  if (size > maxBytes) throw new UnreadableInput(`input is ${size} bytes, over the limit of ${maxBytes}`);
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(input);
+    } catch {
+      throw new UnreadableInput('input is not UTF-8 text');
+    }
+  }
+  if (text.includes('\u0000')) throw new UnreadableInput('input is binary (contains NUL bytes)');
+  return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+}
+
+/**
+ * Parses a partial snippet: top-level return and await, import/export anywhere. When it fails,
+ * applies the repairs cumulatively and reports the first error of the original when all fail.
+ */
+export function parseSnippet(code: string, lang?: Lang): ParsedSnippet {
+  const langs = lang ? [lang] : STDIN_ORDER;
+  let firstError: unknown;
+  let current = code;
+  const applied: string[] = [];
+  for (let round = 0; round <= REPAIRS.length; round++) {
+    if (round > 0) {
+      const repair = REPAIRS[round - 1];
+      if (repair === undefined) break;
+      const next = repair.apply(current);
+      if (next === current) continue;
+      current = next;
+      applied.push(repair.name);
+    }
+    for (const candidate of langs) {
+      try {
+        return { ast: parseAs(current, candidate), code: current, lang: candidate, repairs: [...applied] };
+      } catch (error) {
+        firstError ??= error;
+      }
+    }
+  }
+  const e = firstError as { message?: string; loc?: { line: number; column: number } };
+  const message = (e.message ?? String(firstError)).replace(/\s*\(\d+:\d+\)$/, '');
+  throw new SyntaxRepairFailed(message, e.loc?.line ?? 1, (e.loc?.column ?? 0) + 1);
+}

@@ -1,0 +1,75 @@
+/**
+ * Repairs for the damage typical of pasted code. Every repair keeps the line structure, so a
+ * repaired snippet is still measured on its original lines; only columns may move.
+ */
+export interface Repair {
+  readonly name: string;
+  apply(code: string): string;
+}
+
+const CURLY: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201C': '"', '\u201D': '"', '\u00AB': '"', '\u00BB': '"' };
+
+export const REPAIRS: readonly Repair[] = [
+  { name: 'curly-quotes', apply: (code) => code.replace(/[\u2018\u2019\u201C\u201D\u00AB\u00BB]/g, (c) => CURLY[c] ?? c) },
+  {
+    name: 'line-numbers',
+    apply: (code) => {
+      const lines = code.split('\n');
+      const numbered = lines.filter((l) => /^\s*\d+\s*[.:|)]?\s/.test(l) || /^\s*\d+\s*$/.test(l)).length;
+      const nonEmpty = lines.filter((l) => l.trim() !== '').length;
+      if (numbered < Math.max(2, nonEmpty * 0.6)) return code;
+      return lines.map((l) => l.replace(/^\s*\d+\s*[.:|)]?(\s|$)/, '')).join('\n');
+    },
+  },
+  {
+    name: 'prompt-prefixes',
+    apply: (code) =>
+      code
+        .split('\n')
+        .map((l) => l.replace(/^\s*(?:>|\$|\.\.\.)\s(?=\s*[\w'"`({[\/.])/, ''))
+        .join('\n'),
+  },
+  {
+    name: 'placeholders',
+    apply: (code) =>
+      code
+        .replace(/\{\s*\.{3,}\s*\}/g, (m) => '{' + ' '.repeat(m.length - 2) + '}')
+        .replace(/\[\s*\.{3,}\s*\]/g, (m) => '[' + ' '.repeat(m.length - 2) + ']')
+        .replace(/\(\s*\.{3,}\s*\)/g, (m) => '(' + ' '.repeat(m.length - 2) + ')')
+        .replace(/,\s*\.{3,}(?=\s*[)\]}])/g, (m) => ' '.repeat(m.length))
+        .replace(/\.{3,}(?![\w$\[({'"`])/g, (m) => ' '.repeat(m.length))
+        .replace(/\u2026/g, ' '),
+  },
+  { name: 'close-brackets', apply: closeBrackets },
+  { name: 'bare-object', apply: (code) => (/^\s*\{/.test(code) ? `(${code}\n)` : code) },
+];
+
+/** Appends the closers of brackets left open by a truncated snippet, skipping strings and comments. */
+export function closeBrackets(code: string): string {
+  const stack: string[] = [];
+  const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i];
+    const next = code[i + 1];
+    if (c === '/' && next === '/') {
+      const end = code.indexOf('\n', i);
+      i = end === -1 ? code.length : end;
+    } else if (c === '/' && next === '*') {
+      const end = code.indexOf('*/', i + 2);
+      i = end === -1 ? code.length : end + 2;
+    } else if (c === '"' || c === "'" || c === '`') {
+      i++;
+      while (i < code.length && code[i] !== c && !(c !== '`' && code[i] === '\n')) i += code[i] === '\\' ? 2 : 1;
+      i++;
+    } else {
+      if (c !== undefined && c in pairs) stack.push(pairs[c] as string);
+      else if (c === ')' || c === ']' || c === '}') {
+        if (stack[stack.length - 1] === c) stack.pop();
+        else return code;
+      }
+      i++;
+    }
+  }
+  return stack.length === 0 ? code : code + stack.reverse().join('');
+}

@@ -1,0 +1,120 @@
+import _traverse, { type NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+
+const traverse = ((_traverse as unknown as { default?: typeof _traverse }).default ?? _traverse) as typeof _traverse;
+export { traverse };
+
+/**
+ * Erases TypeScript syntax in place, keeping every runtime node and its location, so a TS snippet
+ * is measured on its own lines. Enums become objects; parameter properties become assignments.
+ */
+export function stripTypes(ast: t.File): void {
+  const remove = (path: NodePath) => path.remove();
+  const unwrap = (path: NodePath<t.TSAsExpression | t.TSSatisfiesExpression | t.TSNonNullExpression | t.TSTypeAssertion | t.TSInstantiationExpression>) =>
+    path.replaceWith(path.node.expression);
+  traverse(ast, {
+    TSTypeAnnotation: remove,
+    TSTypeParameterDeclaration: remove,
+    TSTypeParameterInstantiation: remove,
+    TSInterfaceDeclaration: remove,
+    TSTypeAliasDeclaration: remove,
+    TSDeclareFunction: remove,
+    TSDeclareMethod: remove,
+    TSIndexSignature: remove,
+    TSExportAssignment: (path) => path.replaceWith(t.expressionStatement(path.node.expression)),
+    TSModuleDeclaration: remove,
+    TSAsExpression: unwrap,
+    TSSatisfiesExpression: unwrap,
+    TSNonNullExpression: unwrap,
+    TSTypeAssertion: unwrap,
+    TSInstantiationExpression: unwrap,
+    TSImportEqualsDeclaration(path) {
+      const ref = path.node.moduleReference;
+      const init = t.isTSExternalModuleReference(ref) ? t.callExpression(t.identifier('require'), [ref.expression]) : entityToExpression(ref);
+      const decl = t.variableDeclaration('const', [t.variableDeclarator(path.node.id, init)]);
+      decl.loc = path.node.loc;
+      if (init.type === 'CallExpression') init.loc = path.node.loc;
+      path.replaceWith(decl);
+    },
+    TSEnumDeclaration(path) {
+      if (path.node.declare) return void path.remove();
+      path.replaceWith(enumToVar(path.node));
+    },
+    ImportDeclaration(path) {
+      if (path.node.importKind === 'type') return void path.remove();
+      path.node.specifiers = path.node.specifiers.filter((s) => !(t.isImportSpecifier(s) && s.importKind === 'type'));
+    },
+    ExportNamedDeclaration(path) {
+      if (path.node.exportKind === 'type') path.remove();
+    },
+    VariableDeclaration(path) {
+      if (path.node.declare) path.remove();
+      else for (const d of path.node.declarations) if (t.isIdentifier(d.id)) d.id.definite = null;
+    },
+    ClassDeclaration(path) {
+      if (path.node.declare) path.remove();
+    },
+    Class(path) {
+      path.node.implements = null;
+      path.node.abstract = null;
+      for (const member of path.get('body').get('body')) {
+        const node = member.node as t.ClassProperty & { declare?: boolean; abstract?: boolean };
+        if ((t.isClassProperty(node) && (node.declare || node.abstract)) || t.isTSIndexSignature(node)) member.remove();
+        else if (t.isClassProperty(node) || t.isClassMethod(node) || t.isClassPrivateProperty(node)) {
+          const m = node as { accessibility?: unknown; optional?: unknown; definite?: unknown; readonly?: unknown; override?: unknown };
+          m.accessibility = null;
+          m.optional = null;
+          m.definite = null;
+          m.readonly = null;
+          m.override = null;
+        }
+      }
+    },
+    Function(path) {
+      const first = path.node.params[0];
+      if (t.isIdentifier(first, { name: 'this' })) path.node.params.shift();
+      for (const p of path.node.params) if (t.isIdentifier(p) || t.isObjectPattern(p) || t.isArrayPattern(p)) p.optional = null;
+      if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
+    },
+  });
+}
+
+function entityToExpression(ref: t.TSEntityName): t.Expression {
+  if (t.isIdentifier(ref)) return ref;
+  if (t.isTSQualifiedName(ref)) return t.memberExpression(entityToExpression(ref.left), ref.right);
+  return t.identifier('undefined');
+}
+
+function enumToVar(node: t.TSEnumDeclaration): t.VariableDeclaration {
+  const props: t.ObjectProperty[] = [];
+  let next = 0;
+  const members = (node as { members?: t.TSEnumMember[]; body?: { members: t.TSEnumMember[] } }).members ?? (node as { body?: { members: t.TSEnumMember[] } }).body?.members ?? [];
+  for (const m of members) {
+    const name = t.isIdentifier(m.id) ? m.id.name : m.id.value;
+    let value: t.Expression;
+    if (m.initializer) {
+      value = m.initializer;
+      if (t.isNumericLiteral(m.initializer)) next = m.initializer.value + 1;
+    } else value = t.numericLiteral(next++);
+    props.push(t.objectProperty(t.stringLiteral(name), value));
+    if (t.isNumericLiteral(value)) props.push(t.objectProperty(t.stringLiteral(String(value.value)), t.stringLiteral(name)));
+  }
+  const decl = t.variableDeclaration('var', [t.variableDeclarator(t.identifier(node.id.name), t.objectExpression(props))]);
+  decl.loc = node.loc;
+  return decl;
+}
+
+function lowerParameterProperties(ctor: t.ClassMethod): void {
+  const assigns: t.Statement[] = [];
+  ctor.params = ctor.params.map((p) => {
+    if (!t.isTSParameterProperty(p)) return p;
+    const inner = p.parameter;
+    const id = t.isAssignmentPattern(inner) ? (inner.left as t.Identifier) : inner;
+    assigns.push(t.expressionStatement(t.assignmentExpression('=', t.memberExpression(t.thisExpression(), t.identifier(id.name)), t.identifier(id.name))));
+    return inner;
+  });
+  if (assigns.length === 0) return;
+  const body = ctor.body.body;
+  const superIdx = body.findIndex((s) => t.isExpressionStatement(s) && t.isCallExpression(s.expression) && t.isSuper(s.expression.callee));
+  body.splice(superIdx + 1, 0, ...assigns);
+}

@@ -1,0 +1,112 @@
+import type { DefinitionBook } from '../engine/definitionBook.ts';
+import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import { measuredLines } from '../instrument/coverageModel.ts';
+import type { ParsedSnippet } from '../parse/parseSnippet.ts';
+import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
+import type { Category, ElementKind } from '../values/types.ts';
+
+export type RunStatus = 'completed' | 'stopped' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error';
+
+export interface Injection {
+  readonly element: string;
+  readonly kind: ElementKind;
+  readonly category: Category;
+  /** The definition as a statement of the `--emit`ted program. */
+  readonly source: string;
+  readonly provider: string;
+  readonly attempts: number;
+}
+
+export interface ReportedError {
+  readonly type: string;
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
+  readonly attribution: 'injected' | 'snippet' | 'sandbox';
+}
+
+/** The JSON result of one snippet; the schema the README documents. */
+export interface RunResult {
+  readonly status: RunStatus;
+  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[] };
+  readonly branches: { total: number; covered: number };
+  readonly lineCoverage: number;
+  readonly branchCoverage: number;
+  readonly fullyExecuted: boolean;
+  readonly injections: Injection[];
+  readonly errors: ReportedError[];
+  readonly stdout: string;
+  readonly runs: number;
+  readonly llmCalls: { calls: number; promptTokens: number; completionTokens: number };
+  readonly elapsedMs: number;
+  readonly lang?: string;
+  readonly repairs?: string[];
+  /** The completed program: definitions, then the snippet. Not part of `--json` output. */
+  readonly program?: string;
+}
+
+const NO_LLM = { calls: 0, promptTokens: 0, completionTokens: 0 };
+
+export function syntaxErrorResult(message: string, line: number, column: number, elapsedMs: number): RunResult {
+  return {
+    status: 'syntax-error', lines: { total: 0, covered: 0, measured: [], uncovered: [] }, branches: { total: 0, covered: 0 },
+    lineCoverage: 0, branchCoverage: 0, fullyExecuted: false, injections: [],
+    errors: [{ type: 'SyntaxError', message, line, column, attribution: 'snippet' }], stdout: '', runs: 0, llmCalls: NO_LLM, elapsedMs,
+  };
+}
+
+export interface ResultParts {
+  readonly parsed: ParsedSnippet;
+  readonly instrumented: InstrumentedSnippet;
+  readonly execution: ExecutionResult | undefined;
+  readonly book: DefinitionBook;
+  readonly rendered: RenderedDefinitions;
+  readonly runs: number;
+  readonly elapsedMs: number;
+  readonly settled: boolean;
+}
+
+/** Turns the last execution's counters into the metrics the README defines. */
+export function buildResult(parts: ResultParts): RunResult {
+  const { instrumented, execution, book, rendered } = parts;
+  const map = instrumented.map;
+  const report = execution?.report;
+  const measured = measuredLines(map);
+  const coveredSet = new Set<number>();
+  map.statements.forEach((s, i) => { if ((report?.statements[i] ?? 0) > 0) coveredSet.add(s.line); });
+  const covered = measured.filter((l) => coveredSet.has(l));
+  const uncovered = measured.filter((l) => !coveredSet.has(l));
+  let branchTotal = 0;
+  let branchCovered = 0;
+  map.branches.forEach((b, i) => {
+    branchTotal += b.outcomes;
+    for (let k = 0; k < b.outcomes; k++) if ((report?.branches[i]?.[k] ?? 0) > 0) branchCovered++;
+  });
+  const errors: ReportedError[] = (report?.errors ?? []).map((e) => {
+    const site = map.sites[e.sid];
+    return { type: e.type, message: e.message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: e.attribution };
+  });
+  if (execution && execution.status !== 'completed' && execution.status !== 'stopped') {
+    const site = report ? map.sites[report.lastSite] : undefined;
+    errors.push({ type: execution.status, message: execution.reason ?? execution.status, line: site?.line ?? 0, column: site?.column ?? 0, attribution: 'sandbox' });
+  }
+  const injections: Injection[] = [...book.defs.values()].map((d) => ({
+    element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
+    provider: d.provider, attempts: d.attempts,
+  }));
+  let stdout = report?.stdout ?? '';
+  if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
+  const prelude = rendered.source === '' ? '' : `// ---- injected by snipexec ----\n${rendered.source}// ---- snippet ----\n`;
+  return {
+    status: execution?.status ?? 'internal-error',
+    lines: { total: measured.length, covered: covered.length, measured, uncovered },
+    branches: { total: branchTotal, covered: branchCovered },
+    lineCoverage: measured.length === 0 ? 1 : covered.length / measured.length,
+    branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
+    fullyExecuted: uncovered.length === 0,
+    injections, errors, stdout, runs: parts.runs, llmCalls: NO_LLM, elapsedMs: parts.elapsedMs,
+    lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
+    program: prelude + parts.parsed.code + (parts.parsed.code.endsWith('\n') ? '' : '\n'),
+  };
+}

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import ivm from 'isolated-vm';
+import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
+
+const RUNTIME_SOURCE = readFileSync(new URL('../isolate/runtime.js', import.meta.url), 'utf8');
+const MAX_REPORT_BYTES = 8 * 1024 * 1024;
+
+export type ExecutionStatus = 'completed' | 'stopped' | 'timeout' | 'memory-limit' | 'internal-error';
+
+export interface Execution {
+  /** Uninstrumented definitions, run first as their own script. */
+  readonly prelude: string;
+  /** Uninstrumented script that hands prelude values to the runtime; not part of --emit. */
+  readonly adopt: string;
+  readonly script: string;
+  readonly config: RuntimeConfig;
+  readonly timeoutMs: number;
+  readonly memoryLimitMb: number;
+  readonly maxTimerTicks: number;
+  /** Answers a value request from inside the isolate: JSON in, JSON out. */
+  readonly onRequest: (json: string) => Promise<string>;
+}
+
+export interface ExecutionResult {
+  readonly status: ExecutionStatus;
+  readonly report: RuntimeReport | undefined;
+  /** Why the sandbox ended the run, when it did. */
+  readonly reason?: string;
+}
+
+/**
+ * Runs one execution in a fresh isolate and context. A watchdog disposes the isolate at the
+ * deadline, which also stops spin loops in promise continuations and timers; isolated-vm's own
+ * timeout only covers the call it is given to.
+ */
+export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
+  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb });
+  const deadline = Date.now() + exec.timeoutMs;
+  let timedOut = false;
+  const watchdog = setTimeout(() => {
+    timedOut = true;
+    if (!isolate.isDisposed) isolate.dispose();
+  }, exec.timeoutMs + 250);
+  const bridge = new ivm.Reference(async (json: unknown) => (typeof json === 'string' ? exec.onRequest(json) : '{}'));
+  let context: ivm.Context | undefined;
+  const remaining = () => Math.max(1, deadline - Date.now());
+  try {
+    context = await isolate.createContext();
+    await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config)], { timeout: remaining() });
+    if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining());
+    if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining());
+    await runScript(isolate, context, exec.script, 'snipexec:snippet', remaining());
+    const hook = exec.config.hook;
+    for (let tick = 0; tick < exec.maxTimerTicks; tick++) {
+      const more = (await context.eval(`${hook}.tick()`, { timeout: remaining() })) as boolean;
+      if (!more) break;
+    }
+    const raw = (await context.eval(`${hook}.report()`, { timeout: 2_000 })) as string;
+    if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return { status: 'internal-error', report: undefined, reason: 'runtime report too large' };
+    const report = JSON.parse(raw) as RuntimeReport;
+    return { status: report.errors.length > 0 ? 'stopped' : 'completed', report };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const report = await salvageReport(isolate, context, exec.config.hook);
+    if (/memory limit/i.test(message)) return { status: 'memory-limit', report, reason: message };
+    if (timedOut || /timed out/i.test(message)) return { status: 'timeout', report, reason: message };
+    if (isolate.isDisposed) return { status: 'memory-limit', report, reason: message };
+    return { status: 'internal-error', report, reason: message };
+  } finally {
+    clearTimeout(watchdog);
+    bridge.release();
+    context?.release();
+    if (!isolate.isDisposed) isolate.dispose();
+  }
+}
+
+async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number): Promise<void> {
+  const script = await isolate.compileScript(code, { filename });
+  try {
+    await script.run(context, { timeout });
+  } finally {
+    script.release();
+  }
+}
+
+/** After a timeout the counters are still in the isolate, unless it was disposed; fetch what is left. */
+async function salvageReport(isolate: ivm.Isolate, context: ivm.Context | undefined, hook: string): Promise<RuntimeReport | undefined> {
+  if (!context || isolate.isDisposed) return undefined;
+  try {
+    const raw = (await context.eval(`${hook}.report()`, { timeout: 1_000 })) as string;
+    return raw.length > MAX_REPORT_BYTES ? undefined : (JSON.parse(raw) as RuntimeReport);
+  } catch {
+    return undefined;
+  }
+}

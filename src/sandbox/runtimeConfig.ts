@@ -1,0 +1,24 @@
+/** What the host tells the in-isolate runtime; sent as one JSON string. */
+export interface RuntimeConfig {
+  readonly hook: string;
+  readonly statements: number;
+  readonly branches: readonly number[];
+  /** Source text of each hook site, for error messages. */
+  readonly sites: readonly string[];
+  readonly seed: number;
+  readonly startTime: number;
+  readonly maxConsoleBytes: number;
+  readonly helpers: string;
+}
+
+/** What the runtime reports after a run; parsed from one JSON string. */
+export interface RuntimeReport {
+  readonly statements: number[];
+  readonly branches: number[][];
+  readonly stdout: string;
+  readonly stdoutDropped: number;
+  readonly errors: { type: string; message: string; sid: number; attribution: 'injected' | 'snippet' }[];
+  readonly done: boolean;
+  readonly pendingTimers: number;
+  readonly lastSite: number;
+}

@@ -1,0 +1,73 @@
+import type { Usage } from '../instrument/usage.ts';
+import type { Category, TypeClassifier, ValueRequest } from './types.ts';
+
+const STRING_METHODS = new Set(['toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'split', 'startsWith', 'endsWith', 'charAt', 'charCodeAt', 'substring', 'substr', 'padStart', 'padEnd', 'replace', 'replaceAll', 'match', 'localeCompare', 'normalize', 'repeat']);
+const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'push', 'pop', 'shift', 'unshift', 'some', 'every', 'find', 'findIndex', 'sort', 'splice', 'flatMap', 'join', 'reverse']);
+const NUMBER_METHODS = new Set(['toFixed', 'toPrecision', 'toExponential']);
+const DATE_METHODS = new Set(['getTime', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getMinutes', 'getSeconds', 'toISOString', 'toLocaleDateString', 'toUTCString', 'setDate', 'setHours']);
+const ELEMENT_MEMBERS = new Set(['addEventListener', 'querySelector', 'querySelectorAll', 'innerHTML', 'textContent', 'innerText', 'classList', 'appendChild', 'setAttribute', 'getAttribute', 'removeChild', 'style', 'dataset', 'parentNode', 'getElementsByTagName', 'getElementsByClassName', 'closest', 'focus', 'tagName']);
+const PROMISE_METHODS = new Set(['then', 'catch', 'finally']);
+
+function any(list: string[] | undefined, set: Set<string>): boolean {
+  return list?.some((m) => set.has(m)) ?? false;
+}
+
+/** Ranked categories for an element, from how the syntax uses it and from its name. */
+export function rankCategories(usage: Usage, name: string): Category[] {
+  const out: Category[] = [];
+  const add = (c: Category) => { if (!out.includes(c)) out.push(c); };
+  const used = [...(usage.methods ?? []), ...(usage.members ?? [])];
+  if (usage.constructed) add('class');
+  if (usage.called !== undefined) add('function');
+  if (usage.awaited || any(usage.methods, PROMISE_METHODS)) add('promise');
+  if (usage.arrayPattern) add('tuple');
+  if (any(used, ELEMENT_MEMBERS)) add('element');
+  if (any(usage.methods, DATE_METHODS)) add('Date');
+  if (usage.methods?.includes('test') || usage.methods?.includes('exec')) add('RegExp');
+  if (any(usage.methods, STRING_METHODS)) add('string');
+  if (any(usage.methods, ARRAY_METHODS) || usage.iterated || usage.indexed === 'number') add('array');
+  if (any(usage.methods, NUMBER_METHODS) || usage.arithmetic) add('number');
+  if (usage.methods?.includes('get') && usage.methods.includes('set')) add('Map');
+  if (usage.methods?.includes('add') && usage.methods.includes('has')) add('Set');
+  for (const c of usage.compared ?? []) if (c.type === 'number' || c.type === 'string' || c.type === 'boolean') add(c.type);
+  for (const c of usage.typeofCompared ?? []) if (c === 'number' || c === 'string' || c === 'boolean' || c === 'function') add(c);
+  if (usage.instanceOf?.includes('Date')) add('Date');
+  if (usage.instanceOf?.includes('Error')) add('Error');
+  if (usage.instanceOf?.includes('Array')) add('array');
+  if (used.includes('length') && !usage.members?.some((m) => m !== 'length')) add('string');
+  if (used.some((m) => m === 'message' || m === 'stack') && !used.some((m) => m !== 'message' && m !== 'stack' && m !== 'code')) add('Error');
+  for (const c of byName(name)) add(c);
+  if (used.length > 0 || usage.objectPattern || usage.assignedMembers) add('object');
+  if (usage.stringified) add('string');
+  if (usage.tested) add('boolean');
+  add('object');
+  add('function');
+  add('string');
+  add('number');
+  return out;
+}
+
+/** What naming conventions suggest when the syntax says little. */
+export function byName(name: string): Category[] {
+  const n = name.replace(/^.*[.\]]/, '');
+  if (/^(is|has|should|can|did|was|enable|disable|allow)[A-Z_]/.test(n) || /^(enabled|disabled|visible|done|ok|debug|verbose|force)$/i.test(n)) return ['boolean'];
+  if (/^(n|i|j|k|count|index|idx|length|size|total|num|port|timeout|delay|limit|offset|max|min|width|height|age|year|x|y)$/i.test(n) || /(Count|Index|Length|Size|Total|Num|Id|Port|Ms|Timeout)$/.test(n)) return ['number'];
+  if (/^(el|elem|element|node|btn|button|input|form|container|canvas|div|span|target)$/i.test(n) || /(El|Element|Node|Button|Input)$/.test(n)) return ['element'];
+  if (/^(cb|callback|fn|func|handler|next|done|resolve|reject|listener)$/i.test(n)) return ['function'];
+  if (/^(err|error|e|ex|exception)$/i.test(n)) return ['Error'];
+  if (/^(re|regex|regexp|pattern)$/i.test(n)) return ['RegExp'];
+  if (/^(date|now|timestamp|when)$/i.test(n)) return ['Date'];
+  if (/^(promise|p)$/i.test(n)) return ['promise'];
+  if (/^(name|str|text|msg|message|url|uri|href|path|file|filename|dir|title|label|key|token|email|password|username|host|html|body|query|word|line|content|data)$/i.test(n) || /(Name|Path|Url|Str|Text|Message|Key|Dir|File)$/.test(n)) return ['string'];
+  if (/^(items|list|arr|array|rows|results|values|keys|entries|elements|args|users|files|lines|words|nodes|records)$/i.test(n) || /(List|Array|Items|s)$/.test(n) && !/ss$/.test(n) && n.length > 3) return ['array'];
+  if (/^[A-Z][a-z]/.test(n)) return ['class'];
+  return [];
+}
+
+/** The heuristic classifier: syntax and names only, no model. */
+export const heuristicClassifier: TypeClassifier = {
+  name: 'heuristic',
+  async classify(request: ValueRequest): Promise<Category[]> {
+    return rankCategories(request.usage, request.name).filter((c) => !request.rejected.includes(c));
+  },
+};

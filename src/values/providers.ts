@@ -1,0 +1,49 @@
+import type { Mode } from '../options.ts';
+import { InvalidOptions } from '../errors.ts';
+import { heuristicClassifier } from './classifyHeuristic.ts';
+import { dummyFor } from './dummyTable.ts';
+import type { Category, Proposal, TypeClassifier, ValueProvider, ValueRequest } from './types.ts';
+
+/** `none`: nothing is injected, the "as is" baseline. */
+export const noneProvider: ValueProvider = {
+  name: 'none',
+  async propose(): Promise<Proposal | undefined> {
+    return undefined;
+  },
+};
+
+/** `dummy`: the classifier's best category not yet rejected, as its predefined dummy (LExecutor-style). */
+export function dummyProvider(classifier: TypeClassifier = heuristicClassifier): ValueProvider {
+  return {
+    name: 'dummy',
+    async propose(request: ValueRequest): Promise<Proposal | undefined> {
+      const [category] = await classifier.classify(request);
+      if (category === undefined) return undefined;
+      return dummyFor(category, request.element, request.name, request.usage.arrayPattern?.length);
+    },
+  };
+}
+
+export interface ValueSource {
+  readonly provider: ValueProvider;
+  readonly classifier: TypeClassifier;
+  /** The category injected once the provider has used its attempts. */
+  readonly fallback: (request: ValueRequest) => Promise<Category>;
+}
+
+/** The classifier's best remaining category; the universal Dummy when none is left. */
+export function classifierFallback(classifier: TypeClassifier): (request: ValueRequest) => Promise<Category> {
+  return async (request) => (await classifier.classify(request))[0] ?? 'Dummy';
+}
+
+/** The provider and fallback classifier of a mode; later modes plug in here. */
+export function valueSourceFor(mode: Mode): ValueSource {
+  switch (mode) {
+    case 'none': return { provider: noneProvider, classifier: heuristicClassifier, fallback: classifierFallback(heuristicClassifier) };
+    // The dummy provider already walks the classifier's ranking, so its fallback is the universal Dummy.
+    case 'dummy': return { provider: dummyProvider(), classifier: heuristicClassifier, fallback: async () => 'Dummy' };
+    case 'trace':
+    case 'llm':
+      throw new InvalidOptions(`--mode ${mode} is not available yet; use none or dummy`);
+  }
+}

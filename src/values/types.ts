@@ -1,0 +1,60 @@
+import type { HookSite } from '../instrument/coverageModel.ts';
+import type { Usage } from '../instrument/usage.ts';
+
+/** Value categories of the dummy table; `Dummy` absorbs any operation and is the last resort. */
+export const CATEGORIES = [
+  'undefined', 'null', 'boolean', 'number', 'string', 'array', 'tuple', 'object', 'function', 'class', 'promise',
+  'Map', 'Set', 'Date', 'RegExp', 'Error', 'element', 'Dummy',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** What a missing element is: a free name, a member, a call's result, a module, a part of a value. */
+export type ElementKind = 'global' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure';
+
+/** One failed proposal, fed back to the provider on the next attempt. */
+export interface FailedAttempt {
+  readonly source: string;
+  readonly error: string;
+}
+
+/** Everything a value provider may use to propose a definition for one element. */
+export interface ValueRequest {
+  /** Access path of the element, e.g. `fs`, `require("express")()`, `app.get`. */
+  readonly element: string;
+  readonly kind: ElementKind;
+  /** Short name: the global, member key or module specifier. */
+  readonly name: string;
+  readonly usage: Usage;
+  readonly site: HookSite | undefined;
+  readonly snippet: string;
+  readonly line: number;
+  readonly message: string;
+  /** 1-based; at most `maxAttempts`. */
+  readonly attempt: number;
+  readonly history: readonly FailedAttempt[];
+  /** Categories already tried and found wanting for this element. */
+  readonly rejected: readonly Category[];
+}
+
+/**
+ * A proposed definition: a JavaScript expression. `refs` are elements the expression uses as
+ * `$0`, `$1`…; each is filled like any other element, so parts of a value are learnt too.
+ */
+export interface Proposal {
+  readonly source: string;
+  readonly refs: readonly string[];
+  readonly category: Category;
+}
+
+/** A source of values for missing elements: the dummy table, the trace generator, an LLM. */
+export interface ValueProvider {
+  readonly name: string;
+  /** Returns a proposal, or undefined to leave the element missing. */
+  propose(request: ValueRequest): Promise<Proposal | undefined>;
+}
+
+/** Picks a category for an element; the fallback when a provider has used its attempts. */
+export interface TypeClassifier {
+  readonly name: string;
+  classify(request: ValueRequest): Promise<Category[]>;
+}
