@@ -114,6 +114,8 @@ export class DefinitionBook {
       attempts: 0, history: [], rejected: [],
     };
     const request = { ...this.request(def, req.message ?? ''), site };
+    // A call whose result the snippet never uses needs no return value.
+    if (def.kind === 'return' && Object.keys(request.usage).length === 0) return undefined;
     const proposal = await this.ctx.values.provider.propose(request);
     if (!proposal) return undefined;
     def.attempts = 1;

@@ -29,7 +29,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   const varName = (def: Definition): string => {
     const existing = names.get(def.id);
     if (existing) return existing;
-    let base = isGlobal(def) && IDENT.test(def.id) ? def.id : `_${def.id.replace(/^require\("(.*)"\)/, '$1').replace(/[^\w$]+/g, '_').replace(/^_+|_+$/g, '')}`;
+    let base = isGlobal(def) && IDENT.test(def.id) ? def.id : `_${readableName(def.id)}`;
     if (!isGlobal(def)) base = base.slice(0, 40);
     let name = base;
     for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
@@ -95,4 +95,16 @@ function isGlobal(def: Definition): boolean {
 
 function rank(def: Definition): number {
   return def.kind === 'module' ? 0 : isGlobal(def) ? 1 : 2;
+}
+
+/** `require("fs").readFile()` becomes `fs_readFile_result`, `await p` becomes `p_resolved`. */
+function readableName(id: string): string {
+  let s = id.replace(/require\("([^"]*)"\)/g, '$1');
+  let suffix = '';
+  while (s.startsWith('await ') || s.startsWith('new ')) {
+    suffix = (s.startsWith('await ') ? '_resolved' : '_instance') + suffix;
+    s = s.replace(/^(await|new) /, '');
+  }
+  s = s.replace(/\(\)/g, '_result').replace(/\[(\d+)\]/g, '_$1');
+  return (s.replace(/[^\w$]+/g, '_').replace(/^_+|_+$/g, '') || 'value') + suffix;
 }

@@ -36,8 +36,8 @@ export function rankCategories(usage: Usage, name: string): Category[] {
   if (usage.instanceOf?.includes('Array')) add('array');
   if (used.includes('length') && !usage.members?.some((m) => m !== 'length')) add('string');
   if (used.some((m) => m === 'message' || m === 'stack') && !used.some((m) => m !== 'message' && m !== 'stack' && m !== 'code')) add('Error');
+  if (used.some((m) => m !== 'length') || usage.objectPattern || usage.assignedMembers) add('object');
   for (const c of byName(name)) add(c);
-  if (used.length > 0 || usage.objectPattern || usage.assignedMembers) add('object');
   if (usage.stringified) add('string');
   if (usage.tested) add('boolean');
   add('object');

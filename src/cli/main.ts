@@ -1,0 +1,108 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import { runBatch } from '../batch/runBatch.ts';
+import { runSnippet } from '../engine/runSnippet.ts';
+import { SnipexecError } from '../errors.ts';
+import { LANGS, MODES, runOptionsSchema, type RunOptionsInput } from '../options.ts';
+import { formatHuman } from '../report/formatHuman.ts';
+
+const describe = (key: keyof typeof runOptionsSchema.shape) => runOptionsSchema.shape[key].description ?? '';
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError('expected an integer');
+  return n;
+}
+
+/** The run-option flags, each described by the options schema so the two cannot drift. */
+function runFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--mode <mode>', describe('mode')).choices(MODES).default('dummy'))
+    .addOption(new Option('--lang <lang>', describe('lang')).choices(LANGS))
+    .addOption(new Option('--timeout <ms>', describe('timeoutMs')).argParser(integer))
+    .addOption(new Option('--seed <n>', describe('seed')).argParser(integer))
+    .addOption(new Option('--memory <mb>', describe('memoryLimitMb')).argParser(integer));
+}
+
+interface RunFlags { mode: RunOptionsInput['mode']; lang?: RunOptionsInput['lang']; timeout?: number; seed?: number; memory?: number }
+
+function toRunOptions(flags: RunFlags, fileName?: string): RunOptionsInput {
+  const o: RunOptionsInput = { mode: flags.mode };
+  if (flags.lang) o.lang = flags.lang;
+  if (fileName) o.fileName = fileName;
+  if (flags.timeout !== undefined) o.timeoutMs = flags.timeout;
+  if (flags.seed !== undefined) o.seed = flags.seed;
+  if (flags.memory !== undefined) o.memoryLimitMb = flags.memory;
+  return o;
+}
+
+const program = new Command('snipexec')
+  .description('Run partial JavaScript and TypeScript snippets: missing values are injected, coverage is measured.')
+  .showHelpAfterError()
+  .exitOverride();
+
+runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin', '-').description('run one snippet'))
+  .option('--json', 'print the result as one JSON object')
+  .option('--emit <file>', 'write the completed program: definitions, then the snippet')
+  .action(async (file: string, flags: RunFlags & { json?: boolean; emit?: string }) => {
+    const input = file === '-' ? readFileSync(0) : readFileSync(file);
+    const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file));
+    const { program: completed, ...json } = result;
+    if (flags.emit && completed !== undefined) writeFileSync(flags.emit, completed);
+    if (flags.json) process.stdout.write(JSON.stringify(json) + '\n');
+    else process.stdout.write(formatHuman(result, decodeForDisplay(input), process.stdout.isTTY === true));
+    process.exitCode = result.status === 'completed' ? 0 : 1;
+  });
+
+runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code, lang?}').description('run every snippet of a dataset'))
+  .option('--out <file>', 'append one result per line to this JSONL file')
+  .addOption(new Option('--concurrency <n>', 'snippets at once').argParser(integer).default(2))
+  .option('--resume', 'skip the ids already in --out')
+  .addOption(new Option('--limit <n>', 'run at most this many snippets').argParser(integer))
+  .option('--json', 'print the summary as one JSON object')
+  .action(async (dataset: string, flags: RunFlags & { out?: string; concurrency: number; resume?: boolean; limit?: number; json?: boolean }) => {
+    const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {value} done, {skipped} skipped | {status}' }, cliProgress.Presets.shades_classic) : undefined;
+    bar?.start(countLines(dataset), 0, { skipped: 0, status: '' });
+    const { summary } = await runBatch(
+      dataset,
+      toRunOptions(flags),
+      { concurrency: flags.concurrency, resume: flags.resume === true, ...(flags.out ? { out: flags.out } : {}), ...(flags.limit ? { limit: flags.limit } : {}) },
+      (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }),
+    );
+    bar?.stop();
+    if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
+    else {
+      const lines = Object.entries(summary).map(([k, v]) => `${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v}`);
+      process.stdout.write(lines.join('\n') + '\n');
+    }
+  });
+
+function countLines(file: string): number {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+  } catch {
+    return 0;
+  }
+}
+
+function decodeForDisplay(input: Buffer): string {
+  return input.toString('utf8').replace(/\r\n?/g, '\n');
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const e = error as { code?: string; exitCode?: number };
+  if (typeof e.code === 'string' && e.code.startsWith('commander.')) process.exitCode = e.exitCode === 0 ? 0 : 2;
+  else if (error instanceof SnipexecError) {
+    process.stderr.write(`snipexec: ${error.message} [${error.code}]\n`);
+    process.exitCode = 2;
+  } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    process.stderr.write(`snipexec: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`snipexec: Unhandled Error\n${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 3;
+  }
+}

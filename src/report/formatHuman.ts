@@ -1,0 +1,35 @@
+import type { RunResult } from './buildResult.ts';
+
+/** The human report: the snippet with each measured line marked, definitions, console, errors. */
+export function formatHuman(result: RunResult, code: string, color: boolean): string {
+  const paint = (c: string, s: string) => (color ? `\u001b[${c}m${s}\u001b[0m` : s);
+  const out: string[] = [];
+  const measured = new Set(result.lines.measured);
+  const uncovered = new Set(result.lines.uncovered);
+  const lines = code.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const width = String(lines.length).length;
+  out.push(paint('1', `snippet  (${result.status}; ✓ covered, ✗ not covered)`));
+  lines.forEach((text, i) => {
+    const n = i + 1;
+    const mark = !measured.has(n) ? ' ' : uncovered.has(n) ? paint('31', '✗') : paint('32', '✓');
+    out.push(`${mark} ${String(n).padStart(width)} | ${text}`);
+  });
+  out.push('');
+  out.push(`lines ${result.lines.covered}/${result.lines.total} (${pct(result.lineCoverage)})  branches ${result.branches.covered}/${result.branches.total} (${pct(result.branchCoverage)})  runs ${result.runs}  ${result.elapsedMs} ms`);
+  if (result.repairs && result.repairs.length > 0) out.push(`repaired: ${result.repairs.join(', ')}`);
+  if (result.injections.length > 0) {
+    out.push('', paint('1', 'injected definitions'));
+    for (const inj of result.injections) out.push(`  ${inj.source}  ${paint('2', `// ${inj.element}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
+  }
+  if (result.stdout !== '') out.push('', paint('1', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
+  if (result.errors.length > 0) {
+    out.push('', paint('1', 'errors'));
+    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('2', `[${e.attribution}]`)}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)} %`;
+}
