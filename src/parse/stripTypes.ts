@@ -9,9 +9,10 @@ export { traverse };
  * is measured on its own lines. Enums become objects; parameter properties become assignments.
  */
 export function stripTypes(ast: t.File): void {
-  const remove = (path: NodePath) => path.remove();
-  const unwrap = (path: NodePath<t.TSAsExpression | t.TSSatisfiesExpression | t.TSNonNullExpression | t.TSTypeAssertion | t.TSInstantiationExpression>) =>
+  const remove = (path: NodePath) => { path.remove(); };
+  const unwrap = (path: NodePath<t.TSAsExpression | t.TSSatisfiesExpression | t.TSNonNullExpression | t.TSTypeAssertion | t.TSInstantiationExpression>) => {
     path.replaceWith(path.node.expression);
+  };
   traverse(ast, {
     TSTypeAnnotation: remove,
     TSTypeParameterDeclaration: remove,
@@ -21,7 +22,7 @@ export function stripTypes(ast: t.File): void {
     TSDeclareFunction: remove,
     TSDeclareMethod: remove,
     TSIndexSignature: remove,
-    TSExportAssignment: (path) => path.replaceWith(t.expressionStatement(path.node.expression)),
+    TSExportAssignment: (path) => { path.replaceWith(t.expressionStatement(path.node.expression)); },
     TSModuleDeclaration: remove,
     TSAsExpression: unwrap,
     TSSatisfiesExpression: unwrap,

@@ -65,6 +65,10 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (/memory limit/i.test(message)) return { status: 'memory-limit', report, reason: message };
     if (timedOut || /timed out/i.test(message)) return { status: 'timeout', report, reason: message };
     if (isolate.isDisposed) return { status: 'memory-limit', report, reason: message };
+    // isolated-vm surfaces a rejection nobody handled as an error of the call that left it behind.
+    if (report && !(error instanceof Error && error.name === 'SyntaxError' && /snipexec:/.test(error.stack ?? ''))) {
+      return { status: 'stopped', report: { ...report, errors: [...report.errors, { type: 'UnhandledRejection', message, sid: report.lastSite, attribution: 'snippet' }] } };
+    }
     return { status: 'internal-error', report, reason: message };
   } finally {
     clearTimeout(watchdog);

@@ -1,0 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
+
+/** Spawns the real CLI with the Node that runs the tests; returns exit code, stdout and stderr. */
+export function cli(args: string[], input?: string | Buffer, timeoutMs = 60_000) {
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', BIN, ...args], { input, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `FILTER=name npm test` runs only the table cases whose name contains it. */
+export function selected<T extends { name: string }>(cases: readonly T[]): readonly T[] {
+  const filter = process.env.FILTER;
+  return filter ? cases.filter((c) => c.name.includes(filter)) : cases;
+}
