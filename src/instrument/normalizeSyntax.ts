@@ -8,11 +8,10 @@ import { traverse } from '../parse/stripTypes.ts';
  * bodies get blocks so every statement can carry a coverage counter.
  */
 export function normalizeSyntax(ast: t.File): void {
-  const hoisted: t.Statement[] = [];
   traverse(ast, {
     ImportDeclaration(path) {
-      hoisted.push(...importToRequire(path.node));
-      path.remove();
+      // Kept in place rather than hoisted: a snippet's definitions (and --emit's prelude) come first.
+      path.replaceWithMultiple(importToRequire(path.node));
     },
     ExportNamedDeclaration(path) {
       const decl = path.node.declaration;
@@ -48,7 +47,6 @@ export function normalizeSyntax(ast: t.File): void {
       ensureBlock(path, 'body');
     },
   });
-  ast.program.body.unshift(...hoisted);
 }
 
 function ensureBlock(path: NodePath, key: 'consequent' | 'alternate' | 'body'): void {

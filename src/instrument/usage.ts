@@ -87,10 +87,32 @@ export class UsageKeys {
         if (within !== undefined) key = source + within;
       }
     }
+    else if (binding.kind === 'let' || binding.kind === 'const' || binding.kind === 'var') {
+      // `for (const x of xs)`: x is an element of xs.
+      const loop = decl.parentPath?.parentPath;
+      if (loop?.isForOfStatement() && decl.isVariableDeclarator()) {
+        const within = patternPath(decl.node.id, binding.identifier);
+        if (within !== undefined) key = `${this.keyOf(loop.get('right') as NodePath)}[0]${within}`;
+      }
+    } else if (binding.kind === 'param') {
+      // `xs.forEach((x, i) => …)`: the first parameter is an element of xs.
+      const fn = binding.scope.path;
+      const call = fn.parentPath;
+      const params = (fn.node as t.Function).params;
+      if (params[0] && call?.isCallExpression() && t.isMemberExpression(call.node.callee) && call.node.arguments[0] === fn.node) {
+        const method = staticPropertyName(call.node.callee);
+        const within = patternPath(params[0], binding.identifier);
+        if (method !== undefined && ELEMENT_CALLBACKS.has(method) && within !== undefined) {
+          key = `${this.keyOf((call.get('callee') as NodePath).get('object') as NodePath)}[0]${within}`;
+        }
+      }
+    }
     this.bindingMemo.set(binding, key);
     return key;
   }
 }
+
+const ELEMENT_CALLBACKS = new Set(['forEach', 'map', 'filter', 'some', 'every', 'find', 'findIndex', 'flatMap', 'findLast']);
 
 /** The access path from a pattern's root to `target`, e.g. `[0]` or `.data.items`; '' for the root. */
 export function patternPath(pattern: t.Node, target: t.Identifier): string | undefined {

@@ -80,6 +80,19 @@ function isWriteTarget(path: NodePath): boolean {
   return path.parentPath?.isPattern() === true || t.isRestElement(p);
 }
 
+/** What the runtime needs of a pattern: an array pattern's length, or an object pattern's static keys. */
+function patternShape(pattern: t.LVal | t.OptionalMemberExpression): t.Expression {
+  if (t.isArrayPattern(pattern)) return t.numericLiteral(pattern.elements.length);
+  const keys: string[] = [];
+  if (t.isObjectPattern(pattern)) {
+    for (const p of pattern.properties) {
+      if (t.isObjectProperty(p) && !p.computed && t.isIdentifier(p.key)) keys.push(p.key.name);
+      else if (t.isObjectProperty(p) && t.isStringLiteral(p.key)) keys.push(p.key.value);
+    }
+  }
+  return t.arrayExpression(keys.map((k) => t.stringLiteral(k)));
+}
+
 function argsArray(args: t.CallExpression['arguments']): t.ArrayExpression {
   return t.arrayExpression(args.filter((a): a is t.Expression | t.SpreadElement => !t.isArgumentPlaceholder(a) && !t.isJSXNamespacedName(a)));
 }
@@ -155,7 +168,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const sid = state.pending.get(path.node);
       if (sid === undefined || !path.node.init) return;
       state.pending.delete(path.node);
-      path.node.init = h(state, 'ds', [t.numericLiteral(sid), path.node.init, t.booleanLiteral(t.isArrayPattern(path.node.id))]);
+      path.node.init = h(state, 'ds', [t.numericLiteral(sid), path.node.init, patternShape(path.node.id)]);
     },
   },
   AssignmentExpression: {
@@ -167,7 +180,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const sid = state.pending.get(path.node);
       if (sid === undefined) return;
       state.pending.delete(path.node);
-      path.node.right = h(state, 'ds', [t.numericLiteral(sid), path.node.right, t.booleanLiteral(t.isArrayPattern(path.node.left))]);
+      path.node.right = h(state, 'ds', [t.numericLiteral(sid), path.node.right, patternShape(path.node.left)]);
     },
   },
   ForOfStatement: {

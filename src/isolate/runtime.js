@@ -124,6 +124,7 @@ const owner = new WM();       // injected object or function -> element id
 const instanceOf = new WM();  // instance of an injected class -> class element id
 const returns = new WM();     // injected function -> its return value, once requested
 const modules = ObjectCreate(null);
+const injectedGlobals = ObjectCreate(null); // names whose (possibly primitive) values were injected
 const NONE = {};
 let lastResult;
 let lastTainted = false;
@@ -240,10 +241,11 @@ const H = {
   // hooks
   g(sid, name) {
     lastSite = sid;
-    if (name in G) return result(G[name], isInjected(G[name]));
+    if (name in G) return result(G[name], name in injectedGlobals || isInjected(G[name]));
     const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
     if (v === NONE) throw fail(ReferenceErrorCtor, `${name} is not defined`, sid, false);
     G[name] = v;
+    injectedGlobals[name] = true;
     return result(v, true);
   },
   th(sid, v) { lastSite = sid; return v; },
@@ -344,6 +346,7 @@ const H = {
     for (let i = 0; i < pairs.length; i++) {
       register(pairs[i][1], pairs[i][0]);
       const id = pairs[i][0];
+      injectedGlobals[id] = true;
       if (id.slice(0, 8) === 'require(') { try { modules[parse(apply(strSlice, id, [8, -1]))] = pairs[i][1]; } catch {} }
     }
   },

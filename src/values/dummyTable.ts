@@ -45,12 +45,15 @@ function __snipexec_element(tag) {
 
 export const HELPER_NAMES = ['__snipexec_dummy', '__snipexec_element'] as const;
 
+/** The helpers with each function on one line, so an emitted program has no helper line left uncovered. */
+export const HELPERS_ONE_LINE = HELPERS_SOURCE.split(/\n(?=function )/).map((fn) => fn.split('\n').map((l) => l.trim()).join(' ')).join('\n');
+
 /** A safe identifier from an element name, for function and class dummies. */
 export function identifierFrom(name: string, fallback: string): string {
   const id = name.replace(/^.*[.\]]/, '').replace(/[^\w$]/g, '_');
   return /^[A-Za-z_$][\w$]*$/.test(id) && !RESERVED.has(id) ? id : fallback;
 }
-const RESERVED = new Set(['default', 'class', 'function', 'new', 'delete', 'return', 'this', 'var', 'let', 'const', 'if', 'else', 'for', 'while', 'switch', 'case', 'in', 'of', 'typeof', 'void', 'with', 'yield', 'await', 'import', 'export', 'super', 'null', 'true', 'false', 'enum', 'catch', 'try', 'finally', 'throw', 'do', 'break', 'continue', 'extends', 'instanceof', 'debugger']);
+const RESERVED = new Set(['default', 'class', 'function', 'new', 'delete', 'return', 'this', 'var', 'let', 'const', 'if', 'else', 'for', 'while', 'switch', 'case', 'in', 'of', 'typeof', 'void', 'with', 'yield', 'await', 'import', 'export', 'super', 'null', 'true', 'false', 'enum', 'catch', 'try', 'finally', 'throw', 'do', 'break', 'continue', 'extends', 'instanceof', 'debugger', 'static', 'let', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'arguments', 'eval']);
 
 /** The predefined dummy of each category, as source; parts of a value are named in `refs`. */
 export function dummyFor(category: Category, element: string, name: string, tupleLength = 2): Proposal {
@@ -61,7 +64,7 @@ export function dummyFor(category: Category, element: string, name: string, tupl
     case 'boolean': return simple('true');
     case 'number': return simple('1');
     case 'string': return simple(JSON.stringify('str'));
-    case 'array': return simple('[]');
+    case 'array': return { source: '[$0]', refs: [`${element}[0]`], category };
     case 'tuple': {
       const n = Math.max(1, Math.min(tupleLength, 16));
       return { source: `[${Array.from({ length: n }, (_, i) => `$${i}`).join(', ')}]`, refs: Array.from({ length: n }, (_, i) => `${element}[${i}]`), category };

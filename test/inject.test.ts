@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runSnippet } from '../src/index.ts';
+import type { ValueProvider } from '../src/index.ts';
+import { heuristicClassifier } from '../src/values/classifyHeuristic.ts';
+import { selected } from './helpers.ts';
+
+const FULL = [
+  { name: 'function returning a pair', code: 'const [first, second] = splitPair("left-right");\nconsole.log(first.toUpperCase(), second.length);', element: 'splitPair', category: 'function' },
+  { name: 'unavailable module', code: 'const express = require("express");\nconst app = express();\napp.use(express.static("p"));\napp.listen(3000);', element: 'require("express")', category: 'function' },
+  { name: 'import of a module', code: 'import { readFileSync } from "fs";\nconst text = readFileSync("a.txt", "utf8");\nconsole.log(text.trim());', element: 'require("fs").readFileSync', category: 'function' },
+  { name: 'class used with new', code: 'const c = new Client({ id: 1 });\nc.connect();', element: 'Client', category: 'class' },
+  { name: 'awaited value', code: 'const res = await fetchData();\nconsole.log(res.items);', element: 'fetchData()', category: 'promise' },
+  { name: 'DOM element', code: 'const btn = document.querySelector("#b");\nbtn.addEventListener("click", () => {});\nbtn.classList.add("on");', element: 'document', category: 'element' },
+  { name: 'iterated value', code: 'for (const row of rows) {\n  console.log(row);\n}', element: 'rows', category: 'array' },
+  { name: 'function body on its own', code: 'if (options.verbose) {\n  log(options.name.toUpperCase());\n}\nreturn this.value;', element: 'options', category: 'object' },
+] as const;
+
+for (const c of selected(FULL)) {
+  test(`inject: ${c.name}`, async () => {
+    const r = await runSnippet(c.code, { mode: 'dummy' });
+    assert.equal(r.fullyExecuted, true, `uncovered ${r.lines.uncovered}; errors ${JSON.stringify(r.errors)}`);
+    const inj = r.injections.find((i) => i.element === c.element);
+    assert.ok(inj, `no injection for ${c.element}: ${r.injections.map((i) => i.element).join(', ')}`);
+    assert.equal(inj.category, c.category);
+  });
+}
+
+test('inject: mode none injects nothing and stops at the first missing name', async () => {
+  const r = await runSnippet('const a = 1;\nfoo();\nconst b = 2;', { mode: 'none' });
+  assert.equal(r.status, 'stopped');
+  assert.deepEqual(r.injections, []);
+  assert.deepEqual(r.errors.map((e) => [e.type, e.line]), [['ReferenceError', 2]]);
+});
+
+test('inject: errors are attributed to the snippet or to an injected value', async () => {
+  const own = await runSnippet('const n = 5;\nn.trim();', { mode: 'dummy' });
+  assert.deepEqual(own.errors.map((e) => e.attribution), ['snippet']);
+  const provider: ValueProvider = { name: 'nulls', propose: async () => ({ source: 'null', refs: [], category: 'null' }) };
+  const injected = await runSnippet('console.log(thing.x);', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => 'null' } });
+  assert.deepEqual(injected.errors.map((e) => [e.type, e.attribution]), [['TypeError', 'injected']]);
+});
+
+test('inject: a failed proposal is fed back and retried, at most 5 times, then the fallback is used', async () => {
+  const seen: number[] = [];
+  const provider: ValueProvider = {
+    name: 'scripted',
+    async propose(req) {
+      if (req.element !== 'widget') return { source: '{}', refs: [], category: 'object' };
+      seen.push(req.attempt);
+      assert.equal(req.history.length, req.attempt - 1, 'each retry carries the failures so far');
+      return { source: 'syntax error here', refs: [], category: 'object' };
+    },
+  };
+  const r = await runSnippet('console.log(widget.size);', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => 'object' } });
+  assert.deepEqual(seen, [1, 2, 3, 4, 5]);
+  const inj = r.injections.find((i) => i.element === 'widget');
+  assert.equal(inj?.provider, 'heuristic-fallback');
+  assert.equal(r.fullyExecuted, true);
+});
+
+test('inject: a value that fails again at the same element is refined', async () => {
+  const r = await runSnippet('const cfg = settings;\ncfg();', { mode: 'dummy' });
+  assert.equal(r.fullyExecuted, true, JSON.stringify(r.errors));
+  const inj = r.injections.find((i) => i.element === 'settings');
+  assert.equal(inj?.category, 'function');
+});
+
+test('inject: the emitted program runs fully with mode none and injects nothing', async () => {
+  for (const c of FULL) {
+    const r = await runSnippet(c.code, { mode: 'dummy' });
+    assert.ok(r.program);
+    const again = await runSnippet(r.program, { mode: 'none' });
+    assert.equal(again.fullyExecuted, true, `${c.name}: ${JSON.stringify(again.errors)}\n${r.program}`);
+    assert.deepEqual(again.injections, []);
+  }
+});
