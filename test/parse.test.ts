@@ -46,3 +46,10 @@ test('parse: unrepairable input reports syntax-error with line and column', asyn
   assert.equal(r.errors[0]?.line, 2);
   assert.ok((r.errors[0]?.column ?? 0) > 0);
 });
+
+test('repair: lines that are not code are dropped, and named', async () => {
+  const r = await runSnippet('npm install express\nconst a = 1;\nconsole.log(a);');
+  assert.deepEqual(r.repairs, ['dropped-lines:1']);
+  assert.deepEqual(r.lines.measured, [2, 3]);
+  assert.equal(r.fullyExecuted, true);
+});

@@ -33,6 +33,9 @@ export function normalizeSyntax(ast: t.File): void {
       stmt.loc = path.node.loc;
       path.replaceWith(stmt);
     },
+    Decorator(path) {
+      path.remove(); // V8 has no decorators; the decorated class still runs, undecorated
+    },
     ExportAllDeclaration(path) {
       path.remove();
     },

@@ -93,7 +93,36 @@ export function parseSnippet(code: string, lang?: Lang): ParsedSnippet {
       }
     }
   }
+  const dropped = dropUnparsableLines(current, langs);
+  if (dropped) return { ...dropped, repairs: [...applied, ...dropped.repairs] };
   const e = firstError as { message?: string; loc?: { line: number; column: number } };
   const message = (e.message ?? String(firstError)).replace(/\s*\(\d+:\d+\)$/, '');
   throw new SyntaxRepairFailed(message, e.loc?.line ?? 1, (e.loc?.column ?? 0) + 1);
+}
+
+const MAX_DROPPED_LINES = 10;
+
+/**
+ * The last repair: blank out the line each parse error points at (prose, shell commands, output
+ * pasted among the code), keeping the line count. The dropped lines are named in `repairs`.
+ */
+function dropUnparsableLines(code: string, langs: readonly Lang[]): ParsedSnippet | undefined {
+  const lines = code.split('\n');
+  const dropped: number[] = [];
+  for (let i = 0; i <= MAX_DROPPED_LINES; i++) {
+    const current = lines.join('\n');
+    let errorLine: number | undefined;
+    for (const lang of langs) {
+      try {
+        const ast = parseAs(current, lang);
+        return dropped.length === 0 ? undefined : { ast, code: current, lang, repairs: [`dropped-lines:${dropped.join(',')}`] };
+      } catch (error) {
+        errorLine ??= (error as { loc?: { line: number } }).loc?.line;
+      }
+    }
+    if (errorLine === undefined || lines[errorLine - 1] === undefined || lines[errorLine - 1]?.trim() === '') return undefined;
+    lines[errorLine - 1] = '';
+    dropped.push(errorLine);
+  }
+  return undefined;
 }
