@@ -104,10 +104,12 @@ const MAX_DROPPED_LINES = 10;
 
 /**
  * The last repair: blank out the line each parse error points at (prose, shell commands, output
- * pasted among the code), keeping the line count. The dropped lines are named in `repairs`.
+ * pasted among the code), keeping the line count, for at most a third of the lines. The dropped
+ * lines are named in `repairs`.
  */
 function dropUnparsableLines(code: string, langs: readonly Lang[]): ParsedSnippet | undefined {
   const lines = code.split('\n');
+  const nonEmpty = lines.filter((l) => l.trim() !== '').length;
   const dropped: number[] = [];
   for (let i = 0; i <= MAX_DROPPED_LINES; i++) {
     const current = lines.join('\n');
@@ -121,6 +123,7 @@ function dropUnparsableLines(code: string, langs: readonly Lang[]): ParsedSnippe
       }
     }
     if (errorLine === undefined || lines[errorLine - 1] === undefined || lines[errorLine - 1]?.trim() === '') return undefined;
+    if ((dropped.length + 1) * 3 > nonEmpty) return undefined; // at most a third of the snippet may go
     lines[errorLine - 1] = '';
     dropped.push(errorLine);
   }
