@@ -11,7 +11,7 @@ import { normalizeSyntax } from './normalizeSyntax.ts';
 import { directUsage, mergeUsage, UsageKeys, type UsageTable } from './usage.ts';
 import { hookVisitor, type VisitorState } from './visitor.ts';
 
-const generate = ((_generate as unknown as { default?: typeof _generate }).default ?? _generate) as typeof _generate;
+const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
 
 export interface InstrumentedSnippet {
   /** Script to run in the isolate after the runtime: the snippet wrapped in one function. */

@@ -81,7 +81,7 @@ function isWriteTarget(path: NodePath): boolean {
 }
 
 /** What the runtime needs of a pattern: an array pattern's length, or an object pattern's static keys. */
-function patternShape(pattern: t.LVal | t.OptionalMemberExpression): t.Expression {
+function patternShape(pattern: t.Node): t.Expression {
   if (t.isArrayPattern(pattern)) return t.numericLiteral(pattern.elements.length);
   const keys: string[] = [];
   if (t.isObjectPattern(pattern)) {
@@ -139,7 +139,7 @@ export const hookVisitor: Visitor<VisitorState> = {
         return replace(path, state, h(state, 'mc', [site(path, state, 'method-call', staticPropertyName(callee)), callee.object as t.Expression, key, argsArray(node.arguments)]));
       }
       if (t.isV8IntrinsicIdentifier(callee)) return;
-      const name = t.isIdentifier(callee) ? callee.name : undefined;
+      const name = t.isIdentifier(callee) ? (callee as t.Identifier).name : undefined;
       replace(path, state, h(state, 'call', [site(path, state, 'call', name), callee, argsArray(node.arguments)]));
     },
   },

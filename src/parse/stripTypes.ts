@@ -1,7 +1,8 @@
 import _traverse, { type NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 
-const traverse = ((_traverse as unknown as { default?: typeof _traverse }).default ?? _traverse) as typeof _traverse;
+// CommonJS interop: Node hands over module.exports, whose `default` is the function.
+const traverse = ((_traverse as unknown as { default?: unknown }).default ?? _traverse) as typeof _traverse.default;
 export { traverse };
 
 /**
@@ -50,14 +51,14 @@ export function stripTypes(ast: t.File): void {
     },
     VariableDeclaration(path) {
       if (path.node.declare) path.remove();
-      else for (const d of path.node.declarations) if (t.isIdentifier(d.id)) d.id.definite = null;
+      else for (const d of path.node.declarations) d.definite = null;
     },
     ClassDeclaration(path) {
       if (path.node.declare) path.remove();
     },
     Class(path) {
       path.node.implements = null;
-      path.node.abstract = null;
+      (path.node as { abstract?: boolean | null }).abstract = null;
       for (const member of path.get('body').get('body')) {
         const node = member.node as t.ClassProperty & { declare?: boolean; abstract?: boolean };
         if ((t.isClassProperty(node) && (node.declare || node.abstract)) || t.isTSIndexSignature(node)) member.remove();

@@ -1,0 +1,2 @@
+const [first, second] = splitPair("left-right");
+console.log(first.toUpperCase(), second.length);

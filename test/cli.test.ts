@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { cli } from './helpers.ts';
+
+test('cli: the README example completes fully executed, with an injection for splitPair', () => {
+  const r = cli(['run', '-', '--json'], 'const [first, second] = splitPair("left-right");\nconsole.log(first.toUpperCase(), second.length);\n');
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, '--json prints exactly one object');
+  const result = JSON.parse(lines[0] ?? '{}');
+  assert.equal(result.status, 'completed');
+  assert.equal(result.fullyExecuted, true);
+  assert.ok(result.injections.some((i: { element: string }) => i.element === 'splitPair'));
+  assert.equal(result.stdout, 'STR 3\n');
+});
+
+test('cli: human output marks lines and --emit writes a program that runs with mode none', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-'));
+  const out = join(dir, 'done.js');
+  const human = cli(['run', 'examples/express-hello.js']);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /✓ +3 \| const app = express\(\);/);
+  assert.match(human.stdout, /✗ +9 \| {3}console\.log/, 'dummies do not call callbacks');
+  assert.match(human.stdout, /injected definitions/);
+  const r = cli(['run', 'examples/split-pair.js', '--emit', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const again = JSON.parse(cli(['run', out, '--json', '--mode', 'none']).stdout);
+  assert.equal(again.fullyExecuted, true);
+  assert.deepEqual(again.injections, []);
+});
+
+test('cli: usage errors exit 2', () => {
+  assert.equal(cli(['run', '--mode', 'nonsense', '-'], '1').code, 2);
+  assert.equal(cli(['run', '/no/such/file.js']).code, 2);
+});
+
+test('cli: batch writes a result per snippet and --resume finishes without redoing any', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-'));
+  const data = join(dir, 'd.jsonl');
+  const out = join(dir, 'r.jsonl');
+  const rows = Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: `s${i}`, code: i === 3 ? 'const = ;' : `console.log(thing${i}.name);` }));
+  writeFileSync(data, rows.join('\n') + '\n');
+  const first = cli(['batch', data, '--out', out, '--limit', '3', '--json']);
+  assert.equal(first.code, 0, first.stderr);
+  // a batch killed mid-write leaves a cut line; resume must drop it and redo that snippet only
+  writeFileSync(out, readFileSync(out, 'utf8') + '{"id":"s3","sta');
+  const second = cli(['batch', data, '--out', out, '--resume', '--json']);
+  assert.equal(second.code, 0, second.stderr);
+  const ids = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).id);
+  assert.deepEqual([...ids].sort(), ['s0', 's1', 's2', 's3', 's4', 's5']);
+  const summary = JSON.parse(second.stdout);
+  assert.equal(summary.snippets, 6);
+  assert.equal(summary.statusCounts['syntax-error'], 1);
+});
