@@ -38,7 +38,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   try {
     instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: parsed.lang, operatorHooks: options.operatorHooks });
   } catch (error) {
-    return { ...syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started), status: 'internal-error' };
+    const failed = syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started);
+    return { ...failed, status: 'internal-error', errors: failed.errors.map((e) => ({ ...e, type: 'InternalError', attribution: 'sandbox' as const })) };
   }
   const values = deps.values ?? valueSourceFor(options.mode);
   const book = new DefinitionBook({
@@ -57,7 +58,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   }
   const rendered = renderDefinitions(book.defs);
   return buildResult({
-    parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started, settled: !book.changed,
+    parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,
   });
 }
 

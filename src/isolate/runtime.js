@@ -11,10 +11,10 @@ const { apply, construct, defineProperty, getPrototypeOf, ownKeys } = Reflect;
 const { stringify, parse } = JSON;
 const ObjectFreeze = Object.freeze;
 const ObjectCreate = Object.create;
-const WM = WeakMap, WS = WeakSet, RealDate = Date, RealProxy = Proxy;
+const WM = WeakMap, WS = WeakSet, RealDate = Date;
 const wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set, wmHas = WeakMap.prototype.has;
 const wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
-const arrPush = Array.prototype.push, arrJoin = Array.prototype.join, arrSlice = Array.prototype.slice;
+const arrPush = Array.prototype.push, arrJoin = Array.prototype.join;
 const strSlice = String.prototype.slice;
 const StringCtor = String, ErrorCtor = Error, TypeErrorCtor = TypeError, ReferenceErrorCtor = ReferenceError;
 const symIterator = Symbol.iterator, symAsyncIterator = Symbol.asyncIterator;
@@ -196,7 +196,7 @@ function fail(Ctor, message, sid, culprit) {
 function describe(v) {
   return v === null ? 'null' : v === undefined ? 'undefined' : typeof v;
 }
-function refine(sid, v, id, kind, message) {
+function refine(sid, id, kind, message) {
   if (id === undefined) return NONE;
   return inject({ id, kind, sid, message, refine: true });
 }
@@ -255,7 +255,7 @@ const H = {
     let fn = member(sid, obj, key);
     if (typeof fn !== 'function') {
       const holder = obj === null || obj === undefined ? undefined : holderFor(obj);
-      const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, fn, childId(holder.id, str(key)), 'callee', `${config.sites[sid]} is not a function`) : NONE;
+      const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, childId(holder.id, str(key)), 'callee', `${config.sites[sid]} is not a function`) : NONE;
       if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, tainted(obj) || tainted(fn));
       try { holder.target[key] = fixed; } catch {}
       fn = fixed;
@@ -267,7 +267,7 @@ const H = {
   call(sid, fn, args) {
     lastSite = sid;
     if (typeof fn !== 'function') {
-      const fixed = isInjected(fn) ? refine(sid, fn, ownerOf(fn), 'callee', `${config.sites[sid]} is not a function`) : NONE;
+      const fixed = isInjected(fn) ? refine(sid, ownerOf(fn), 'callee', `${config.sites[sid]} is not a function`) : NONE;
       if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, tainted(fn));
       fn = fixed;
     }
@@ -278,7 +278,7 @@ const H = {
   nw(sid, C, args) {
     lastSite = sid;
     if (typeof C !== 'function') {
-      const fixed = isInjected(C) ? refine(sid, C, ownerOf(C), 'constructor', `${config.sites[sid]} is not a constructor`) : NONE;
+      const fixed = isInjected(C) ? refine(sid, ownerOf(C), 'constructor', `${config.sites[sid]} is not a constructor`) : NONE;
       if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a constructor`, sid, tainted(C));
       C = fixed;
     }
@@ -311,7 +311,7 @@ const H = {
     if (typeof shape === 'number') {
       if (v === null || v === undefined || typeof v[symIterator] !== 'function') {
         const id = ownerOf(v);
-        const fixed = id !== undefined && id !== '' ? refine(sid, v, id, 'destructure', `${config.sites[sid]} is not iterable`) : NONE;
+        const fixed = id !== undefined && id !== '' ? refine(sid, id, 'destructure', `${config.sites[sid]} is not iterable`) : NONE;
         if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, tainted(v));
         return fixed;
       }
@@ -325,7 +325,7 @@ const H = {
     lastSite = sid;
     if (v === null || v === undefined || (typeof v[symIterator] !== 'function' && !(isAsync && typeof v[symAsyncIterator] === 'function'))) {
       const id = ownerOf(v);
-      const fixed = id !== undefined && id !== '' ? refine(sid, v, id, 'iterable', `${config.sites[sid]} is not iterable`) : NONE;
+      const fixed = id !== undefined && id !== '' ? refine(sid, id, 'iterable', `${config.sites[sid]} is not iterable`) : NONE;
       if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, tainted(v));
       return fixed;
     }

@@ -64,7 +64,6 @@ export interface ResultParts {
   readonly rendered: RenderedDefinitions;
   readonly runs: number;
   readonly elapsedMs: number;
-  readonly settled: boolean;
 }
 
 /** Turns the last execution's counters into the metrics the README defines. */
