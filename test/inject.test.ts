@@ -14,6 +14,9 @@ const FULL = [
   { name: 'DOM element', code: 'const btn = document.querySelector("#b");\nbtn.addEventListener("click", () => {});\nbtn.classList.add("on");', element: 'document', category: 'element' },
   { name: 'iterated value', code: 'for (const row of rows) {\n  console.log(row);\n}', element: 'rows', category: 'array' },
   { name: 'function body on its own', code: 'if (options.verbose) {\n  log(options.name.toUpperCase());\n}\nreturn this.value;', element: 'options', category: 'object' },
+  { name: 'top-level this is a receiver', code: 'this.ray.setOrigin(400, 300);\nconst hit = this.ray.cast();\nconsole.log(hit.object);', element: 'this', category: 'object' },
+  { name: 'a top-level name shadows a global the definitions use', code: 'let Promise = require("promise");\nconst all = Promise.all([]);\nconst r = await load();\nconsole.log(r.ok, all);', element: 'load()', category: 'promise' },
+  { name: 'JSX', code: 'ReactDOM.render(<App title={props.title} />, document.getElementById("root"));', element: 'ReactDOM', category: 'object' },
 ] as const;
 
 for (const c of selected(FULL)) {
@@ -70,7 +73,7 @@ test('inject: the emitted program runs fully with mode none and injects nothing'
   for (const c of FULL) {
     const r = await runSnippet(c.code, { mode: 'dummy' });
     assert.ok(r.program);
-    const again = await runSnippet(r.program, { mode: 'none' });
+    const again = await runSnippet(r.program, { mode: 'none', fileName: 'program.js' });
     assert.equal(again.fullyExecuted, true, `${c.name}: ${JSON.stringify(again.errors)}\n${r.program}`);
     assert.deepEqual(again.injections, []);
   }

@@ -8,6 +8,10 @@ export interface RenderedDefinitions {
   readonly statements: ReadonlyMap<string, string>;
   /** `[elementId, expression]` pairs the sandbox hands to the runtime after the prelude. */
   readonly accessors: readonly (readonly [string, string])[];
+  /** Variable holding the snippet's top-level `this`, when one was injected. */
+  readonly receiver: string | undefined;
+  /** Every identifier the prelude binds or reads, so a snippet that shadows one can be wrapped. */
+  readonly identifiers: ReadonlySet<string>;
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -73,7 +77,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   };
 
   const ordered = [...defs.values()].sort((a, b) => rank(a) - rank(b));
-  for (const def of ordered) if (isGlobal(def) || def.kind === 'module') emit(def);
+  for (const def of ordered) if (isGlobal(def) || def.kind === 'module' || def.kind === 'receiver') emit(def);
   for (const def of ordered) emit(def); // anything not reached from a root
 
   const modules = [...defs.values()].filter((d) => d.kind === 'module');
@@ -87,15 +91,18 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   }
   const body = lines.join('\n');
   const helpers = HELPER_NAMES.some((h) => body.includes(h)) ? `${HELPERS_ONE_LINE}\n` : '';
-  return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors };
+  const receiverDef = defs.get('this');
+  const receiver = receiverDef?.kind === 'receiver' ? varName(receiverDef) : undefined;
+  const identifiers = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
+  return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors, receiver, identifiers };
 }
 
 function isGlobal(def: Definition): boolean {
-  return def.kind !== 'part' && def.kind !== 'return' && def.kind !== 'module' && (def.parent === undefined || def.parent === '');
+  return def.kind !== 'part' && def.kind !== 'receiver' && def.kind !== 'return' && def.kind !== 'module' && (def.parent === undefined || def.parent === '');
 }
 
 function rank(def: Definition): number {
-  return def.kind === 'module' ? 0 : isGlobal(def) ? 1 : 2;
+  return def.kind === 'module' ? 0 : isGlobal(def) || def.kind === 'receiver' ? 1 : 2;
 }
 
 /** `require("fs").readFile()` becomes `fs_readFile_result`, `await p` becomes `p_resolved`. */

@@ -1,7 +1,7 @@
 import { SnipexecError, SyntaxRepairFailed } from '../errors.ts';
 import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
-import { decodeSource, langFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
+import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { buildResult, syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
@@ -28,7 +28,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   let source: string;
   try {
     source = decodeSource(input, options.maxSourceBytes);
-    parsed = parseSnippet(source, options.lang ?? langFromFileName(options.fileName));
+    parsed = parseSnippet(source, options.lang ?? langsFromFileName(options.fileName));
   } catch (error) {
     if (error instanceof SyntaxRepairFailed) return syntaxErrorResult(error.message, error.line, error.column, Date.now() - started);
     if (error instanceof SnipexecError) return syntaxErrorResult(error.message, 1, 1, Date.now() - started);

@@ -21,6 +21,8 @@ export interface InstrumentedSnippet {
   readonly map: CoverageMap;
   readonly usage: UsageTable;
   readonly async: boolean;
+  /** Names the snippet declares at its top level. */
+  readonly topLevelNames: readonly string[];
 }
 
 export interface InstrumentOptions {
@@ -41,6 +43,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   let programPath: NodePath<t.Program> | undefined;
   traverse(ast, { Program(p) { programPath = p; p.stop(); } });
   programPath?.scope.crawl();
+  const topLevelNames = Object.keys(programPath?.scope.bindings ?? {});
 
   const keys = new UsageKeys();
   const usage: UsageTable = Object.create(null) as UsageTable;
@@ -62,7 +65,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const fn = t.functionExpression(null, [], t.blockStatement(program.body, program.directives), false, isAsync);
   const main = t.expressionStatement(t.callExpression(t.memberExpression(t.identifier(hook), t.identifier('main')), [fn]));
   const code = generate(t.program([main]), { comments: false, compact: false }).code;
-  return { code, hook, map: model, usage, async: isAsync };
+  return { code, hook, map: model, usage, async: isAsync, topLevelNames };
 }
 
 function containsJsx(ast: t.File): boolean {

@@ -126,6 +126,7 @@ const returns = new WM();     // injected function -> its return value, once req
 const modules = ObjectCreate(null);
 const injectedGlobals = ObjectCreate(null); // names whose (possibly primitive) values were injected
 const NONE = {};
+let receiver; // the snippet's top-level `this`: injected on first use, or adopted from the prelude
 let lastResult;
 let lastTainted = false;
 const errorInfo = new WM();
@@ -248,7 +249,14 @@ const H = {
     injectedGlobals[name] = true;
     return result(v, true);
   },
-  th(sid, v) { lastSite = sid; return v; },
+  th(sid, v) {
+    lastSite = sid;
+    if (receiver === undefined) {
+      const r = inject({ id: 'this', kind: 'receiver', sid, message: 'this is the receiver of the snippet' });
+      receiver = r === NONE ? v : r;
+    }
+    return result(receiver, receiver !== v);
+  },
   m(sid, obj, key) { lastSite = sid; return member(sid, obj, key); },
   mc(sid, obj, key, args) {
     lastSite = sid;
@@ -346,6 +354,7 @@ const H = {
     for (let i = 0; i < pairs.length; i++) {
       register(pairs[i][1], pairs[i][0]);
       const id = pairs[i][0];
+      if (id === 'this') { receiver = pairs[i][1]; continue; }
       injectedGlobals[id] = true;
       if (id.slice(0, 8) === 'require(') { try { modules[parse(apply(strSlice, id, [8, -1]))] = pairs[i][1]; } catch {} }
     }

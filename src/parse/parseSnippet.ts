@@ -22,6 +22,15 @@ function pluginsFor(lang: Lang): ParserPlugin[] {
   return common;
 }
 
+/**
+ * The languages to try for a file name: `.js` files often hold JSX, so they are tried as js, then
+ * jsx; undefined when the extension says nothing.
+ */
+export function langsFromFileName(fileName: string | undefined): readonly Lang[] | undefined {
+  const lang = langFromFileName(fileName);
+  return lang === 'js' ? ['js', 'jsx'] : lang === undefined ? undefined : [lang];
+}
+
 /** Language from a file name, or undefined when the extension says nothing. */
 export function langFromFileName(fileName: string | undefined): Lang | undefined {
   const ext = fileName?.match(/\.([cm]?[jt]sx?)$/i)?.[1]?.toLowerCase();
@@ -71,8 +80,8 @@ export function decodeSource(input: string | Uint8Array, maxBytes: number): stri
  * Parses a partial snippet: top-level return and await, import/export anywhere. When it fails,
  * applies the repairs cumulatively and reports the first error of the original when all fail.
  */
-export function parseSnippet(code: string, lang?: Lang): ParsedSnippet {
-  const langs = lang ? [lang] : STDIN_ORDER;
+export function parseSnippet(code: string, lang?: Lang | readonly Lang[]): ParsedSnippet {
+  const langs = lang === undefined ? STDIN_ORDER : typeof lang === 'string' ? [lang] : lang;
   let firstError: unknown;
   let current = code;
   const applied: string[] = [];

@@ -97,6 +97,13 @@ export function buildResult(parts: ResultParts): RunResult {
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
   const prelude = rendered.source === '' ? '' : `// ---- injected by snipexec ----\n${rendered.source}// ---- snippet ----\n`;
+  let code = parts.parsed.code + (parts.parsed.code.endsWith('\n') ? '' : '\n');
+  // The live run keeps the snippet in its own function scope, called with the injected receiver;
+  // the program does the same when it has to: a receiver, or a top-level name that shadows one
+  // the definitions use (`let Promise = require('promise')`).
+  if (rendered.receiver !== undefined || instrumented.topLevelNames.some((n) => rendered.identifiers.has(n))) {
+    code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'this'});\n`;
+  }
   return {
     status: execution?.status ?? 'internal-error',
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
@@ -106,6 +113,6 @@ export function buildResult(parts: ResultParts): RunResult {
     fullyExecuted: uncovered.length === 0,
     injections, errors, stdout, runs: parts.runs, llmCalls: NO_LLM, elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
-    program: prelude + parts.parsed.code + (parts.parsed.code.endsWith('\n') ? '' : '\n'),
+    program: prelude + code,
   };
 }

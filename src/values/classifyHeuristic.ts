@@ -68,6 +68,8 @@ export function byName(name: string): Category[] {
 export const heuristicClassifier: TypeClassifier = {
   name: 'heuristic',
   async classify(request: ValueRequest): Promise<Category[]> {
-    return rankCategories(request.usage, request.name).filter((c) => !request.rejected.includes(c));
+    // The top-level `this` is a receiver object whatever its members suggest.
+    const ranked = request.kind === 'receiver' ? (['object', 'Dummy'] as Category[]) : rankCategories(request.usage, request.name);
+    return ranked.filter((c) => !request.rejected.includes(c));
   },
 };

@@ -8,8 +8,8 @@ export const CATEGORIES = [
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** What a missing element is: a free name, a member, a call's result, a module, a part of a value. */
-export type ElementKind = 'global' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure';
+/** What a missing element is: a free name, the top-level `this`, a member, a call's result, a module, a part of a value. */
+export type ElementKind = 'global' | 'receiver' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure';
 
 /** One failed proposal, fed back to the provider on the next attempt. */
 export interface FailedAttempt {
