@@ -7,20 +7,20 @@ export const LANGS = ['js', 'jsx', 'ts', 'tsx'] as const;
 /** Options of one snippet run. Every field has a description and a default; unknown keys are rejected. */
 export const runOptionsSchema = z
   .object({
-    mode: z.enum(MODES).default('dummy').describe('Where missing values come from: none, dummy (heuristic classifier), trace, llm.'),
+    mode: z.enum(MODES).default('trace').describe('Where missing values come from: none, dummy (heuristic classifier), trace (learnt from recorded usage), llm.'),
     lang: z.enum(LANGS).optional().describe('Source language; inferred from the file name, else tried in order js, jsx, ts, tsx.'),
     fileName: z.string().optional().describe('File name, used to infer the language and in messages.'),
     timeoutMs: z.number().int().min(50).max(600_000).default(5_000).describe('Wall-clock budget of one execution, including timers and promise continuations.'),
     totalTimeoutMs: z.number().int().min(50).max(3_600_000).default(20_000).describe('Wall-clock budget of the whole snippet, all runs together.'),
     memoryLimitMb: z.number().int().min(16).max(4_096).default(128).describe('Heap limit of the isolate in MiB.'),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(1).describe('Seed for Math.random, the virtual clock and value synthesis; a run is deterministic for a seed.'),
-    maxRuns: z.number().int().min(1).max(100).default(8).describe('Executions per snippet, the final measured run included.'),
+    maxRuns: z.number().int().min(1).max(100).default(12).describe('Executions per snippet, the final measured run included.'),
     maxInjections: z.number().int().min(0).max(10_000).default(300).describe('Injected elements per snippet.'),
     maxAttempts: z.number().int().min(1).max(20).default(5).describe('Proposals per element before the fallback dummy is used.'),
     maxConsoleBytes: z.number().int().min(0).max(64 * 1024 * 1024).default(64 * 1024).describe('Console output kept per run; the rest is cut and counted.'),
     maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
     maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),
-    operatorHooks: z.boolean().default(false).describe('Hook comparison operators, for providers that learn from them.'),
+    operatorHooks: z.boolean().optional().describe('Hook comparison, arithmetic and typeof operators; on by default in trace and llm mode, which learn from them.'),
   })
   .strict();
 

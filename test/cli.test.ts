@@ -14,17 +14,25 @@ test('cli: the README example completes fully executed, with an injection for sp
   assert.equal(result.status, 'completed');
   assert.equal(result.fullyExecuted, true);
   assert.ok(result.injections.some((i: { element: string }) => i.element === 'splitPair'));
-  assert.equal(result.stdout, 'STR 3\n');
+  // trace is the default: the pair's parts are strings, learnt from toUpperCase and length.
+  assert.match(result.stdout, /^[A-Z ]+ \d+\n$/);
+  const dummy = JSON.parse(cli(['run', '-', '--json', '--mode', 'dummy'], 'const [first, second] = splitPair("left-right");\nconsole.log(first.toUpperCase(), second.length);\n').stdout);
+  assert.equal(dummy.fullyExecuted, true);
+  assert.equal(dummy.stdout, 'STR 3\n');
 });
 
 test('cli: human output marks lines and --emit writes a program that runs with mode none', () => {
   const dir = mkdtempSync(join(tmpdir(), 'snipexec-'));
   const out = join(dir, 'done.js');
-  const human = cli(['run', 'examples/express-hello.js']);
-  assert.equal(human.code, 0, human.stderr);
-  assert.match(human.stdout, /✓ +3 \| const app = express\(\);/);
-  assert.match(human.stdout, /✗ +9 \| {3}console\.log/, 'dummies do not call callbacks');
-  assert.match(human.stdout, /injected definitions/);
+  const dummy = cli(['run', 'examples/express-hello.js', '--mode', 'dummy']);
+  assert.equal(dummy.code, 0, dummy.stderr);
+  assert.match(dummy.stdout, /✓ +3 \| const app = express\(\);/);
+  assert.match(dummy.stdout, /✗ +9 \| {3}console\.log/, 'dummies do not call callbacks');
+  assert.match(dummy.stdout, /injected definitions/);
+  const traced = cli(['run', 'examples/express-hello.js']);
+  assert.equal(traced.code, 0, traced.stderr);
+  assert.match(traced.stdout, /✓ +9 \| {3}console\.log/, 'trace mode runs the listen callback');
+  assert.match(traced.stdout, /listening on 3000/, 'PORT is a port number by its name');
   const r = cli(['run', 'examples/split-pair.js', '--emit', out]);
   assert.equal(r.code, 0, r.stderr);
   const again = JSON.parse(cli(['run', out, '--json', '--mode', 'none']).stdout);

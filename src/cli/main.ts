@@ -18,7 +18,7 @@ function integer(value: string): number {
 /** The run-option flags, each described by the options schema so the two cannot drift. */
 function runFlags(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--mode <mode>', describe('mode')).choices(MODES).default('dummy'))
+    .addOption(new Option('--mode <mode>', describe('mode')).choices(MODES).default('trace'))
     .addOption(new Option('--lang <lang>', describe('lang')).choices(LANGS))
     .addOption(new Option('--timeout <ms>', describe('timeoutMs')).argParser(integer))
     .addOption(new Option('--seed <n>', describe('seed')).argParser(integer))

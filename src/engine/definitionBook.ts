@@ -2,7 +2,9 @@ import type { CoverageMap, HookSite } from '../instrument/coverageModel.ts';
 import { mergeUsage, type Usage, type UsageTable } from '../instrument/usage.ts';
 import { dummyFor } from '../values/dummyTable.ts';
 import type { ValueSource } from '../values/providers.ts';
+import type { TraceTable } from '../values/trace/trace.ts';
 import type { Category, ElementKind, FailedAttempt, Proposal, ValueRequest } from '../values/types.ts';
+import { TraceStore } from './traceStore.ts';
 
 /** One injected element and the definition that currently stands for it. */
 export interface Definition {
@@ -56,6 +58,14 @@ export class DefinitionBook {
   readonly defs = new Map<string, Definition>();
   /** Set when a definition was added or replaced during the current run. */
   changed = false;
+  /** Whether recording proxies may be injected in the current run; false for the measured run. */
+  mayProbe = false;
+  /** Elements a recording proxy stands for in the current run. */
+  readonly probed = new Set<string>();
+  readonly traces = new TraceStore();
+  /** Recording proxies injected over all runs, and learning runs. */
+  probesInjected = 0;
+  learningRuns = 0;
   providerErrors: string[] = [];
   private readonly ctx: BookContext;
 
@@ -68,6 +78,7 @@ export class DefinitionBook {
     try {
       const req = JSON.parse(json) as IsolateRequest;
       const proposal = req.op === 'reject' ? await this.reject(req.id, req.error ?? 'rejected') : await this.value(req);
+      if (proposal?.probe) return '{"probe":true}';
       return JSON.stringify(proposal ? { source: proposal.source, refs: proposal.refs } : {});
     } catch (error) {
       this.providerErrors.push(error instanceof Error ? error.message : String(error));
@@ -94,12 +105,73 @@ export class DefinitionBook {
     return site.usageKey;
   }
 
-  private request(def: Definition, message: string, extra: Usage = {}): ValueRequest {
+  private request(def: Definition, message: string, extra: Usage = {}, mayProbe = this.mayProbe): ValueRequest {
     const usage = mergeUsage(mergeUsage({}, this.ctx.usage[def.usageKey] ?? {}), extra);
     return {
       element: def.id, kind: def.kind, name: def.name, usage, site: undefined, snippet: this.ctx.snippet, line: def.line,
       message, attempt: def.attempts + 1, history: def.history, rejected: def.rejected,
+      trace: this.traces.get(def.id), traces: this.traces, mayProbe: mayProbe && def.kind !== 'part',
     };
+  }
+
+  private adopt(def: Definition, proposal: Proposal): Proposal {
+    def.proposal = proposal;
+    if (proposal.probe) {
+      this.probed.add(def.id);
+      this.probesInjected++;
+    }
+    return proposal;
+  }
+
+  /**
+   * After a run: learns its traces, then replaces every recording proxy, and every traced
+   * definition whose trace grew, with a concrete value synthesised from what was seen.
+   */
+  async afterRun(traces: TraceTable | undefined): Promise<void> {
+    const grew = this.traces.merge(traces);
+    const learning = this.probed.size > 0;
+    if (learning) this.learningRuns++;
+    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && d.provider === this.ctx.values.provider.name));
+    this.probed.clear();
+    for (const def of redo) {
+      const request = this.request(def, 'learnt from its trace', {}, false);
+      let proposal = await this.ctx.values.provider.propose(request);
+      if (!proposal || proposal.probe) {
+        proposal = dummyFor(await this.ctx.values.fallback(request), def.id, def.name, request.usage.arrayPattern?.length);
+        def.provider = `${this.ctx.values.classifier.name}-fallback`;
+      }
+      if (proposal.source !== def.proposal.source || def.proposal.probe) this.changed = true;
+      if (def.proposal.probe) def.attempts = Math.max(def.attempts, 1);
+      def.proposal = proposal;
+    }
+    for (const def of redo) await this.resolveParts(def, 0);
+    if (learning) this.changed = true;
+    this.prune();
+  }
+
+  /** Defines the parts a host-side proposal refers to, since the prelude renders them directly. */
+  private async resolveParts(def: Definition, depth: number): Promise<void> {
+    if (depth > 12) return;
+    for (const ref of def.proposal.refs) {
+      if (this.defs.has(ref)) continue;
+      await this.value({ op: 'value', id: ref, kind: 'part', parent: def.id, message: `part of ${def.id}` });
+      const part = this.defs.get(ref);
+      if (part) await this.resolveParts(part, depth + 1);
+    }
+  }
+
+  /** Drops parts no live definition refers to any more, after their owner was re-synthesised. */
+  private prune(): void {
+    const live = new Set<string>();
+    const visit = (id: string): void => {
+      if (live.has(id)) return;
+      const def = this.defs.get(id);
+      if (!def) return;
+      live.add(id);
+      for (const ref of def.proposal.refs) visit(ref);
+    };
+    for (const def of this.defs.values()) if (def.kind !== 'part') visit(def.id);
+    for (const id of [...this.defs.keys()]) if (!live.has(id)) this.defs.delete(id);
   }
 
   private async value(req: IsolateRequest): Promise<Proposal | undefined> {
@@ -118,8 +190,8 @@ export class DefinitionBook {
     if (def.kind === 'return' && Object.keys(request.usage).length === 0) return undefined;
     const proposal = await this.ctx.values.provider.propose(request);
     if (!proposal) return undefined;
-    def.attempts = 1;
-    def.proposal = proposal;
+    def.attempts = proposal.probe ? 0 : 1;
+    this.adopt(def, proposal);
     this.defs.set(def.id, def);
     this.changed = true;
     return proposal;
@@ -133,6 +205,7 @@ export class DefinitionBook {
 
   /** Records the failure of the current definition and asks again, or falls back after maxAttempts. */
   private async retry(def: Definition, error: string, observed: Usage): Promise<Proposal | undefined> {
+    if (def.proposal.probe) return undefined; // a recording proxy takes any operation; nothing to refine yet
     def.history.push({ source: def.proposal.source, error });
     if (def.proposal.category === 'Dummy') return undefined; // the last resort failed too: leave the error standing
     if (!def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);
@@ -145,7 +218,6 @@ export class DefinitionBook {
       proposal = dummyFor(category, def.id, def.name, request.usage.arrayPattern?.length);
       def.provider = `${this.ctx.values.classifier.name}-fallback`;
     }
-    def.proposal = proposal;
-    return proposal;
+    return this.adopt(def, proposal);
   }
 }

@@ -36,7 +36,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   }
   let instrumented: InstrumentedSnippet;
   try {
-    instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: parsed.lang, operatorHooks: options.operatorHooks });
+    instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm') });
   } catch (error) {
     const failed = syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started);
     return { ...failed, status: 'internal-error', errors: failed.errors.map((e) => ({ ...e, type: 'InternalError', attribution: 'sandbox' as const })) };
@@ -47,14 +47,20 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections,
   });
   let last: ExecutionResult | undefined;
+  let lastLearnt = false;
   let runs = 0;
   while (runs < options.maxRuns) {
     const left = options.totalTimeoutMs - (Date.now() - started);
-    if (runs > 0 && left < 50) break;
+    if (runs > 0 && left < 50 && !lastLearnt) break;
     runs++;
     book.changed = false;
+    // Recording proxies may stand in for missing values in any run but the last one allowed.
+    book.mayProbe = runs < options.maxRuns && left >= 50;
     last = await execute(instrumented, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
-    if (!book.changed || last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error') break;
+    lastLearnt = book.probed.size > 0;
+    await book.afterRun(last.report?.traces);
+    if (!book.changed) break;
+    if (!lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
   }
   const rendered = renderDefinitions(book.defs);
   return buildResult({

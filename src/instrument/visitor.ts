@@ -16,6 +16,8 @@ export const ISOLATE_GLOBALS = new Set([
 ]);
 
 const COMPARISONS = new Set(['===', '==', '!==', '!=', '<', '>', '<=', '>=', 'instanceof', 'in']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>', '>>>']);
+const TYPEOF_RESULTS = new Set(['string', 'number', 'boolean', 'function', 'object', 'undefined', 'symbol', 'bigint']);
 
 export interface VisitorState {
   readonly model: CoverageModel;
@@ -91,6 +93,10 @@ function patternShape(pattern: t.Node): t.Expression {
     }
   }
   return t.arrayExpression(keys.map((k) => t.stringLiteral(k)));
+}
+
+function isLiteral(node: t.Node): boolean {
+  return t.isStringLiteral(node) || t.isNumericLiteral(node) || t.isBooleanLiteral(node) || t.isNullLiteral(node) || (t.isTemplateLiteral(node) && node.expressions.length === 0);
 }
 
 function argsArray(args: t.CallExpression['arguments']): t.ArrayExpression {
@@ -205,10 +211,24 @@ export const hookVisitor: Visitor<VisitorState> = {
       path.node.argument = h(state, 'it', [t.numericLiteral(sid), path.node.argument, t.booleanLiteral(false)]);
     },
   },
+  UnaryExpression: {
+    exit(path, state) {
+      // `typeof x === 'string'`: the hook is told the compared type, so a recording proxy can answer it.
+      if (!state.operatorHooks || !original(path, state) || path.node.operator !== 'typeof') return;
+      const arg = path.node.argument;
+      if (t.isIdentifier(arg) && !path.scope.getBinding(arg.name)) return; // typeof of an undeclared name must not throw
+      const parent = path.parent;
+      if (!t.isBinaryExpression(parent) || !['===', '==', '!==', '!='].includes(parent.operator)) return;
+      const other = parent.left === path.node ? parent.right : parent.left;
+      if (!t.isStringLiteral(other) || !TYPEOF_RESULTS.has(other.value)) return;
+      replace(path, state, h(state, 'op', [site(path, state, 'operator', 'typeof'), t.stringLiteral('typeof'), arg, t.stringLiteral(other.value)]));
+    },
+  },
   BinaryExpression: {
     exit(path, state) {
-      if (!state.operatorHooks || !original(path, state) || !COMPARISONS.has(path.node.operator) || t.isPrivateName(path.node.left)) return;
+      if (!state.operatorHooks || !original(path, state) || t.isPrivateName(path.node.left)) return;
       const { operator, left, right } = path.node;
+      if (!COMPARISONS.has(operator) && !(ARITHMETIC.has(operator) && !(isLiteral(left) && isLiteral(right)))) return;
       replace(path, state, h(state, 'op', [site(path, state, 'operator', operator), t.stringLiteral(operator), left as t.Expression, right]));
     },
   },

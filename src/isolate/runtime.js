@@ -17,7 +17,7 @@ const wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
 const arrPush = Array.prototype.push, arrJoin = Array.prototype.join;
 const strSlice = String.prototype.slice;
 const StringCtor = String, ErrorCtor = Error, TypeErrorCtor = TypeError, ReferenceErrorCtor = ReferenceError;
-const symIterator = Symbol.iterator, symAsyncIterator = Symbol.asyncIterator;
+const symIterator = Symbol.iterator, symAsyncIterator = Symbol.asyncIterator, symToPrimitive = Symbol.toPrimitive;
 const indirectEval = eval;
 
 const push = (a, v) => apply(arrPush, a, [v]);
@@ -41,6 +41,7 @@ let stdout = '';
 let stdoutDropped = 0;
 function inspect(v, depth, seen) {
   if (typeof v === 'string') return depth === 0 ? v : stringify(v);
+  if (isProbe(v)) return `[${leafName(probeId(v))}]`;
   if (typeof v === 'function') return `[Function: ${v.name || 'anonymous'}]`;
   if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? `${v}n` : str(v);
   if (apply(wsHas, seen, [v])) return '[Circular]';
@@ -155,6 +156,7 @@ function evaluate(source) {
 /** Asks the host for the element's value and checks each proposal by evaluating it here. */
 function inject(request) {
   let reply = ask({ op: 'value', ...request });
+  if (reply.probe === true) return probeFor(request.id, request.parent, request.key);
   while (reply.source !== undefined) {
     try {
       const parts = [];
@@ -189,6 +191,14 @@ function missingMember(sid, obj, key, kind) {
   try { holder.target[k] = v; } catch {}
   return v;
 }
+function arithmetic(op, a, b) {
+  switch (op) {
+    case '+': return a + b; case '-': return a - b; case '*': return a * b; case '/': return a / b; case '%': return a % b;
+    case '**': return a ** b; case '|': return a | b; case '&': return a & b; case '^': return a ^ b;
+    case '<<': return a << b; case '>>': return a >> b; case '>>>': return a >>> b;
+  }
+  throw new TypeErrorCtor(`unknown operator ${op}`);
+}
 function fail(Ctor, message, sid, culprit) {
   const e = new Ctor(message);
   apply(wmSet, errorInfo, [e, { sid, attribution: culprit ? 'injected' : 'snippet' }]);
@@ -202,6 +212,7 @@ function refine(sid, id, kind, message) {
   return inject({ id, kind, sid, message, refine: true });
 }
 function member(sid, obj, key) {
+  if (isProbe(obj) && (key === 'then' || key === 'catch' || key === 'finally')) return result(probePromiseMethod(obj, key), true);
   if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, tainted(obj));
   let v = obj[key];
   if (v === undefined && typeof key !== 'symbol' && !(key in Object(obj)) && holderFor(obj).id !== undefined) v = missingMember(sid, obj, key, 'member');
@@ -316,6 +327,7 @@ const H = {
   },
   ds(sid, v, shape) {
     lastSite = sid;
+    if (isProbe(v)) return typeof shape === 'number' ? probePattern(v, shape) : v;
     if (typeof shape === 'number') {
       if (v === null || v === undefined || typeof v[symIterator] !== 'function') {
         const id = ownerOf(v);
@@ -339,15 +351,21 @@ const H = {
     }
     return v;
   },
-  aw(sid, v) { lastSite = sid; return v; },
+  aw(sid, v) { lastSite = sid; return isProbe(v) ? probeAwait(v) : v; },
   op(sid, op, a, b) {
     lastSite = sid;
+    if (op === 'typeof') {
+      // b is the type the snippet compares with: a probe answers it, and the trace records it.
+      if (isProbe(a)) { note(traceOf(probeId(a)), 'typeofs', b); return b; }
+      return typeof a;
+    }
+    if (isProbe(a) || isProbe(b)) return probeOperator(op, a, b);
     switch (op) {
       case '===': return a === b; case '!==': return a !== b; case '==': return a == b; case '!=': return a != b;
       case '<': return a < b; case '>': return a > b; case '<=': return a <= b; case '>=': return a >= b;
       case 'instanceof': return a instanceof b; case 'in': return a in b;
     }
-    throw new TypeErrorCtor(`unknown operator ${op}`);
+    return arithmetic(op, a, b);
   },
   // lifecycle, called by the host
   adopt(pairs) {
@@ -379,7 +397,7 @@ const H = {
     return timers.length > 0;
   },
   report() {
-    return stringify({ statements, branches, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite });
+    return stringify({ statements, branches, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite, traces });
   },
 };
 const state = { done: false, stopped: false, errors: [] };

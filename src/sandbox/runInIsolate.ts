@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import ivm from 'isolated-vm';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 
-const RUNTIME_SOURCE = readFileSync(new URL('../isolate/runtime.js', import.meta.url), 'utf8');
+// One closure: the runtime, then the recording proxies of trace mode, which share its primordials.
+const RUNTIME_SOURCE = ['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n');
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
 export type ExecutionStatus = 'completed' | 'stopped' | 'timeout' | 'memory-limit' | 'internal-error';

@@ -1,3 +1,5 @@
+import type { TraceTable } from '../values/trace/trace.ts';
+
 /** What the host tells the in-isolate runtime; sent as one JSON string. */
 export interface RuntimeConfig {
   readonly hook: string;
@@ -21,4 +23,6 @@ export interface RuntimeReport {
   readonly done: boolean;
   readonly pendingTimers: number;
   readonly lastSite: number;
+  /** What the recording proxies of a learning run saw, by element id. */
+  readonly traces?: TraceTable;
 }

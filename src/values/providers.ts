@@ -2,6 +2,7 @@ import type { Mode } from '../options.ts';
 import { InvalidOptions } from '../errors.ts';
 import { heuristicClassifier } from './classifyHeuristic.ts';
 import { dummyFor } from './dummyTable.ts';
+import { traceProvider } from './trace/traceProvider.ts';
 import type { Category, Proposal, TypeClassifier, ValueProvider, ValueRequest } from './types.ts';
 
 /** `none`: nothing is injected, the "as is" baseline. */
@@ -42,8 +43,8 @@ export function valueSourceFor(mode: Mode): ValueSource {
     case 'none': return { provider: noneProvider, classifier: heuristicClassifier, fallback: classifierFallback(heuristicClassifier) };
     // The dummy provider already walks the classifier's ranking, so its fallback is the universal Dummy.
     case 'dummy': return { provider: dummyProvider(), classifier: heuristicClassifier, fallback: async () => 'Dummy' };
-    case 'trace':
+    case 'trace': return { provider: traceProvider, classifier: heuristicClassifier, fallback: classifierFallback(heuristicClassifier) };
     case 'llm':
-      throw new InvalidOptions(`--mode ${mode} is not available yet; use none or dummy`);
+      throw new InvalidOptions(`--mode ${mode} is not available yet; use none, dummy or trace`);
   }
 }

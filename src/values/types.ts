@@ -1,5 +1,6 @@
 import type { HookSite } from '../instrument/coverageModel.ts';
 import type { Usage } from '../instrument/usage.ts';
+import type { Trace, TraceView } from './trace/trace.ts';
 
 /** Value categories of the dummy table; `Dummy` absorbs any operation and is the last resort. */
 export const CATEGORIES = [
@@ -34,6 +35,12 @@ export interface ValueRequest {
   readonly history: readonly FailedAttempt[];
   /** Categories already tried and found wanting for this element. */
   readonly rejected: readonly Category[];
+  /** What recording proxies saw of this element, when it was traced. */
+  readonly trace: Trace | undefined;
+  /** Every trace of the snippet, for the element's parts. */
+  readonly traces: TraceView;
+  /** Whether a recording proxy may stand for the element in this run (never in the measured run). */
+  readonly mayProbe: boolean;
 }
 
 /**
@@ -44,6 +51,10 @@ export interface Proposal {
   readonly source: string;
   readonly refs: readonly string[];
   readonly category: Category;
+  /** A recording proxy instead of a value: the run learns, and is not measured. */
+  readonly probe?: boolean;
+  /** TypeScript type of the value, with `$0`, `$1`… standing for the refs' types. */
+  readonly type?: string;
 }
 
 /** A source of values for missing elements: the dummy table, the trace generator, an LLM. */

@@ -1,0 +1,111 @@
+import type { Usage } from '../../instrument/usage.ts';
+import type { TraceFacts } from './inferCategory.ts';
+import { memberId, type OperandRecord, type TraceView } from './trace.ts';
+
+// Strings that naming conventions suggest, so the code sees a value of the kind it expects.
+const STRING_BY_NAME: readonly [RegExp, string][] = [
+  [/^(url|uri|href|link|endpoint|baseurl|api|apiurl|website|homepage|src)$|url$|uri$/i, 'https://example.com/'],
+  [/^(email|mail)$|email$/i, 'user@example.com'],
+  [/^(host|hostname|domain)$|host$/i, 'example.com'],
+  [/^(dir|folder|directory|cwd|root)$|dir$/i, '/tmp/example'],
+  [/^(path|file|filename|filepath|fname)$|path$|file$|filename$/i, '/tmp/example.txt'],
+  [/^(json|body|payload)$|json$/i, '{"id":1,"name":"example"}'],
+  [/^(html|markup|template)$|html$/i, '<div>example</div>'],
+  [/^(date|day|timestamp|time|when|created|updated)$|date$|At$/i, '2024-01-01T00:00:00.000Z'],
+  [/^(method|verb)$/i, 'GET'],
+  [/^(color|colour)$/i, '#336699'],
+  [/^(lang|locale|language)$/i, 'en'],
+  [/^(token|secret|apikey|key|password|pass)$|token$|key$/i, 'example-token'],
+  [/^(id|uuid|guid)$|Id$/, 'id-1'],
+  [/^(sql|query)$/i, 'SELECT 1'],
+  [/^(text|msg|message|content|str|string|line|data|chunk|input|output|s)$/i, 'example text'],
+];
+const NUMBER_BY_NAME: readonly [RegExp, number][] = [
+  [/^port$|Port$/i, 3000],
+  [/^(i|j|k|idx|index|offset|start|from|position|pos)$|Index$|Offset$/, 0],
+  [/^(timeout|delay|ms|interval|duration|wait)$|Ms$|Timeout$|Delay$/, 100],
+  [/^(year)$/i, 2024],
+  [/^(status|statusCode|code)$/, 200],
+  [/^(n|count|length|size|total|num|limit|max|amount|qty|quantity|len)$|Count$|Length$|Size$|Total$/i, 3],
+  [/^(width|height|w|h)$|Width$|Height$/, 100],
+  [/^(id|uid|pid)$|Id$/, 1],
+];
+
+export function stringByName(name: string): string | undefined {
+  for (const [re, v] of STRING_BY_NAME) if (re.test(name)) return v;
+  return undefined;
+}
+
+export function numberByName(name: string): number | undefined {
+  for (const [re, v] of NUMBER_BY_NAME) if (re.test(name)) return v;
+  return undefined;
+}
+
+function usable(c: OperandRecord): boolean {
+  return c.value !== undefined && c.value !== '__undefined__' && c.value !== null;
+}
+
+/** A number that satisfies the first comparison that constrains it: `> 42` gives 43, `=== 3` gives 3. */
+export function chooseNumber(name: string, compared: readonly OperandRecord[], usage: Usage): number {
+  const all = [...compared, ...(usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }))];
+  for (const c of all) {
+    if (!usable(c) || typeof c.value !== 'number') continue;
+    const v = c.value;
+    switch (c.op) {
+      case '===': case '==': return v;
+      case '>': return Number.isInteger(v) ? v + 1 : v + 0.5;
+      case '>=': return v;
+      case '<': return Number.isInteger(v) ? v - 1 : v - 0.5;
+      case '<=': return v;
+      case '!==': case '!=': return v + 1;
+    }
+  }
+  return numberByName(name) ?? 1;
+}
+
+/**
+ * A string that satisfies what was seen: equality with a literal, the arguments of `endsWith`,
+ * `startsWith`, `includes`, `indexOf` and `split`, and a compared `length`; else a conventional
+ * value for its name.
+ */
+export function chooseString(id: string, name: string, facts: TraceFacts, traces: TraceView, usage: Usage): string {
+  const compared = [...(facts.trace?.compared ?? []), ...(usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }))];
+  const equal = compared.find((c) => (c.op === '===' || c.op === '==') && typeof c.value === 'string');
+  if (equal) return equal.value as string;
+  let s = stringByName(name) ?? (/^[A-Za-z_$][\w$]*$/.test(name) && !/^(arg\d+|value|part|this)$/.test(name) ? name : 'example');
+  const differs = compared.filter((c) => (c.op === '!==' || c.op === '!=') && typeof c.value === 'string').map((c) => c.value as string);
+  if (differs.includes(s)) s = `${s}-other`;
+  const arg = (m: string) => facts.methodArgs.get(m)?.find((v): v is string => typeof v === 'string');
+  const ends = arg('endsWith');
+  if (ends !== undefined && !s.endsWith(ends)) s = s.includes(ends) ? s.slice(0, s.lastIndexOf(ends) + ends.length) : `${s.replace(/\.[a-z]+$/i, '')}${ends}`;
+  const starts = arg('startsWith');
+  if (starts !== undefined && !s.startsWith(starts)) s = `${starts}${s}`;
+  for (const m of ['includes', 'indexOf', 'search']) {
+    const needle = arg(m);
+    if (needle !== undefined && !s.includes(needle)) s = `${s}${needle}`;
+  }
+  const sep = arg('split');
+  if (sep !== undefined && sep !== '' && !s.includes(sep)) s = `${s}${sep}${s}`;
+  const length = traces.get(memberId(id, 'length'));
+  if (length?.compared?.length) {
+    const n = chooseNumber('length', length.compared, {});
+    if (n > s.length) s = s.padEnd(n, 'x');
+    else if (n >= 0 && n < s.length) s = s.slice(0, n);
+  }
+  return s;
+}
+
+/** `=== false` and `!== true` ask for false; anything else for true, so tested code runs. */
+export function chooseBoolean(compared: readonly OperandRecord[]): boolean {
+  const c = compared.find((x) => typeof x.value === 'boolean');
+  if (!c) return true;
+  const eq = c.op === '===' || c.op === '==';
+  return eq ? (c.value as boolean) : !(c.value as boolean);
+}
+
+/** How many elements an array needs for its compared `length`: `length > 2` gives 3. */
+export function chooseLength(id: string, traces: TraceView, minimum: number): number {
+  const length = traces.get(memberId(id, 'length'));
+  const n = length?.compared?.length ? chooseNumber('length', length.compared, {}) : minimum;
+  return Math.max(minimum, Math.min(Math.max(0, Math.round(n)), 16));
+}

@@ -1,0 +1,167 @@
+import type { Usage } from '../../instrument/usage.ts';
+import { dummyFor, identifierFrom } from '../dummyTable.ts';
+import type { Category, Proposal } from '../types.ts';
+import { chooseBoolean, chooseLength, chooseNumber, chooseString } from './choosePrimitive.ts';
+import { OBJECT_KEYS, type TraceFacts } from './inferCategory.ts';
+import { isUsed, memberId, type CallbackRecord, type Trace, type TraceView } from './trace.ts';
+
+// Callbacks a real API of this name runs before returning; all others run on a later tick.
+const SYNC_CALLBACKS = new Set(['forEach', 'map', 'filter', 'find', 'findIndex', 'some', 'every', 'flatMap', 'each', 'reduce', 'reduceRight', 'sort', 'times', 'forIn', 'forOwn', 'mapValues', 'replace', 'describe', 'it', 'test', 'call', 'apply']);
+const ERROR_PARAM = /^(e|err|error|ex|exception|er)$/i;
+const FUNCTION_KEYS = new Set(['call', 'apply', 'bind', 'prototype', 'length', 'name', ...OBJECT_KEYS]);
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const MAX_MEMBERS = 40;
+
+export interface SynthesisInput {
+  readonly id: string;
+  readonly name: string;
+  readonly facts: TraceFacts;
+  readonly traces: TraceView;
+  readonly usage: Usage;
+}
+
+/** Collects the parts a value's source refers to as `$0`, `$1`…, each an element of its own. */
+class Parts {
+  readonly refs: string[] = [];
+  readonly types: string[] = [];
+  ref(id: string): string {
+    let i = this.refs.indexOf(id);
+    if (i < 0) {
+      i = this.refs.length;
+      this.refs.push(id);
+    }
+    return `$${i}`;
+  }
+}
+
+function propertyKey(key: string): string {
+  return IDENT.test(key) ? key : JSON.stringify(key);
+}
+
+function objectLiteral(id: string, keys: readonly string[], parts: Parts): { source: string; type: string } {
+  const members = keys.slice(0, MAX_MEMBERS).map((k) => [propertyKey(k), parts.ref(memberId(id, k))] as const);
+  if (members.length === 0) return { source: '{}', type: '{}' };
+  return { source: `{ ${members.map(([k, r]) => `${k}: ${r}`).join(', ')} }`, type: `{ ${members.map(([k, r]) => `${k}: ${r}`).join('; ')} }` };
+}
+
+/** Members an object is known to have: read (but not only written first) or tested with `in`. */
+function objectKeys(trace: Trace | undefined, exclude: ReadonlySet<string>): string[] {
+  const keys = [...(trace?.reads ?? []), ...(trace?.has ?? [])].filter((k) => !exclude.has(k) && !OBJECT_KEYS.has(k));
+  return [...new Set(keys)];
+}
+
+/** Statements that run each callback the element was given, with synthesised arguments. */
+function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: Parts, traces: TraceView): string[] {
+  const seen = new Map<string, CallbackRecord>();
+  for (const call of calls ?? []) for (const cb of call.callbacks) seen.set(`${cb.index}.${cb.prop ?? ''}`, cb);
+  const sync = SYNC_CALLBACKS.has(name);
+  const out: string[] = [];
+  for (const cb of seen.values()) {
+    const base = `${id}#cb${cb.index}${cb.prop === undefined ? '' : `.${cb.prop}`}`;
+    const n = Math.max(cb.params, cb.names.length);
+    const args: string[] = [];
+    for (let k = 0; k < n; k++) args.push(ERROR_PARAM.test(cb.names[k] ?? '') ? 'null' : parts.ref(`${base}#arg${k}`));
+    while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
+    const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
+    const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${JSON.stringify(cb.prop)}]`}`;
+    const guard = cb.prop === undefined ? `typeof ${fn} === 'function'` : `args[${cb.index}] && typeof ${fn} === 'function'`;
+    const invoke = self ? `${fn}.call(${[self, ...args].join(', ')})` : `${fn}(${args.join(', ')})`;
+    out.push(sync ? `if (${guard}) ${invoke};` : `if (${guard}) setTimeout(() => ${invoke});`);
+  }
+  return out;
+}
+
+function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function' | 'class'): { source: string; type: string } {
+  const { id, name, facts, traces } = input;
+  const fname = identifierFrom(name, keyword === 'class' ? 'Injected' : 'injected');
+  const trace = facts.trace;
+  const statics = objectKeys(trace, FUNCTION_KEYS).filter((k) => k !== 'then');
+  if (keyword === 'class') {
+    const body = callbackCalls(id, trace?.constructs, name, parts, traces);
+    const instance = traces.get(`new ${id}`);
+    const members = objectKeys(instance, new Set());
+    if (members.length > 0) body.push(`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`);
+    const ctor = body.length > 0 ? ` constructor(...args) { ${body.join(' ')} }` : '';
+    let source = `class ${fname} {${ctor}${ctor ? ' ' : ''}}`;
+    if (statics.length > 0) source = `Object.assign(${source}, ${objectLiteral(id, statics, parts).source})`;
+    const instanceType = members.length > 0 ? objectLiteral(`new ${id}`, members, new Parts()).type : '{}';
+    return { source, type: `new (...args: any[]) => ${instanceType}` };
+  }
+  const body = callbackCalls(id, trace?.calls, name, parts, traces);
+  const ret = traces.get(`${id}()`);
+  let returnType = 'void';
+  if (isUsed(ret)) {
+    body.push(`return ${parts.ref(`${id}()`)};`);
+    returnType = parts.ref(`${id}()`);
+  }
+  let source = `function ${fname}(...args) {${body.length > 0 ? ` ${body.join(' ')} ` : ''}}`;
+  let type = `(...args: any[]) => ${returnType}`;
+  if (statics.length > 0) {
+    const statik = objectLiteral(id, statics, parts);
+    source = `Object.assign(${source}, ${statik.source})`;
+    type = `(${type}) & ${statik.type}`;
+  }
+  return { source, type };
+}
+
+/** Builds the value of one category from the trace, as a one-line expression with its parts as refs. */
+export function synthesize(category: Category, input: SynthesisInput): Proposal {
+  const { id, name, facts, traces, usage } = input;
+  const parts = new Parts();
+  const trace = facts.trace;
+  const done = (source: string, type: string): Proposal => ({ source, refs: parts.refs, category, type });
+  switch (category) {
+    case 'string': {
+      const s = chooseString(id, name, facts, traces, usage);
+      return done(JSON.stringify(s), 'string');
+    }
+    case 'number': return done(String(chooseNumber(name, trace?.compared ?? [], usage)), 'number');
+    case 'boolean': return done(String(chooseBoolean(trace?.compared ?? [])), 'boolean');
+    case 'tuple': {
+      const indexed = (trace?.reads ?? []).filter((k) => /^\d+$/.test(k)).map(Number);
+      const n = Math.min(16, Math.max(trace?.pattern ?? 0, usage.arrayPattern?.length ?? 0, indexed.length ? Math.max(...indexed) + 1 : 0, 1));
+      const items = Array.from({ length: n }, (_, i) => parts.ref(`${id}[${i}]`));
+      return done(`[${items.join(', ')}]`, `[${items.join(', ')}]`);
+    }
+    case 'array': {
+      // Every element seen is kept, each from its own trace: a pair destructured from each, or two loop turns.
+      let used = 0;
+      while (used < 16 && isUsed(traces.get(`${id}[${used}]`))) used++;
+      if (used >= 2) {
+        const items = Array.from({ length: used }, (_, i) => parts.ref(`${id}[${i}]`));
+        return done(`[${items.join(', ')}]`, `(${[...new Set(items)].join(' | ')})[]`);
+      }
+      const element = `${id}[0]`;
+      const hasElement = isUsed(traces.get(element)) || (trace?.iterated ?? false);
+      const n = chooseLength(id, traces, hasElement ? 1 : 0);
+      if (n === 0) return done('[]', 'unknown[]');
+      const item = parts.ref(element);
+      return done(`[${Array.from({ length: n }, () => item).join(', ')}]`, `${item}[]`);
+    }
+    case 'object': {
+      const o = objectLiteral(id, objectKeys(trace, new Set()), parts);
+      return done(o.source, o.type);
+    }
+    case 'function': {
+      const f = functionSource(input, parts, 'function');
+      return done(f.source, f.type);
+    }
+    case 'class': {
+      const c = functionSource(input, parts, 'class');
+      return done(c.source, c.type);
+    }
+    case 'promise': {
+      const v = parts.ref(`await ${id}`);
+      return done(`Promise.resolve(${v})`, `Promise<${v}>`);
+    }
+    case 'Dummy': return { ...dummyFor('Dummy', id, name), type: 'any' };
+    default: {
+      const d = dummyFor(category, id, name, trace?.pattern);
+      return { ...d, type: TYPE_OF[category] ?? 'any' };
+    }
+  }
+}
+
+const TYPE_OF: Partial<Record<Category, string>> = {
+  undefined: 'undefined', null: 'null', Map: 'Map<any, any>', Set: 'Set<any>', Date: 'Date', RegExp: 'RegExp', Error: 'Error', element: 'HTMLElement',
+};

@@ -1,0 +1,79 @@
+/** What a recording proxy saw of one element during a learning run; JSON, as the isolate reports it. */
+
+export type Primitive = string | number | boolean | null;
+
+/** A callback passed to a recorded call: an argument, or a function-valued property of one. */
+export interface CallbackRecord {
+  readonly index: number;
+  readonly prop?: string;
+  /** The callback's declared parameter count (`fn.length`). */
+  readonly params: number;
+  /** Its parameter names, read off its source; '' where a parameter is a pattern. */
+  readonly names: readonly string[];
+}
+
+export interface CallRecord {
+  readonly argc: number;
+  /** Kind of each argument: typeof, or 'null', 'array', 'probe'. */
+  readonly args: readonly string[];
+  /** Each primitive argument's value, null otherwise. */
+  readonly values: readonly Primitive[];
+  readonly callbacks: readonly CallbackRecord[];
+}
+
+/** The other operand of a comparison or arithmetic operation, with the probe on the left. */
+export interface OperandRecord {
+  readonly op: string;
+  readonly type: string;
+  readonly value?: Primitive | '__undefined__';
+}
+
+export interface Trace {
+  readonly id: string;
+  parent?: string;
+  /** The member key or callback parameter name this element was reached by. */
+  key?: string;
+  name?: string;
+  reads?: string[];
+  writes?: string[];
+  has?: string[];
+  called?: number;
+  calls?: CallRecord[];
+  constructed?: number;
+  constructs?: CallRecord[];
+  iterated?: boolean;
+  asyncIterated?: boolean;
+  /** Longest array pattern it was destructured with. */
+  pattern?: number;
+  hints?: string[];
+  compared?: OperandRecord[];
+  arith?: OperandRecord[];
+  typeofs?: string[];
+  instanceOf?: string[];
+  awaited?: boolean;
+  promiseMethods?: string[];
+  keysListed?: boolean;
+  protoRead?: boolean;
+  argProbes?: string[];
+}
+
+export type TraceTable = Record<string, Trace>;
+
+/** Read access to the traces learnt so far for one snippet. */
+export interface TraceView {
+  get(id: string): Trace | undefined;
+}
+
+export const EMPTY_TRACES: TraceView = { get: () => undefined };
+
+/** True when the trace records any use at all, beyond the element being reached. */
+export function isUsed(trace: Trace | undefined): boolean {
+  if (!trace) return false;
+  return Object.keys(trace).some((k) => k !== 'id' && k !== 'parent' && k !== 'key' && k !== 'name' && k !== 'protoRead');
+}
+
+/** Child element ids, the same scheme as the isolate's. */
+export function memberId(parent: string, key: string): string {
+  if (parent === '') return key;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}

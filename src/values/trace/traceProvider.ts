@@ -1,0 +1,26 @@
+import type { Proposal, ValueProvider, ValueRequest } from '../types.ts';
+import { factsOf, inferCategories } from './inferCategory.ts';
+import { synthesize } from './synthesizeValue.ts';
+import { isUsed } from './trace.ts';
+
+const PROBE: Proposal = { source: '', refs: [], category: 'Dummy', probe: true };
+
+/**
+ * `trace`: a missing element is first a recording proxy; the run learns how the code uses it.
+ * Then a concrete value is synthesised from the trace: the best category not yet rejected, with
+ * its parts (members, results, elements, callback arguments) as elements of their own.
+ */
+export const traceProvider: ValueProvider = {
+  name: 'trace',
+  async propose(request: ValueRequest): Promise<Proposal | undefined> {
+    const { trace, traces, element } = request;
+    // Nothing seen yet, or the concrete value failed for the first time: record (again) first.
+    if (request.mayProbe && request.kind !== 'part' && (!isUsed(trace) || request.history.length === 1)) return PROBE;
+    const name = trace?.name ?? trace?.key ?? request.name;
+    const facts = factsOf(element, trace, traces);
+    const ranked = inferCategories(element, name, facts, request.usage).filter((c) => !request.rejected.includes(c));
+    const category = ranked[0];
+    if (category === undefined) return undefined;
+    return synthesize(category, { id: element, name, facts, traces, usage: request.usage });
+  },
+};
