@@ -16,6 +16,8 @@ export interface Injection {
   readonly source: string;
   readonly provider: string;
   readonly attempts: number;
+  /** False only for the universal Dummy, which stands for anything. */
+  readonly concrete: boolean;
 }
 
 export interface ReportedError {
@@ -92,7 +94,7 @@ export function buildResult(parts: ResultParts): RunResult {
   }
   const injections: Injection[] = [...book.defs.values()].map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
-    provider: d.provider, attempts: d.attempts,
+    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy',
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;

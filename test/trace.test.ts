@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runSnippet } from '../src/index.ts';
+import { selected } from './helpers.ts';
+
+/** The shapes the trace generator must get right, each checked by what the run then does. */
+const SHAPES = [
+  {
+    name: 'a function returning a pair',
+    code: 'const [a, b] = filterCached(cache, sources);\nconsole.log(a.toUpperCase(), b.toFixed(1));',
+    check: (out: string) => /^[A-Z ]+ \d+\.\d\n$/.test(out),
+    element: 'filterCached()', category: 'tuple',
+  },
+  {
+    name: 'an iterable of string pairs',
+    code: 'for (const [prop, value] of declarations) {\n  console.log(prop.toLowerCase(), value.toLowerCase());\n}',
+    check: (out: string) => out.trim().split('\n').length >= 1 && !out.includes('undefined'),
+    element: 'declarations', category: 'array',
+  },
+  {
+    name: 'a string that ends with what is tested',
+    code: "if (url.endsWith('.com')) {\n  console.log('yes', url);\n} else {\n  console.log('no');\n}",
+    check: (out: string) => /^yes \S+\.com\n$/.test(out),
+    element: 'url', category: 'string', uncovered: [4],
+  },
+  {
+    name: 'a number that takes the branch',
+    code: "if (foo.bar > 42) {\n  console.log('big', foo.bar);\n} else {\n  console.log('small');\n}",
+    check: (out: string) => /^big 4[3-9]\n$/.test(out),
+    element: 'foo.bar', category: 'number', uncovered: [4],
+  },
+  {
+    name: 'a node-style callback runs',
+    code: "fs.readFile('a.txt', 'utf8', (err, data) => {\n  if (err) throw err;\n  console.log(data.split('\\n').length);\n});",
+    check: (out: string) => /^[2-9]\n$/.test(out),
+    element: 'fs.readFile', category: 'function',
+  },
+  {
+    name: 'a nested shape behind a promise',
+    code: 'const { data: { items } } = await axios.get(u);\nitems.forEach(i => console.log(i.name.trim()));',
+    check: (out: string) => out.trim().length > 0,
+    element: 'axios.get()', category: 'promise',
+  },
+  {
+    name: 'a jQuery handler runs',
+    code: "$('#btn').on('click', function () {\n  $(this).addClass('on');\n  console.log('clicked');\n});",
+    check: (out: string) => out === 'clicked\n',
+    element: '$', category: 'function',
+  },
+  {
+    name: 'an Express handler runs with a request and a response',
+    code: "const app = require('express')();\napp.get('/users/:id', (req, res) => {\n  res.json({ id: req.params.id.trim() });\n  console.log('served');\n});\napp.listen(3000);",
+    check: (out: string) => out === 'served\n',
+    element: 'require("express")', category: 'function',
+  },
+  {
+    name: 'a class used with new and its instance methods',
+    code: 'const c = new Client({ retries: 3 });\nconst rows = c.query("SELECT 1");\nconsole.log(rows.length > 0 ? rows[0].id.toFixed(0) : "none");',
+    check: (out: string) => /^\d+\n$/.test(out),
+    element: 'Client', category: 'class',
+  },
+  {
+    name: 'a value compared with a string literal',
+    code: "if (user.role === 'admin') {\n  console.log('admin');\n}",
+    check: (out: string) => out === 'admin\n',
+    element: 'user.role', category: 'string',
+  },
+  {
+    name: 'typeof comparisons',
+    code: "if (typeof opts.name === 'string') {\n  console.log(opts.name.length >= 0);\n}",
+    check: (out: string) => out === 'true\n',
+    element: 'opts.name', category: 'string',
+  },
+] as const;
+
+for (const c of selected(SHAPES)) {
+  test(`trace: ${c.name}`, async () => {
+    const r = await runSnippet(c.code, { mode: 'trace' });
+    // Fully executed, except the else branch a value that takes the then branch must leave.
+    assert.deepEqual(r.lines.uncovered, 'uncovered' in c ? c.uncovered : [], `errors ${JSON.stringify(r.errors)}\n${r.program}`);
+    assert.equal(r.status, 'completed');
+    assert.ok(c.check(r.stdout), `stdout ${JSON.stringify(r.stdout)}\n${r.program}`);
+    const inj = r.injections.find((i) => i.element === c.element);
+    assert.ok(inj, `no injection for ${c.element}: ${r.injections.map((i) => i.element).join(', ')}`);
+    assert.equal(inj.category, c.category, inj.source);
+    assert.ok(r.injections.every((i) => i.concrete), 'every value is concrete, none the universal Dummy');
+    assert.ok(r.runs >= 2, 'a learning run, then the measured run');
+    // Recording proxies never reach the measured run or the program.
+    assert.ok(r.program && !/probe/i.test(r.program.split('// ---- snippet ----')[0] ?? ''));
+    const again = await runSnippet(r.program, { mode: 'none', fileName: 'program.js' });
+    assert.equal(again.fullyExecuted, r.fullyExecuted, `emitted program: ${JSON.stringify(again.errors)}\n${r.program}`);
+    assert.deepEqual(again.injections, []);
+    assert.equal(again.stdout, r.stdout, 'the program does what the measured run did');
+  });
+}
+
+test('trace: runs are deterministic for a seed', async () => {
+  const code = 'const [a, b] = pair();\nfor (const x of list) console.log(a.trim(), b + 1, x.id);';
+  const one = await runSnippet(code, { mode: 'trace', seed: 7 });
+  const two = await runSnippet(code, { mode: 'trace', seed: 7 });
+  assert.equal(one.program, two.program);
+  assert.equal(one.stdout, two.stdout);
+});
+
+test('trace: a learning run that goes wrong does not count; the measured run is concrete', async () => {
+  // During learning `n` is a proxy and the loop ends after two comparisons; the measured run uses a number.
+  const r = await runSnippet('let i = 0;\nwhile (i < n) {\n  i++;\n}\nconsole.log(i);', { mode: 'trace' });
+  assert.equal(r.fullyExecuted, true, JSON.stringify(r.errors));
+  assert.equal(r.injections.find((x) => x.element === 'n')?.category, 'number');
+  assert.match(r.stdout, /^\d+\n$/);
+});
+
+test('trace: an element used nowhere gets a value from its name', async () => {
+  const r = await runSnippet('console.log(apiUrl, isReady, retryCount);', { mode: 'trace' });
+  assert.equal(r.stdout, 'https://example.com/ true 3\n');
+});
