@@ -149,6 +149,46 @@ export class DefinitionBook {
     this.prune();
   }
 
+  /**
+   * A run that stopped on an error an injected value caused: the value failed, so it is retried
+   * with the error fed back (the trace provider records again first). Returns whether it was.
+   */
+  async blame(errors: readonly { message: string; attribution: string; culprit?: string }[]): Promise<boolean> {
+    for (const e of errors) {
+      if (e.attribution !== 'injected' || e.culprit === undefined) continue;
+      const def = this.culpritDef(e.culprit);
+      if (!def || def.proposal.probe || def.proposal.category === 'Dummy' || def.provider !== this.ctx.values.provider.name) continue;
+      const before = def.proposal.source;
+      await this.retry(def, e.message, {});
+      await this.resolveParts(def, 0);
+      this.prune();
+      return def.proposal.source !== before || (def.proposal as Proposal).probe === true;
+    }
+    return false;
+  }
+
+  /** The definition an access path comes from: `a.b.c` is `a.b`'s when `a.b.c` has none of its own. */
+  private culpritDef(id: string): Definition | undefined {
+    for (let cur = id, guard = 0; cur !== '' && guard < 40; guard++) {
+      const def = this.defs.get(cur);
+      if (def) return def;
+      const m = /^(.*?)(\.[A-Za-z_$][\w$]*|\[[^\]]*\]|\(\)|#[^#]*)$/.exec(cur) ?? /^(?:new |await )(.*)$/.exec(cur);
+      if (!m || m[1] === undefined) return undefined;
+      cur = m[1];
+    }
+    return undefined;
+  }
+
+  /** The definitions as they stand, to come back to when later attempts did worse. */
+  snapshot(): Map<string, Definition> {
+    return new Map([...this.defs].map(([id, d]) => [id, { ...d, history: [...d.history], rejected: [...d.rejected] }]));
+  }
+
+  restore(snapshot: Map<string, Definition>): void {
+    this.defs.clear();
+    for (const [id, d] of snapshot) this.defs.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
+  }
+
   /** Defines the parts a host-side proposal refers to, since the prelude renders them directly. */
   private async resolveParts(def: Definition, depth: number): Promise<void> {
     if (depth > 12) return;

@@ -49,6 +49,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   let last: ExecutionResult | undefined;
   let lastLearnt = false;
   let runs = 0;
+  // The best measured run so far, to come back to when retrying values made things worse.
+  let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
   while (runs < options.maxRuns) {
     const left = options.totalTimeoutMs - (Date.now() - started);
     if (runs > 0 && left < 50 && !lastLearnt) break;
@@ -56,16 +58,33 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     book.changed = false;
     // Recording proxies may stand in for missing values in any run but the last one allowed.
     book.mayProbe = runs < options.maxRuns && left >= 50;
+    const defsBefore = book.snapshot();
     last = await execute(instrumented, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
     lastLearnt = book.probed.size > 0;
+    if (!lastLearnt && last.report) {
+      const covered = coveredStatements(last.report);
+      if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
+    }
     await book.afterRun(last.report?.traces);
+    if (!book.changed && last.status === 'stopped' && runs < options.maxRuns) await book.blame(last.report?.errors ?? []).then((retried) => { if (retried) book.changed = true; });
     if (!book.changed) break;
     if (!lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
+  }
+  if (best && last?.report && coveredStatements(last.report) < best.covered) {
+    // One more run, with the definitions of the best one: more attempts never lower coverage.
+    book.restore(best.defs);
+    book.mayProbe = false;
+    last = await execute(instrumented, book, options, options.timeoutMs);
+    runs++;
   }
   const rendered = renderDefinitions(book.defs);
   return buildResult({
     parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,
   });
+}
+
+function coveredStatements(report: { statements: readonly number[] }): number {
+  return report.statements.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
 }
 
 async function execute(instrumented: InstrumentedSnippet, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {

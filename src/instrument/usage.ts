@@ -181,6 +181,7 @@ export function directUsage(path: NodePath, keys: UsageKeys): Usage {
       if (t.isFunction(a)) u.callbackArgs = pushUnique(u.callbackArgs, i);
     });
   } else if (t.isNewExpression(parent) && parent.callee === node) u.constructed = true;
+  else if (t.isClass(parent) && parent.superClass === node) u.constructed = true;
   else if ((t.isMemberExpression(parent) || t.isOptionalMemberExpression(parent)) && parent.object === node) {
     const prop = staticPropertyName(parent);
     const grand = path.parentPath?.parent;

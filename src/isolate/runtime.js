@@ -129,7 +129,7 @@ const injectedGlobals = ObjectCreate(null); // names whose (possibly primitive) 
 const NONE = {};
 let receiver; // the snippet's top-level `this`: injected on first use, or adopted from the prelude
 let lastResult;
-let lastTainted = false;
+let lastCulprit; // the injected element the last hook result came from, if any
 const errorInfo = new WM();
 
 function ownerOf(v) {
@@ -138,14 +138,27 @@ function ownerOf(v) {
   return undefined;
 }
 function isInjected(v) { return ownerOf(v) !== undefined && v !== G; }
-function tainted(v) {
-  if ((typeof v === 'object' && v !== null) || typeof v === 'function') return apply(wmHas, owner, [v]) || apply(wmHas, instanceOf, [v]);
-  return lastTainted && lastResult === v;
+/** The injected element a value comes from: its own id, its class's, or the last hook result's. */
+function culpritOf(v) {
+  if ((typeof v === 'object' && v !== null) || typeof v === 'function') {
+    if (v === G) return undefined;
+    const id = apply(wmGet, owner, [v]);
+    if (id !== undefined) return id;
+    const cls = apply(wmGet, instanceOf, [v]);
+    return cls !== undefined ? `new ${cls}` : undefined;
+  }
+  return lastResult === v ? lastCulprit : undefined;
 }
-function result(v, taint) {
+function tainted(v) { return culpritOf(v) !== undefined; }
+function result(v, culprit) {
   lastResult = v;
-  lastTainted = taint;
+  lastCulprit = culprit;
   return v;
+}
+function errorCulprit(e, sid, culprit) {
+  if ((typeof e === 'object' && e !== null) && !apply(wmHas, errorInfo, [e])) {
+    apply(wmSet, errorInfo, [e, { sid, attribution: culprit !== undefined ? 'injected' : 'snippet', culprit }]);
+  }
 }
 function register(v, id) {
   if (((typeof v === 'object' && v !== null) || typeof v === 'function') && !apply(wmHas, owner, [v])) apply(wmSet, owner, [v, id]);
@@ -199,9 +212,10 @@ function arithmetic(op, a, b) {
   }
   throw new TypeErrorCtor(`unknown operator ${op}`);
 }
+/** A TypeError or ReferenceError of a hook; `culprit` is the injected element behind it, if any. */
 function fail(Ctor, message, sid, culprit) {
   const e = new Ctor(message);
-  apply(wmSet, errorInfo, [e, { sid, attribution: culprit ? 'injected' : 'snippet' }]);
+  errorCulprit(e, sid, culprit);
   return e;
 }
 function describe(v) {
@@ -212,11 +226,21 @@ function refine(sid, id, kind, message) {
   return inject({ id, kind, sid, message, refine: true });
 }
 function member(sid, obj, key) {
-  if (isProbe(obj) && (key === 'then' || key === 'catch' || key === 'finally')) return result(probePromiseMethod(obj, key), true);
-  if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, tainted(obj));
+  if (isProbe(obj) && (key === 'then' || key === 'catch' || key === 'finally')) return result(probePromiseMethod(obj, key), probeId(obj));
+  if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, culpritOf(obj));
   let v = obj[key];
   if (v === undefined && typeof key !== 'symbol' && !(key in Object(obj)) && holderFor(obj).id !== undefined) v = missingMember(sid, obj, key, 'member');
-  return result(v, tainted(obj) || isInjected(v));
+  const own = (typeof v === 'object' && v !== null) || typeof v === 'function' ? culpritOf(v) : undefined;
+  if (own !== undefined) return result(v, own);
+  const from = culpritOf(obj);
+  return result(v, from === undefined || typeof key === 'symbol' ? from : childId(from, str(key)));
+}
+/** A call's result comes from an injected function, or from a method of an injected receiver. */
+function returnCulprit(fn, self, value) {
+  const own = (typeof value === 'object' && value !== null) || typeof value === 'function' ? culpritOf(value) : undefined;
+  if (own !== undefined) return own;
+  if (isInjected(fn)) return `${ownerOf(fn)}()`;
+  return self === undefined ? undefined : culpritOf(self);
 }
 function callResult(sid, fn, value) {
   if (value !== undefined || !isInjected(fn)) return value;
@@ -231,11 +255,9 @@ function invoke(sid, fn, self, args, text) {
   try {
     return apply(fn, self, args);
   } catch (e) {
-    if ((typeof e === 'object' && e !== null) && !apply(wmHas, errorInfo, [e])) {
-      let culprit = isInjected(fn);
-      for (let i = 0; i < args.length && !culprit; i++) culprit = tainted(args[i]);
-      apply(wmSet, errorInfo, [e, { sid, attribution: culprit ? 'injected' : 'snippet' }]);
-    }
+    let culprit = isInjected(fn) ? ownerOf(fn) : culpritOf(self);
+    for (let i = 0; i < args.length && culprit === undefined; i++) culprit = culpritOf(args[i]);
+    errorCulprit(e, sid, culprit);
     throw e;
   }
 }
@@ -253,12 +275,12 @@ const H = {
   // hooks
   g(sid, name) {
     lastSite = sid;
-    if (name in G) return result(G[name], name in injectedGlobals || isInjected(G[name]));
+    if (name in G) return result(G[name], name in injectedGlobals ? name : culpritOf(G[name]));
     const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
     if (v === NONE) throw fail(ReferenceErrorCtor, `${name} is not defined`, sid, false);
     G[name] = v;
     injectedGlobals[name] = true;
-    return result(v, true);
+    return result(v, name);
   },
   th(sid, v) {
     lastSite = sid;
@@ -266,7 +288,7 @@ const H = {
       const r = inject({ id: 'this', kind: 'receiver', sid, message: 'this is the receiver of the snippet' });
       receiver = r === NONE ? v : r;
     }
-    return result(receiver, receiver !== v);
+    return result(receiver, receiver !== v ? 'this' : undefined);
   },
   m(sid, obj, key) { lastSite = sid; return member(sid, obj, key); },
   mc(sid, obj, key, args) {
@@ -275,40 +297,40 @@ const H = {
     if (typeof fn !== 'function') {
       const holder = obj === null || obj === undefined ? undefined : holderFor(obj);
       const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, childId(holder.id, str(key)), 'callee', `${config.sites[sid]} is not a function`) : NONE;
-      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, tainted(obj) || tainted(fn));
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, culpritOf(fn) ?? culpritOf(obj));
       try { holder.target[key] = fixed; } catch {}
       fn = fixed;
     }
-    const value = invoke(sid, fn, obj, args);
+    const value = callResult(sid, fn, invoke(sid, fn, obj, args));
     lastSite = sid;
-    return result(callResult(sid, fn, value), isInjected(fn) || tainted(value));
+    return result(value, returnCulprit(fn, obj, value));
   },
   call(sid, fn, args) {
     lastSite = sid;
     if (typeof fn !== 'function') {
       const fixed = isInjected(fn) ? refine(sid, ownerOf(fn), 'callee', `${config.sites[sid]} is not a function`) : NONE;
-      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, tainted(fn));
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, culpritOf(fn));
       fn = fixed;
     }
-    const value = invoke(sid, fn, undefined, args);
+    const value = callResult(sid, fn, invoke(sid, fn, undefined, args));
     lastSite = sid;
-    return result(callResult(sid, fn, value), isInjected(fn) || tainted(value));
+    return result(value, returnCulprit(fn, undefined, value));
   },
   nw(sid, C, args) {
     lastSite = sid;
     if (typeof C !== 'function') {
       const fixed = isInjected(C) ? refine(sid, ownerOf(C), 'constructor', `${config.sites[sid]} is not a constructor`) : NONE;
-      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a constructor`, sid, tainted(C));
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a constructor`, sid, culpritOf(C));
       C = fixed;
     }
     let value;
     try { value = construct(C, args); } catch (e) {
-      if (typeof e === 'object' && e !== null && !apply(wmHas, errorInfo, [e])) apply(wmSet, errorInfo, [e, { sid, attribution: isInjected(C) ? 'injected' : 'snippet' }]);
+      errorCulprit(e, sid, isInjected(C) ? ownerOf(C) : undefined);
       throw e;
     }
     const cls = ownerOf(C);
     if (cls !== undefined && cls !== '' && typeof value === 'object' && value !== null && !apply(wmHas, owner, [value])) apply(wmSet, instanceOf, [value, cls]);
-    return result(value, cls !== undefined);
+    return result(value, cls !== undefined && cls !== '' ? `new ${cls}` : undefined);
   },
   req(sid, spec) {
     lastSite = sid;
@@ -332,12 +354,12 @@ const H = {
       if (v === null || v === undefined || typeof v[symIterator] !== 'function') {
         const id = ownerOf(v);
         const fixed = id !== undefined && id !== '' ? refine(sid, id, 'destructure', `${config.sites[sid]} is not iterable`) : NONE;
-        if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, tainted(v));
+        if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, culpritOf(v));
         return fixed;
       }
       return v;
     }
-    if (v === null || v === undefined) throw fail(TypeErrorCtor, `Cannot destructure '${config.sites[sid]}' as it is ${v}.`, sid, tainted(v));
+    if (v === null || v === undefined) throw fail(TypeErrorCtor, `Cannot destructure '${config.sites[sid]}' as it is ${v}.`, sid, culpritOf(v));
     if (holderFor(v).id !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in Object(v))) missingMember(sid, v, shape[i], 'member');
     return v;
   },
@@ -346,7 +368,7 @@ const H = {
     if (v === null || v === undefined || (typeof v[symIterator] !== 'function' && !(isAsync && typeof v[symAsyncIterator] === 'function'))) {
       const id = ownerOf(v);
       const fixed = id !== undefined && id !== '' ? refine(sid, id, 'iterable', `${config.sites[sid]} is not iterable`) : NONE;
-      if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, tainted(v));
+      if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, culpritOf(v));
       return fixed;
     }
     return v;
@@ -407,7 +429,7 @@ function uncaught(e) {
   const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: 'snippet' };
   let type = 'Error', message;
   try { type = str(e && e.name) || 'Error'; message = str(e && e.message !== undefined ? e.message : e); } catch { message = '[unprintable error]'; }
-  push(state.errors, { type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution });
+  push(state.errors, { type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit });
 }
 
 // Helpers the injected definitions use; the host emits the same source in --emit output.

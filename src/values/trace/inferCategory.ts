@@ -6,7 +6,7 @@ import { isUsed, memberId, type Trace, type TraceView } from './trace.ts';
 // Methods whose call reveals the receiver's type.
 const STRING_METHODS = new Set(['toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'split', 'startsWith', 'endsWith', 'charAt', 'charCodeAt', 'codePointAt', 'substring', 'substr', 'padStart', 'padEnd', 'replace', 'replaceAll', 'match', 'matchAll', 'localeCompare', 'normalize', 'repeat', 'toLocaleLowerCase', 'toLocaleUpperCase', 'search']);
 const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'push', 'pop', 'shift', 'unshift', 'some', 'every', 'find', 'findIndex', 'findLast', 'sort', 'splice', 'flatMap', 'flat', 'join', 'reverse', 'fill', 'entries']);
-const SHARED_SEQUENCE_METHODS = new Set(['slice', 'indexOf', 'lastIndexOf', 'includes', 'concat', 'at']);
+const SHARED_SEQUENCE_METHODS = new Set(['slice', 'indexOf', 'lastIndexOf', 'includes']);
 const NUMBER_METHODS = new Set(['toFixed', 'toPrecision', 'toExponential']);
 const DATE_METHODS = new Set(['getTime', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getMinutes', 'getSeconds', 'getMilliseconds', 'toISOString', 'toLocaleDateString', 'toLocaleTimeString', 'toUTCString', 'toDateString', 'setDate', 'setHours', 'setFullYear', 'setMonth', 'getTimezoneOffset', 'valueOf']);
 const ELEMENT_MEMBERS = new Set(['addEventListener', 'removeEventListener', 'querySelector', 'querySelectorAll', 'innerHTML', 'textContent', 'innerText', 'classList', 'appendChild', 'setAttribute', 'getAttribute', 'removeChild', 'style', 'dataset', 'parentNode', 'getElementsByTagName', 'getElementsByClassName', 'closest', 'focus', 'tagName', 'insertBefore', 'outerHTML', 'childNodes', 'firstChild', 'nextSibling', 'getBoundingClientRect', 'offsetWidth', 'offsetHeight', 'scrollTop']);
@@ -54,7 +54,9 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   const types = new Set(compared.filter((c) => c.value !== '__undefined__' && c.type !== 'null' && c.type !== 'undefined').map((c) => c.type));
   const numericIndex = facts.reads.some((k) => /^\d+$/.test(k));
   if (name === 'this') add('object');
-  if (t?.constructed) add('class');
+  // `class X extends Base` reads Base.prototype; a value both called and constructed is a constructor function.
+  if ((t?.constructed || facts.reads.includes('prototype')) && !t?.called) add('class');
+  if (t?.constructed && t.called) add('function');
   if (t?.called) add('function');
   if (t?.awaited || t?.promiseMethods?.length) add('promise');
   for (const target of t?.instanceOf ?? []) add(target.startsWith('@') ? 'object' : BUILTIN_INSTANCE[target]);

@@ -88,7 +88,14 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
     return { source, type: `new (...args: any[]) => ${instanceType}` };
   }
   const body = callbackCalls(id, trace?.calls, name, parts, traces);
+  const instance = traces.get(`new ${id}`);
   const ret = traces.get(`${id}()`);
+  if (trace?.constructed) {
+    // Called and constructed: `new X()` fills the instance; a plain call does what calls did.
+    const members = objectKeys(instance, new Set());
+    const init = [...callbackCalls(id, trace.constructs, name, parts, traces), ...(members.length > 0 ? [`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`] : [])];
+    body.unshift(`if (new.target) { ${init.join(' ')} return; }`);
+  }
   let returnType = 'void';
   if (isUsed(ret)) {
     body.push(`return ${parts.ref(`${id}()`)};`);
