@@ -255,11 +255,12 @@ function probeOperator(op, a, b) {
   switch (op) {
     case '===': case '==':
       note(t, 'compared', entry);
-      if (NULLISH(other)) return false;
+      if (NULLISH(other) || other === -1) return false;
       return isProbe(other) ? true : info.compares++ < MAX_TRUE_COMPARISONS;
     case '!==': case '!=':
       note(t, 'compared', entry);
-      return NULLISH(other);
+      // `i !== -1` after indexOf means found; otherwise assume the value is the one compared with.
+      return NULLISH(other) || other === -1;
     case '<': case '>': case '<=': case '>=':
       note(t, 'compared', entry);
       return info.compares++ < MAX_TRUE_COMPARISONS;

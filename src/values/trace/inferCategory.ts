@@ -40,12 +40,19 @@ export function factsOf(id: string, trace: Trace | undefined, traces: TraceView)
   return { trace, reads, methods, methodArgs };
 }
 
+/** `re.test(s)` and `re.exec(s)`, one string and no callback: not `child_process.exec(cmd, cb)`. */
+function looksLikeRegExp(id: string, facts: TraceFacts, traces: TraceView): boolean {
+  const regexpKeys = new Set(['test', 'exec', 'source', 'flags', 'lastIndex', 'global']);
+  if (!facts.methods.some((m) => m === 'test' || m === 'exec') || !facts.reads.every((k) => regexpKeys.has(k))) return false;
+  return facts.methods.every((m) => (traces.get(memberId(id, m))?.calls ?? []).every((c) => c.argc === 1 && c.callbacks.length === 0));
+}
+
 /**
  * Ranks the categories a traced element can be, most likely first: what it was seen to do (be
  * called, constructed, awaited, iterated, compared, given string methods…), then static usage,
  * then naming conventions.
  */
-export function inferCategories(id: string, name: string, facts: TraceFacts, usage: Usage): Category[] {
+export function inferCategories(id: string, name: string, facts: TraceFacts, usage: Usage, traces: TraceView): Category[] {
   const out: Category[] = [];
   const add = (c: Category | undefined) => { if (c !== undefined && !out.includes(c)) out.push(c); };
   const t = facts.trace;
@@ -63,14 +70,17 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   for (const tp of t?.typeofs ?? []) add(tp === 'string' || tp === 'number' || tp === 'boolean' || tp === 'function' ? tp : tp === 'object' ? 'object' : undefined);
   if (t?.pattern) add('tuple');
   if (has(DATE_METHODS) && !has(STRING_METHODS)) add('Date');
-  if (facts.methods.includes('test') || facts.methods.includes('exec')) add('RegExp');
+  if (looksLikeRegExp(id, facts, traces)) add('RegExp');
   if (has(ELEMENT_MEMBERS)) add('element');
   if (has(STRING_METHODS)) add('string');
   if (has(ARRAY_METHODS) || t?.iterated || numericIndex) add(numericIndex && !has(ARRAY_METHODS) && !t?.iterated ? 'tuple' : 'array');
   if (has(NUMBER_METHODS)) add('number');
   if (facts.methods.includes('get') && facts.methods.includes('set') && !facts.reads.some((k) => k !== 'get' && k !== 'set' && k !== 'has' && k !== 'delete' && k !== 'size')) add('Map');
   if (facts.methods.includes('add') && facts.methods.includes('has')) add('Set');
-  if (has(SHARED_SEQUENCE_METHODS)) add(facts.reads.includes('length') ? 'string' : 'array');
+  if (has(SHARED_SEQUENCE_METHODS)) {
+    const stringArg = facts.methods.some((m) => SHARED_SEQUENCE_METHODS.has(m) && facts.methodArgs.get(m)?.some((v) => typeof v === 'string'));
+    add(stringArg || facts.reads.includes('length') ? 'string' : 'array');
+  }
   for (const tp of types) add(tp === 'string' || tp === 'number' || tp === 'boolean' ? tp : undefined);
   for (const a of t?.arith ?? []) add(a.op === '+' && a.type === 'string' ? 'string' : 'number');
   if (facts.reads.length > 0 || (t?.has?.length ?? 0) > 0 || (t?.writes?.length ?? 0) > 0) {

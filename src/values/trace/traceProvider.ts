@@ -18,7 +18,7 @@ export const traceProvider: ValueProvider = {
     if (request.mayProbe && request.kind !== 'part' && (!isUsed(trace) || request.history.length === 1)) return PROBE;
     const name = trace?.name ?? trace?.key ?? request.name;
     const facts = factsOf(element, trace, traces);
-    const ranked = inferCategories(element, name, facts, request.usage).filter((c) => !request.rejected.includes(c));
+    const ranked = inferCategories(element, name, facts, request.usage, traces).filter((c) => !request.rejected.includes(c));
     const category = ranked[0];
     if (category === undefined) return undefined;
     return synthesize(category, { id: element, name, facts, traces, usage: request.usage });
