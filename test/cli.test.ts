@@ -40,6 +40,14 @@ test('cli: human output marks lines and --emit writes a program that runs with m
   assert.deepEqual(again.injections, []);
 });
 
+test('cli: --types prints declarations inferred for the injected elements', () => {
+  const r = cli(['run', '-', '--types'], 'const { data: { items } } = await axios.get(u);\nitems.forEach(i => console.log(i.name.trim(), i.count > 2));\n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /declare const axios: \{ get: \(\.\.\.args: any\[\]\) => Promise<\{ data: \{ items: \{ name: string; count: number \}\[\] \} \}> \};/);
+  const json = JSON.parse(cli(['run', '-', '--json', '--types'], 'console.log(items.length > 2);\n').stdout);
+  assert.match(json.types, /declare const items: /);
+});
+
 test('cli: usage errors exit 2', () => {
   assert.equal(cli(['run', '--mode', 'nonsense', '-'], '1').code, 2);
   assert.equal(cli(['run', '/no/such/file.js']).code, 2);

@@ -51,7 +51,7 @@ export async function runBatch(
   const worker = async () => {
     for (let item = await next(); item; item = await next()) {
       const result = await runOne(item, runInput, deps);
-      const { program: _program, ...json } = result;
+      const { program: _program, types: _types, ...json } = result;
       const row: BatchRow = { id: item.id, ...json };
       if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
       rows.push(row);

@@ -45,13 +45,17 @@ const program = new Command('snipexec')
 runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin', '-').description('run one snippet'))
   .option('--json', 'print the result as one JSON object')
   .option('--emit <file>', 'write the completed program: definitions, then the snippet')
-  .action(async (file: string, flags: RunFlags & { json?: boolean; emit?: string }) => {
+  .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
+  .action(async (file: string, flags: RunFlags & { json?: boolean; emit?: string; types?: boolean }) => {
     const input = file === '-' ? readFileSync(0) : readFileSync(file);
     const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file));
-    const { program: completed, ...json } = result;
+    const { program: completed, types, ...json } = result;
     if (flags.emit && completed !== undefined) writeFileSync(flags.emit, completed);
-    if (flags.json) process.stdout.write(JSON.stringify(json) + '\n');
-    else process.stdout.write(formatHuman(result, decodeForDisplay(input), process.stdout.isTTY === true));
+    if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
+    else {
+      process.stdout.write(formatHuman(result, decodeForDisplay(input), process.stdout.isTTY === true));
+      if (flags.types) process.stdout.write(`\ninferred types\n${types || '  (nothing injected)\n'}`);
+    }
     process.exitCode = result.status === 'completed' ? 0 : 1;
   });
 

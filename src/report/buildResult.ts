@@ -2,6 +2,7 @@ import type { DefinitionBook } from '../engine/definitionBook.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { measuredLines } from '../instrument/coverageModel.ts';
+import { inferDeclarations } from './inferDeclarations.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { Category, ElementKind } from '../values/types.ts';
@@ -46,6 +47,8 @@ export interface RunResult {
   readonly repairs?: string[];
   /** The completed program: definitions, then the snippet. Not part of `--json` output. */
   readonly program?: string;
+  /** TypeScript declarations inferred for the injected elements (`--types`). */
+  readonly types?: string;
 }
 
 const NO_LLM = { calls: 0, promptTokens: 0, completionTokens: 0 };
@@ -116,5 +119,6 @@ export function buildResult(parts: ResultParts): RunResult {
     injections, errors, stdout, runs: parts.runs, llmCalls: NO_LLM, elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program: prelude + code,
+    types: inferDeclarations(book.defs),
   };
 }
