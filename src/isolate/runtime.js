@@ -221,9 +221,9 @@ function fail(Ctor, message, sid, culprit) {
 function describe(v) {
   return v === null ? 'null' : v === undefined ? 'undefined' : typeof v;
 }
-function refine(sid, id, kind, message) {
+function refine(sid, id, kind, message, parent, key) {
   if (id === undefined) return NONE;
-  return inject({ id, kind, sid, message, refine: true });
+  return inject({ id, kind, sid, message, refine: true, parent, key });
 }
 function member(sid, obj, key) {
   if (isProbe(obj) && (key === 'then' || key === 'catch' || key === 'finally')) return result(probePromiseMethod(obj, key), probeId(obj));
@@ -296,7 +296,7 @@ const H = {
     let fn = member(sid, obj, key);
     if (typeof fn !== 'function') {
       const holder = obj === null || obj === undefined ? undefined : holderFor(obj);
-      const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, childId(holder.id, str(key)), 'callee', `${config.sites[sid]} is not a function`) : NONE;
+      const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, childId(holder.id, str(key)), 'callee', `${config.sites[sid]} is not a function`, holder.id, str(key)) : NONE;
       if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, culpritOf(fn) ?? culpritOf(obj));
       try { holder.target[key] = fixed; } catch {}
       fn = fixed;

@@ -65,7 +65,8 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   if ((t?.constructed || facts.reads.includes('prototype')) && !t?.called) add('class');
   if (t?.constructed && t.called) add('function');
   if (t?.called) add('function');
-  if (t?.awaited || t?.promiseMethods?.length) add('promise');
+  // What `await` gave is never a promise itself: await unwraps promises all the way.
+  if ((t?.awaited || t?.promiseMethods?.length) && !id.startsWith('await ')) add('promise');
   for (const target of t?.instanceOf ?? []) add(target.startsWith('@') ? 'object' : BUILTIN_INSTANCE[target]);
   for (const tp of t?.typeofs ?? []) add(tp === 'string' || tp === 'number' || tp === 'boolean' || tp === 'function' ? tp : tp === 'object' ? 'object' : undefined);
   if (t?.pattern) add('tuple');
@@ -85,7 +86,7 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   for (const a of t?.arith ?? []) add(a.op === '+' && a.type === 'string' ? 'string' : 'number');
   if (facts.reads.length > 0 || (t?.has?.length ?? 0) > 0 || (t?.writes?.length ?? 0) > 0) {
     // Only `length` read: a string is the simplest thing that has one.
-    if (facts.reads.length === 1 && facts.reads[0] === 'length' && !t?.has?.length) add('string');
+    if (facts.reads.length === 1 && facts.reads[0] === 'length' && !t?.has?.length) add(byName(name).includes('array') ? 'array' : 'string');
     if (facts.reads.every((k) => k === 'message' || k === 'stack' || k === 'code' || k === 'name') && facts.reads.some((k) => k === 'message' || k === 'stack')) add('Error');
     add('object');
   }
@@ -96,5 +97,5 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   add('string');
   add('object');
   add('Dummy');
-  return out;
+  return id.startsWith('await ') ? out.filter((c) => c !== 'promise') : out;
 }
