@@ -78,3 +78,19 @@ test('inject: the emitted program runs fully with mode none and injects nothing'
     assert.deepEqual(again.injections, []);
   }
 });
+
+test('inject: a value that makes the run fail later is retried with the error, and coverage never drops', async () => {
+  const seen: { attempt: number; history: number }[] = [];
+  const provider: ValueProvider = {
+    name: 'scripted',
+    async propose(req) {
+      if (req.element !== 'list') return undefined;
+      seen.push({ attempt: req.attempt, history: req.history.length });
+      return req.attempt === 1 ? { source: '[]', refs: [], category: 'array' } : { source: '[2.5]', refs: [], category: 'array' };
+    },
+  };
+  const r = await runSnippet('const first = list[0];\nconsole.log(first.toFixed(1));', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => 'array' } });
+  assert.deepEqual(seen, [{ attempt: 1, history: 0 }, { attempt: 2, history: 1 }], 'the failure was blamed on list and fed back');
+  assert.equal(r.fullyExecuted, true, JSON.stringify(r.errors));
+  assert.equal(r.stdout, '2.5\n');
+});

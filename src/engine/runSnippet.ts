@@ -66,7 +66,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
     await book.afterRun(last.report?.traces);
-    if (!book.changed && last.status === 'stopped' && runs < options.maxRuns) await book.blame(last.report?.errors ?? []).then((retried) => { if (retried) book.changed = true; });
+    // A run that stopped on an injected value's fault: that value is retried with the error.
+    if (!book.changed && last.status === 'stopped' && runs < options.maxRuns && (await book.blame(last.report?.errors ?? []))) book.changed = true;
     if (!book.changed) break;
     if (!lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
   }
