@@ -5,6 +5,7 @@ import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } fro
 import { buildResult, syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
+import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
 import { DefinitionBook } from './definitionBook.ts';
 import { renderDefinitions } from './renderDefinitions.ts';
@@ -104,6 +105,7 @@ async function execute(instrumented: InstrumentedSnippet, book: DefinitionBook, 
       startTime: START_TIME + options.seed * 1000,
       maxConsoleBytes: options.maxConsoleBytes,
       helpers: HELPERS_SOURCE,
+      callbacks: CALLBACK_CONVENTIONS,
     },
     timeoutMs,
     memoryLimitMb: options.memoryLimitMb,

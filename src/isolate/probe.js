@@ -17,11 +17,11 @@ const probeInfo = new WM(); // probe -> { id, parent, key, written }
 let traceCount = 0;
 let probeOps = 0;
 
-// Array methods whose callbacks run at once, with an element as their first argument.
-const ELEMENT_CALLBACKS = { forEach: 1, map: 1, filter: 1, find: 1, findIndex: 1, findLast: 1, findLastIndex: 1, some: 1, every: 1, flatMap: 1, each: 1 };
-// Other methods whose callbacks run synchronously.
-const SYNC_CALLBACKS = { reduce: 1, reduceRight: 1, sort: 1, times: 1, forIn: 1, forOwn: 1, mapValues: 1, replace: 1, call: 1, apply: 1, describe: 1, it: 1, test: 1 };
-const ERROR_PARAM = /^(e|err|error|ex|exception|er)$/i;
+// How callbacks run: the host's conventions (src/values/trace/callbackConventions.ts), via the config.
+const ELEMENT_CALLBACKS = ObjectCreate(null), SYNC_CALLBACKS = ObjectCreate(null);
+for (const m of config.callbacks.elementWise) ELEMENT_CALLBACKS[m] = 1;
+for (const m of config.callbacks.sync) SYNC_CALLBACKS[m] = 1;
+const ERROR_PARAM = new RegExp(config.callbacks.errorParam, 'i');
 const ERROR_HANDLER = /^(on)?(error|fail|failure|reject|rejected|catch)$/i;
 
 function isProbe(v) {

@@ -218,9 +218,6 @@ function fail(Ctor, message, sid, culprit) {
   errorCulprit(e, sid, culprit);
   return e;
 }
-function describe(v) {
-  return v === null ? 'null' : v === undefined ? 'undefined' : typeof v;
-}
 function refine(sid, id, kind, message, parent, key) {
   if (id === undefined) return NONE;
   return inject({ id, kind, sid, message, refine: true, parent, key });
@@ -251,7 +248,7 @@ function callResult(sid, fn, value) {
   apply(wmSet, returns, [fn, v]);
   return v;
 }
-function invoke(sid, fn, self, args, text) {
+function invoke(sid, fn, self, args) {
   try {
     return apply(fn, self, args);
   } catch (e) {

@@ -1,3 +1,4 @@
+import type { CallbackConventions } from '../values/trace/callbackConventions.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
 
 /** What the host tells the in-isolate runtime; sent as one JSON string. */
@@ -11,6 +12,7 @@ export interface RuntimeConfig {
   readonly startTime: number;
   readonly maxConsoleBytes: number;
   readonly helpers: string;
+  readonly callbacks: CallbackConventions;
 }
 
 /** What the runtime reports after a run; parsed from one JSON string. */

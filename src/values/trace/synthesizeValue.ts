@@ -1,13 +1,13 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
+import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
 import { chooseBoolean, chooseLength, chooseNumber, chooseString } from './choosePrimitive.ts';
 import { OBJECT_KEYS, type TraceFacts } from './inferCategory.ts';
 import { isUsed, memberId, type CallbackRecord, type Trace, type TraceView } from './trace.ts';
 
-// Callbacks a real API of this name runs before returning; all others run on a later tick.
-const SYNC_CALLBACKS = new Set(['forEach', 'map', 'filter', 'find', 'findIndex', 'some', 'every', 'flatMap', 'each', 'reduce', 'reduceRight', 'sort', 'times', 'forIn', 'forOwn', 'mapValues', 'replace', 'describe', 'it', 'test', 'call', 'apply']);
-const ERROR_PARAM = /^(e|err|error|ex|exception|er)$/i;
+const SYNC_CALLBACKS = new Set<string>([...CALLBACK_CONVENTIONS.elementWise, ...CALLBACK_CONVENTIONS.sync]);
+const ERROR_PARAM = new RegExp(CALLBACK_CONVENTIONS.errorParam, 'i');
 const FUNCTION_KEYS = new Set(['call', 'apply', 'bind', 'prototype', 'length', 'name', ...OBJECT_KEYS]);
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const MAX_MEMBERS = 40;
