@@ -52,3 +52,31 @@ export function nullThrows<T>(value: T | null | undefined, reason: string): T {
   if (value === null || value === undefined) throw new SnipexecError('INTERNAL', `Internal invariant failed: ${reason}`);
   return value;
 }
+
+/** `--mode llm` without an endpoint, model or valid LLM setting; raised before anything runs. */
+export class LlmNotConfigured extends SnipexecError {
+  constructor(message: string) {
+    super('LLM_NOT_CONFIGURED', message);
+  }
+}
+
+/** The LLM endpoint stayed unreachable, slow or broken after every transport retry. */
+export class LlmUnavailable extends SnipexecError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('LLM_UNAVAILABLE', message, options);
+  }
+}
+
+/** The endpoint answered, but not with a Chat Completions response; retried like a transient failure. */
+export class LlmBadResponse extends SnipexecError {
+  constructor(message: string) {
+    super('LLM_BAD_RESPONSE', message);
+  }
+}
+
+/** The per-snippet or per-batch cap on LLM calls or tokens is reached. */
+export class LlmBudgetExhausted extends SnipexecError {
+  constructor(message: string) {
+    super('LLM_BUDGET_EXHAUSTED', message);
+  }
+}

@@ -40,7 +40,7 @@ test('inject: errors are attributed to the snippet or to an injected value', asy
   const own = await runSnippet('const n = 5;\nn.trim();', { mode: 'dummy' });
   assert.deepEqual(own.errors.map((e) => e.attribution), ['snippet']);
   const provider: ValueProvider = { name: 'nulls', propose: async () => ({ source: 'null', refs: [], category: 'null' }) };
-  const injected = await runSnippet('console.log(thing.x);', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => 'null' } });
+  const injected = await runSnippet('console.log(thing.x);', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => ({ category: 'null', by: 'heuristic' }) } });
   assert.deepEqual(injected.errors.map((e) => [e.type, e.attribution]), [['TypeError', 'injected']]);
 });
 
@@ -55,7 +55,7 @@ test('inject: a failed proposal is fed back and retried, at most 5 times, then t
       return { source: 'syntax error here', refs: [], category: 'object' };
     },
   };
-  const r = await runSnippet('console.log(widget.size);', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => 'object' } });
+  const r = await runSnippet('console.log(widget.size);', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => ({ category: 'object', by: 'heuristic' }) } });
   assert.deepEqual(seen, [1, 2, 3, 4, 5]);
   const inj = r.injections.find((i) => i.element === 'widget');
   assert.equal(inj?.provider, 'heuristic-fallback');
@@ -89,7 +89,7 @@ test('inject: a value that makes the run fail later is retried with the error, a
       return req.attempt === 1 ? { source: '[]', refs: [], category: 'array' } : { source: '[2.5]', refs: [], category: 'array' };
     },
   };
-  const r = await runSnippet('const first = list[0];\nconsole.log(first.toFixed(1));', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => 'array' } });
+  const r = await runSnippet('const first = list[0];\nconsole.log(first.toFixed(1));', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => ({ category: 'array', by: 'heuristic' }) } });
   assert.deepEqual(seen, [{ attempt: 1, history: 0 }, { attempt: 2, history: 1 }], 'the failure was blamed on list and fed back');
   assert.equal(r.fullyExecuted, true, JSON.stringify(r.errors));
   assert.equal(r.stdout, '2.5\n');

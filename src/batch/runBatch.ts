@@ -2,6 +2,7 @@ import { existsSync, readFileSync, truncateSync, appendFileSync, statSync } from
 import { runSnippet, type RunDependencies } from '../engine/runSnippet.ts';
 import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
 import type { RunResult } from '../report/buildResult.ts';
+import { NO_LLM_USAGE } from '../llm/llmSession.ts';
 import { readDataset, type DatasetItem } from './readDataset.ts';
 import { summarize, type BatchRow, type BatchSummary } from './summarize.ts';
 
@@ -73,7 +74,7 @@ async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDep
       status: 'internal-error', lines: { total: 0, covered: 0, measured: [], uncovered: [] }, branches: { total: 0, covered: 0 },
       lineCoverage: 0, branchCoverage: 0, fullyExecuted: false, injections: [],
       errors: [{ type: 'InternalError', message, line: 0, column: 0, attribution: 'sandbox' }],
-      stdout: '', runs: 0, llmCalls: { calls: 0, promptTokens: 0, completionTokens: 0 }, elapsedMs: 0,
+      stdout: '', runs: 0, llmCalls: NO_LLM_USAGE, elapsedMs: 0,
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { Mode } from '../options.ts';
 import type { RunResult, RunStatus } from '../report/buildResult.ts';
+import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
 
 export type BatchRow = Omit<RunResult, 'program'> & { readonly id: string };
 
@@ -15,6 +16,8 @@ export interface BatchSummary {
   readonly statusCounts: Partial<Record<RunStatus, number>>;
   readonly elapsedMs: number;
   readonly snippetsPerSecond: number;
+  /** LLM requests, cache hits, retries and tokens over every row (`--mode llm`). */
+  readonly llmCalls: LlmUsage;
 }
 
 /** The batch summary over all rows; `ran` is how many were run now, for the throughput. */
@@ -34,5 +37,21 @@ export function summarize(rows: readonly BatchRow[], mode: Mode, elapsedMs: numb
     statusCounts,
     elapsedMs,
     snippetsPerSecond: ratio(ran, elapsedMs / 1000),
+    llmCalls: totalUsage(rows),
   };
+}
+
+function totalUsage(rows: readonly BatchRow[]): LlmUsage {
+  const total: LlmUsage = { ...NO_LLM_USAGE };
+  for (const r of rows) {
+    const u = r.llmCalls as Partial<LlmUsage> | undefined;
+    if (!u) continue;
+    total.calls += u.calls ?? 0;
+    total.cached += u.cached ?? 0;
+    total.retries += u.retries ?? 0;
+    total.promptTokens += u.promptTokens ?? 0;
+    total.completionTokens += u.completionTokens ?? 0;
+    total.capped ||= u.capped === true;
+  }
+  return total;
 }

@@ -6,8 +6,18 @@ import { runSnippet } from '../engine/runSnippet.ts';
 import { SnipexecError } from '../errors.ts';
 import { LANGS, MODES, runOptionsSchema, type RunOptionsInput } from '../options.ts';
 import { formatHuman } from '../report/formatHuman.ts';
+import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
+import { LlmEnvironment } from '../llm/llmSession.ts';
+import { createLogger } from './createLogger.ts';
 
 const describe = (key: keyof typeof runOptionsSchema.shape) => runOptionsSchema.shape[key].description ?? '';
+const describeLlm = (key: keyof typeof llmOptionsSchema.shape) => llmOptionsSchema.shape[key].description ?? '';
+
+function number(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
+  return n;
+}
 
 function integer(value: string): number {
   const n = Number(value);
@@ -22,10 +32,35 @@ function runFlags(cmd: Command): Command {
     .addOption(new Option('--lang <lang>', describe('lang')).choices(LANGS))
     .addOption(new Option('--timeout <ms>', describe('timeoutMs')).argParser(integer))
     .addOption(new Option('--seed <n>', describe('seed')).argParser(integer))
-    .addOption(new Option('--memory <mb>', describe('memoryLimitMb')).argParser(integer));
+    .addOption(new Option('--memory <mb>', describe('memoryLimitMb')).argParser(integer))
+    .addOption(new Option('--model <name>', describeLlm('model')))
+    .addOption(new Option('--temperature <t>', describeLlm('temperature')).argParser(number))
+    .addOption(new Option('--llm-cache <dir>', describeLlm('cacheDir')))
+    .addOption(new Option('--llm-timeout <ms>', describeLlm('requestTimeoutMs')).argParser(integer))
+    .addOption(new Option('--llm-retries <n>', describeLlm('retries')).argParser(integer))
+    .addOption(new Option('--llm-max-calls <n>', describeLlm('maxCallsPerSnippet')).argParser(integer))
+    .addOption(new Option('--llm-max-tokens <n>', describeLlm('maxTokensPerSnippet')).argParser(integer))
+    .addOption(new Option('--log-file <file>', describeLlm('logFile')))
+    .addOption(new Option('--log-level <level>', describeLlm('logLevel')).choices(llmOptionsSchema.shape.logLevel.unwrap().options));
 }
 
-interface RunFlags { mode: RunOptionsInput['mode']; lang?: RunOptionsInput['lang']; timeout?: number; seed?: number; memory?: number }
+interface RunFlags {
+  mode: RunOptionsInput['mode']; lang?: RunOptionsInput['lang']; timeout?: number; seed?: number; memory?: number;
+  model?: string; temperature?: number; llmCache?: string; llmTimeout?: number; llmRetries?: number; llmMaxCalls?: number; llmMaxTokens?: number;
+  llmBatchMaxCalls?: number; llmBatchMaxTokens?: number; logFile?: string; logLevel?: LlmFlags['logLevel'];
+}
+
+/** The LLM environment of `--mode llm`, made before anything runs so a missing endpoint fails first. */
+function llmEnvironment(flags: RunFlags): LlmEnvironment | undefined {
+  if (flags.mode !== 'llm') return undefined;
+  const given: LlmFlags = {
+    model: flags.model, temperature: flags.temperature, cacheDir: flags.llmCache, requestTimeoutMs: flags.llmTimeout, retries: flags.llmRetries,
+    maxCallsPerSnippet: flags.llmMaxCalls, maxTokensPerSnippet: flags.llmMaxTokens, maxCallsPerBatch: flags.llmBatchMaxCalls,
+    maxTokensPerBatch: flags.llmBatchMaxTokens, logFile: flags.logFile, logLevel: flags.logLevel,
+  };
+  const options = llmOptionsFromEnv(process.env, Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as LlmFlags);
+  return new LlmEnvironment(options, { logger: createLogger(options) });
+}
 
 function toRunOptions(flags: RunFlags, fileName?: string): RunOptionsInput {
   const o: RunOptionsInput = { mode: flags.mode };
@@ -47,8 +82,9 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
   .option('--emit <file>', 'write the completed program: definitions, then the snippet')
   .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
   .action(async (file: string, flags: RunFlags & { json?: boolean; emit?: string; types?: boolean }) => {
+    const llm = llmEnvironment(flags);
     const input = file === '-' ? readFileSync(0) : readFileSync(file);
-    const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file));
+    const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file), llm ? { llm } : {});
     const { program: completed, types, ...json } = result;
     if (flags.emit && completed !== undefined) writeFileSync(flags.emit, completed);
     if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
@@ -65,7 +101,10 @@ runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code
   .option('--resume', 'skip the ids already in --out')
   .addOption(new Option('--limit <n>', 'run at most this many snippets').argParser(integer))
   .option('--json', 'print the summary as one JSON object')
+  .addOption(new Option('--llm-batch-max-calls <n>', describeLlm('maxCallsPerBatch')).argParser(integer))
+  .addOption(new Option('--llm-batch-max-tokens <n>', describeLlm('maxTokensPerBatch')).argParser(integer))
   .action(async (dataset: string, flags: RunFlags & { out?: string; concurrency: number; resume?: boolean; limit?: number; json?: boolean }) => {
+    const llm = llmEnvironment(flags);
     const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {value} done, {skipped} skipped | {status}' }, cliProgress.Presets.shades_classic) : undefined;
     bar?.start(countLines(dataset), 0, { skipped: 0, status: '' });
     const { summary } = await runBatch(
@@ -73,6 +112,7 @@ runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code
       toRunOptions(flags),
       { concurrency: flags.concurrency, resume: flags.resume === true, ...(flags.out ? { out: flags.out } : {}), ...(flags.limit ? { limit: flags.limit } : {}) },
       (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }),
+      llm ? { llm } : {},
     );
     bar?.stop();
     if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');

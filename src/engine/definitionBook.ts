@@ -1,9 +1,10 @@
+import { LlmUnavailable, SnipexecError } from '../errors.ts';
 import type { CoverageMap, HookSite } from '../instrument/coverageModel.ts';
 import { mergeUsage, type Usage, type UsageTable } from '../instrument/usage.ts';
 import { dummyFor } from '../values/dummyTable.ts';
 import type { ValueSource } from '../values/providers.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
-import type { Category, ElementKind, FailedAttempt, Proposal, ValueRequest } from '../values/types.ts';
+import { isExhausted, type Category, type ElementKind, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
 import { TraceStore } from './traceStore.ts';
 
 /** One injected element and the definition that currently stands for it. */
@@ -14,11 +15,15 @@ export interface Definition {
   readonly name: string;
   readonly usageKey: string;
   readonly line: number;
+  /** Why it was first requested: the error the snippet would have raised. */
+  readonly message: string;
   proposal: Proposal;
   provider: string;
   attempts: number;
   readonly history: FailedAttempt[];
   readonly rejected: Category[];
+  /** Fallback categories picked so far. */
+  fallbacks: number;
 }
 
 interface IsolateRequest {
@@ -67,6 +72,10 @@ export class DefinitionBook {
   probesInjected = 0;
   learningRuns = 0;
   providerErrors: string[] = [];
+  /** A provider failure that ends the snippet, e.g. an LLM endpoint that stayed dead. */
+  fatal: SnipexecError | undefined;
+  /** Time spent waiting for providers, which the snippet's time budget does not count. */
+  providerMs = 0;
   private readonly ctx: BookContext;
 
   constructor(ctx: BookContext) {
@@ -81,9 +90,52 @@ export class DefinitionBook {
       if (proposal?.probe) return '{"probe":true}';
       return JSON.stringify(proposal ? { source: proposal.source, refs: proposal.refs } : {});
     } catch (error) {
-      this.providerErrors.push(error instanceof Error ? error.message : String(error));
+      this.noteProviderError(error);
       return '{}';
     }
+  }
+
+  private noteProviderError(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!this.providerErrors.includes(message)) this.providerErrors.push(message);
+    if (error instanceof LlmUnavailable) this.fatal ??= error;
+  }
+
+  /**
+   * Asks the provider, and the fallback when it is exhausted; counts attempts and keeps the
+   * failures it reports. A provider error is recorded, never thrown: the element stays missing.
+   */
+  private async propose(def: Definition, request: ValueRequest): Promise<Proposal | undefined> {
+    if (this.fatal) return undefined;
+    const started = Date.now();
+    try {
+      let proposal: Proposal | Exhausted | undefined = await this.ctx.values.provider.propose(request);
+      if (isExhausted(proposal)) {
+        def.attempts += proposal.attempts;
+        def.history.push(...proposal.failures);
+        return await this.fallback(def, { ...request, attempt: def.attempts + 1, history: def.history });
+      }
+      if (!proposal) return undefined;
+      if (!proposal.probe) {
+        def.attempts += proposal.attempts ?? 1;
+        if (proposal.failures) def.history.push(...proposal.failures);
+      }
+      def.provider = proposal.provider ?? this.ctx.values.provider.name;
+      return proposal;
+    } catch (error) {
+      this.noteProviderError(error);
+      return undefined;
+    } finally {
+      this.providerMs += Date.now() - started;
+    }
+  }
+
+  /** The fallback classifier's category, as its predefined dummy. */
+  private async fallback(def: Definition, request: ValueRequest): Promise<Proposal> {
+    const choice = await this.ctx.values.fallback(request);
+    def.fallbacks++;
+    def.provider = `${choice.by}-fallback`;
+    return dummyFor(choice.category, def.id, def.name, request.usage.arrayPattern?.length);
   }
 
   private site(sid: number | undefined): HookSite | undefined {
@@ -111,6 +163,8 @@ export class DefinitionBook {
       element: def.id, kind: def.kind, name: def.name, usage, site: undefined, snippet: this.ctx.snippet, line: def.line,
       message, attempt: def.attempts + 1, history: def.history, rejected: def.rejected,
       trace: this.traces.get(def.id), traces: this.traces, mayProbe: mayProbe && def.kind !== 'part',
+      definitions: [...this.defs.values()].filter((d) => !d.proposal.probe).map((d) => ({ element: d.id, source: d.proposal.source })),
+      fallbacks: def.fallbacks,
     };
   }
 
@@ -131,17 +185,19 @@ export class DefinitionBook {
     const grew = this.traces.merge(traces);
     const learning = this.probed.size > 0;
     if (learning) this.learningRuns++;
-    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && d.provider === this.ctx.values.provider.name));
+    const { provider } = this.ctx.values;
+    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && provider.resynthesizes === true && grew.has(d.id) && d.provider === provider.name));
     this.probed.clear();
     for (const def of redo) {
-      const request = this.request(def, 'learnt from its trace', {}, false);
-      let proposal = await this.ctx.values.provider.propose(request);
-      if (!proposal || proposal.probe) {
-        proposal = dummyFor(await this.ctx.values.fallback(request), def.id, def.name, request.usage.arrayPattern?.length);
-        def.provider = `${this.ctx.values.classifier.name}-fallback`;
-      }
-      if (proposal.source !== def.proposal.source || def.proposal.probe) this.changed = true;
-      if (def.proposal.probe) def.attempts = Math.max(def.attempts, 1);
+      const wasProbe = def.proposal.probe === true;
+      const attempts = def.attempts;
+      const request = this.request(def, def.message, {}, false);
+      let proposal = await this.propose(def, request);
+      // Re-synthesis from a grown trace refines the same attempt; it spends none.
+      if (!wasProbe) def.attempts = attempts;
+      if (!proposal || proposal.probe) proposal = await this.fallbackOrMissing(def, request);
+      if (proposal.source !== def.proposal.source || wasProbe) this.changed = true;
+      if (wasProbe) def.attempts = Math.max(def.attempts, 1);
       def.proposal = proposal;
     }
     for (const def of redo) await this.resolveParts(def, 0);
@@ -189,6 +245,12 @@ export class DefinitionBook {
     for (const [id, d] of snapshot) this.defs.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
   }
 
+  /** A fallback dummy; `undefined` itself once the snippet is ending on a fatal provider error. */
+  private async fallbackOrMissing(def: Definition, request: ValueRequest): Promise<Proposal> {
+    if (this.fatal) return { source: 'undefined', refs: [], category: 'undefined' };
+    return this.fallback(def, request);
+  }
+
   /** Defines the parts a host-side proposal refers to, since the prelude renders them directly. */
   private async resolveParts(def: Definition, depth: number): Promise<void> {
     if (depth > 12) return;
@@ -222,15 +284,14 @@ export class DefinitionBook {
     const site = this.site(req.sid);
     const def: Definition = {
       id: req.id, kind: req.kind ?? 'global', parent: req.parent, name: req.key ?? req.id, usageKey: this.usageKeyFor(req),
-      line: site?.line ?? 0, proposal: { source: 'undefined', refs: [], category: 'undefined' }, provider: this.ctx.values.provider.name,
-      attempts: 0, history: [], rejected: [],
+      line: site?.line ?? 0, message: req.message ?? '', proposal: { source: 'undefined', refs: [], category: 'undefined' }, provider: this.ctx.values.provider.name,
+      attempts: 0, history: [], rejected: [], fallbacks: 0,
     };
     const request = { ...this.request(def, req.message ?? ''), site };
     // A call whose result the snippet never uses needs no return value.
     if (def.kind === 'return' && Object.keys(request.usage).length === 0) return undefined;
-    const proposal = await this.ctx.values.provider.propose(request);
+    const proposal = await this.propose(def, request);
     if (!proposal) return undefined;
-    def.attempts = proposal.probe ? 0 : 1;
     this.adopt(def, proposal);
     this.defs.set(def.id, def);
     this.changed = true;
@@ -248,15 +309,14 @@ export class DefinitionBook {
     if (def.proposal.probe) return undefined; // a recording proxy takes any operation; nothing to refine yet
     def.history.push({ source: def.proposal.source, error });
     if (def.proposal.category === 'Dummy') return undefined; // the last resort failed too: leave the error standing
-    if (!def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);
+    if (!def.proposal.generated && !def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);
     this.changed = true;
     const request = this.request(def, error, observed);
-    let proposal = def.attempts < this.ctx.maxAttempts ? await this.ctx.values.provider.propose(request) : undefined;
-    if (proposal) def.attempts++;
-    else {
-      const category = await this.ctx.values.fallback(request);
-      proposal = dummyFor(category, def.id, def.name, request.usage.arrayPattern?.length);
-      def.provider = `${this.ctx.values.classifier.name}-fallback`;
+    const fromProvider = def.attempts < this.ctx.maxAttempts && !def.provider.endsWith('-fallback');
+    let proposal = fromProvider ? await this.propose(def, request) : undefined;
+    if (!proposal) {
+      if (this.fatal) return undefined;
+      proposal = await this.fallback(def, this.request(def, error, observed));
     }
     return this.adopt(def, proposal);
   }

@@ -7,6 +7,9 @@ import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
+import { llmValueSource } from '../values/llm/llmProvider.ts';
+import { LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
+import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { DefinitionBook } from './definitionBook.ts';
 import { renderDefinitions } from './renderDefinitions.ts';
 
@@ -15,6 +18,18 @@ const START_TIME = Date.UTC(2024, 0, 1);
 export interface RunDependencies {
   /** Overrides the mode's value source; how tests and later providers plug in. */
   readonly values?: ValueSource;
+  /**
+   * The endpoint, cache, caps and log of `--mode llm`, shared by the snippets of a batch. When
+   * absent, one is made from OPENAI_BASE_URL, OPENAI_API_KEY and SNIPEXEC_MODEL.
+   */
+  readonly llm?: LlmEnvironment;
+}
+
+let envLlm: LlmEnvironment | undefined;
+/** The environment-configured LLM, made once; throws LlmNotConfigured when nothing is set. */
+function defaultLlm(): LlmEnvironment {
+  envLlm ??= new LlmEnvironment(llmOptionsFromEnv(process.env));
+  return envLlm;
 }
 
 /**
@@ -42,7 +57,13 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     const failed = syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started);
     return { ...failed, status: 'internal-error', errors: failed.errors.map((e) => ({ ...e, type: 'InternalError', attribution: 'sandbox' as const })) };
   }
-  const values = deps.values ?? valueSourceFor(options.mode);
+  let session: LlmSession | undefined;
+  let values = deps.values;
+  if (!values && options.mode === 'llm') {
+    session = (deps.llm ?? defaultLlm()).session();
+    values = llmValueSource(session, options.maxAttempts);
+  }
+  values ??= valueSourceFor(options.mode);
   const book = new DefinitionBook({
     snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values,
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections,
@@ -53,7 +74,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   // The best measured run so far, to come back to when retrying values made things worse.
   let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
   while (runs < options.maxRuns) {
-    const left = options.totalTimeoutMs - (Date.now() - started);
+    // Waiting for a provider (an LLM) is not the snippet's time.
+    const left = options.totalTimeoutMs - (Date.now() - started - book.providerMs);
     if (runs > 0 && left < 50 && !lastLearnt) break;
     runs++;
     book.changed = false;
@@ -69,10 +91,10 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     await book.afterRun(last.report?.traces);
     // A run that stopped on an injected value's fault: that value is retried with the error.
     if (!book.changed && last.status === 'stopped' && runs < options.maxRuns && (await book.blame(last.report?.errors ?? []))) book.changed = true;
-    if (!book.changed) break;
+    if (!book.changed || book.fatal) break;
     if (!lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
   }
-  if (best && last?.report && coveredStatements(last.report) < best.covered) {
+  if (best && last?.report && coveredStatements(last.report) < best.covered && !book.fatal) {
     // One more run, with the definitions of the best one: more attempts never lower coverage.
     book.restore(best.defs);
     book.mayProbe = false;
@@ -82,6 +104,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   const rendered = renderDefinitions(book.defs);
   return buildResult({
     parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,
+    llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
   });
 }
 

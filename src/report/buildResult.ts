@@ -6,8 +6,9 @@ import { inferDeclarations } from './inferDeclarations.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { Category, ElementKind } from '../values/types.ts';
+import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
 
-export type RunStatus = 'completed' | 'stopped' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error';
+export type RunStatus = 'completed' | 'stopped' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error' | 'provider-error';
 
 export interface Injection {
   readonly element: string;
@@ -26,7 +27,8 @@ export interface ReportedError {
   readonly message: string;
   readonly line: number;
   readonly column: number;
-  readonly attribution: 'injected' | 'snippet' | 'sandbox';
+  /** Whose fault: the snippet's own code, an injected value, the sandbox, or a value provider (an LLM endpoint). */
+  readonly attribution: 'injected' | 'snippet' | 'sandbox' | 'provider';
 }
 
 /** The JSON result of one snippet; the schema the README documents. */
@@ -41,7 +43,7 @@ export interface RunResult {
   readonly errors: ReportedError[];
   readonly stdout: string;
   readonly runs: number;
-  readonly llmCalls: { calls: number; promptTokens: number; completionTokens: number };
+  readonly llmCalls: LlmUsage;
   readonly elapsedMs: number;
   readonly lang?: string;
   readonly repairs?: string[];
@@ -51,13 +53,12 @@ export interface RunResult {
   readonly types?: string;
 }
 
-const NO_LLM = { calls: 0, promptTokens: 0, completionTokens: 0 };
 
 export function syntaxErrorResult(message: string, line: number, column: number, elapsedMs: number): RunResult {
   return {
     status: 'syntax-error', lines: { total: 0, covered: 0, measured: [], uncovered: [] }, branches: { total: 0, covered: 0 },
     lineCoverage: 0, branchCoverage: 0, fullyExecuted: false, injections: [],
-    errors: [{ type: 'SyntaxError', message, line, column, attribution: 'snippet' }], stdout: '', runs: 0, llmCalls: NO_LLM, elapsedMs,
+    errors: [{ type: 'SyntaxError', message, line, column, attribution: 'snippet' }], stdout: '', runs: 0, llmCalls: NO_LLM_USAGE, elapsedMs,
   };
 }
 
@@ -69,6 +70,7 @@ export interface ResultParts {
   readonly rendered: RenderedDefinitions;
   readonly runs: number;
   readonly elapsedMs: number;
+  readonly llmCalls: LlmUsage;
 }
 
 /** Turns the last execution's counters into the metrics the README defines. */
@@ -95,6 +97,9 @@ export function buildResult(parts: ResultParts): RunResult {
     const site = report ? map.sites[report.lastSite] : undefined;
     errors.push({ type: execution.status, message: execution.reason ?? execution.status, line: site?.line ?? 0, column: site?.column ?? 0, attribution: 'sandbox' });
   }
+  for (const message of book.providerErrors) {
+    errors.push({ type: book.fatal?.message === message ? book.fatal.code : 'ProviderError', message, line: 0, column: 0, attribution: 'provider' });
+  }
   const injections: Injection[] = [...book.defs.values()].map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
     provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy',
@@ -110,13 +115,13 @@ export function buildResult(parts: ResultParts): RunResult {
     code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'this'});\n`;
   }
   return {
-    status: execution?.status ?? 'internal-error',
+    status: book.fatal ? 'provider-error' : (execution?.status ?? 'internal-error'),
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
     branches: { total: branchTotal, covered: branchCovered },
     lineCoverage: measured.length === 0 ? 1 : covered.length / measured.length,
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
     fullyExecuted: uncovered.length === 0,
-    injections, errors, stdout, runs: parts.runs, llmCalls: NO_LLM, elapsedMs: parts.elapsedMs,
+    injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program: prelude + code,
     types: inferDeclarations(book.defs),

@@ -36,15 +36,36 @@ export interface ExecutionResult {
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb });
-  const deadline = Date.now() + exec.timeoutMs;
+  // Time the isolate spends blocked on the host (an LLM answering) is not the snippet's time:
+  // isolated-vm's own timeouts do not count it either.
+  const start = Date.now();
+  let hostMs = 0;
+  let inHost = 0;
+  const deadline = () => start + exec.timeoutMs + hostMs;
   let timedOut = false;
-  const watchdog = setTimeout(() => {
-    timedOut = true;
-    if (!isolate.isDisposed) isolate.dispose();
-  }, exec.timeoutMs + 250);
-  const bridge = new ivm.Reference(async (json: unknown) => (typeof json === 'string' ? exec.onRequest(json) : '{}'));
+  let watchdog: NodeJS.Timeout | undefined;
+  const watch = (ms: number) => {
+    watchdog = setTimeout(() => {
+      const late = Date.now() - (deadline() + 250);
+      if (inHost > 0 || late < 0) return watch(inHost > 0 ? 250 : -late);
+      timedOut = true;
+      if (!isolate.isDisposed) isolate.dispose();
+    }, ms);
+  };
+  watch(exec.timeoutMs + 250);
+  const bridge = new ivm.Reference(async (json: unknown) => {
+    if (typeof json !== 'string') return '{}';
+    const t0 = Date.now();
+    inHost++;
+    try {
+      return await exec.onRequest(json);
+    } finally {
+      inHost--;
+      hostMs += Date.now() - t0;
+    }
+  });
   let context: ivm.Context | undefined;
-  const remaining = () => Math.max(1, deadline - Date.now());
+  const remaining = () => Math.max(1, deadline() - Date.now());
   try {
     context = await isolate.createContext();
     await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config)], { timeout: remaining() });

@@ -25,16 +25,22 @@ export function dummyProvider(classifier: TypeClassifier = heuristicClassifier):
   };
 }
 
+/** The category a fallback picked, and which classifier picked it (reported as `<by>-fallback`). */
+export interface FallbackChoice {
+  readonly category: Category;
+  readonly by: string;
+}
+
 export interface ValueSource {
   readonly provider: ValueProvider;
   readonly classifier: TypeClassifier;
   /** The category injected once the provider has used its attempts. */
-  readonly fallback: (request: ValueRequest) => Promise<Category>;
+  readonly fallback: (request: ValueRequest) => Promise<FallbackChoice>;
 }
 
 /** The classifier's best remaining category; the universal Dummy when none is left. */
-export function classifierFallback(classifier: TypeClassifier): (request: ValueRequest) => Promise<Category> {
-  return async (request) => (await classifier.classify(request))[0] ?? 'Dummy';
+export function classifierFallback(classifier: TypeClassifier): (request: ValueRequest) => Promise<FallbackChoice> {
+  return async (request) => ({ category: (await classifier.classify(request))[0] ?? 'Dummy', by: classifier.name });
 }
 
 /** The provider and fallback classifier of a mode; later modes plug in here. */
@@ -42,9 +48,10 @@ export function valueSourceFor(mode: Mode): ValueSource {
   switch (mode) {
     case 'none': return { provider: noneProvider, classifier: heuristicClassifier, fallback: classifierFallback(heuristicClassifier) };
     // The dummy provider already walks the classifier's ranking, so its fallback is the universal Dummy.
-    case 'dummy': return { provider: dummyProvider(), classifier: heuristicClassifier, fallback: async () => 'Dummy' };
+    case 'dummy': return { provider: dummyProvider(), classifier: heuristicClassifier, fallback: async () => ({ category: 'Dummy', by: 'heuristic' }) };
     case 'trace': return { provider: traceProvider, classifier: heuristicClassifier, fallback: classifierFallback(heuristicClassifier) };
     case 'llm':
-      throw new InvalidOptions(`--mode ${mode} is not available yet; use none, dummy or trace`);
+      // Each snippet gets its own LLM session; runSnippet builds it with llmValueSource.
+      throw new InvalidOptions('--mode llm takes its value source from an LLM session (runSnippet builds it)');
   }
 }

@@ -41,6 +41,10 @@ export interface ValueRequest {
   readonly traces: TraceView;
   /** Whether a recording proxy may stand for the element in this run (never in the measured run). */
   readonly mayProbe: boolean;
+  /** The definitions made so far for this snippet, as `--emit` would print them. */
+  readonly definitions: readonly { readonly element: string; readonly source: string }[];
+  /** How often a fallback category was already picked for this element. */
+  readonly fallbacks: number;
 }
 
 /**
@@ -55,13 +59,34 @@ export interface Proposal {
   readonly probe?: boolean;
   /** TypeScript type of the value, with `$0`, `$1`… standing for the refs' types. */
   readonly type?: string;
+  /** Written by a generator, not picked from the dummy table: its failure rejects no category. */
+  readonly generated?: boolean;
+  /** Generator requests this proposal took (failed replies included); 1 when unset. */
+  readonly attempts?: number;
+  /** Replies that failed before this proposal without reaching the isolate (no code, bad syntax). */
+  readonly failures?: readonly FailedAttempt[];
+  /** Who made it, when not the mode's provider (e.g. the trace generator after an LLM cap). */
+  readonly provider?: string;
+}
+
+/** The provider used every attempt it had without a usable proposal; the fallback decides. */
+export interface Exhausted {
+  readonly exhausted: true;
+  readonly attempts: number;
+  readonly failures: readonly FailedAttempt[];
+}
+
+export function isExhausted(p: Proposal | Exhausted | undefined): p is Exhausted {
+  return p !== undefined && 'exhausted' in p;
 }
 
 /** A source of values for missing elements: the dummy table, the trace generator, an LLM. */
 export interface ValueProvider {
   readonly name: string;
-  /** Returns a proposal, or undefined to leave the element missing. */
-  propose(request: ValueRequest): Promise<Proposal | undefined>;
+  /** Re-derives its values when their trace grows in a later learning run (cheap, offline ones). */
+  readonly resynthesizes?: boolean;
+  /** Returns a proposal, undefined to leave the element missing, or Exhausted to hand it to the fallback. */
+  propose(request: ValueRequest): Promise<Proposal | Exhausted | undefined>;
 }
 
 /** Picks a category for an element; the fallback when a provider has used its attempts. */

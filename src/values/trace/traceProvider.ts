@@ -12,6 +12,7 @@ const PROBE: Proposal = { source: '', refs: [], category: 'Dummy', probe: true }
  */
 export const traceProvider: ValueProvider = {
   name: 'trace',
+  resynthesizes: true,
   async propose(request: ValueRequest): Promise<Proposal | undefined> {
     const { trace, traces, element } = request;
     // Nothing seen yet, or the concrete value failed for the first time: record (again) first.

@@ -1,0 +1,144 @@
+import pino, { type Logger } from 'pino';
+import { LlmBudgetExhausted } from '../errors.ts';
+import { ChatTransport, type ChatMessage } from './chatTransport.ts';
+import type { LlmOptions } from './llmOptions.ts';
+import { SecretRedactor } from './redactSecrets.ts';
+import { ResponseCache } from './responseCache.ts';
+
+/** LLM usage of one snippet, or of a batch: the `llmCalls` field of results and summaries. */
+export interface LlmUsage {
+  /** Requests answered by the endpoint. */
+  calls: number;
+  /** Requests answered from the response cache, at no cost. */
+  cached: number;
+  /** Transient failures (429, 5xx, timeouts, connection errors) retried; they spend no attempt. */
+  retries: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Whether a call or token cap stopped further requests. */
+  capped: boolean;
+}
+
+export const NO_LLM_USAGE: Readonly<LlmUsage> = Object.freeze({ calls: 0, cached: 0, retries: 0, promptTokens: 0, completionTokens: 0, capped: false });
+
+/** A cap on requests and tokens; cached replies count too, so a re-run from the cache takes the same path. */
+export class LlmBudget {
+  calls = 0;
+  tokens = 0;
+  private readonly maxCalls: number;
+  private readonly maxTokens: number;
+  private readonly scope: string;
+
+  constructor(scope: string, maxCalls = Infinity, maxTokens = Infinity) {
+    this.scope = scope;
+    this.maxCalls = maxCalls;
+    this.maxTokens = maxTokens;
+  }
+
+  check(): void {
+    if (this.calls >= this.maxCalls) throw new LlmBudgetExhausted(`the ${this.scope} cap of ${this.maxCalls} LLM calls is reached`);
+    if (this.tokens >= this.maxTokens) throw new LlmBudgetExhausted(`the ${this.scope} cap of ${this.maxTokens} LLM tokens is reached`);
+  }
+
+  spend(tokens: number): void {
+    this.calls++;
+    this.tokens += tokens;
+  }
+}
+
+export interface LlmEnvironmentInit {
+  /** Where secret-named variables are read from, to be redacted; the host's environment by default. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Defaults to a silent logger: the library prints nothing. */
+  readonly logger?: Logger;
+}
+
+/**
+ * What the snippets of one run or batch share: the endpoint, the response cache, the batch caps
+ * and the log. Each snippet gets its own session with its own redactor and caps.
+ */
+export class LlmEnvironment {
+  readonly options: LlmOptions;
+  readonly log: Logger;
+  readonly batch: LlmBudget;
+  readonly usage: LlmUsage = { ...NO_LLM_USAGE };
+  private readonly transport: ChatTransport;
+  private readonly cache: ResponseCache | undefined;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(options: LlmOptions, init: LlmEnvironmentInit = {}) {
+    this.options = options;
+    this.log = (init.logger ?? pino({ level: 'silent' })).child({ module: 'llm' });
+    this.batch = new LlmBudget('batch', options.maxCallsPerBatch, options.maxTokensPerBatch);
+    this.transport = new ChatTransport(options, this.log);
+    this.cache = options.cacheDir === undefined ? undefined : new ResponseCache(options.cacheDir);
+    this.env = init.env ?? process.env;
+  }
+
+  session(): LlmSession {
+    return new LlmSession(this, new SecretRedactor(this.env), this.transport, this.cache);
+  }
+}
+
+/** The LLM as one snippet sees it: every message is redacted here, the one way out. */
+export class LlmSession {
+  readonly usage: LlmUsage = { ...NO_LLM_USAGE };
+  readonly redactor: SecretRedactor;
+  private readonly env: LlmEnvironment;
+  private readonly transport: ChatTransport;
+  private readonly cache: ResponseCache | undefined;
+  private readonly budget: LlmBudget;
+
+  constructor(env: LlmEnvironment, redactor: SecretRedactor, transport: ChatTransport, cache: ResponseCache | undefined) {
+    this.env = env;
+    this.redactor = redactor;
+    this.transport = transport;
+    this.cache = cache;
+    this.budget = new LlmBudget('per-snippet', env.options.maxCallsPerSnippet, env.options.maxTokensPerSnippet);
+  }
+
+  /**
+   * Sends redacted messages and returns the reply with the snippet's own secrets put back.
+   * Throws LlmBudgetExhausted when a cap is reached, LlmUnavailable when the endpoint fails.
+   */
+  async chat(messages: readonly ChatMessage[], purpose: string): Promise<string> {
+    try {
+      this.budget.check();
+      this.env.batch.check();
+    } catch (error) {
+      this.usage.capped = true;
+      this.env.usage.capped = true;
+      throw error;
+    }
+    const sent = messages.map((m) => ({ role: m.role, content: this.redactor.redact(m.content) }));
+    const { options } = this.env;
+    const parts = { baseURL: options.baseURL, model: options.model, temperature: options.temperature, maxCompletionTokens: options.maxCompletionTokens, messages: sent };
+    const key = ResponseCache.key(parts);
+    let reply = this.cache?.get(key);
+    const cached = reply !== undefined;
+    if (!reply) {
+      const fresh = await this.transport.complete(sent);
+      this.add('retries', fresh.retries);
+      reply = { text: fresh.text, promptTokens: fresh.promptTokens || estimateTokens(sent), completionTokens: fresh.completionTokens || Math.ceil(fresh.text.length / 4) };
+      this.cache?.set(key, parts, reply);
+      this.add('calls', 1);
+      this.add('promptTokens', reply.promptTokens);
+      this.add('completionTokens', reply.completionTokens);
+    } else this.add('cached', 1);
+    const tokens = reply.promptTokens + reply.completionTokens;
+    this.budget.spend(tokens);
+    this.env.batch.spend(tokens);
+    this.env.log.debug({ purpose, cached, key, messages: sent, reply: reply.text, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens }, 'LLM exchange');
+    return this.redactor.restore(reply.text);
+  }
+
+  private add(field: 'calls' | 'cached' | 'retries' | 'promptTokens' | 'completionTokens', n: number): void {
+    this.usage[field] += n;
+    this.env.usage[field] += n;
+  }
+}
+
+/** For servers that report no usage: about four characters per token. */
+function estimateTokens(messages: readonly ChatMessage[]): number {
+  return Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
+}

@@ -1,0 +1,100 @@
+import { LlmBudgetExhausted } from '../../errors.ts';
+import type { LlmSession } from '../../llm/llmSession.ts';
+import { heuristicClassifier } from '../classifyHeuristic.ts';
+import type { FallbackChoice, ValueSource } from '../providers.ts';
+import { isUsed } from '../trace/trace.ts';
+import { traceProvider } from '../trace/traceProvider.ts';
+import { CATEGORIES, isExhausted, type Category, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
+import { assignMessages, classifierMessages, fixMessages } from './buildPrompts.ts';
+import { extractDefinition } from './extractDefinition.ts';
+
+const PROBE: Proposal = { source: '', refs: [], category: 'Dummy', probe: true };
+
+/**
+ * `llm`: SelfPiCo's interactive loop. A missing element is first a recording proxy, so the prompt
+ * can show how the snippet used it; then the LLM writes a definition. A reply without a usable
+ * code block is fed back at once; a definition that throws in the isolate, or makes the snippet
+ * fail at the element again, comes back through the definition book with its error. Each request
+ * is an attempt, up to `maxAttempts`; then the fallback classifier picks a dummy.
+ * Parts of definitions, and every element once a call or token cap is reached, come from the
+ * offline trace generator.
+ */
+export function llmProvider(session: LlmSession, maxAttempts: number): ValueProvider {
+  const offline = async (request: ValueRequest, used: number, failures: readonly FailedAttempt[]): Promise<Proposal | Exhausted | undefined> => {
+    const p = await traceProvider.propose({ ...request, mayProbe: false });
+    if (!p || isExhausted(p)) return p;
+    return { ...p, provider: 'trace', attempts: Math.max(used, 1), failures };
+  };
+  return {
+    name: 'llm',
+    async propose(request) {
+      if (request.kind === 'part') return offline(request, 0, []);
+      if (request.mayProbe && request.history.length === 0 && !isUsed(request.trace)) return PROBE;
+      const failures: FailedAttempt[] = [];
+      let used = 0;
+      for (let attempt = request.attempt; attempt <= maxAttempts; attempt++) {
+        const previous = [...request.history, ...failures];
+        const messages = previous.length === 0 ? assignMessages(request) : fixMessages(request, previous);
+        let reply: string;
+        try {
+          reply = await session.chat(messages, `${previous.length === 0 ? 'assign' : 'fix'} ${request.element} (attempt ${attempt})`);
+        } catch (error) {
+          if (error instanceof LlmBudgetExhausted) return offline(request, used, failures);
+          throw error;
+        }
+        used++;
+        const extracted = extractDefinition(reply);
+        if (extracted.ok) {
+          return { source: extracted.source, refs: extracted.refs, category: extracted.category, generated: true, attempts: used, failures };
+        }
+        failures.push({ source: extracted.code, error: extracted.error });
+      }
+      return { exhausted: true, attempts: used, failures };
+    },
+  };
+}
+
+/**
+ * The LLM type classifier: one request with the classifier prompt, whose reply must be a category
+ * name. Anything else, a second fallback for the same element, or a reached cap: the heuristic
+ * classifier decides. `lastBy` says which one answered, for the report.
+ */
+export function llmClassifier(session: LlmSession): TypeClassifier & { fallback(request: ValueRequest): Promise<FallbackChoice> } {
+  const ranked = (request: ValueRequest) => heuristicClassifier.classify(request);
+  const ask = async (request: ValueRequest): Promise<Category | undefined> => {
+    if (request.fallbacks > 0) return undefined;
+    let reply: string;
+    try {
+      reply = await session.chat(classifierMessages(request), `classify ${request.element}`);
+    } catch (error) {
+      if (error instanceof LlmBudgetExhausted) return undefined;
+      throw error;
+    }
+    return parseCategory(reply);
+  };
+  return {
+    name: 'llm-classifier',
+    async classify(request) {
+      const picked = await ask(request);
+      const rest = await ranked(request);
+      return picked === undefined ? rest : [picked, ...rest.filter((c) => c !== picked)];
+    },
+    async fallback(request) {
+      const picked = await ask(request);
+      if (picked !== undefined) return { category: picked, by: 'llm-classifier' };
+      return { category: (await ranked(request))[0] ?? 'Dummy', by: heuristicClassifier.name };
+    },
+  };
+}
+
+/** A reply that is one category name, give or take case, quotes, backticks and a full stop. */
+export function parseCategory(reply: string): Category | undefined {
+  const word = reply.trim().replace(/^(?:category\s*:\s*)/i, '').replace(/^[`'"*\s]+|[`'"*.\s]+$/g, '');
+  return CATEGORIES.find((c) => c === word) ?? CATEGORIES.find((c) => c.toLowerCase() === word.toLowerCase());
+}
+
+/** The value source of `--mode llm`, for one snippet's session. */
+export function llmValueSource(session: LlmSession, maxAttempts: number): ValueSource {
+  const classifier = llmClassifier(session);
+  return { provider: llmProvider(session, maxAttempts), classifier, fallback: (request) => classifier.fallback(request) };
+}
