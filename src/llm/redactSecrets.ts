@@ -37,7 +37,7 @@ export function entropy(s: string): number {
 }
 
 function looksSecret(name: string, value: string): boolean {
-  if (!SECRET_NAME.test(name) || value.startsWith('REDACTED_')) return false;
+  if (!SECRET_NAME.test(name) || value.includes('REDACTED_')) return false;
   if (PASSWORD_NAME.test(name)) return value.length >= 4;
   return value.length >= 8 && entropy(value) >= 3 && !/^[a-z]+(?:[ _-][a-z]+)*$/i.test(value);
 }

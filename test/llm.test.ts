@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { runBatch } from '../src/batch/runBatch.ts';
+import { runSnippet } from '../src/engine/runSnippet.ts';
+import { cli } from './helpers.ts';
+import { definition, elementOf, scriptedEnvironment, startScriptedLlm, type Script } from './llmServer.ts';
+
+const GREET = "const s = greet('Ada');\nconsole.log(s.toUpperCase());";
+const RIGHT = definition("ELEMENT = (name) => 'Hello, ' + name;");
+const tmp = mkdtempSync(join(tmpdir(), 'snipexec-llm-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function withServer(script: Script, body: (url: string, requests: Awaited<ReturnType<typeof startScriptedLlm>>['requests']) => Promise<void>) {
+  const server = await startScriptedLlm(script);
+  try {
+    await body(server.url, server.requests);
+  } finally {
+    await server.close();
+  }
+}
+
+const generatorFor = (requests: { kind: string; prompt: string }[], element: string) => requests.filter((r) => r.kind === 'generator' && elementOf(r.prompt) === element);
+
+test('llm: wrong, then right: attempts 2, and the second request carries the error and the wrong code', async () => {
+  let greetAsks = 0;
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' ? { reply: greetAsks++ === 0 ? definition('ELEMENT = 42;') : RIGHT } : { reply: definition('ELEMENT = {};') }),
+    async (url, requests) => {
+      const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+      assert.equal(r.stdout, 'HELLO, ADA\n');
+      const greet = r.injections.find((i) => i.element === 'greet');
+      assert.equal(greet?.provider, 'llm');
+      assert.equal(greet?.attempts, 2);
+      const asks = generatorFor(requests, 'greet');
+      assert.equal(asks.length, 2);
+      assert.match(asks[0]!.prompt, /Define `greet`/);
+      assert.match(asks[0]!.prompt, />> 1 \| const s = greet\('Ada'\);/, 'the whole snippet, failing line marked');
+      assert.match(asks[0]!.prompt, /`greet`: called with \("Ada"\)/, 'the recorded usage trace');
+      assert.match(asks[1]!.prompt, /Fix the definition of `greet`/);
+      assert.match(asks[1]!.prompt, /\n42\n/, 'the wrong code');
+      assert.match(asks[1]!.prompt, /is not a function/, 'the error text');
+      assert.equal(r.llmCalls.calls, requests.length);
+      assert.ok(r.llmCalls.promptTokens > 0 && r.llmCalls.completionTokens > 0);
+    },
+  );
+});
+
+test('llm: never right: at most 5 generator requests, one classifier request, then its dummy; the run completes', async () => {
+  await withServer(
+    (req) => {
+      if (req.kind === 'classifier') return { reply: 'function' };
+      return elementOf(req.prompt) === 'greet' ? { reply: definition('ELEMENT = 42;') } : { reply: definition("ELEMENT = 'x';") };
+    },
+    async (url, requests) => {
+      const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+      assert.equal(generatorFor(requests, 'greet').length, 5);
+      const classified = requests.filter((q) => q.kind === 'classifier');
+      assert.equal(classified.length, 1);
+      assert.match(classified[0]!.prompt, /Element: `greet`/);
+      const greet = r.injections.find((i) => i.element === 'greet');
+      assert.equal(greet?.provider, 'llm-classifier-fallback');
+      assert.equal(greet?.category, 'function');
+      assert.equal(greet?.attempts, 5);
+    },
+  );
+});
+
+test('llm: a classifier reply that is not a category leaves the choice to the heuristic classifier', async () => {
+  await withServer(
+    (req) => (req.kind === 'classifier' ? { reply: 'I think it is probably some kind of callable thing.' } : { reply: definition('ELEMENT = 42;') }),
+    async (url) => {
+      const r = await runSnippet('widget();', { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      const widget = r.injections.find((i) => i.element === 'widget');
+      assert.equal(widget?.provider, 'heuristic-fallback');
+      assert.equal(widget?.category, 'function');
+      assert.equal(r.status, 'completed');
+    },
+  );
+});
+
+test('llm: malformed replies (no code block, bad syntax, no ELEMENT) are attempts, fed back at once', async () => {
+  const replies = ['Sure! greet is a function that greets people.', definition('ELEMENT = (name) => {'), definition('const x = 1;'), RIGHT];
+  let i = 0;
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' ? { reply: replies[Math.min(i++, replies.length - 1)]! } : { reply: definition('ELEMENT = {};') }),
+    async (url, requests) => {
+      const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.stdout, 'HELLO, ADA\n', JSON.stringify(r.errors));
+      assert.equal(r.injections.find((x) => x.element === 'greet')?.attempts, 4);
+      const asks = generatorFor(requests, 'greet');
+      assert.match(asks[1]!.prompt, /no fenced code block/);
+      assert.match(asks[2]!.prompt, /SyntaxError/);
+      assert.match(asks[3]!.prompt, /never assigns ELEMENT/);
+    },
+  );
+});
+
+test('llm: 503 and 429 (with Retry-After) are retried without spending attempts', async () => {
+  let n = 0;
+  await withServer(
+    () => {
+      n++;
+      if (n === 1) return { status: 503 };
+      if (n === 2) return { status: 429, headers: { 'retry-after': '1' } };
+      return { reply: RIGHT };
+    },
+    async (url, requests) => {
+      const r = await runSnippet('console.log(greet("Bo"));', { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.stdout, 'Hello, Bo\n', JSON.stringify(r.errors));
+      assert.equal(r.injections.find((x) => x.element === 'greet')?.attempts, 1);
+      assert.equal(r.llmCalls.retries, 2);
+      assert.equal(r.llmCalls.calls, 1);
+      assert.ok(requests[2]!.at - requests[1]!.at >= 950, 'Retry-After: 1 was honoured');
+    },
+  );
+});
+
+test('llm: a slow reply times out and is retried; a lying endpoint (not a completion) too', async () => {
+  let n = 0;
+  await withServer(
+    () => {
+      n++;
+      if (n === 1) return { delayMs: 1_500, then: { reply: RIGHT } };
+      if (n === 2) return { raw: '{"hello": "not a completion"}' };
+      if (n === 3) return { hangUp: true };
+      return { reply: RIGHT };
+    },
+    async (url) => {
+      const r = await runSnippet('console.log(greet("Cy"));', { mode: 'llm' }, { llm: scriptedEnvironment(url, { requestTimeoutMs: 300 }) });
+      assert.equal(r.stdout, 'Hello, Cy\n', JSON.stringify(r.errors));
+      assert.equal(r.llmCalls.retries, 3);
+      assert.equal(r.injections.find((x) => x.element === 'greet')?.attempts, 1);
+    },
+  );
+});
+
+test('llm: a dead endpoint ends each snippet with a clear error, and the batch goes on', async () => {
+  const server = await startScriptedLlm(() => ({ reply: RIGHT }));
+  const url = server.url;
+  await server.close(); // nothing listens there any more
+  const llm = scriptedEnvironment(url, { retries: 2 });
+  const r = await runSnippet(GREET, { mode: 'llm' }, { llm });
+  assert.equal(r.status, 'provider-error');
+  const error = r.errors.find((e) => e.attribution === 'provider');
+  assert.equal(error?.type, 'LLM_UNAVAILABLE');
+  assert.match(error?.message ?? '', /LLM endpoint http:\/\/127\.0\.0\.1:\d+\/v1 (failed|is unavailable)/);
+
+  const dataset = join(tmp, 'dead.jsonl');
+  writeFileSync(dataset, ['a', 'b', 'c'].map((id) => JSON.stringify({ id, code: GREET })).join('\n') + '\n');
+  const out = join(tmp, 'dead-out.jsonl');
+  const { summary } = await runBatch(dataset, { mode: 'llm' }, { out, concurrency: 2 }, undefined, { llm });
+  assert.equal(summary.snippets, 3);
+  assert.deepEqual(summary.statusCounts, { 'provider-error': 3 });
+});
+
+test('llm: secrets in the snippet and secret-named environment values never reach the endpoint', async () => {
+  const envToken = 'tok_live_9f8e7d6c5b4a3f2e1d0c';
+  const snippet = [
+    "const accessKeyId = 'AKIAIOSFODNN7EXAMPLE';",
+    `const auth = '${envToken}';`,
+    "const db = 'postgres://admin:s3cr3tP4ss@db.internal:5432/app';",
+    'const client = makeClient({ accessKeyId, auth, db });',
+    'console.log(client.ready, accessKeyId.length);',
+  ].join('\n');
+  await withServer(
+    () => ({ reply: definition('ELEMENT = (opts) => ({ ready: true, key: opts.accessKeyId });') }),
+    async (url, requests) => {
+      const r = await runSnippet(snippet, { mode: 'llm' }, { llm: scriptedEnvironment(url, {}, { MY_SERVICE_TOKEN: envToken, HOME: '/home/me' }) });
+      assert.equal(r.stdout, 'true 20\n', JSON.stringify(r.errors));
+      assert.ok(requests.length > 0);
+      for (const q of requests) {
+        assert.ok(!q.raw.includes('AKIAIOSFODNN7EXAMPLE'), 'AWS key sent');
+        assert.ok(!q.raw.includes(envToken), 'environment secret sent');
+        assert.ok(!q.raw.includes('s3cr3tP4ss'), 'connection-string password sent');
+      }
+      assert.match(requests[0]!.prompt, /REDACTED_AWS_KEY_1/);
+      assert.match(requests[0]!.prompt, /postgres:\/\/admin:REDACTED_PASSWORD_1@db\.internal/);
+    },
+  );
+});
+
+test('llm: the response cache answers a re-run at no cost, with the same result', async () => {
+  const cacheDir = join(tmp, 'cache');
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' ? { reply: RIGHT } : { reply: definition('ELEMENT = {};') }),
+    async (url, requests) => {
+      const first = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url, { cacheDir }) });
+      const sent = requests.length;
+      assert.ok(sent > 0 && first.llmCalls.calls === sent);
+      const again = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url, { cacheDir }) });
+      assert.equal(requests.length, sent, 'no request reached the endpoint');
+      assert.equal(again.llmCalls.calls, 0);
+      assert.equal(again.llmCalls.cached, sent);
+      assert.deepEqual(again.injections, first.injections);
+      assert.equal(again.stdout, first.stdout);
+      assert.ok(readdirSync(cacheDir).length > 0);
+    },
+  );
+});
+
+test('llm: the per-snippet call cap stops requests; the offline trace generator fills the rest', async () => {
+  await withServer(
+    () => ({ reply: definition('ELEMENT = 42;') }),
+    async (url, requests) => {
+      const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url, { maxCallsPerSnippet: 1 }) });
+      assert.equal(requests.length, 1);
+      assert.equal(r.llmCalls.capped, true);
+      assert.equal(r.stdout.trim().length > 0, true);
+      assert.equal(r.injections.find((i) => i.element === 'greet')?.provider, 'trace');
+      assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+    },
+  );
+});
+
+test('llm: LLM output runs only in the isolate, where no host module is reachable', async () => {
+  const marker = join(tmp, 'pwned');
+  const hostile = definition(`const cp = require('child_process');\ntry { cp.execSync('touch ${marker}'); } catch (e) {}\ntry { process.exit(7); } catch (e) {}\nELEMENT = (n) => 'Hi ' + n;`);
+  await withServer(
+    () => ({ reply: hostile }),
+    async (url) => {
+      const r = await runSnippet('console.log(greet("Di"));', { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(existsSync(marker), false);
+      assert.equal(r.stdout, 'Hi Di\n', JSON.stringify(r.errors));
+    },
+  );
+});
+
+test('llm: the CLI refuses --mode llm without an endpoint, before running anything', () => {
+  const env = { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', SNIPEXEC_MODEL: '' };
+  const r = cli(['run', '--mode', 'llm', '-'], 'console.log(1);', 60_000, env);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--mode llm needs an endpoint: set OPENAI_API_KEY .* or OPENAI_BASE_URL/);
+  assert.equal(r.stdout, '');
+  const noModel = cli(['run', '--mode', 'llm', '-'], 'console.log(1);', 60_000, { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+  assert.equal(noModel.code, 2);
+  assert.match(noModel.stderr, /needs a model/);
+});
+
+test('llm: the CLI runs against the scripted endpoint and logs each exchange, redacted, to --log-file', async () => {
+  await withServer(
+    () => ({ reply: RIGHT }),
+    async (url) => {
+      const log = join(tmp, 'llm.log');
+      const env = { ...process.env, OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test-000000000000000000000000', SNIPEXEC_MODEL: 'scripted' };
+      const r = await cliAsync(['run', '--mode', 'llm', '--json', '--log-file', log, '-'], "const k = 'AKIAIOSFODNN7EXAMPLE';\nconsole.log(greet('Ed'), k.length);", env);
+      assert.equal(r.code, 0, r.stderr);
+      const json = JSON.parse(r.stdout) as { llmCalls: { calls: number }; stdout: string };
+      assert.equal(json.stdout, 'Hello, Ed 20\n');
+      assert.ok(json.llmCalls.calls >= 1);
+      const { readFileSync } = await import('node:fs');
+      const text = readFileSync(log, 'utf8');
+      assert.match(text, /"msg":"LLM exchange"/);
+      assert.match(text, /REDACTED_AWS_KEY_1/);
+      assert.ok(!text.includes('AKIAIOSFODNN7EXAMPLE'));
+    },
+  );
+});
+
+/** The CLI in a child process, without blocking this process's event loop (the server lives here). */
+async function cliAsync(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { spawn } = await import('node:child_process');
+  const { BIN } = await import('./helpers.ts');
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
