@@ -70,6 +70,21 @@ test('llm: never right: at most 5 generator requests, one classifier request, th
   );
 });
 
+test('llm: a definition that throws while it is evaluated is an attempt, fed back with its error', async () => {
+  let asks = 0;
+  const throwing = definition("const cfg = JSON.parse('{not json');\nELEMENT = (n) => cfg.greeting + n;");
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' ? { reply: asks++ === 0 ? throwing : RIGHT } : { reply: definition('ELEMENT = {};') }),
+    async (url, requests) => {
+      const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.stdout, 'HELLO, ADA\n', JSON.stringify(r.errors));
+      assert.equal(r.injections.find((i) => i.element === 'greet')?.attempts, 2);
+      assert.ok(r.errors.every((e) => e.attribution !== 'snippet'), 'the definition\'s exception is not the snippet\'s');
+      assert.match(generatorFor(requests, 'greet')[1]!.prompt, /JSON[\s\S]*thrown while its definition ran/);
+    },
+  );
+});
+
 test('llm: a classifier reply that is not a category leaves the choice to the heuristic classifier', async () => {
   await withServer(
     (req) => (req.kind === 'classifier' ? { reply: 'I think it is probably some kind of callable thing.' } : { reply: definition('ELEMENT = 42;') }),

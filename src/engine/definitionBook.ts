@@ -223,6 +223,21 @@ export class DefinitionBook {
     return false;
   }
 
+  /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */
+  async definitionsFailed(failures: readonly { id: string; message: string }[]): Promise<boolean> {
+    let any = false;
+    for (const f of failures) {
+      const def = this.defs.get(f.id);
+      if (!def || def.proposal.probe) continue;
+      const before = def.proposal.source;
+      await this.retry(def, `${f.message} (thrown while its definition ran)`, {});
+      await this.resolveParts(def, 0);
+      any ||= def.proposal.source !== before;
+    }
+    if (any) this.prune();
+    return any;
+  }
+
   /** The definition an access path comes from: `a.b.c` is `a.b`'s when `a.b.c` has none of its own. */
   private culpritDef(id: string): Definition | undefined {
     for (let cur = id, guard = 0; cur !== '' && guard < 40; guard++) {

@@ -12,6 +12,11 @@ export interface RenderedDefinitions {
   readonly receiver: string | undefined;
   /** Every identifier the prelude binds or reads, so a snippet that shadows one can be wrapped. */
   readonly identifiers: ReadonlySet<string>;
+  /**
+   * The prelude as the sandbox runs it: each statement guarded, so a definition that throws (an
+   * LLM's, say) is reported through `hook.pf(id, error)` instead of ending the run.
+   */
+  guarded(hook: string): string;
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -21,6 +26,8 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   const names = new Map<string, string>();
   const taken = new Set<string>();
   const lines: string[] = [];
+  /** The element each line of `lines` defines or attaches. */
+  const owners: string[] = [];
   const statements = new Map<string, string>();
   const accessors: [string, string][] = [];
   const done = new Set<string>();
@@ -63,6 +70,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
     const name = varName(def);
     const statement = isGlobal(def) && !IDENT.test(def.id) ? `globalThis[${JSON.stringify(def.id)}] = ${source};` : `var ${name} = ${source};`;
     lines.push(`${statement} // ${def.id}`);
+    owners.push(def.id);
     statements.set(def.id, statement);
     accessors.push([def.id, isGlobal(def) && !IDENT.test(def.id) ? `globalThis[${JSON.stringify(def.id)}]` : name]);
     for (const child of children.get(def.id) ?? []) attach(child, name);
@@ -74,6 +82,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
     emit(child);
     const access = IDENT.test(child.name) ? `${target}.${child.name}` : `${target}[${JSON.stringify(child.name)}]`;
     lines.push(`${access} = ${varName(child)};`);
+    owners.push(child.id);
   };
 
   const ordered = [...defs.values()].sort((a, b) => rank(a) - rank(b));
@@ -90,11 +99,17 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
     );
   }
   const body = lines.join('\n');
+  const requireLine = lines.length > owners.length ? lines[lines.length - 1] : undefined;
   const helpers = HELPER_NAMES.some((h) => body.includes(h)) ? `${HELPERS_ONE_LINE}\n` : '';
   const receiverDef = defs.get('this');
   const receiver = receiverDef?.kind === 'receiver' ? varName(receiverDef) : undefined;
   const identifiers = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
-  return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors, receiver, identifiers };
+  const guarded = (hook: string): string => {
+    if (body === '') return '';
+    const guardedLines = owners.map((id, i) => `try { ${lines[i]}\n} catch (e) { ${hook}.pf(${JSON.stringify(id)}, e); }`);
+    return `${helpers}${guardedLines.join('\n')}\n${requireLine ?? ''}\n`;
+  };
+  return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors, receiver, identifiers, guarded };
 }
 
 function isGlobal(def: Definition): boolean {

@@ -89,6 +89,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
     await book.afterRun(last.report?.traces);
+    // A definition that threw while the prelude ran goes back to its provider with the error.
+    if (runs < options.maxRuns && (await book.definitionsFailed(last.report?.preludeFailures ?? []))) book.changed = true;
     // A run that stopped on an injected value's fault: that value is retried with the error.
     if (!book.changed && last.status === 'stopped' && runs < options.maxRuns && (await book.blame(last.report?.errors ?? []))) book.changed = true;
     if (!book.changed || book.fatal) break;
@@ -116,7 +118,7 @@ async function execute(instrumented: InstrumentedSnippet, book: DefinitionBook, 
   const rendered = renderDefinitions(book.defs);
   const adopt = rendered.accessors.length === 0 ? '' : `${instrumented.hook}.adopt([${rendered.accessors.map(([id, expr]) => `[${JSON.stringify(id)}, ${expr}]`).join(', ')}]);`;
   return runInIsolate({
-    prelude: rendered.source,
+    prelude: rendered.guarded(instrumented.hook),
     adopt,
     script: instrumented.code,
     config: {

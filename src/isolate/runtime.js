@@ -131,6 +131,7 @@ let receiver; // the snippet's top-level `this`: injected on first use, or adopt
 let lastResult;
 let lastCulprit; // the injected element the last hook result came from, if any
 const errorInfo = new WM();
+const preludeFailures = [];
 
 function ownerOf(v) {
   if (v === G) return '';
@@ -415,8 +416,12 @@ const H = {
     try { apply(timer.fn, G, timer.args); } catch (e) { uncaught(e); return false; }
     return timers.length > 0;
   },
+  /** A definition of the prelude threw: the host feeds the error back to its provider. */
+  pf(id, e) {
+    if (preludeFailures.length < 100) push(preludeFailures, { id: str(id), message: cut(str(e && e.message !== undefined ? e.message : e), 500) });
+  },
   report() {
-    return stringify({ statements, branches, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite, traces });
+    return stringify({ statements, branches, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
   },
 };
 const state = { done: false, stopped: false, errors: [] };

@@ -27,4 +27,6 @@ export interface RuntimeReport {
   readonly lastSite: number;
   /** What the recording proxies of a learning run saw, by element id. */
   readonly traces?: TraceTable;
+  /** Definitions that threw while the prelude ran, with their errors. */
+  readonly preludeFailures?: { id: string; message: string }[];
 }
