@@ -19,11 +19,11 @@ export interface BatchRun {
 }
 
 /**
- * Runs every snippet of a JSONL dataset. Each result is appended to `out` as soon as it finishes,
+ * Runs every snippet of a JSONL dataset (a file path) or of any stream of items. Each result is appended to `out` as soon as it finishes,
  * so a killed batch loses nothing that had finished; `resume` skips the ids already in `out`.
  */
 export async function runBatch(
-  dataset: string,
+  dataset: string | AsyncIterable<DatasetItem>,
   runInput: RunOptionsInput,
   batchInput: BatchOptionsInput,
   onProgress?: (p: BatchProgress) => void,
@@ -37,7 +37,7 @@ export async function runBatch(
   const rows: BatchRow[] = [...previous.values()];
   let done = 0;
   let skipped = 0;
-  const iterator = readDataset(dataset)[Symbol.asyncIterator]();
+  const iterator = (typeof dataset === 'string' ? readDataset(dataset) : dataset)[Symbol.asyncIterator]();
   let taken = 0;
   const next = async (): Promise<DatasetItem | undefined> => {
     for (;;) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What the endpoint answered, as stored. */
@@ -53,9 +53,23 @@ export class ResponseCache {
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ model: parts.model, baseURL: parts.baseURL, messages: parts.messages, reply }) + '\n');
     renameSync(tmp, file);
+    // Which endpoint the cache answers for, so an evaluation can replay it without one.
+    const endpoint = join(this.dir, 'endpoint.json');
+    if (!existsSync(endpoint)) writeFileSync(endpoint, JSON.stringify({ baseURL: withoutCredentials(parts.baseURL), model: parts.model }) + '\n');
   }
 
   private path(key: string): string {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return url;
   }
 }

@@ -1,0 +1,8 @@
+$(document).ready(function () {
+  $('#hide').click(function () {
+    $('p.note').hide();
+  });
+  $('#show').on('click', function () {
+    $('p.note').show();
+  });
+});
