@@ -4,7 +4,7 @@ import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOpt
 import type { RunResult } from '../report/buildResult.ts';
 import { NO_LLM_USAGE } from '../llm/llmSession.ts';
 import { readDataset, type DatasetItem } from './readDataset.ts';
-import { summarize, type BatchRow, type BatchSummary } from './summarize.ts';
+import { SummaryAccumulator, type BatchRow, type BatchSummary } from './summarize.ts';
 
 export interface BatchProgress {
   readonly done: number;
@@ -32,9 +32,10 @@ export async function runBatch(
   const started = Date.now();
   const runOptions = parseRunOptions(runInput);
   const options = parseBatchOptions(batchInput);
-  const previous = options.out && options.resume ? readPreviousResults(options.out) : new Map<string, BatchRow>();
+  const summary = new SummaryAccumulator();
+  // Only the ids of earlier results are kept: a batch of any length holds no rows in memory.
+  const previous = options.out && options.resume ? readPreviousResults(options.out, summary) : new Set<string>();
   if (options.out && !options.resume && existsSync(options.out)) truncateSync(options.out, 0);
-  const rows: BatchRow[] = [...previous.values()];
   let done = 0;
   let skipped = 0;
   const iterator = (typeof dataset === 'string' ? readDataset(dataset) : dataset)[Symbol.asyncIterator]();
@@ -55,14 +56,14 @@ export async function runBatch(
       const { program: _program, types: _types, ...json } = result;
       const row: BatchRow = { id: item.id, ...json };
       if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
-      rows.push(row);
+      summary.add(row);
       done++;
       onProgress?.({ done, skipped, last: row });
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const elapsedMs = Date.now() - started;
-  return { summary: summarize(rows, runOptions.mode, elapsedMs, done), ran: done, skipped };
+  return { summary: summary.result(runOptions.mode, elapsedMs, done), ran: done, skipped };
 }
 
 async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDependencies): Promise<RunResult> {
@@ -80,9 +81,9 @@ async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDep
 }
 
 /** Reads the results of an earlier run; a line cut off by a kill is dropped from the file. */
-function readPreviousResults(out: string): Map<string, BatchRow> {
-  const rows = new Map<string, BatchRow>();
-  if (!existsSync(out)) return rows;
+function readPreviousResults(out: string, summary: SummaryAccumulator): Set<string> {
+  const ids = new Set<string>();
+  if (!existsSync(out)) return ids;
   const text = readFileSync(out, 'utf8');
   const end = text.lastIndexOf('\n') + 1;
   if (end < statSync(out).size) truncateSync(out, Buffer.byteLength(text.slice(0, end)));
@@ -90,10 +91,13 @@ function readPreviousResults(out: string): Map<string, BatchRow> {
     if (line.trim() === '') continue;
     try {
       const row = JSON.parse(line) as BatchRow;
-      if (typeof row.id === 'string') rows.set(row.id, row);
+      if (typeof row.id === 'string' && !ids.has(row.id)) {
+        ids.add(row.id);
+        summary.add(row);
+      }
     } catch {
       // a corrupt line is re-run rather than trusted
     }
   }
-  return rows;
+  return ids;
 }

@@ -20,38 +20,64 @@ export interface BatchSummary {
   readonly llmCalls: LlmUsage;
 }
 
-/** The batch summary over all rows; `ran` is how many were run now, for the throughput. */
-export function summarize(rows: readonly BatchRow[], mode: Mode, elapsedMs: number, ran: number): BatchSummary {
-  const parsed = rows.filter((r) => r.status !== 'syntax-error');
-  const sum = (f: (r: BatchRow) => number) => parsed.reduce((a, r) => a + f(r), 0);
-  const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
-  const statusCounts: Partial<Record<RunStatus, number>> = {};
-  for (const r of rows) statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
-  return {
-    snippets: rows.length,
-    mode,
-    lineCoverage: ratio(sum((r) => r.lines.covered), sum((r) => r.lines.total)),
-    meanLineCoverage: ratio(sum((r) => r.lineCoverage), parsed.length),
-    branchCoverage: ratio(sum((r) => r.branches.covered), sum((r) => r.branches.total)),
-    fullyExecutedRate: ratio(parsed.filter((r) => r.fullyExecuted).length, parsed.length),
-    statusCounts,
-    elapsedMs,
-    snippetsPerSecond: ratio(ran, elapsedMs / 1000),
-    llmCalls: totalUsage(rows),
-  };
+/**
+ * The batch summary, built one row at a time so a batch of any length keeps no rows in memory.
+ * `ran` counts the rows run now (not resumed), for the throughput.
+ */
+export class SummaryAccumulator {
+  private snippets = 0;
+  private parsed = 0;
+  private covered = 0;
+  private total = 0;
+  private ratioSum = 0;
+  private branchCovered = 0;
+  private branchTotal = 0;
+  private full = 0;
+  private readonly statusCounts: Partial<Record<RunStatus, number>> = {};
+  private readonly usage: LlmUsage = { ...NO_LLM_USAGE };
+
+  add(r: BatchRow): void {
+    this.snippets++;
+    this.statusCounts[r.status] = (this.statusCounts[r.status] ?? 0) + 1;
+    const u = r.llmCalls as Partial<LlmUsage> | undefined;
+    if (u) {
+      this.usage.calls += u.calls ?? 0;
+      this.usage.cached += u.cached ?? 0;
+      this.usage.retries += u.retries ?? 0;
+      this.usage.promptTokens += u.promptTokens ?? 0;
+      this.usage.completionTokens += u.completionTokens ?? 0;
+      this.usage.capped ||= u.capped === true;
+    }
+    if (r.status === 'syntax-error') return;
+    this.parsed++;
+    this.covered += r.lines.covered;
+    this.total += r.lines.total;
+    this.ratioSum += r.lineCoverage;
+    this.branchCovered += r.branches.covered;
+    this.branchTotal += r.branches.total;
+    if (r.fullyExecuted) this.full++;
+  }
+
+  result(mode: Mode, elapsedMs: number, ran: number): BatchSummary {
+    const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+    return {
+      snippets: this.snippets,
+      mode,
+      lineCoverage: ratio(this.covered, this.total),
+      meanLineCoverage: ratio(this.ratioSum, this.parsed),
+      branchCoverage: ratio(this.branchCovered, this.branchTotal),
+      fullyExecutedRate: ratio(this.full, this.parsed),
+      statusCounts: { ...this.statusCounts },
+      elapsedMs,
+      snippetsPerSecond: ratio(ran, elapsedMs / 1000),
+      llmCalls: { ...this.usage },
+    };
+  }
 }
 
-function totalUsage(rows: readonly BatchRow[]): LlmUsage {
-  const total: LlmUsage = { ...NO_LLM_USAGE };
-  for (const r of rows) {
-    const u = r.llmCalls as Partial<LlmUsage> | undefined;
-    if (!u) continue;
-    total.calls += u.calls ?? 0;
-    total.cached += u.cached ?? 0;
-    total.retries += u.retries ?? 0;
-    total.promptTokens += u.promptTokens ?? 0;
-    total.completionTokens += u.completionTokens ?? 0;
-    total.capped ||= u.capped === true;
-  }
-  return total;
+/** The batch summary over all rows; `ran` is how many were run now, for the throughput. */
+export function summarize(rows: readonly BatchRow[], mode: Mode, elapsedMs: number, ran: number): BatchSummary {
+  const acc = new SummaryAccumulator();
+  for (const r of rows) acc.add(r);
+  return acc.result(mode, elapsedMs, ran);
 }
