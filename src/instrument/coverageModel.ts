@@ -18,6 +18,8 @@ export interface HookSite {
   readonly usageKey: string;
   /** Name, property or module specifier, where the site has one. */
   readonly name?: string;
+  /** For a decision a recording proxy may answer: the answer that runs more of the code. */
+  readonly prefer?: boolean;
 }
 
 /** The static map of a snippet: measured statements, branches and hook sites, with source locations. */
@@ -45,10 +47,10 @@ export class CoverageModel implements CoverageMap {
     return id;
   }
 
-  newSite(node: t.Node, kind: HookKind, text: string, usageKey: string, name?: string): number {
+  newSite(node: t.Node, kind: HookKind, text: string, usageKey: string, name?: string, prefer?: boolean): number {
     const id = this.sites.length;
     const site: HookSite = { id, kind, line: lineOf(node), column: columnOf(node), text: text.slice(0, 80), usageKey };
-    this.sites.push(name === undefined ? site : { ...site, name });
+    this.sites.push({ ...site, ...(name === undefined ? {} : { name }), ...(prefer === undefined ? {} : { prefer }) });
     return id;
   }
 }

@@ -8,6 +8,7 @@ import { transformJsx } from '../parse/transformJsx.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
+import { pathPreferences } from './pathPreference.ts';
 import { directUsage, mergeUsage, UsageKeys, type UsageTable } from './usage.ts';
 import { hookVisitor, type VisitorState } from './visitor.ts';
 
@@ -57,7 +58,9 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
 
   const model = new CoverageModel();
   const hook = hookNameFor(source);
-  const state: VisitorState = { model, keys, hook, source, operatorHooks: options.operatorHooks, done: new WeakSet(), pending: new WeakMap() };
+  const state: VisitorState = {
+    model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(ast), done: new WeakSet(), pending: new WeakMap(),
+  };
   const isAsync = hasTopLevelAwait(ast);
   traverse(ast, traverse.visitors.merge([hookVisitor, coverageVisitor]) as never, undefined, state);
 

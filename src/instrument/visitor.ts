@@ -1,6 +1,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { CoverageModel, HookKind } from './coverageModel.ts';
+import type { PathPreferences } from './pathPreference.ts';
 import { requireSpecifier, staticPropertyName, type UsageKeys } from './usage.ts';
 
 /** Globals every isolate has; reading them needs no hook. */
@@ -26,6 +27,8 @@ export interface VisitorState {
   readonly hook: string;
   readonly source: string;
   readonly operatorHooks: boolean;
+  /** The outcome of each decision that runs more of the code, for recording proxies to give. */
+  readonly preferences: PathPreferences;
   /** Nodes already instrumented; injected nodes have no `loc` and are never touched. */
   readonly done: WeakSet<t.Node>;
   /** Sites reserved on enter, for hooks whose operand is rewritten before the hook is placed on exit. */
@@ -50,11 +53,16 @@ function text(path: NodePath, state: VisitorState): string {
   return start != null && end != null ? state.source.slice(start, end) : path.type;
 }
 
-function site(path: NodePath, state: VisitorState, kind: HookKind, name?: string): t.NumericLiteral {
-  return t.numericLiteral(state.model.newSite(path.node, kind, text(path, state), state.keys.keyOf(path), name));
+function site(path: NodePath, state: VisitorState, kind: HookKind, name?: string, prefer?: boolean): t.NumericLiteral {
+  return t.numericLiteral(state.model.newSite(path.node, kind, text(path, state), state.keys.keyOf(path), name, prefer));
 }
 
-function replace(path: NodePath, state: VisitorState, node: t.Expression): void {
+function replace(path: NodePath, state: VisitorState, replacement: t.Expression): void {
+  let node = replacement;
+  // A value a guard clause tests (`if (done) return;`): a recording proxy answers it falsy.
+  if (state.operatorHooks && state.preferences.tests.get(path.node) === false) {
+    node = h(state, 'op', [site(path, state, 'operator', 'test', false), t.stringLiteral('test'), replacement, t.booleanLiteral(false)]);
+  }
   state.done.add(path.node);
   const parent = path.parent;
   if (t.isObjectProperty(parent) && parent.shorthand && parent.value === path.node) parent.shorthand = false;
@@ -103,12 +111,29 @@ function argsArray(args: t.CallExpression['arguments']): t.ArrayExpression {
   return t.arrayExpression(args.filter((a): a is t.Expression | t.SpreadElement => !t.isArgumentPlaceholder(a) && !t.isJSXNamespacedName(a)));
 }
 
+/** Switch statements whose discriminant is hooked; the statement itself stays measured. */
+const SWITCHED = new WeakSet<t.Node>();
+
+/** The literal case of a switch that runs the most code without leaving: no throw or return, longest first. */
+function preferredCase(node: t.SwitchStatement): t.Expression | undefined {
+  const score = (c: t.SwitchCase): number => {
+    const last = c.consequent[c.consequent.length - 1];
+    const leaves = last !== undefined && (t.isThrowStatement(last) || t.isReturnStatement(last));
+    return (leaves ? 0 : 1000) + c.consequent.length;
+  };
+  let best: t.SwitchCase | undefined;
+  for (const c of node.cases) if (!best || score(c) > score(best)) best = c;
+  if (!best || !best.test || !(t.isStringLiteral(best.test) || t.isNumericLiteral(best.test) || t.isBooleanLiteral(best.test))) return undefined;
+  return best.test;
+}
+
 /** The hook half of the visitor table: each entry rewrites one expression kind into a hook call. */
 export const hookVisitor: Visitor<VisitorState> = {
   Identifier: {
     exit(path, state) {
       if (!original(path, state) || !path.isReferencedIdentifier() || isWriteTarget(path)) return;
       const name = path.node.name;
+      if (path.scope.getBinding(name) && state.operatorHooks && state.preferences.tests.get(path.node) === false) return replace(path, state, t.identifier(name));
       if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name)) return;
       if (name === 'require' && t.isCallExpression(path.parent) && path.parent.callee === path.node && requireSpecifier(path.parent) !== undefined) return;
       replace(path, state, h(state, 'g', [site(path, state, 'global', name), t.stringLiteral(name)]));
@@ -221,7 +246,20 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (!t.isBinaryExpression(parent) || !['===', '==', '!==', '!='].includes(parent.operator)) return;
       const other = parent.left === path.node ? parent.right : parent.left;
       if (!t.isStringLiteral(other) || !TYPEOF_RESULTS.has(other.value)) return;
-      replace(path, state, h(state, 'op', [site(path, state, 'operator', 'typeof'), t.stringLiteral('typeof'), arg, t.stringLiteral(other.value)]));
+      // Whether the type should be the compared one: the comparison's preferred result, flipped for `!==`.
+      const wanted = state.preferences.comparisons.get(parent);
+      const prefer = wanted === undefined ? undefined : parent.operator.startsWith('!') ? !wanted : wanted;
+      replace(path, state, h(state, 'op', [site(path, state, 'operator', 'typeof', prefer), t.stringLiteral('typeof'), arg, t.stringLiteral(other.value)]));
+    },
+  },
+  SwitchStatement: {
+    exit(path, state) {
+      // `switch (x)` on a recording proxy: it is told which case runs the most code, and takes it.
+      if (!state.operatorHooks || !path.node.loc || SWITCHED.has(path.node)) return;
+      SWITCHED.add(path.node);
+      const chosen = preferredCase(path.node);
+      if (!chosen) return;
+      path.node.discriminant = h(state, 'op', [site(path.get('discriminant') as NodePath, state, 'operator', 'switch'), t.stringLiteral('switch'), path.node.discriminant, t.cloneNode(chosen)]);
     },
   },
   BinaryExpression: {
@@ -229,7 +267,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (!state.operatorHooks || !original(path, state) || t.isPrivateName(path.node.left)) return;
       const { operator, left, right } = path.node;
       if (!COMPARISONS.has(operator) && !(ARITHMETIC.has(operator) && !(isLiteral(left) && isLiteral(right)))) return;
-      replace(path, state, h(state, 'op', [site(path, state, 'operator', operator), t.stringLiteral(operator), left as t.Expression, right]));
+      replace(path, state, h(state, 'op', [site(path, state, 'operator', operator, state.preferences.comparisons.get(path.node)), t.stringLiteral(operator), left as t.Expression, right]));
     },
   },
 };

@@ -239,8 +239,32 @@ function probePattern(p, length) {
 }
 
 const NULLISH = (v) => v === null || v === undefined;
+const COMPARISON_OPS = { '===': 1, '==': 1, '!==': 1, '!=': 1, '<': 1, '>': 1, '<=': 1, '>=': 1 };
+const NEGATED = { '===': '!==', '==': '!=', '!==': '===', '!=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' };
+const FLIPPED = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+function answerAs(op, a, b, answer) {
+  const left = isProbe(a);
+  const p = left ? a : b;
+  const other = left ? b : a;
+  const t = traceOf(probeId(p));
+  let recorded = left ? op : FLIPPED[op] || op;
+  if (!answer) recorded = NEGATED[recorded];
+  const entry = { op: recorded, type: kindOf(other) };
+  const value = primitiveOf(other);
+  if (value !== undefined) entry.value = value;
+  if (other === undefined) entry.value = '__undefined__';
+  if (!isProbe(other)) note(t, 'compared', entry);
+  return answer;
+}
 /** A comparison or arithmetic operation with a probe operand: recorded, then answered so the code goes on. */
-function probeOperator(op, a, b) {
+/**
+ * A comparison with a probe. `prefer` is the answer that runs more of the code, where the
+ * instrumenter knows one; the trace records the relation as answered (`x === 'a'` answered false
+ * is recorded as `x !== 'a'`), so the value synthesised later takes the same path.
+ */
+function probeOperator(op, a, b, prefer) {
+  if (prefer !== undefined && op !== 'instanceof' && op !== 'in' && COMPARISON_OPS[op] === 1) return answerAs(op, a, b, prefer);
+  if (prefer === false && (op === 'instanceof' || op === 'in')) return false;
   const left = isProbe(a);
   const p = left ? a : b;
   const other = left ? b : a;

@@ -132,6 +132,8 @@ let lastResult;
 let lastCulprit; // the injected element the last hook result came from, if any
 const errorInfo = new WM();
 const preludeFailures = [];
+const PREFER = ObjectCreate(null);
+for (const k of ownKeys(config.prefer || {})) PREFER[k] = config.prefer[k];
 
 function ownerOf(v) {
   if (v === G) return '';
@@ -375,11 +377,26 @@ const H = {
   op(sid, op, a, b) {
     lastSite = sid;
     if (op === 'typeof') {
-      // b is the type the snippet compares with: a probe answers it, and the trace records it.
-      if (isProbe(a)) { note(traceOf(probeId(a)), 'typeofs', b); return b; }
+      // b is the type the snippet compares with: a probe answers it, and the trace records it,
+      // unless taking that branch would leave the code early (a guard clause).
+      if (isProbe(a)) {
+        if (PREFER[sid] === false) return b === 'object' ? 'undefined' : 'object';
+        note(traceOf(probeId(a)), 'typeofs', b);
+        return b;
+      }
       return typeof a;
     }
-    if (isProbe(a) || isProbe(b)) return probeOperator(op, a, b);
+    if (op === 'switch') {
+      // b is the case that runs the most code: a probe takes it, and the trace records it.
+      if (isProbe(a)) { note(traceOf(probeId(a)), 'compared', { op: '===', type: typeof b, value: b }); return b; }
+      return a;
+    }
+    if (op === 'test') {
+      // A guard clause tests a value (`if (done) return;`): a probe answers falsy, and learns it.
+      if (isProbe(a)) { note(traceOf(probeId(a)), 'tests', b); return b; }
+      return a;
+    }
+    if (isProbe(a) || isProbe(b)) return probeOperator(op, a, b, PREFER[sid]);
     switch (op) {
       case '===': return a === b; case '!==': return a !== b; case '==': return a == b; case '!=': return a != b;
       case '<': return a < b; case '>': return a > b; case '<=': return a <= b; case '>=': return a >= b;

@@ -13,6 +13,8 @@ export interface RuntimeConfig {
   readonly maxConsoleBytes: number;
   readonly helpers: string;
   readonly callbacks: CallbackConventions;
+  /** Per operator site id, the answer a recording proxy gives to run more of the code. */
+  readonly prefer: Readonly<Record<number, boolean>>;
 }
 
 /** What the runtime reports after a run; parsed from one JSON string. */

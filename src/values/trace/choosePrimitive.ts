@@ -95,10 +95,10 @@ export function chooseString(id: string, name: string, facts: TraceFacts, traces
   return s;
 }
 
-/** `=== false` and `!== true` ask for false; anything else for true, so tested code runs. */
-export function chooseBoolean(compared: readonly OperandRecord[]): boolean {
+/** `=== false` and `!== true` ask for false, as does a guard clause best not taken; else true, so tested code runs. */
+export function chooseBoolean(compared: readonly OperandRecord[], tests: readonly boolean[] = []): boolean {
   const c = compared.find((x) => typeof x.value === 'boolean');
-  if (!c) return true;
+  if (!c) return tests.length > 0 ? tests[0] === true : true;
   const eq = c.op === '===' || c.op === '==';
   return eq ? (c.value as boolean) : !(c.value as boolean);
 }

@@ -47,6 +47,11 @@ function looksLikeRegExp(id: string, facts: TraceFacts, traces: TraceView): bool
   return facts.methods.every((m) => (traces.get(memberId(id, m))?.calls ?? []).every((c) => c.argc === 1 && c.callbacks.length === 0));
 }
 
+function onlyTested(t: Trace): boolean {
+  return !t.reads?.length && !t.writes?.length && !t.has?.length && !t.called && !t.constructed && !t.iterated && !t.asyncIterated && !t.pattern &&
+    !t.compared?.length && !t.arith?.length && !t.typeofs?.length && !t.instanceOf?.length && !t.awaited && !t.promiseMethods?.length && !t.hints?.length;
+}
+
 /**
  * Ranks the categories a traced element can be, most likely first: what it was seen to do (be
  * called, constructed, awaited, iterated, compared, given string methods…), then static usage,
@@ -70,6 +75,8 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   for (const target of t?.instanceOf ?? []) add(target.startsWith('@') ? 'object' : BUILTIN_INSTANCE[target]);
   for (const tp of t?.typeofs ?? []) add(tp === 'string' || tp === 'number' || tp === 'boolean' || tp === 'function' ? tp : tp === 'object' ? 'object' : undefined);
   if (t?.pattern) add('tuple');
+  // Only tested by a guard clause that is best not taken (`if (done) return;`): a false flag.
+  if (t?.tests?.length && t.tests.every((x) => !x) && onlyTested(t)) add('boolean');
   if (has(DATE_METHODS) && !has(STRING_METHODS)) add('Date');
   if (looksLikeRegExp(id, facts, traces)) add('RegExp');
   if (has(ELEMENT_MEMBERS)) add('element');

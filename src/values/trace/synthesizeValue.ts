@@ -123,7 +123,7 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
       return done(JSON.stringify(s), 'string');
     }
     case 'number': return done(String(chooseNumber(name, trace?.compared ?? [], usage)), 'number');
-    case 'boolean': return done(String(chooseBoolean(trace?.compared ?? [])), 'boolean');
+    case 'boolean': return done(String(chooseBoolean(trace?.compared ?? [], trace?.tests ?? [])), 'boolean');
     case 'tuple': {
       const indexed = (trace?.reads ?? []).filter((k) => /^\d+$/.test(k)).map(Number);
       const n = Math.min(16, Math.max(trace?.pattern ?? 0, usage.arrayPattern?.length ?? 0, indexed.length ? Math.max(...indexed) + 1 : 0, 1));

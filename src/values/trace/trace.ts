@@ -53,6 +53,8 @@ export interface Trace {
   awaited?: boolean;
   promiseMethods?: string[];
   keysListed?: boolean;
+  /** Truthiness a guard clause was answered with (`if (done) return;` answered false). */
+  tests?: boolean[];
   protoRead?: boolean;
   argProbes?: string[];
 }
