@@ -111,6 +111,15 @@ function argsArray(args: t.CallExpression['arguments']): t.ArrayExpression {
   return t.arrayExpression(args.filter((a): a is t.Expression | t.SpreadElement => !t.isArgumentPlaceholder(a) && !t.isJSXNamespacedName(a)));
 }
 
+function injectBeforeWrite(path: NodePath<t.UpdateExpression | t.AssignmentExpression>, target: t.Identifier, state: VisitorState): void {
+  const name = target.name;
+  if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name)) return;
+  state.done.add(path.node);
+  const read = h(state, 'g', [site(path, state, 'global', name), t.stringLiteral(name)]);
+  path.replaceWith(t.sequenceExpression([read, path.node]));
+  path.skip();
+}
+
 /** Switch statements whose discriminant is hooked; the statement itself stays measured. */
 const SWITCHED = new WeakSet<t.Node>();
 
@@ -208,6 +217,8 @@ export const hookVisitor: Visitor<VisitorState> = {
       if ((t.isObjectPattern(left) || t.isArrayPattern(left)) && path.node.loc) reserve(path, path.get('right'), state, 'destructure');
     },
     exit(path, state) {
+      const { left, operator } = path.node;
+      if (operator !== '=' && t.isIdentifier(left) && original(path, state)) return injectBeforeWrite(path, left, state);
       const sid = state.pending.get(path.node);
       if (sid === undefined) return;
       state.pending.delete(path.node);
@@ -241,7 +252,6 @@ export const hookVisitor: Visitor<VisitorState> = {
       // `typeof x === 'string'`: the hook is told the compared type, so a recording proxy can answer it.
       if (!state.operatorHooks || !original(path, state) || path.node.operator !== 'typeof') return;
       const arg = path.node.argument;
-      if (t.isIdentifier(arg) && !path.scope.getBinding(arg.name)) return; // typeof of an undeclared name must not throw
       const parent = path.parent;
       if (!t.isBinaryExpression(parent) || !['===', '==', '!==', '!='].includes(parent.operator)) return;
       const other = parent.left === path.node ? parent.right : parent.left;
@@ -249,7 +259,11 @@ export const hookVisitor: Visitor<VisitorState> = {
       // Whether the type should be the compared one: the comparison's preferred result, flipped for `!==`.
       const wanted = state.preferences.comparisons.get(parent);
       const prefer = wanted === undefined ? undefined : parent.operator.startsWith('!') ? !wanted : wanted;
-      replace(path, state, h(state, 'op', [site(path, state, 'operator', 'typeof', prefer), t.stringLiteral('typeof'), arg, t.stringLiteral(other.value)]));
+      // An undeclared name is looked up by the hook, which injects it or, as `typeof` does, gives 'undefined'.
+      const free = t.isIdentifier(arg) && !path.scope.getBinding(arg.name) && !ISOLATE_GLOBALS.has(arg.name);
+      const operand = free ? h(state, 'gt', [site(path, state, 'global', arg.name), t.stringLiteral(arg.name)]) : arg;
+      if (t.isIdentifier(arg) && !free && !path.scope.getBinding(arg.name)) return; // a built-in: typeof as it is
+      replace(path, state, h(state, 'op', [site(path, state, 'operator', 'typeof', prefer), t.stringLiteral('typeof'), operand, t.stringLiteral(other.value)]));
     },
   },
   SwitchStatement: {
@@ -260,6 +274,13 @@ export const hookVisitor: Visitor<VisitorState> = {
       const chosen = preferredCase(path.node);
       if (!chosen) return;
       path.node.discriminant = h(state, 'op', [site(path.get('discriminant') as NodePath, state, 'operator', 'switch'), t.stringLiteral('switch'), path.node.discriminant, t.cloneNode(chosen)]);
+    },
+  },
+  UpdateExpression: {
+    exit(path, state) {
+      // `count++` or `n -= 1` on an undeclared name: read it through the hook first, which injects it.
+      const target = path.node.argument;
+      if (t.isIdentifier(target) && original(path, state)) injectBeforeWrite(path, target, state);
     },
   },
   BinaryExpression: {

@@ -179,6 +179,10 @@ function recordCall(t, field, args) {
   return call.callbacks;
 }
 
+function isClass(fn) {
+  try { return apply(strSlice, apply(fnToString, fn, []), [0, 5]) === 'class'; } catch { return false; }
+}
+
 /** Calls the callbacks a probe was given, with probes for their arguments, as the real API would. */
 function runCallbacks(proxy, info, callbacks, args) {
   const key = info.key;
@@ -188,6 +192,7 @@ function runCallbacks(proxy, info, callbacks, args) {
   for (let c = 0; c < callbacks.length; c++) {
     const cb = callbacks[c];
     const fn = cb.prop === undefined ? args[cb.index] : args[cb.index][cb.prop];
+    if (isClass(fn)) continue; // a class handed over is not a callback
     const base = `${info.id}#cb${cb.index}${cb.prop === undefined ? '' : '.' + cb.prop}`;
     const n = mathMax(cb.params, cb.names.length);
     const cbArgs = [];
@@ -294,6 +299,8 @@ function probeOperator(op, a, b, prefer) {
         note(t, 'instanceOf', name);
         return true;
       }
+      // The right-hand side of instanceof is a constructor: instanceof reads its prototype.
+      note(t, 'reads', 'prototype');
       return false;
     case 'in':
       if (!left) { note(t, 'has', str(a)); return true; }

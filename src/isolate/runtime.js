@@ -282,6 +282,16 @@ const H = {
     injectedGlobals[name] = true;
     return result(v, name);
   },
+  /** `typeof name` of an undeclared name: injected like a read, but never a ReferenceError. */
+  gt(sid, name) {
+    lastSite = sid;
+    if (name in G) return result(G[name], name in injectedGlobals ? name : culpritOf(G[name]));
+    const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
+    if (v === NONE) return undefined;
+    G[name] = v;
+    injectedGlobals[name] = true;
+    return result(v, name);
+  },
   th(sid, v) {
     lastSite = sid;
     if (receiver === undefined) {

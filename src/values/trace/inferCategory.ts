@@ -87,7 +87,12 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   if (facts.methods.includes('add') && facts.methods.includes('has')) add('Set');
   if (has(SHARED_SEQUENCE_METHODS)) {
     const stringArg = facts.methods.some((m) => SHARED_SEQUENCE_METHODS.has(m) && facts.methodArgs.get(m)?.some((v) => typeof v === 'string'));
-    add(stringArg || facts.reads.includes('length') ? 'string' : 'array');
+    // `s.slice(1).replace(…)`: what is done with the result says what the value is.
+    const results = facts.methods.filter((m) => SHARED_SEQUENCE_METHODS.has(m)).map((m) => traces.get(`${memberId(id, m)}()`)?.reads ?? []);
+    const resultString = results.some((r) => r.some((k) => STRING_METHODS.has(k)));
+    const resultArray = results.some((r) => r.some((k) => ARRAY_METHODS.has(k)));
+    const named = byName(name);
+    add(stringArg || resultString || (!resultArray && (facts.reads.includes('length') || named.includes('string'))) ? 'string' : 'array');
   }
   for (const tp of types) add(tp === 'string' || tp === 'number' || tp === 'boolean' ? tp : undefined);
   for (const a of t?.arith ?? []) add(a.op === '+' && a.type === 'string' ? 'string' : 'number');

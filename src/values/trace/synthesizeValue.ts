@@ -64,7 +64,9 @@ function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: P
     while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
     const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
     const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${JSON.stringify(cb.prop)}]`}`;
-    const guard = cb.prop === undefined ? `typeof ${fn} === 'function'` : `args[${cb.index}] && typeof ${fn} === 'function'`;
+    // A class handed over (`React.createElement(App)`, a mixin base) is not a callback: calling it would throw.
+    const callable = `typeof ${fn} === 'function' && !String(${fn}).startsWith('class')`;
+    const guard = cb.prop === undefined ? callable : `args[${cb.index}] && ${callable}`;
     const invoke = self ? `${fn}.call(${[self, ...args].join(', ')})` : `${fn}(${args.join(', ')})`;
     out.push(sync ? `if (${guard}) ${invoke};` : `if (${guard}) setTimeout(() => ${invoke});`);
   }
