@@ -1,5 +1,6 @@
 // `npm run eval`: every mode over every dataset present, side by side.
-// Usage: npm run eval [-- --modes none,dummy,trace,llm] [--datasets a,b] [--reps N] [--limit N]
+// Usage: npm run eval [-- --modes none,dummy,trace,trace+calls,llm] [--datasets a,b] [--reps N] [--limit N]
+//   MODE+calls runs MODE with callUncalled: top-level functions never called are called at the end.
 //                        [--concurrency N] [--out DIR] [--llm-cache DIR]
 // Writes to eval/results/: DATASET.MODE[.repK].jsonl (per snippet), summary.json, table.md,
 // coverage.svg. `llm` runs only when an endpoint is configured or its response cache exists.
@@ -19,7 +20,7 @@ import { figures, overlap, type ModeFigures, type Overlap } from './summarizeRun
 const here = new URL('.', import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
-    modes: { type: 'string', default: 'none,dummy,trace,llm' },
+    modes: { type: 'string', default: 'none,dummy,trace,trace+calls,llm' },
     datasets: { type: 'string' },
     reps: { type: 'string', default: '1' },
     limit: { type: 'string' },
@@ -42,9 +43,10 @@ for (const a of absent) {
 const wanted = values.datasets?.split(',');
 const chosen = datasets.filter((d) => !wanted || wanted.includes(d.name));
 
-let modes = values.modes.split(',') as Mode[];
-const llm = modes.includes('llm') ? llmEnvironment(values['llm-cache']) : undefined;
-if (modes.includes('llm') && !llm) modes = modes.filter((m) => m !== 'llm');
+let modes = values.modes.split(',');
+const baseMode = (m: string) => m.replace(/\+calls$/, '') as Mode;
+const llm = modes.some((m) => baseMode(m) === 'llm') ? llmEnvironment(values['llm-cache']) : undefined;
+if (!llm) modes = modes.filter((m) => baseMode(m) !== 'llm');
 
 const all: ModeFigures[] = [];
 const overlaps: Overlap[] = [];
@@ -53,12 +55,13 @@ for (const dataset of chosen) {
   const byMode = new Map<string, BatchRow[]>();
   for (const mode of modes) {
     // Only the LLM is stochastic; the offline modes are deterministic for a seed, so one run says it all.
-    const n = mode === 'llm' ? reps : 1;
+    const n = baseMode(mode) === 'llm' ? reps : 1;
+    const runOptions = { mode: baseMode(mode), callUncalled: mode.endsWith('+calls') };
     const runs: BatchRow[][] = [];
     const started = Date.now();
     for (let k = 0; k < n; k++) {
       const file = join(values.out, `${dataset.name}.${mode}${n > 1 ? `.rep${k + 1}` : ''}.jsonl`);
-      const { summary } = await runBatch(dataset.items(), { mode, seed: k + 1 }, { out: file, concurrency, ...(limit ? { limit } : {}) }, undefined, llm && mode === 'llm' ? { llm } : {});
+      const { summary } = await runBatch(dataset.items(), { ...runOptions, seed: k + 1 }, { out: file, concurrency, ...(limit ? { limit } : {}) }, undefined, llm && runOptions.mode === 'llm' ? { llm } : {});
       runs.push(readRows(file));
       console.error(`eval: ${dataset.name} ${mode}${n > 1 ? ` rep ${k + 1}` : ''}: line ${(summary.lineCoverage * 100).toFixed(1)} %, fully executed ${(summary.fullyExecutedRate * 100).toFixed(1)} %, ${summary.snippets} snippets in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
     }

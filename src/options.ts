@@ -20,6 +20,7 @@ export const runOptionsSchema = z
     maxConsoleBytes: z.number().int().min(0).max(64 * 1024 * 1024).default(64 * 1024).describe('Console output kept per run; the rest is cut and counted.'),
     maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
     maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),
+    callUncalled: z.boolean().default(false).describe('After the snippet, call each top-level function it declares but never called, with injected arguments (and in --emit too). Off by default: the research protocol runs code as written.'),
     operatorHooks: z.boolean().optional().describe('Hook comparison, arithmetic and typeof operators; on by default in trace and llm mode, which learn from them.'),
   })
   .strict();

@@ -33,6 +33,7 @@ function runFlags(cmd: Command): Command {
     .addOption(new Option('--timeout <ms>', describe('timeoutMs')).argParser(integer))
     .addOption(new Option('--seed <n>', describe('seed')).argParser(integer))
     .addOption(new Option('--memory <mb>', describe('memoryLimitMb')).argParser(integer))
+    .addOption(new Option('--call-uncalled', describe('callUncalled')))
     .addOption(new Option('--model <name>', describeLlm('model')))
     .addOption(new Option('--temperature <t>', describeLlm('temperature')).argParser(number))
     .addOption(new Option('--llm-cache <dir>', describeLlm('cacheDir')))
@@ -45,7 +46,7 @@ function runFlags(cmd: Command): Command {
 }
 
 interface RunFlags {
-  mode: RunOptionsInput['mode']; lang?: RunOptionsInput['lang']; timeout?: number; seed?: number; memory?: number;
+  mode: RunOptionsInput['mode']; lang?: RunOptionsInput['lang']; timeout?: number; seed?: number; memory?: number; callUncalled?: boolean;
   model?: string; temperature?: number; llmCache?: string; llmTimeout?: number; llmRetries?: number; llmMaxCalls?: number; llmMaxTokens?: number;
   llmBatchMaxCalls?: number; llmBatchMaxTokens?: number; logFile?: string; logLevel?: LlmFlags['logLevel'];
 }
@@ -69,6 +70,7 @@ function toRunOptions(flags: RunFlags, fileName?: string): RunOptionsInput {
   if (flags.timeout !== undefined) o.timeoutMs = flags.timeout;
   if (flags.seed !== undefined) o.seed = flags.seed;
   if (flags.memory !== undefined) o.memoryLimitMb = flags.memory;
+  if (flags.callUncalled) o.callUncalled = true;
   return o;
 }
 

@@ -52,7 +52,9 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   }
   let instrumented: InstrumentedSnippet;
   try {
-    instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm') });
+    instrumented = instrumentSnippet(parsed.ast, parsed.code, {
+      lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), callUncalled: options.callUncalled,
+    });
   } catch (error) {
     const failed = syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started);
     return { ...failed, status: 'internal-error', errors: failed.errors.map((e) => ({ ...e, type: 'InternalError', attribution: 'sandbox' as const })) };
@@ -131,6 +133,7 @@ async function execute(instrumented: InstrumentedSnippet, book: DefinitionBook, 
       maxConsoleBytes: options.maxConsoleBytes,
       helpers: HELPERS_SOURCE,
       callbacks: CALLBACK_CONVENTIONS,
+      entryPoints: instrumented.entryPoints.map((e) => ({ name: e.name, params: e.params })),
       prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
     },
     timeoutMs,

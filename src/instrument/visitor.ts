@@ -29,6 +29,8 @@ export interface VisitorState {
   readonly operatorHooks: boolean;
   /** The outcome of each decision that runs more of the code, for recording proxies to give. */
   readonly preferences: PathPreferences;
+  /** Names of functions declared in blocks: sloppy-mode code sees them outside the block too (Annex B). */
+  readonly blockFunctions: ReadonlySet<string>;
   /** Nodes already instrumented; injected nodes have no `loc` and are never touched. */
   readonly done: WeakSet<t.Node>;
   /** Sites reserved on enter, for hooks whose operand is rewritten before the hook is placed on exit. */
@@ -143,7 +145,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (!original(path, state) || !path.isReferencedIdentifier() || isWriteTarget(path)) return;
       const name = path.node.name;
       if (path.scope.getBinding(name) && state.operatorHooks && state.preferences.tests.get(path.node) === false) return replace(path, state, t.identifier(name));
-      if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name)) return;
+      if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name) || state.blockFunctions.has(name)) return;
       if (name === 'require' && t.isCallExpression(path.parent) && path.parent.callee === path.node && requireSpecifier(path.parent) !== undefined) return;
       replace(path, state, h(state, 'g', [site(path, state, 'global', name), t.stringLiteral(name)]));
     },

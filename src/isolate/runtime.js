@@ -132,6 +132,8 @@ let lastResult;
 let lastCulprit; // the injected element the last hook result came from, if any
 const errorInfo = new WM();
 const preludeFailures = [];
+const entries = [];
+const entered = [];
 const PREFER = ObjectCreate(null);
 for (const k of ownKeys(config.prefer || {})) PREFER[k] = config.prefer[k];
 
@@ -442,6 +444,31 @@ const H = {
     if (timer.at > now) now = Math.max(now, timer.at - (timer.interval || 0));
     try { apply(timer.fn, G, timer.args); } catch (e) { uncaught(e); return false; }
     return timers.length > 0;
+  },
+  // entry points (callUncalled): registered, entered, and called at the end when never entered
+  fr(k, fn) { if (typeof fn === 'function') entries[k] = fn; },
+  fe(k) { entered[k] = true; },
+  drive() {
+    if (state.stopped) return stringify([]);
+    const driven = [];
+    for (let k = 0; k < entries.length; k++) {
+      const fn = entries[k];
+      if (fn === undefined || entered[k] || state.stopped) continue;
+      const name = config.entryPoints[k].name;
+      const args = [];
+      for (let i = 0; i < config.entryPoints[k].params; i++) {
+        const v = inject({ id: `${name}#arg${i}`, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of ${name}, which the snippet never calls` });
+        push(args, v === NONE ? undefined : v);
+      }
+      push(driven, k);
+      try {
+        const r = apply(fn, undefined, args);
+        if (r && typeof r.then === 'function') r.then(undefined, (e) => uncaught(e));
+      } catch (e) {
+        uncaught(e);
+      }
+    }
+    return stringify(driven);
   },
   /** A definition of the prelude threw: the host feeds the error back to its provider. */
   pf(id, e) {

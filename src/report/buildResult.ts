@@ -108,6 +108,22 @@ export function buildResult(parts: ResultParts): RunResult {
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
   const prelude = rendered.source === '' ? '' : `// ---- injected by snipexec ----\n${rendered.source}// ---- snippet ----\n`;
   let code = parts.parsed.code + (parts.parsed.code.endsWith('\n') ? '' : '\n');
+  // The functions nothing called, called as the last run did (callUncalled), with their injected arguments.
+  const driven = report?.driven ?? [];
+  if (driven.length > 0) {
+    const access = new Map(rendered.accessors);
+    const calls = driven.map((k) => {
+      const entry = instrumented.entryPoints[k];
+      if (!entry) return '';
+      const args = Array.from({ length: entry.params }, (_, i) => access.get(`${entry.name}#arg${i}`) ?? 'undefined');
+      return `${entry.name}(${args.join(', ')});`;
+    });
+    if (instrumented.topLevelReturn) {
+      // The snippet may return before the end: the calls go in a `finally` that runs unless it threw, on
+      // the line the finally opens, so the emitted program has no line of its own left uncovered.
+      code = `var __snipexec_threw = false;\ntry {\n${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) { ${calls.join(' ')} } } // called by snipexec: declared, never called\n`;
+    } else code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
+  }
   // The live run keeps the snippet in its own function scope, called with the injected receiver;
   // the program does the same when it has to: a receiver, or a top-level name that shadows one
   // the definitions use (`let Promise = require('promise')`).

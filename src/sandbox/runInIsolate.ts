@@ -73,13 +73,17 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining());
     await runScript(isolate, context, exec.script, 'snipexec:snippet', remaining());
     const hook = exec.config.hook;
-    for (let tick = 0; tick < exec.maxTimerTicks; tick++) {
-      const more = (await context.eval(`${hook}.tick()`, { timeout: remaining() })) as boolean;
-      if (!more) break;
+    await runTimers(context, hook, exec.maxTimerTicks, remaining);
+    let driven: number[] = [];
+    if (exec.config.entryPoints.length > 0) {
+      // The functions nothing called are called now, after everything else settled; then their timers.
+      driven = JSON.parse((await context.eval(`${hook}.drive()`, { timeout: remaining() })) as string) as number[];
+      if (driven.length > 0) await runTimers(context, hook, exec.maxTimerTicks, remaining);
     }
     const raw = (await context.eval(`${hook}.report()`, { timeout: 2_000 })) as string;
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return { status: 'internal-error', report: undefined, reason: 'runtime report too large' };
     const report = JSON.parse(raw) as RuntimeReport;
+    report.driven = driven;
     return { status: report.errors.length > 0 ? 'stopped' : 'completed', report };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -97,6 +101,13 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     bridge.release();
     context?.release();
     if (!isolate.isDisposed) isolate.dispose();
+  }
+}
+
+async function runTimers(context: ivm.Context, hook: string, maxTicks: number, remaining: () => number): Promise<void> {
+  for (let tick = 0; tick < maxTicks; tick++) {
+    const more = (await context.eval(`${hook}.tick()`, { timeout: remaining() })) as boolean;
+    if (!more) break;
   }
 }
 

@@ -15,6 +15,8 @@ export interface RuntimeConfig {
   readonly callbacks: CallbackConventions;
   /** Per operator site id, the answer a recording proxy gives to run more of the code. */
   readonly prefer: Readonly<Record<number, boolean>>;
+  /** Top-level functions to call at the end when never called (callUncalled); empty otherwise. */
+  readonly entryPoints: readonly { readonly name: string; readonly params: number }[];
 }
 
 /** What the runtime reports after a run; parsed from one JSON string. */
@@ -31,4 +33,6 @@ export interface RuntimeReport {
   readonly traces?: TraceTable;
   /** Definitions that threw while the prelude ran, with their errors. */
   readonly preludeFailures?: { id: string; message: string }[];
+  /** Entry points called at the end because nothing else called them (host-side, from drive()). */
+  driven?: number[];
 }

@@ -46,6 +46,7 @@ const KIND_TEXT: Record<ElementKind, string> = {
   constructor: 'a value the snippet uses with new, so it must be a class or constructor',
   iterable: 'a value the snippet iterates, so it must be iterable',
   destructure: 'a value the snippet destructures with an array pattern, so it must be iterable',
+  argument: 'an argument to a function the snippet declares but never calls; snipexec calls it',
 };
 
 /** A fence longer than any backtick run inside, so the snippet cannot close it (CommonMark). */

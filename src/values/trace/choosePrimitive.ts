@@ -70,10 +70,11 @@ export function chooseNumber(name: string, compared: readonly OperandRecord[], u
  */
 export function chooseString(id: string, name: string, facts: TraceFacts, traces: TraceView, usage: Usage): string {
   const compared = [...(facts.trace?.compared ?? []), ...(usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }))];
-  const equal = compared.find((c) => (c.op === '===' || c.op === '==') && typeof c.value === 'string');
+  const differs = compared.filter((c) => (c.op === '!==' || c.op === '!=') && typeof c.value === 'string').map((c) => c.value as string);
+  // A guard clause's answer (recorded as `!==`) wins over a later, unguided `===`.
+  const equal = compared.find((c) => (c.op === '===' || c.op === '==') && typeof c.value === 'string' && !differs.includes(c.value));
   if (equal) return equal.value as string;
   let s = stringByName(name) ?? (/^[A-Za-z_$][\w$]*$/.test(name) && !/^(arg\d+|value|part|this)$/.test(name) ? name : 'example');
-  const differs = compared.filter((c) => (c.op === '!==' || c.op === '!=') && typeof c.value === 'string').map((c) => c.value as string);
   if (differs.includes(s)) s = `${s}-other`;
   const arg = (m: string) => facts.methodArgs.get(m)?.find((v): v is string => typeof v === 'string');
   const ends = arg('endsWith');

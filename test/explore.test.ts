@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runSnippet } from '../src/engine/runSnippet.ts';
+import { selected } from './helpers.ts';
+
+/** Each case runs in trace mode; `uncovered` is exact, and the emitted program must reproduce the run. */
+const PATHS = [
+  {
+    name: 'a guard clause on typeof is not taken',
+    code: "if (typeof fn !== 'function') {\n  throw new TypeError('fn required');\n}\nconsole.log(typeof fn);",
+    uncovered: [2], stdout: 'function\n',
+  },
+  {
+    name: 'a guard clause on a comparison is not taken, and the value learnt avoids it',
+    code: "if (mode === 'off') {\n  return;\n}\nconsole.log(mode === 'off');",
+    uncovered: [2], stdout: 'false\n',
+  },
+  {
+    name: 'a flag tested by a guard clause is false',
+    code: 'if (done) return;\nconsole.log(done);',
+    uncovered: [], stdout: 'false\n',
+  },
+  {
+    name: 'an if without else is entered',
+    code: "if (count > 2) {\n  console.log('many');\n}",
+    uncovered: [], stdout: 'many\n',
+  },
+  {
+    name: 'a switch takes the case that runs the most, not the throwing default',
+    code: "switch (kind) {\n  case 'a':\n    console.log('a');\n    break;\n  default:\n    throw new Error('bad kind');\n}",
+    uncovered: [6], stdout: 'a\n',
+  },
+  {
+    name: 'an undeclared name updated with ++ is injected first',
+    code: 'count++;\nconsole.log(typeof count);',
+    uncovered: [], stdout: 'number\n',
+  },
+];
+
+for (const c of selected(PATHS)) {
+  test(`explore: ${c.name}`, async () => {
+    const r = await runSnippet(c.code, { mode: 'trace' });
+    assert.deepEqual(r.lines.uncovered, c.uncovered, JSON.stringify(r.errors));
+    assert.equal(r.stdout, c.stdout);
+    const again = await runSnippet(r.program ?? '', { mode: 'none' });
+    assert.equal(again.stdout, c.stdout, r.program);
+    assert.deepEqual(again.injections, []);
+  });
+}
+
+test('explore: guard preferences are trace-mode only; dummy runs the code as its values say', async () => {
+  const r = await runSnippet("if (typeof fn !== 'function') {\n  throw new TypeError('fn required');\n}\nconsole.log('after');", { mode: 'dummy' });
+  assert.deepEqual(r.lines.uncovered, [4]);
+});
+
+test('explore: callUncalled calls the top-level functions nothing called, with learnt arguments, in --emit too', async () => {
+  const code = [
+    'function greet(user) {',
+    "  console.log('Hello ' + user.name.toUpperCase());",
+    '}',
+    'const twice = (n) => {',
+    '  return n * 2;',
+    '};',
+    'function used() {',
+    "  console.log('used');",
+    '}',
+    'used();',
+  ].join('\n');
+  const off = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(off.lines.uncovered, [2, 5], 'by default the snippet runs as written');
+  const on = await runSnippet(code, { mode: 'trace', callUncalled: true });
+  assert.deepEqual(on.lines.uncovered, [], JSON.stringify(on.errors));
+  assert.equal(on.stdout, 'used\nHello NAME\n', 'used() runs once; greet is called after the snippet');
+  assert.ok(on.injections.some((i) => i.element === 'greet#arg0' && i.kind === 'argument'));
+  assert.match(on.program ?? '', /called by snipexec: declared, never called ----\ngreet\(_greet_arg0\);\ntwice\(_twice_arg0\);/);
+  const again = await runSnippet(on.program ?? '', { mode: 'none' });
+  assert.equal(again.stdout, on.stdout);
+  assert.equal(again.fullyExecuted, true);
+});
+
+test('explore: callUncalled in a function body that returns at its top level calls from a finally', async () => {
+  const code = 'function helper(x) {\n  return x + 1;\n}\nreturn 1;';
+  const r = await runSnippet(code, { mode: 'trace', callUncalled: true });
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.match(r.program ?? '', /finally \{ if \(!__snipexec_threw\) \{ helper\(_helper_arg0\); \} \}/);
+  const again = await runSnippet(r.program ?? '', { mode: 'none' });
+  assert.equal(again.fullyExecuted, true, JSON.stringify(again.errors));
+});
+
+test('explore: a function declared in a block is seen outside it, as sloppy code does', async () => {
+  const r = await runSnippet('{ function f() { return 1; } }\nconsole.log(f());', { mode: 'none' });
+  assert.equal(r.stdout, '1\n');
+});
