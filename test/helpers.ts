@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
 
 /** Spawns the real CLI with the Node that runs the tests; returns exit code, stdout and stderr. */
-export function cli(args: string[], input?: string | Buffer, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env) {
-  const r = spawnSync(process.execPath, ['--no-node-snapshot', BIN, ...args], { input, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env });
+export function cli(args: string[], input?: string | Buffer, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env, cwd?: string) {
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', BIN, ...args], { input, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env, ...(cwd ? { cwd } : {}) });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 

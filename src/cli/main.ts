@@ -9,6 +9,9 @@ import { formatHuman } from '../report/formatHuman.ts';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import { createLogger } from './createLogger.ts';
+import { runDiff } from '../diff/runDiff.ts';
+import { toSarif } from '../diff/toSarif.ts';
+import { formatDiff } from '../diff/formatDiff.ts';
 
 const describe = (key: keyof typeof runOptionsSchema.shape) => runOptionsSchema.shape[key].description ?? '';
 const describeLlm = (key: keyof typeof llmOptionsSchema.shape) => llmOptionsSchema.shape[key].description ?? '';
@@ -123,6 +126,27 @@ runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code
       process.stdout.write(lines.join('\n') + '\n');
     }
   });
+
+program
+  .command('diff')
+  .argument('[base]', 'commit to compare the working tree with, as `git diff BASE`', 'HEAD')
+  .description('run the functions and top-level code a git change touched; report the runtime type errors their own values cause')
+  .option('--json', 'print { findings, fragments, elapsedMs } as one JSON object')
+  .option('--sarif <file>', 'write the findings as SARIF 2.1.0')
+  .action(async (base: string, flags: { json?: boolean; sarif?: string }) => {
+    const report = await runDiff({ cwd: process.cwd(), base });
+    if (flags.sarif) writeFileSync(flags.sarif, JSON.stringify(toSarif(report, packageVersion()), null, 2) + '\n');
+    process.stdout.write(flags.json ? JSON.stringify(report) + '\n' : formatDiff(report, process.stdout.isTTY === true));
+    process.exitCode = report.findings.length > 0 ? 1 : 0;
+  });
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
 
 function countLines(file: string): number {
   try {

@@ -132,6 +132,7 @@ let lastResult;
 let lastCulprit; // the injected element the last hook result came from, if any
 const errorInfo = new WM();
 const preludeFailures = [];
+const explicitErrors = new WS();
 const entries = [];
 const entered = [];
 const PREFER = ObjectCreate(null);
@@ -341,6 +342,7 @@ const H = {
       throw e;
     }
     const cls = ownerOf(C);
+    if (value instanceof ErrorCtor) apply(wsAdd, explicitErrors, [value]); // `throw new TypeError(…)`: the code's own decision
     if (cls !== undefined && cls !== '' && typeof value === 'object' && value !== null && !apply(wmHas, owner, [value])) apply(wmSet, instanceOf, [value, cls]);
     return result(value, cls !== undefined && cls !== '' ? `new ${cls}` : undefined);
   },
@@ -485,7 +487,8 @@ function uncaught(e) {
   const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: 'snippet' };
   let type = 'Error', message;
   try { type = str(e && e.name) || 'Error'; message = str(e && e.message !== undefined ? e.message : e); } catch { message = '[unprintable error]'; }
-  push(state.errors, { type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit });
+  const explicit = typeof e === 'object' && e !== null && apply(wsHas, explicitErrors, [e]);
+  push(state.errors, { type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit, ...(explicit ? { explicit: true } : {}) });
 }
 
 // Helpers the injected definitions use; the host emits the same source in --emit output.

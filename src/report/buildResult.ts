@@ -29,6 +29,10 @@ export interface ReportedError {
   readonly column: number;
   /** Whose fault: the snippet's own code, an injected value, the sandbox, or a value provider (an LLM endpoint). */
   readonly attribution: 'injected' | 'snippet' | 'sandbox' | 'provider';
+  /** The snippet threw it itself (`throw new TypeError(…)`), rather than an operation failing. */
+  readonly explicit?: boolean;
+  /** The injected element whose value caused it, when attribution is `injected`. */
+  readonly culprit?: string;
 }
 
 /** The JSON result of one snippet; the schema the README documents. */
@@ -91,7 +95,7 @@ export function buildResult(parts: ResultParts): RunResult {
   });
   const errors: ReportedError[] = (report?.errors ?? []).map((e) => {
     const site = map.sites[e.sid];
-    return { type: e.type, message: e.message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: e.attribution };
+    return { type: e.type, message: e.message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: e.attribution, ...(e.explicit ? { explicit: true } : {}), ...(e.culprit ? { culprit: e.culprit } : {}) };
   });
   if (execution && execution.status !== 'completed' && execution.status !== 'stopped') {
     const site = report ? map.sites[report.lastSite] : undefined;

@@ -25,7 +25,7 @@ export interface RuntimeReport {
   readonly branches: number[][];
   readonly stdout: string;
   readonly stdoutDropped: number;
-  readonly errors: { type: string; message: string; sid: number; attribution: 'injected' | 'snippet'; culprit?: string }[];
+  readonly errors: { type: string; message: string; sid: number; attribution: 'injected' | 'snippet'; culprit?: string; explicit?: boolean }[];
   readonly done: boolean;
   readonly pendingTimers: number;
   readonly lastSite: number;

@@ -1,0 +1,128 @@
+import type { NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+import { langsFromFileName, parseSnippet } from '../parse/parseSnippet.ts';
+import { traverse } from '../parse/stripTypes.ts';
+
+/** A piece of a changed file run as a partial snippet. */
+export interface Fragment {
+  readonly file: string;
+  /** The function's name, or `(top level)`. */
+  readonly name: string;
+  readonly kind: 'function' | 'top-level';
+  /** File line of the snippet's first line: snippet line n is file line n + lineOffset. */
+  readonly lineOffset: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The changed file lines inside the fragment. */
+  readonly changedLines: readonly number[];
+  readonly code: string;
+  /** Parameter and closure values read off the file (call sites, top-level constants), as source. */
+  readonly hints: readonly string[];
+}
+
+/**
+ * The fragments a change touched: each innermost function around a changed line, run as its
+ * body with its parameters, closure variables and `this` left to fill; and, for changes outside
+ * any function, the file's top level. Call sites in the file with literal arguments give the
+ * parameters their values, and top-level constants with literal values are given too: those are
+ * the code's own values, so an error they cause is the change's.
+ */
+export function findFragments(file: string, source: string, changed: ReadonlySet<number>): Fragment[] {
+  const parsed = parseSnippet(source, langsFromFileName(file));
+  const code = parsed.code;
+  const constants = literalConstants(parsed.ast, code);
+  const callArgs = literalCallArguments(parsed.ast, code);
+  const names = bindingNames(parsed.ast);
+  const touched = new Map<t.Function, number[]>();
+  const topLevel: number[] = [];
+  for (const line of [...changed].sort((a, b) => a - b)) {
+    const fn = innermostFunction(parsed.ast, line);
+    if (fn) touched.set(fn, [...(touched.get(fn) ?? []), line]);
+    else topLevel.push(line);
+  }
+  const fragments: Fragment[] = [];
+  for (const [fn, lines] of touched) {
+    const body = fn.body as t.BlockStatement;
+    if (body.start == null || body.end == null || !body.loc || !fn.loc) continue;
+    const name = functionName(fn, names);
+    const text = code.slice(body.start + 1, body.end - 1);
+    const hints: string[] = [];
+    const args = callArgs.get(name);
+    fn.params.forEach((p, i) => {
+      const value = args?.[i];
+      if (t.isIdentifier(p) && value !== undefined) hints.push(`var ${p.name} = ${value};`);
+    });
+    const params = new Set(fn.params.flatMap((p) => (t.isIdentifier(p) ? [p.name] : [])));
+    for (const [id, value] of constants) if (!params.has(id) && new RegExp(`\\b${id.replace(/\$/g, '\\$')}\\b`).test(text)) hints.push(`var ${id} = ${value};`);
+    // The hints go on the line of the opening brace, so every line keeps its number.
+    fragments.push({
+      file, name, kind: 'function', lineOffset: body.loc.start.line - 1, startLine: fn.loc.start.line, endLine: fn.loc.end.line,
+      changedLines: lines, code: `${hints.join(' ')}${text}`, hints,
+    });
+  }
+  if (topLevel.length > 0) {
+    fragments.push({ file, name: '(top level)', kind: 'top-level', lineOffset: 0, startLine: 1, endLine: code.split('\n').length, changedLines: topLevel, code, hints: [] });
+  }
+  return fragments;
+}
+
+function innermostFunction(ast: t.File, line: number): t.Function | undefined {
+  let best: t.Function | undefined;
+  traverse(ast, {
+    Function(path: NodePath<t.Function>) {
+      const { loc } = path.node;
+      if (!loc || line < loc.start.line || line > loc.end.line) return path.skip();
+      if (t.isBlockStatement(path.node.body) && !path.node.generator) best = path.node;
+    },
+  });
+  return best;
+}
+
+function functionName(fn: t.Function, names: WeakMap<t.Node, string>): string {
+  if ((t.isFunctionDeclaration(fn) || t.isFunctionExpression(fn)) && fn.id) return fn.id.name;
+  if ((t.isObjectMethod(fn) || t.isClassMethod(fn)) && t.isIdentifier(fn.key)) return fn.key.name;
+  return names.get(fn) ?? 'anonymous';
+}
+
+/** `const f = function…` / `const f = (…) => …`: the name a function is bound to and called by. */
+function bindingNames(ast: t.File): WeakMap<t.Node, string> {
+  const names = new WeakMap<t.Node, string>();
+  traverse(ast, {
+    VariableDeclarator(path) {
+      const init = path.node.init;
+      if (t.isIdentifier(path.node.id) && (t.isFunctionExpression(init) || t.isArrowFunctionExpression(init))) names.set(init, path.node.id.name);
+    },
+  });
+  return names;
+}
+
+const isLiteral = (n: t.Node | null | undefined): boolean =>
+  t.isStringLiteral(n) || t.isNumericLiteral(n) || t.isBooleanLiteral(n) || t.isNullLiteral(n) || (t.isTemplateLiteral(n) && n.expressions.length === 0) ||
+  (t.isUnaryExpression(n, { operator: '-' }) && t.isNumericLiteral(n.argument)) ||
+  (t.isArrayExpression(n) && n.elements.every((e) => isLiteral(e))) ||
+  (t.isObjectExpression(n) && n.properties.every((p) => t.isObjectProperty(p) && !p.computed && isLiteral(p.value as t.Node)));
+
+/** Top-level `const X = <literal>`, by name, as source. */
+function literalConstants(ast: t.File, code: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of ast.program.body) {
+    if (!t.isVariableDeclaration(s)) continue;
+    for (const d of s.declarations) if (t.isIdentifier(d.id) && d.init && isLiteral(d.init)) out.set(d.id.name, code.slice(d.init.start ?? 0, d.init.end ?? 0));
+  }
+  return out;
+}
+
+/** For each function name, the literal arguments of its first call site in the file that has any. */
+function literalCallArguments(ast: t.File, code: string): Map<string, (string | undefined)[]> {
+  const out = new Map<string, (string | undefined)[]>();
+  traverse(ast, {
+    CallExpression(path) {
+      const callee = path.node.callee;
+      const name = t.isIdentifier(callee) ? callee.name : t.isMemberExpression(callee) && t.isIdentifier(callee.property) ? callee.property.name : undefined;
+      if (name === undefined || out.has(name)) return;
+      const args = path.node.arguments.map((a) => (isLiteral(a) ? code.slice(a.start ?? 0, a.end ?? 0) : undefined));
+      if (args.some((a) => a !== undefined)) out.set(name, args);
+    },
+  });
+  return out;
+}

@@ -1,0 +1,17 @@
+import type { DiffReport } from './runDiff.ts';
+
+/** Human output of `snipexec diff`: each finding as file:line:col, then the fragments run. */
+export function formatDiff(report: DiffReport, color: boolean): string {
+  const paint = (code: string, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const out: string[] = [];
+  for (const f of report.findings) {
+    out.push(`${f.file}:${f.line}:${f.column} ${paint('31', `${f.type}: ${f.message}`)}`);
+    out.push(`  in ${f.function}, confidence ${f.confidence.toFixed(1)}${f.context.length > 0 ? `; injected: ${f.context.slice(0, 8).join(', ')}${f.context.length > 8 ? ', …' : ''}` : ''}`);
+  }
+  if (report.findings.length === 0) out.push(paint('32', 'no runtime type errors in the changed code'));
+  out.push('', `${report.fragments.length} fragment(s) run in ${(report.elapsedMs / 1000).toFixed(1)} s:`);
+  for (const g of report.fragments) {
+    out.push(`  ${g.file}:${g.startLine}-${g.endLine} ${g.function} (${g.kind}, changed ${g.changedLines.join(',')}): ${g.status}, ${(g.lineCoverage * 100).toFixed(0)} % of lines${g.error ? `; ${g.error}` : ''}`);
+  }
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { parseUnifiedDiff } from '../src/diff/gitChanges.ts';
+import { cli } from './helpers.ts';
+
+const dirs: string[] = [];
+after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+const PAD = [
+  'function pad(count) {',
+  "  return String(count).padStart(3, '0');",
+  '}',
+  '',
+  'function untouched(x) {',
+  '  return x.foo.bar;',
+  '}',
+  '',
+  'console.log(pad(7));',
+  '',
+].join('\n');
+
+/** A temporary git repository with `files` committed. */
+function repo(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-diff-'));
+  dirs.push(dir);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('config', 'user.email', 'test@example.invalid');
+  git('config', 'user.name', 'test');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  git('add', '.');
+  git('commit', '-q', '-m', 'base');
+  return dir;
+}
+
+function diffCli(dir: string, args: string[]) {
+  return cli(['diff', ...args], undefined, 120_000, process.env, dir);
+}
+
+test('diff: a change to count.padStart is reported at that line as a TypeError, exit 1; the untouched function is not run', () => {
+  const dir = repo({ 'pad.js': PAD });
+  writeFileSync(join(dir, 'pad.js'), PAD.replace("String(count).padStart(3, '0')", "count.padStart(3, '0')"));
+  const r = diffCli(dir, ['--json']);
+  assert.equal(r.code, 1, r.stderr);
+  const report = JSON.parse(r.stdout) as { findings: { file: string; line: number; type: string; function: string; confidence: number }[]; fragments: { function: string }[] };
+  assert.equal(report.findings.length, 1);
+  assert.deepEqual([report.findings[0]!.file, report.findings[0]!.line, report.findings[0]!.type, report.findings[0]!.function], ['pad.js', 2, 'TypeError', 'pad']);
+  assert.ok(report.findings[0]!.confidence >= 0.8);
+  assert.deepEqual(report.fragments.map((f) => f.function), ['pad'], 'only the changed function ran');
+});
+
+test('diff: a clean change reports nothing and exits 0', () => {
+  const dir = repo({ 'pad.js': PAD });
+  writeFileSync(join(dir, 'pad.js'), PAD.replace("padStart(3, '0')", 'padStart(4, "0")'));
+  const r = diffCli(dir, []);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /no runtime type errors in the changed code/);
+  assert.match(r.stdout, /pad\.js:1-3 pad \(function, changed 2\)/);
+});
+
+test('diff: a change whose missing values can all be synthesised reports nothing', () => {
+  const code = 'function show(user) {\n  return user.profile.name.toUpperCase();\n}\n';
+  const dir = repo({ 'show.js': code });
+  writeFileSync(join(dir, 'show.js'), code.replace('toUpperCase()', 'toUpperCase().trim()'));
+  const r = diffCli(dir, ['--json']);
+  assert.equal(r.code, 0, r.stdout);
+  assert.deepEqual((JSON.parse(r.stdout) as { findings: unknown[] }).findings, []);
+});
+
+test('diff: --sarif writes SARIF 2.1.0 with the finding', () => {
+  const dir = repo({ 'pad.js': PAD });
+  writeFileSync(join(dir, 'pad.js'), PAD.replace("String(count).padStart(3, '0')", "count.padStart(3, '0')"));
+  const sarifPath = join(dir, 'out.sarif');
+  const r = diffCli(dir, ['--sarif', sarifPath]);
+  assert.equal(r.code, 1);
+  const sarif = JSON.parse(readFileSync(sarifPath, 'utf8')) as {
+    version: string; $schema: string;
+    runs: { tool: { driver: { name: string; rules: { id: string }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[] }[];
+  };
+  assert.equal(sarif.version, '2.1.0');
+  assert.match(sarif.$schema, /sarif-2\.1\.0/);
+  const run = sarif.runs[0]!;
+  assert.equal(run.tool.driver.name, 'snipexec');
+  const result = run.results[0]!;
+  assert.equal(result.ruleId, run.tool.driver.rules[0]!.id, 'the result names a declared rule');
+  assert.match(result.message.text, /^TypeError: /);
+  assert.deepEqual(result.locations[0]!.physicalLocation.artifactLocation.uri, 'pad.js');
+  assert.equal(result.locations[0]!.physicalLocation.region.startLine, 2);
+  assert.ok(result.locations[0]!.physicalLocation.region.startColumn >= 1);
+});
+
+test('diff: outside a git repository, or with an unknown BASE, it is a usage error (exit 2)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-nogit-'));
+  dirs.push(dir);
+  const r = diffCli(dir, []);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /is not a commit in a git repository .*\[DIFF_FAILED\]/);
+  const inRepo = diffCli(repo({ 'a.js': 'x;\n' }), ['no-such-ref']);
+  assert.equal(inRepo.code, 2);
+});
+
+test('diff: unified diff parsing: added, changed and deleted lines, new and removed files', () => {
+  const files = parseUnifiedDiff([
+    'diff --git a/a.js b/a.js', '--- a/a.js', '+++ b/a.js', '@@ -3 +3 @@', '-x', '+y', '@@ -10,2 +10,0 @@', '-gone', '-gone',
+    '@@ -20,0 +19,3 @@', '+n1', '+n2', '+n3',
+    'diff --git a/old.js b/old.js', '--- a/old.js', '+++ /dev/null', '@@ -1,2 +0,0 @@', '-a', '-b',
+  ].join('\n'));
+  assert.deepEqual(files.map((f) => [f.path, [...f.lines].sort((a, b) => a - b)]), [['a.js', [3, 11, 19, 20, 21]]]);
+});
