@@ -14,6 +14,7 @@ import { LlmNotConfigured } from '../src/errors.ts';
 import { llmOptionsFromEnv, parseLlmOptions } from '../src/llm/llmOptions.ts';
 import { LlmEnvironment } from '../src/llm/llmSession.ts';
 import type { Mode } from '../src/options.ts';
+import { evaluateDiff, type DiffEvaluation } from './evalDiff.ts';
 import { coverageSvg, markdownTable } from './renderReport.ts';
 import { figures, overlap, type ModeFigures, type Overlap } from './summarizeRuns.ts';
 
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     out: { type: 'string', default: join(here, 'results') },
     'llm-cache': { type: 'string', default: join(here, 'llm-cache') },
+    diff: { type: 'boolean', default: true },
   },
 });
 const reps = Math.max(1, Number(values.reps));
@@ -79,11 +81,34 @@ for (const dataset of chosen) {
   }
 }
 
-const summary = { generatedAt: new Date().toISOString(), node: process.version, modes, reps, limit: limit ?? null, datasets: chosen.map((d) => ({ name: d.name, kind: d.kind, describe: d.describe })), figures: all, overlaps, notes };
+// `snipexec diff` against ground truth, and its false-positive rate on released code.
+let diff: DiffEvaluation | undefined;
+if (values.diff) {
+  diff = await evaluateDiff(limit);
+  console.error(`eval: diff: detected ${diff.detected}/${diff.buggy} type errors, ${diff.falsePositives}/${diff.clean} clean changes flagged` +
+    (diff.stable ? `, ${diff.stable.flagged}/${diff.stable.fragments} released function bodies flagged` : ''));
+}
+
+const summary = { generatedAt: new Date().toISOString(), node: process.version, modes, reps, limit: limit ?? null, datasets: chosen.map((d) => ({ name: d.name, kind: d.kind, describe: d.describe })), figures: all, overlaps, diff: diff ?? null, notes };
 writeFileSync(join(values.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-writeFileSync(join(values.out, 'table.md'), markdownTable(all, overlaps, notes));
+const table = markdownTable(all, overlaps, notes) + (diff ? diffTable(diff) : '');
+writeFileSync(join(values.out, 'table.md'), table);
 writeFileSync(join(values.out, 'coverage.svg'), coverageSvg(rowsFor));
-console.log(markdownTable(all, overlaps, notes));
+console.log(table);
+
+function diffTable(d: DiffEvaluation): string {
+  const pct = (a: number, b: number) => (b === 0 ? '–' : `${((a / b) * 100).toFixed(1)} %`);
+  const rows = [
+    '### snipexec diff (datasets/type-errors, function bodies)', '',
+    '| measure | value |', '|---|---|',
+    `| type errors detected at their line | ${d.detected} / ${d.buggy} (${pct(d.detected, d.buggy)}) |`,
+    `| clean changes flagged (false positives) | ${d.falsePositives} / ${d.clean} (${pct(d.falsePositives, d.clean)}) |`,
+  ];
+  if (d.stable) rows.push(`| released function bodies flagged | ${d.stable.flagged} / ${d.stable.fragments} (${pct(d.stable.flagged, d.stable.fragments)}) |`);
+  if (d.missed.length) rows.push('', `Missed: ${d.missed.join(', ')}`);
+  if (d.flagged.length) rows.push('', `Flagged clean: ${d.flagged.join(', ')}`);
+  return rows.join('\n') + '\n';
+}
 
 function readRows(file: string): BatchRow[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as BatchRow);

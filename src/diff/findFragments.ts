@@ -40,6 +40,10 @@ export function findFragments(file: string, source: string, changed: ReadonlySet
     if (fn) touched.set(fn, [...(touched.get(fn) ?? []), line]);
     else topLevel.push(line);
   }
+  // A changed top-level binding (`const LIST = 'a,b'`) touches every function that reads it, on the lines that do.
+  for (const [fn, lines] of readersOf(parsed.ast, changedBindings(parsed.ast, topLevel))) {
+    if (!touched.has(fn)) touched.set(fn, lines);
+  }
   const fragments: Fragment[] = [];
   for (const [fn, lines] of touched) {
     const body = fn.body as t.BlockStatement;
@@ -64,6 +68,38 @@ export function findFragments(file: string, source: string, changed: ReadonlySet
     fragments.push({ file, name: '(top level)', kind: 'top-level', lineOffset: 0, startLine: 1, endLine: code.split('\n').length, changedLines: topLevel, code, hints: [] });
   }
   return fragments;
+}
+
+/** Names declared by top-level variable declarations on the changed lines. */
+function changedBindings(ast: t.File, lines: readonly number[]): Set<string> {
+  const names = new Set<string>();
+  for (const s of ast.program.body) {
+    if (!t.isVariableDeclaration(s) || !s.loc) continue;
+    const { start, end } = s.loc;
+    if (!lines.some((l) => l >= start.line && l <= end.line)) continue;
+    for (const d of s.declarations) if (t.isIdentifier(d.id)) names.add(d.id.name);
+  }
+  return names;
+}
+
+/** The outermost functions that read one of the names, with the lines that read it. */
+function readersOf(ast: t.File, names: ReadonlySet<string>): Map<t.Function, number[]> {
+  const out = new Map<t.Function, number[]>();
+  if (names.size === 0) return out;
+  traverse(ast, {
+    Identifier(path) {
+      const name = path.node.name;
+      if (!names.has(name) || !path.isReferencedIdentifier() || !path.node.loc) return;
+      const binding = path.scope.getBinding(name);
+      if (binding && binding.scope !== path.scope.getProgramParent()) return; // shadowed
+      const fn = path.getFunctionParent();
+      if (!fn || !t.isBlockStatement(fn.node.body) || fn.node.generator) return;
+      const outer = fn.findParent((p) => p.isFunction())?.node as t.Function | undefined;
+      if (outer) return; // nested: the outer function is the fragment, when it reads the name itself
+      out.set(fn.node, [...(out.get(fn.node) ?? []), path.node.loc.start.line]);
+    },
+  });
+  return out;
 }
 
 function innermostFunction(ast: t.File, line: number): t.Function | undefined {

@@ -80,7 +80,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   return { findings, fragments, elapsedMs: Date.now() - started };
 }
 
-async function runFragment(fragment: Fragment, seeds: readonly number[]): Promise<{ report: FragmentReport; found: Finding[] }> {
+/** Runs one fragment with every seed; its report and the findings that persisted. */
+export async function runFragment(fragment: Fragment, seeds: readonly number[]): Promise<{ report: FragmentReport; found: Finding[] }> {
   const lang = /\.tsx?$|\.[cm]ts$/.test(fragment.file) ? (fragment.file.endsWith('x') ? 'tsx' : 'ts') : undefined;
   const run = (seed: number) => runSnippet(fragment.code, { mode: 'trace', seed, fileName: fragment.file, ...(lang ? { lang } : {}) });
   const first = await run(seeds[0] ?? 1);
