@@ -57,7 +57,17 @@ function preferredOutcome(consequent: t.Statement, alternate: t.Statement | null
   const altLeaves = exits(alternate);
   if (leaves && !altLeaves) return false;
   if (altLeaves && !leaves) return true;
-  return undefined;
+  // Both go on (or both leave): the branch with more statements runs more of the code.
+  const a = size(consequent);
+  const b = size(alternate);
+  return a === b ? undefined : a > b;
+}
+
+/** Statements in a branch, nested ones included. */
+function size(s: t.Node): number {
+  let n = 0;
+  t.traverseFast(s, (node) => { if (t.isStatement(node) && !t.isBlockStatement(node)) n++; });
+  return n;
 }
 
 /** A statement after which control never goes on to the next one. */

@@ -61,9 +61,11 @@ function site(path: NodePath, state: VisitorState, kind: HookKind, name?: string
 
 function replace(path: NodePath, state: VisitorState, replacement: t.Expression): void {
   let node = replacement;
-  // A value a guard clause tests (`if (done) return;`): a recording proxy answers it falsy.
-  if (state.operatorHooks && state.preferences.tests.get(path.node) === false) {
-    node = h(state, 'op', [site(path, state, 'operator', 'test', false), t.stringLiteral('test'), replacement, t.booleanLiteral(false)]);
+  // A value an `if` tests: a recording proxy answers it as the branch that runs more wants
+  // (`if (done) return;` falsy, `if (isDeep) { … }` truthy), and learns that.
+  const want = state.operatorHooks ? state.preferences.tests.get(path.node) : undefined;
+  if (want !== undefined) {
+    node = h(state, 'op', [site(path, state, 'operator', 'test', want), t.stringLiteral('test'), replacement, t.booleanLiteral(want)]);
   }
   state.done.add(path.node);
   const parent = path.parent;
@@ -144,7 +146,7 @@ export const hookVisitor: Visitor<VisitorState> = {
     exit(path, state) {
       if (!original(path, state) || !path.isReferencedIdentifier() || isWriteTarget(path)) return;
       const name = path.node.name;
-      if (path.scope.getBinding(name) && state.operatorHooks && state.preferences.tests.get(path.node) === false) return replace(path, state, t.identifier(name));
+      if (path.scope.getBinding(name) && state.operatorHooks && state.preferences.tests.get(path.node) !== undefined) return replace(path, state, t.identifier(name));
       if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name) || state.blockFunctions.has(name)) return;
       if (name === 'require' && t.isCallExpression(path.parent) && path.parent.callee === path.node && requireSpecifier(path.parent) !== undefined) return;
       replace(path, state, h(state, 'g', [site(path, state, 'global', name), t.stringLiteral(name)]));

@@ -75,8 +75,8 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   for (const target of t?.instanceOf ?? []) add(target.startsWith('@') ? 'object' : BUILTIN_INSTANCE[target]);
   for (const tp of t?.typeofs ?? []) add(tp === 'string' || tp === 'number' || tp === 'boolean' || tp === 'function' ? tp : tp === 'object' ? 'object' : undefined);
   if (t?.pattern) add('tuple');
-  // Only tested by a guard clause that is best not taken (`if (done) return;`): a false flag.
-  if (t?.tests?.length && t.tests.every((x) => !x) && onlyTested(t)) add('boolean');
+  // Only tested by an `if` (`if (done) return;`, `if (isDeep) {…}`): a flag, false or true as the branch wants.
+  if (t?.tests?.length && onlyTested(t)) add('boolean');
   if (has(DATE_METHODS) && !has(STRING_METHODS)) add('Date');
   if (looksLikeRegExp(id, facts, traces)) add('RegExp');
   if (has(ELEMENT_MEMBERS)) add('element');
