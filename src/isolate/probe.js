@@ -269,7 +269,11 @@ function answerAs(op, a, b, answer) {
  */
 function probeOperator(op, a, b, prefer) {
   if (prefer !== undefined && op !== 'instanceof' && op !== 'in' && COMPARISON_OPS[op] === 1) return answerAs(op, a, b, prefer);
-  if (prefer === false && (op === 'instanceof' || op === 'in')) return false;
+  if (prefer === false && (op === 'instanceof' || op === 'in')) {
+    // Still learn that the right side of instanceof is a constructor, whatever the answer.
+    if (op === 'instanceof' && isProbe(b)) note(traceOf(probeId(b)), 'reads', 'prototype');
+    return false;
+  }
   const left = isProbe(a);
   const p = left ? a : b;
   const other = left ? b : a;
