@@ -21,6 +21,11 @@ const PATHS = [
     uncovered: [], stdout: 'false\n',
   },
   {
+    name: 'a guard whose body outweighs what follows is entered',
+    code: "if (cached) {\n  const a = cached.a;\n  const b = cached.b;\n  console.log('hit');\n  return a + b;\n}\nconsole.log('miss');",
+    uncovered: [7], stdout: 'hit\n',
+  },
+  {
     name: 'an if without else is entered',
     code: "if (count > 2) {\n  console.log('many');\n}",
     uncovered: [], stdout: 'many\n',

@@ -43,24 +43,25 @@ export function pathPreferences(ast: t.File): PathPreferences {
   traverse(ast, {
     IfStatement(path) {
       const { test, consequent, alternate } = path.node;
-      const want = preferredOutcome(consequent, alternate);
+      // What runs after the `if` in its block (enclosing blocks left out: measured to do worse).
+      const rest = path.getAllNextSiblings().reduce((n, p) => n + size(p.node), 0);
+      const want = preferredOutcome(consequent, alternate, rest);
       if (want !== undefined && test.loc) assign(test, want);
     },
   });
   return { comparisons, tests };
 }
 
-/** Enter the `if` (true), skip it (false), or no preference. */
-function preferredOutcome(consequent: t.Statement, alternate: t.Statement | null | undefined): boolean | undefined {
-  const leaves = exits(consequent);
-  if (!alternate) return !leaves;
-  const altLeaves = exits(alternate);
-  if (leaves && !altLeaves) return false;
-  if (altLeaves && !leaves) return true;
-  // Both go on (or both leave): the branch with more statements runs more of the code.
-  const a = size(consequent);
-  const b = size(alternate);
-  return a === b ? undefined : a > b;
+/**
+ * Enter the `if` (true), skip it (false), or no preference: the way that runs more statements,
+ * counting what follows the `if` in its block for a branch that does not leave. A guard clause
+ * (`if (!x) return;`) is skipped; a guard whose body outweighs the rest is entered.
+ */
+function preferredOutcome(consequent: t.Statement, alternate: t.Statement | null | undefined, rest: number): boolean | undefined {
+  const taken = size(consequent) + (exits(consequent) ? 0 : rest);
+  const other = alternate ? size(alternate) + (exits(alternate) ? 0 : rest) : rest;
+  if (taken === other) return alternate ? undefined : false;
+  return taken > other;
 }
 
 /** Statements in a branch, nested ones included. */
