@@ -74,10 +74,3 @@ export class SummaryAccumulator {
     };
   }
 }
-
-/** The batch summary over all rows; `ran` is how many were run now, for the throughput. */
-export function summarize(rows: readonly BatchRow[], mode: Mode, elapsedMs: number, ran: number): BatchSummary {
-  const acc = new SummaryAccumulator();
-  for (const r of rows) acc.add(r);
-  return acc.result(mode, elapsedMs, ran);
-}

@@ -163,7 +163,8 @@ export class DefinitionBook {
       element: def.id, kind: def.kind, name: def.name, usage, site: undefined, snippet: this.ctx.snippet, line: def.line,
       message, attempt: def.attempts + 1, history: def.history, rejected: def.rejected,
       trace: this.traces.get(def.id), traces: this.traces, mayProbe: mayProbe && def.kind !== 'part',
-      definitions: [...this.defs.values()].filter((d) => !d.proposal.probe).map((d) => ({ element: d.id, source: d.proposal.source })),
+      // Only the LLM prompt reads these; every other request would pay for building them.
+      definitions: () => [...this.defs.values()].filter((d) => !d.proposal.probe).map((d) => ({ element: d.id, source: d.proposal.source })),
       fallbacks: def.fallbacks,
     };
   }

@@ -4,6 +4,7 @@ import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../optio
 import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { buildResult, syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
+import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
@@ -70,6 +71,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values,
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections,
   });
+  const config = runtimeConfig(instrumented, options);
   let last: ExecutionResult | undefined;
   let lastLearnt = false;
   let runs = 0;
@@ -84,7 +86,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     // Recording proxies may stand in for missing values in any run but the last one allowed.
     book.mayProbe = runs < options.maxRuns && left >= 50;
     const defsBefore = book.snapshot();
-    last = await execute(instrumented, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
+    last = await execute(instrumented, config, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
     lastLearnt = book.probed.size > 0;
     if (!lastLearnt && last.report) {
       const covered = coveredStatements(last.report);
@@ -102,7 +104,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     // One more run, with the definitions of the best one: more attempts never lower coverage.
     book.restore(best.defs);
     book.mayProbe = false;
-    last = await execute(instrumented, book, options, options.timeoutMs);
+    last = await execute(instrumented, config, book, options, options.timeoutMs);
     runs++;
   }
   const rendered = renderDefinitions(book.defs);
@@ -116,26 +118,31 @@ function coveredStatements(report: { statements: readonly number[] }): number {
   return report.statements.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
 }
 
-async function execute(instrumented: InstrumentedSnippet, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
+/** The part of the runtime config that is the same for every run of a snippet, built once. */
+function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): RuntimeConfig {
+  return {
+    hook: instrumented.hook,
+    statements: instrumented.map.statements.length,
+    branches: instrumented.map.branches.map((b) => b.outcomes),
+    sites: instrumented.map.sites.map((s) => s.text),
+    seed: options.seed,
+    startTime: START_TIME + options.seed * 1000,
+    maxConsoleBytes: options.maxConsoleBytes,
+    helpers: HELPERS_SOURCE,
+    callbacks: CALLBACK_CONVENTIONS,
+    entryPoints: instrumented.entryPoints.map((e) => ({ name: e.name, params: e.params })),
+    prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
+  };
+}
+
+async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
   const rendered = renderDefinitions(book.defs);
   const adopt = rendered.accessors.length === 0 ? '' : `${instrumented.hook}.adopt([${rendered.accessors.map(([id, expr]) => `[${JSON.stringify(id)}, ${expr}]`).join(', ')}]);`;
   return runInIsolate({
     prelude: rendered.guarded(instrumented.hook),
     adopt,
     script: instrumented.code,
-    config: {
-      hook: instrumented.hook,
-      statements: instrumented.map.statements.length,
-      branches: instrumented.map.branches.map((b) => b.outcomes),
-      sites: instrumented.map.sites.map((s) => s.text),
-      seed: options.seed,
-      startTime: START_TIME + options.seed * 1000,
-      maxConsoleBytes: options.maxConsoleBytes,
-      helpers: HELPERS_SOURCE,
-      callbacks: CALLBACK_CONVENTIONS,
-      entryPoints: instrumented.entryPoints.map((e) => ({ name: e.name, params: e.params })),
-      prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
-    },
+    config,
     timeoutMs,
     memoryLimitMb: options.memoryLimitMb,
     maxTimerTicks: options.maxTimerTicks,

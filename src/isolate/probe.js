@@ -247,18 +247,21 @@ const NULLISH = (v) => v === null || v === undefined;
 const COMPARISON_OPS = { '===': 1, '==': 1, '!==': 1, '!=': 1, '<': 1, '>': 1, '<=': 1, '>=': 1 };
 const NEGATED = { '===': '!==', '==': '!=', '!==': '===', '!=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' };
 const FLIPPED = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
-function answerAs(op, a, b, answer) {
+/** The probe of a binary operation, the other operand, and the relation as seen from the probe's side. */
+function operands(op, a, b) {
   const left = isProbe(a);
   const p = left ? a : b;
   const other = left ? b : a;
-  const t = traceOf(probeId(p));
-  let recorded = left ? op : FLIPPED[op] || op;
-  if (!answer) recorded = NEGATED[recorded];
-  const entry = { op: recorded, type: kindOf(other) };
+  const entry = { op: left ? op : FLIPPED[op] || op, type: kindOf(other) };
   const value = primitiveOf(other);
   if (value !== undefined) entry.value = value;
   if (other === undefined) entry.value = '__undefined__';
-  if (!isProbe(other)) note(t, 'compared', entry);
+  return { left, p, other, entry };
+}
+function answerAs(op, a, b, answer) {
+  const { p, other, entry } = operands(op, a, b);
+  if (!answer) entry.op = NEGATED[entry.op];
+  if (!isProbe(other)) note(traceOf(probeId(p)), 'compared', entry);
   return answer;
 }
 /** A comparison or arithmetic operation with a probe operand: recorded, then answered so the code goes on. */
@@ -274,17 +277,9 @@ function probeOperator(op, a, b, prefer) {
     if (op === 'instanceof' && isProbe(b)) note(traceOf(probeId(b)), 'reads', 'prototype');
     return false;
   }
-  const left = isProbe(a);
-  const p = left ? a : b;
-  const other = left ? b : a;
+  const { left, p, other, entry } = operands(op, a, b);
   const info = apply(wmGet, probeInfo, [p]);
   const t = traceOf(info.id);
-  const flipped = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
-  const recordedOp = left ? op : flipped[op] || op;
-  const value = primitiveOf(other);
-  const entry = { op: recordedOp, type: kindOf(other) };
-  if (value !== undefined) entry.value = value;
-  if (other === undefined) entry.value = '__undefined__';
   switch (op) {
     case '===': case '==':
       note(t, 'compared', entry);

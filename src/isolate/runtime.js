@@ -210,6 +210,16 @@ function missingMember(sid, obj, key, kind) {
   try { holder.target[k] = v; } catch {}
   return v;
 }
+/** A free name's value: the global, or an injected one; NONE when the host has none. */
+function globalValue(sid, name) {
+  lastSite = sid;
+  if (name in G) return result(G[name], name in injectedGlobals ? name : culpritOf(G[name]));
+  const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
+  if (v === NONE) return NONE;
+  G[name] = v;
+  injectedGlobals[name] = true;
+  return result(v, name);
+}
 function arithmetic(op, a, b) {
   switch (op) {
     case '+': return a + b; case '-': return a - b; case '*': return a * b; case '/': return a / b; case '%': return a % b;
@@ -277,23 +287,14 @@ const H = {
   l2(id) { const s = loopStacks[id]; if (s && s.length && s.pop() === 0) branches[id][1]++; },
   // hooks
   g(sid, name) {
-    lastSite = sid;
-    if (name in G) return result(G[name], name in injectedGlobals ? name : culpritOf(G[name]));
-    const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
+    const v = globalValue(sid, name);
     if (v === NONE) throw fail(ReferenceErrorCtor, `${name} is not defined`, sid, false);
-    G[name] = v;
-    injectedGlobals[name] = true;
-    return result(v, name);
+    return v;
   },
   /** `typeof name` of an undeclared name: injected like a read, but never a ReferenceError. */
   gt(sid, name) {
-    lastSite = sid;
-    if (name in G) return result(G[name], name in injectedGlobals ? name : culpritOf(G[name]));
-    const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
-    if (v === NONE) return undefined;
-    G[name] = v;
-    injectedGlobals[name] = true;
-    return result(v, name);
+    const v = globalValue(sid, name);
+    return v === NONE ? undefined : v;
   },
   th(sid, v) {
     lastSite = sid;

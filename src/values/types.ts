@@ -41,8 +41,8 @@ export interface ValueRequest {
   readonly traces: TraceView;
   /** Whether a recording proxy may stand for the element in this run (never in the measured run). */
   readonly mayProbe: boolean;
-  /** The definitions made so far for this snippet, as `--emit` would print them. */
-  readonly definitions: readonly { readonly element: string; readonly source: string }[];
+  /** The definitions made so far for this snippet (proposal sources), computed only when asked for. */
+  readonly definitions: () => readonly { readonly element: string; readonly source: string }[];
   /** How often a fallback category was already picked for this element. */
   readonly fallbacks: number;
 }

@@ -79,7 +79,7 @@ function fill(template: string, values: Record<string, string>): string {
 }
 
 function common(request: ValueRequest): Record<string, string> {
-  const definitions = request.definitions.filter((d) => d.element !== request.element).slice(-MAX_DEFINITIONS_SHOWN);
+  const definitions = request.definitions().filter((d) => d.element !== request.element).slice(-MAX_DEFINITIONS_SHOWN);
   return {
     element: request.element,
     kind: `${request.kind}: ${KIND_TEXT[request.kind]}`,
