@@ -4,8 +4,17 @@ import type { ModeFigures, Overlap } from './summarizeRuns.ts';
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const COLORS = ['#888888', '#d95f02', '#1b9e77', '#7570b3', '#e7298a'];
 
-/** The markdown table, one block per dataset, in the manner of SelfPiCo's Table 5. */
-export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Overlap[], notes: readonly string[]): string {
+/** The figures a table is compared with: a committed earlier `summary.json` and what it stands for. */
+export interface Baseline {
+  readonly label: string;
+  readonly figures: readonly ModeFigures[];
+}
+
+/**
+ * The markdown table, one block per dataset, in the manner of SelfPiCo's Table 5. With a baseline,
+ * each dataset also gets the before/after rows of the figures that changed definition or value.
+ */
+export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Overlap[], notes: readonly string[], baseline?: Baseline): string {
   const out: string[] = [];
   for (const dataset of [...new Set(all.map((f) => f.dataset))]) {
     const rows = all.filter((f) => f.dataset === dataset);
@@ -17,6 +26,7 @@ export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Ov
       const lc = f.reps > 1 ? `${pct(f.lineCoverage)} ± ${(f.lineCoverageSd * 100).toFixed(1)} (${f.reps} reps)` : pct(f.lineCoverage);
       out.push(`| ${f.mode} | ${lc} | ${pct(f.meanLineCoverage)} | ${pct(f.branchCoverage)} | ${pct(f.fullyExecutedRate)} | ${pct(f.parseRate)} | ${pct(f.repairRate)} | ${f.injections} (${pct(f.concreteRate)}) | ${statuses} | ${(f.elapsedMs / 1000).toFixed(1)} s |`);
     }
+    if (baseline) out.push('', ...comparison(rows, baseline));
     const pairs = overlaps.filter((o) => o.dataset === dataset);
     if (pairs.length > 0) {
       out.push('', 'Fully executed by one mode and not the other:', '');
@@ -27,6 +37,23 @@ export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Ov
   }
   if (notes.length > 0) out.push(...notes.map((n) => `- ${n}`), '');
   return out.join('\n');
+}
+
+/** Before/after rows of one dataset: each figure as the baseline had it, then now, then the change in points. */
+function comparison(rows: readonly ModeFigures[], baseline: Baseline): string[] {
+  const out = [`Against ${baseline.label}:`, '', '| mode | line cov. before → after | mean line cov. | branch cov. | fully executed | statuses before |', '|---|---|---|---|---|---|'];
+  const change = (a: number, b: number) => `${pct(a)} → ${pct(b)} (${b - a >= 0 ? '+' : '−'}${(Math.abs(b - a) * 100).toFixed(1)})`;
+  for (const f of rows) {
+    const before = baseline.figures.find((b) => b.dataset === f.dataset && b.mode === f.mode);
+    if (!before) {
+      out.push(`| ${f.mode} | new | | | | |`);
+      continue;
+    }
+    const statuses = Object.entries(before.statusCounts).sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`).join(', ');
+    const n = before.snippets === f.snippets ? '' : ` (${before.snippets} snippets then)`;
+    out.push(`| ${f.mode} | ${change(before.lineCoverage, f.lineCoverage)}${n} | ${change(before.meanLineCoverage, f.meanLineCoverage)} | ${change(before.branchCoverage, f.branchCoverage)} | ${change(before.fullyExecutedRate, f.fullyExecutedRate)} | ${statuses} |`);
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 // `npm run eval`: every mode over every dataset present, side by side.
-// Usage: npm run eval [-- --modes none,dummy,trace,trace+calls,llm] [--datasets a,b] [--reps N] [--limit N]
+// Usage: npm run eval [-- --modes none,dummy,trace,trace+calls,llm] [--datasets a,b] [--reps N] [--limit N] [--baseline FILE]
 //   MODE+calls runs MODE with callUncalled: top-level functions never called are called at the end.
 //                        [--concurrency N] [--out DIR] [--llm-cache DIR]
 // Writes to eval/results/: DATASET.MODE[.repK].jsonl (per snippet), summary.json, table.md,
@@ -15,7 +15,7 @@ import { llmOptionsFromEnv, parseLlmOptions } from '../src/llm/llmOptions.ts';
 import { LlmEnvironment } from '../src/llm/llmSession.ts';
 import type { Mode } from '../src/options.ts';
 import { evaluateDiff, type DiffEvaluation } from './evalDiff.ts';
-import { coverageSvg, markdownTable } from './renderReport.ts';
+import { coverageSvg, markdownTable, type Baseline } from './renderReport.ts';
 import { figures, overlap, type ModeFigures, type Overlap } from './summarizeRuns.ts';
 
 const here = new URL('.', import.meta.url).pathname;
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: join(here, 'results') },
     'llm-cache': { type: 'string', default: join(here, 'llm-cache') },
     diff: { type: 'boolean', default: true },
+    baseline: { type: 'string', default: join(here, 'results', 'baseline.json') },
   },
 });
 const reps = Math.max(1, Number(values.reps));
@@ -91,7 +92,7 @@ if (values.diff) {
 
 const summary = { generatedAt: new Date().toISOString(), node: process.version, modes, reps, limit: limit ?? null, datasets: chosen.map((d) => ({ name: d.name, kind: d.kind, describe: d.describe })), figures: all, overlaps, diff: diff ?? null, notes };
 writeFileSync(join(values.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-const table = markdownTable(all, overlaps, notes) + (diff ? diffTable(diff) : '');
+const table = markdownTable(all, overlaps, notes, readBaseline(values.baseline)) + (diff ? diffTable(diff) : '');
 writeFileSync(join(values.out, 'table.md'), table);
 writeFileSync(join(values.out, 'coverage.svg'), coverageSvg(rowsFor));
 console.log(table);
@@ -108,6 +109,13 @@ function diffTable(d: DiffEvaluation): string {
   if (d.missed.length) rows.push('', `Missed: ${d.missed.join(', ')}`);
   if (d.flagged.length) rows.push('', `Flagged clean: ${d.flagged.join(', ')}`);
   return rows.join('\n') + '\n';
+}
+
+/** The committed figures a run is compared with (`--baseline FILE`, a summary.json of an earlier run). */
+function readBaseline(file: string): Baseline | undefined {
+  if (!existsSync(file)) return undefined;
+  const earlier = JSON.parse(readFileSync(file, 'utf8')) as { generatedAt: string; baselineOf?: string; figures: ModeFigures[] };
+  return { label: earlier.baselineOf ?? `the run of ${earlier.generatedAt}`, figures: earlier.figures };
 }
 
 function readRows(file: string): BatchRow[] {
