@@ -5,7 +5,14 @@ export type HookKind =
   | 'global' | 'member' | 'call' | 'method-call' | 'new' | 'this' | 'destructure'
   | 'iterate' | 'await' | 'require' | 'import' | 'operator';
 
-export interface StatementInfo { readonly id: number; readonly line: number; readonly column: number; readonly type: string }
+export interface StatementInfo {
+  readonly id: number;
+  readonly line: number;
+  readonly column: number;
+  readonly type: string;
+  /** Inside another measured statement that starts on the same line: that one decides the line. */
+  readonly nested?: boolean;
+}
 export interface BranchInfo { readonly id: number; readonly line: number; readonly column: number; readonly kind: BranchKind; readonly outcomes: number }
 export interface HookSite {
   readonly id: number;
@@ -35,9 +42,15 @@ export class CoverageModel implements CoverageMap {
   readonly branches: BranchInfo[] = [];
   readonly sites: HookSite[] = [];
 
-  newStatement(node: t.Node): number {
+  private readonly statementIds = new WeakMap<t.Node, number>();
+
+  /** The id of an original statement, numbered on first use (a jump out of a loop may ask before the loop is placed). */
+  newStatement(node: t.Node, nested = false): number {
+    const known = this.statementIds.get(node);
+    if (known !== undefined) return known;
     const id = this.statements.length;
-    this.statements.push({ id, line: lineOf(node), column: columnOf(node), type: node.type });
+    this.statements.push({ id, line: lineOf(node), column: columnOf(node), type: node.type, ...(nested ? { nested } : {}) });
+    this.statementIds.set(node, id);
     return id;
   }
 
@@ -65,4 +78,16 @@ function columnOf(node: t.Node): number {
 /** The measured lines: every line on which an original statement starts, ascending. */
 export function measuredLines(map: CoverageMap): number[] {
   return [...new Set(map.statements.map((s) => s.line))].sort((a, b) => a - b);
+}
+
+/**
+ * The covered lines, given each statement's counter: a line is covered when a statement that
+ * starts on it is covered, leaving out statements nested inside another statement that starts on
+ * the same line: the outer one decides (`while (true) { i++; }` is the loop's line, not `i++`'s).
+ */
+export function coveredLines(map: CoverageMap, counts: readonly number[] | undefined): Set<number> {
+  const heads = new Set(map.statements.filter((s) => !s.nested).map((s) => s.line));
+  const covered = new Set<number>();
+  for (const s of map.statements) if ((!s.nested || !heads.has(s.line)) && (counts?.[s.id] ?? 0) > 0) covered.add(s.line);
+  return covered;
 }

@@ -18,40 +18,91 @@ interface Placement {
 }
 
 /**
- * Places the completion counter of one statement: after it for simple statements, on the head
- * for compound ones (covered once the head ran), at scope entry for hoisted function declarations.
+ * Places the counter of one statement:
+ * - simple statements: after it, so it counts once it ran to completion;
+ * - `if`, `switch`, `with`: on the head, once the test ran without an exception;
+ * - `try`, `break`, `continue`, `debugger`: before it, once reached;
+ * - `return` and `throw`: once their operand was evaluated;
+ * - loops and labelled statements: once control leaves them other than by an exception, that is
+ *   after them (the test turned false, or a `break`), or at a `return`, `break` or `continue` that
+ *   jumps out of them. A loop that never ends is never covered.
+ * - function declarations: at scope entry, where they are hoisted.
  */
 function placeCounter(path: NodePath<t.Statement>, state: VisitorState): Placement {
   const node = path.node;
   const out: Placement = { hoist: [], before: [], after: [] };
   if (!node.loc || t.isBlockStatement(node) || t.isEmptyStatement(node) || state.done.has(node)) return out;
   state.done.add(node);
-  const sid = state.model.newStatement(node);
-  const mark = () => stmt(h(state, 'c', [num(sid)]));
+  const sid = statementId(path, state);
+  const mark = (id = sid) => stmt(h(state, 'c', [num(id)]));
   const test = (e: t.Expression) => h(state, 't', [num(sid), e]);
   if (t.isFunctionDeclaration(node)) out.hoist.push(mark());
   else if (t.isReturnStatement(node) || t.isThrowStatement(node)) {
-    if (node.argument) node.argument = h(state, 'r', [num(sid), node.argument]);
-    else out.before.push(mark());
-  } else if (t.isBreakStatement(node) || t.isContinueStatement(node) || t.isLabeledStatement(node) || t.isTryStatement(node) || t.isDebuggerStatement(node)) {
+    const left = t.isReturnStatement(node) ? jumpedOut(path as NodePath<t.ReturnStatement>, state) : [];
+    if (node.argument) node.argument = left.length === 0 ? h(state, 'r', [num(sid), node.argument]) : h(state, 'rl', [num(sid), node.argument, t.arrayExpression(left.map(num))]);
+    else out.before.push(mark(), ...left.map(mark));
+  } else if (t.isBreakStatement(node) || t.isContinueStatement(node)) {
+    out.before.push(mark(), ...jumpedOut(path as NodePath<t.BreakStatement | t.ContinueStatement>, state).map(mark));
+  } else if (t.isTryStatement(node) || t.isDebuggerStatement(node)) {
     out.before.push(mark());
-  } else if (t.isIfStatement(node) || t.isWhileStatement(node)) node.test = test(node.test);
+  } else if (t.isIfStatement(node)) node.test = test(node.test);
   else if (t.isSwitchStatement(node)) node.discriminant = test(node.discriminant);
-  else if (t.isForStatement(node)) node.test = test(node.test ?? t.booleanLiteral(true));
-  else if (t.isForInStatement(node) || t.isForOfStatement(node)) node.right = test(node.right);
-  else if (t.isDoWhileStatement(node)) (node.body as t.BlockStatement).body.unshift(mark());
   else if (t.isWithStatement(node)) node.object = test(node.object);
   else out.after.push(mark());
   if (t.isLoop(node)) addLoopBranch(node, out, state);
+  if (t.isLabeledStatement(node)) {
+    // The labelled statement (a loop, mostly) is not in a list: its own counters go around the label.
+    const inner = placeCounter(path.get('body') as NodePath<t.Statement>, state);
+    out.hoist.push(...inner.hoist);
+    out.before.push(...inner.before);
+    out.after.unshift(...inner.after);
+  }
   return out;
 }
 
-/** A loop's two outcomes: its body entered, or the loop left without one iteration. */
+/** Loops and labelled statements count when control leaves them, not when they start. */
+function countsOnLeaving(node: t.Node): boolean {
+  return t.isLoop(node) || t.isLabeledStatement(node);
+}
+
+/** A statement's id; `nested` when a measured statement around it starts on the same line. */
+function statementId(path: NodePath, state: VisitorState): number {
+  const line = path.node.loc?.start.line;
+  const outer = path.findParent((p) => p.isStatement() && !p.isBlockStatement() && p.node.loc != null);
+  return state.model.newStatement(path.node, outer !== null && outer.node.loc?.start.line === line);
+}
+
+/**
+ * The loops and labelled statements a `return`, `break` or `continue` leaves: every one between
+ * the jump and its target, within the same function. They count as covered when the jump runs.
+ */
+function jumpedOut(path: NodePath<t.ReturnStatement | t.BreakStatement | t.ContinueStatement>, state: VisitorState): number[] {
+  const node = path.node;
+  const label = t.isReturnStatement(node) ? undefined : node.label?.name;
+  const left: number[] = [];
+  for (let p: NodePath | null = path.parentPath; p && !p.isFunction() && !p.isProgram() && !p.isStaticBlock() && !p.isClassBody(); p = p.parentPath) {
+    const n = p.node;
+    if (t.isBreakStatement(node)) {
+      if (label !== undefined ? t.isLabeledStatement(n) && n.label.name === label : t.isLoop(n) || t.isSwitchStatement(n)) break;
+    } else if (t.isContinueStatement(node)) {
+      if (t.isLoop(n) && (label === undefined || (t.isLabeledStatement(p.parent) && p.parent.label.name === label))) break;
+    }
+    if (countsOnLeaving(n) && n.loc) left.push(statementId(p, state));
+  }
+  return left;
+}
+
+/**
+ * A loop's two outcomes, its body entered or the loop left without one iteration; and its test,
+ * which the runtime ends after a few iterations that only recording proxies kept going.
+ */
 function addLoopBranch(node: t.Loop, out: Placement, state: VisitorState): void {
   const bid = state.model.newBranch(node, 'loop', 2);
   (node.body as t.BlockStatement).body.unshift(stmt(h(state, 'l1', [num(bid)])));
   out.before.push(stmt(h(state, 'l0', [num(bid)])));
   out.after.unshift(stmt(h(state, 'l2', [num(bid)])));
+  if (t.isWhileStatement(node) || t.isDoWhileStatement(node)) node.test = h(state, 'lt', [num(bid), node.test]);
+  else if (t.isForStatement(node)) node.test = h(state, 'lt', [num(bid), node.test ?? t.booleanLiteral(true)]);
 }
 
 function instrumentList(paths: NodePath<t.Statement>[], state: VisitorState): t.Statement[] {

@@ -11,6 +11,8 @@ const MAX_TRACES = 2000;
 const MAX_LIST = 8;
 const MAX_PROBE_OPS = 100000;
 const MAX_TRUE_COMPARISONS = 2;
+// Iterations of one loop entry that recording proxies may keep going (runtime.js `lt`), whatever they answer.
+const MAX_PROBED_ITERATIONS = 3;
 const traces = ObjectCreate(null); // element id -> trace record (plain JSON data)
 const probes = ObjectCreate(null); // element id -> its probe in this run
 const probeInfo = new WM(); // probe -> { id, parent, key, written }

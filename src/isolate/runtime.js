@@ -280,11 +280,24 @@ const H = {
   c(id) { statements[id]++; },
   t(id, v) { statements[id]++; return v; },
   r(id, v) { statements[id]++; return v; },
+  /** `return` out of loops: they are left, so they count too. */
+  rl(id, v, left) { statements[id]++; for (let i = 0; i < left.length; i++) statements[left[i]]++; return v; },
   b(id, i) { branches[id][i]++; },
   lg(id, v, op) { if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) branches[id][0]++; return v; },
-  l0(id) { (loopStacks[id] ||= []).push(0); },
-  l1(id) { branches[id][0]++; const s = loopStacks[id]; if (s && s.length) s[s.length - 1] = 1; },
-  l2(id) { const s = loopStacks[id]; if (s && s.length && s.pop() === 0) branches[id][1]++; },
+  // loops: one frame per entry, whether its body ran and how many iterations recording proxies took part in
+  l0(id) { push(loopStacks[id] ||= [], { entered: false, probed: 0, ops: probeOps }); },
+  l1(id) { branches[id][0]++; const s = loopStacks[id]; if (s && s.length) s[s.length - 1].entered = true; },
+  l2(id) { const s = loopStacks[id]; if (s && s.length && !s.pop().entered) branches[id][1]++; },
+  /** A loop test: false once recording proxies kept the loop going for MAX_PROBED_ITERATIONS, whatever they answer. */
+  lt(id, v) {
+    const s = loopStacks[id];
+    const f = s && s.length ? s[s.length - 1] : undefined;
+    if (f !== undefined && (f.ops !== probeOps || isProbe(v))) {
+      f.ops = probeOps;
+      if (++f.probed > MAX_PROBED_ITERATIONS) return false;
+    }
+    return v;
+  },
   // hooks
   g(sid, name) {
     const v = globalValue(sid, name);
@@ -391,6 +404,7 @@ const H = {
   aw(sid, v) { lastSite = sid; return isProbe(v) ? probeAwait(v) : v; },
   op(sid, op, a, b) {
     lastSite = sid;
+    if (isProbe(a) || isProbe(b)) spend(); // a decision a recording proxy answers: counted, so loops it keeps going end
     if (op === 'typeof') {
       // b is the type the snippet compares with: a probe answers it, and the trace records it,
       // unless taking that branch would leave the code early (a guard clause).

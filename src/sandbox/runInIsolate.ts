@@ -6,7 +6,7 @@ import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 const RUNTIME_SOURCE = ['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n');
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
-export type ExecutionStatus = 'completed' | 'stopped' | 'timeout' | 'memory-limit' | 'internal-error';
+export type ExecutionStatus = 'completed' | 'stopped' | 'pending' | 'timeout' | 'memory-limit' | 'internal-error';
 
 export interface Execution {
   /** Uninstrumented definitions, run first as their own script. */
@@ -84,7 +84,10 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return { status: 'internal-error', report: undefined, reason: 'runtime report too large' };
     const report = JSON.parse(raw) as RuntimeReport;
     report.driven = driven;
-    return { status: report.errors.length > 0 ? 'stopped' : 'completed', report };
+    if (report.errors.length > 0) return { status: 'stopped', report };
+    // Nothing is left to run, yet the top level still waits: on a promise that can never settle.
+    if (!report.done) return { status: 'pending', report, reason: 'the top level is still waiting on a promise that never settled' };
+    return { status: 'completed', report };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const report = await salvageReport(isolate, context, exec.config.hook);
