@@ -1,5 +1,4 @@
 import * as t from '@babel/types';
-import { traverse } from '../parse/stripTypes.ts';
 
 /**
  * Which way each decision on a missing value should go, read off the code: the outcome that runs
@@ -40,16 +39,60 @@ export function pathPreferences(ast: t.File): PathPreferences {
       tests.set(node, want);
     }
   };
-  traverse(ast, {
-    IfStatement(path) {
-      const { test, consequent, alternate } = path.node;
-      // What runs after the `if` in its block (enclosing blocks left out: measured to do worse).
-      const rest = path.getAllNextSiblings().reduce((n, p) => n + size(p.node), 0);
-      const want = preferredOutcome(consequent, alternate, rest);
-      if (want !== undefined && test.loc) assign(test, want);
-    },
-  });
+  // Linear in the snippet: every node's statement count is computed once, bottom up, and what
+  // follows an `if` in its block is a suffix sum over that block.
+  const nodes = preOrder(ast);
+  const sizes = new Map<t.Node, number>();
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = nodes[i] as t.Node;
+    let n = t.isStatement(node) && !t.isBlockStatement(node) ? 1 : 0;
+    forEachChild(node, (child) => { n += sizes.get(child) ?? 0; });
+    sizes.set(node, n);
+  }
+  const size = (node: t.Node): number => sizes.get(node) ?? 0;
+  const exits = exitTest();
+  const decide = (node: t.IfStatement, rest: number): void => {
+    // What runs after the `if` in its block (enclosing blocks left out: measured to do worse).
+    const want = preferredOutcome(node.consequent, node.alternate, rest, size, exits);
+    if (want !== undefined && node.test.loc) assign(node.test, want);
+  };
+  for (const node of nodes) {
+    for (const key of t.VISITOR_KEYS[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(value)) {
+        let rest = 0;
+        for (let k = value.length - 1; k >= 0; k--) {
+          const item = value[k] as t.Node | null;
+          if (!item) continue;
+          if (t.isIfStatement(item)) decide(item, rest);
+          rest += size(item);
+        }
+      } else if (t.isIfStatement(value as t.Node | null)) decide(value as t.IfStatement, 0);
+    }
+  }
   return { comparisons, tests };
+}
+
+/** Every node of the tree, parents before their children; iterative, so depth costs no stack. */
+function preOrder(root: t.Node): t.Node[] {
+  const out: t.Node[] = [];
+  const stack: t.Node[] = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    out.push(node);
+    const children: t.Node[] = [];
+    forEachChild(node, (child) => { children.push(child); });
+    for (let k = children.length - 1; k >= 0; k--) stack.push(children[k] as t.Node);
+  }
+  return out;
+}
+
+function forEachChild(node: t.Node, visit: (child: t.Node) => void): void {
+  for (const key of t.VISITOR_KEYS[node.type] ?? []) {
+    const value = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value) if (item && typeof (item as t.Node).type === 'string') visit(item as t.Node);
+    } else if (value && typeof (value as t.Node).type === 'string') visit(value as t.Node);
+  }
 }
 
 /**
@@ -57,27 +100,29 @@ export function pathPreferences(ast: t.File): PathPreferences {
  * counting what follows the `if` in its block for a branch that does not leave. A guard clause
  * (`if (!x) return;`) is skipped; a guard whose body outweighs the rest is entered.
  */
-function preferredOutcome(consequent: t.Statement, alternate: t.Statement | null | undefined, rest: number): boolean | undefined {
+function preferredOutcome(
+  consequent: t.Statement, alternate: t.Statement | null | undefined, rest: number, size: (node: t.Node) => number, exits: (s: t.Statement) => boolean,
+): boolean | undefined {
   const taken = size(consequent) + (exits(consequent) ? 0 : rest);
   const other = alternate ? size(alternate) + (exits(alternate) ? 0 : rest) : rest;
   if (taken === other) return alternate ? undefined : false;
   return taken > other;
 }
 
-/** Statements in a branch, nested ones included. */
-function size(s: t.Node): number {
-  let n = 0;
-  t.traverseFast(s, (node) => { if (t.isStatement(node) && !t.isBlockStatement(node)) n++; });
-  return n;
-}
-
-/** A statement after which control never goes on to the next one. */
-function exits(s: t.Statement): boolean {
-  if (t.isReturnStatement(s) || t.isThrowStatement(s) || t.isBreakStatement(s) || t.isContinueStatement(s)) return true;
-  if (t.isBlockStatement(s)) {
-    const last = s.body[s.body.length - 1];
-    return last !== undefined && exits(last);
-  }
-  if (t.isIfStatement(s)) return s.alternate != null && exits(s.consequent) && exits(s.alternate);
-  return false;
+/** A statement after which control never goes on to the next one; memoised, so a chain of nested `if`s is walked once. */
+function exitTest(): (s: t.Statement) => boolean {
+  const memo = new Map<t.Node, boolean>();
+  const exits = (s: t.Statement): boolean => {
+    const known = memo.get(s);
+    if (known !== undefined) return known;
+    let result = false;
+    if (t.isReturnStatement(s) || t.isThrowStatement(s) || t.isBreakStatement(s) || t.isContinueStatement(s)) result = true;
+    else if (t.isBlockStatement(s)) {
+      const last = s.body[s.body.length - 1];
+      result = last !== undefined && exits(last);
+    } else if (t.isIfStatement(s)) result = s.alternate != null && exits(s.consequent) && exits(s.alternate);
+    memo.set(s, result);
+    return result;
+  };
+  return exits;
 }

@@ -258,6 +258,19 @@ function patternUsage(pattern: t.Node, sourceKey: string): Usage {
   return {};
 }
 
+/** The serialised items of each merged list, so a list of m items is merged in O(m), not O(m²). */
+const listItems = new WeakMap<unknown[], { items: Set<string>; length: number }>();
+
+function itemsOf(list: unknown[]): { items: Set<string>; length: number } {
+  let known = listItems.get(list);
+  // Rebuilt when the list was changed behind mergeUsage's back.
+  if (known === undefined || known.length !== list.length) {
+    known = { items: new Set(list.map((x) => JSON.stringify(x))), length: list.length };
+    listItems.set(list, known);
+  }
+  return known;
+}
+
 /** Merges `add` into `into`, keeping lists without duplicates. */
 export function mergeUsage(into: Usage, add: Usage): Usage {
   for (const [k, v] of Object.entries(add) as [keyof Usage, unknown][]) {
@@ -265,7 +278,14 @@ export function mergeUsage(into: Usage, add: Usage): Usage {
     const cur = into[k] as unknown;
     if (Array.isArray(v)) {
       const list = (Array.isArray(cur) ? cur : []) as unknown[];
-      for (const item of v) if (!list.some((x) => JSON.stringify(x) === JSON.stringify(item))) list.push(item);
+      const known = itemsOf(list);
+      for (const item of v) {
+        const key = JSON.stringify(item);
+        if (known.items.has(key)) continue;
+        known.items.add(key);
+        list.push(item);
+      }
+      known.length = list.length;
       (into as Record<string, unknown>)[k] = list;
     } else if (typeof v === 'number' && typeof cur === 'number') (into as Record<string, unknown>)[k] = Math.max(cur, v);
     else if (typeof v === 'object' && v !== null && typeof cur === 'object' && cur !== null) (into as Record<string, unknown>)[k] = { ...cur, ...v };
