@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runSnippet } from '../src/index.ts';
+import pino, { type Logger } from 'pino';
+import { ProviderFailed, runSnippet } from '../src/index.ts';
 import type { ValueProvider } from '../src/index.ts';
 import { heuristicClassifier } from '../src/values/classifyHeuristic.ts';
 import { selected } from './helpers.ts';
@@ -45,18 +46,19 @@ test('inject: errors are attributed to the snippet or to an injected value', asy
 });
 
 test('inject: a failed proposal is fed back and retried, at most 5 times, then the fallback is used', async () => {
-  const seen: number[] = [];
+  // Recorded here, asserted after the run: an assertion inside the provider would be the provider's failure.
+  const seen: { attempt: number; history: number }[] = [];
   const provider: ValueProvider = {
     name: 'scripted',
     async propose(req) {
       if (req.element !== 'widget') return { source: '{}', refs: [], category: 'object' };
-      seen.push(req.attempt);
-      assert.equal(req.history.length, req.attempt - 1, 'each retry carries the failures so far');
+      seen.push({ attempt: req.attempt, history: req.history.length });
       return { source: 'syntax error here', refs: [], category: 'object' };
     },
   };
   const r = await runSnippet('console.log(widget.size);', {}, { values: { provider, classifier: heuristicClassifier, fallback: async () => ({ category: 'object', by: 'heuristic' }) } });
-  assert.deepEqual(seen, [1, 2, 3, 4, 5]);
+  assert.deepEqual(seen.map((s) => s.attempt), [1, 2, 3, 4, 5]);
+  assert.deepEqual(seen.map((s) => s.history), [0, 1, 2, 3, 4], 'each retry carries the failures so far');
   const inj = r.injections.find((i) => i.element === 'widget');
   assert.equal(inj?.provider, 'heuristic-fallback');
   assert.equal(r.fullyExecuted, true);
@@ -93,4 +95,53 @@ test('inject: a value that makes the run fail later is retried with the error, a
   assert.deepEqual(seen, [{ attempt: 1, history: 0 }, { attempt: 2, history: 1 }], 'the failure was blamed on list and fed back');
   assert.equal(r.fullyExecuted, true, JSON.stringify(r.errors));
   assert.equal(r.stdout, '2.5\n');
+});
+
+/** A value source around one provider, with the heuristic classifier and a fixed fallback category. */
+const sourceOf = (provider: ValueProvider) => ({ provider, classifier: heuristicClassifier, fallback: async () => ({ category: 'object' as const, by: 'heuristic' }) });
+
+/** A pino logger whose lines are kept in memory, parsed. */
+function memoryLogger(): { logger: Logger; lines: { level: number; msg: string; err?: { message: string; stack: string } }[] } {
+  const lines: { level: number; msg: string; err?: { message: string; stack: string } }[] = [];
+  const logger = pino({ level: 'error' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } });
+  return { logger, lines };
+}
+
+test('inject: a value source that throws a plain Error is a host bug: internal-error, its message, its stack in the log', async () => {
+  const { logger, lines } = memoryLogger();
+  const provider: ValueProvider = { name: 'buggy', propose: async () => { throw new Error('host bug in the provider'); } };
+  const r = await runSnippet('console.log(thing.x);', {}, { values: sourceOf(provider), logger });
+  assert.equal(r.status, 'internal-error');
+  assert.deepEqual(r.errors.filter((e) => e.type === 'InternalError').map((e) => e.message), ['host bug in the provider']);
+  assert.ok(!r.errors.some((e) => e.attribution === 'provider'), 'a host bug is not a provider error');
+  assert.equal(lines.length > 0, true, 'logged');
+  assert.match(lines[0]?.err?.stack ?? '', /Error: host bug in the provider\n\s+at /);
+});
+
+test('inject: a ProviderFailed is the provider\'s own failure: reported as such, the fallback decides, the run is real', async () => {
+  const { logger, lines } = memoryLogger();
+  const provider: ValueProvider = { name: 'flaky', propose: async () => { throw new ProviderFailed('the value service is down'); } };
+  const r = await runSnippet('const t = thing;\nconsole.log(typeof t);', {}, { values: sourceOf(provider), logger });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.deepEqual(r.errors.map((e) => [e.type, e.message, e.attribution]), [['PROVIDER_FAILED', 'the value service is down', 'provider']]);
+  assert.deepEqual(r.injections.map((i) => [i.element, i.provider]), [['thing', 'heuristic-fallback']]);
+  assert.equal(r.stdout, 'object\n');
+  assert.equal(r.degraded, undefined);
+  assert.deepEqual(lines, [], 'nothing logged as a host bug');
+});
+
+test('inject: a host bug between runs never reports the learning run (recording proxies) it came after', async () => {
+  const provider: ValueProvider = {
+    name: 'learns-then-breaks',
+    async propose(req) {
+      if (req.mayProbe) return { source: '', refs: [], category: 'Dummy', probe: true };
+      throw new TypeError('host bug after learning');
+    },
+  };
+  const r = await runSnippet('console.log("learning run");\nconsole.log(thing.x);', {}, { values: sourceOf(provider) });
+  assert.equal(r.status, 'internal-error');
+  assert.deepEqual(r.errors.map((e) => [e.type, e.message]), [['InternalError', 'host bug after learning']]);
+  assert.equal(r.stdout, '', 'not the learning run\'s output');
+  assert.deepEqual(r.injections, [], 'no recording proxy listed');
+  assert.equal(r.lines.covered, 0);
 });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runBatch } from '../src/batch/runBatch.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
+import type { RunResult } from '../src/report/buildResult.ts';
 import { cli } from './helpers.ts';
 import { definition, elementOf, scriptedEnvironment, startScriptedLlm, type Script } from './llmServer.ts';
 
@@ -140,7 +141,7 @@ test('llm: a slow reply times out and is retried; a lying endpoint (not a comple
   await withServer(
     () => {
       n++;
-      if (n === 1) return { delayMs: 1_500, then: { reply: RIGHT } };
+      if (n === 1) return { silent: true };
       if (n === 2) return { raw: '{"hello": "not a completion"}' };
       if (n === 3) return { hangUp: true };
       return { reply: RIGHT };
@@ -154,23 +155,99 @@ test('llm: a slow reply times out and is retried; a lying endpoint (not a comple
   );
 });
 
-test('llm: a dead endpoint ends each snippet with a clear error, and the batch goes on', async () => {
+/** The URL of a server that has been closed: nothing listens there any more. */
+async function deadUrl(): Promise<string> {
   const server = await startScriptedLlm(() => ({ reply: RIGHT }));
-  const url = server.url;
-  await server.close(); // nothing listens there any more
-  const llm = scriptedEnvironment(url, { retries: 2 });
-  const r = await runSnippet(GREET, { mode: 'llm' }, { llm });
-  assert.equal(r.status, 'provider-error');
+  await server.close();
+  return server.url;
+}
+
+/** What a degraded llm run must share with a `--mode trace` run of the same snippet. */
+const measured = (r: RunResult) => ({ status: r.status, lines: r.lines, branches: r.branches, stdout: r.stdout, fullyExecuted: r.fullyExecuted });
+
+/** Pins a run on an endpoint that failed: trace's values, named trace-fallback, from a measured run. */
+async function assertTraceFallback(code: string, r: RunResult): Promise<void> {
+  const trace = await runSnippet(code, { mode: 'trace' });
+  assert.equal(r.degraded, 'llm-unavailable');
+  assert.deepEqual(measured(r), measured(trace), 'the same run as --mode trace');
+  assert.ok(r.injections.length > 0);
+  assert.deepEqual(r.injections.filter((i) => i.provider === 'llm'), [], 'no value claims to be the model\'s');
+  assert.deepEqual(r.injections.map((i) => [i.element, i.provider, i.source]), trace.injections.map((i) => [i.element, i.provider === 'trace' ? 'trace-fallback' : i.provider, i.source]));
   const error = r.errors.find((e) => e.attribution === 'provider');
   assert.equal(error?.type, 'LLM_UNAVAILABLE');
   assert.match(error?.message ?? '', /LLM endpoint http:\/\/127\.0\.0\.1:\d+\/v1 (failed|is unavailable)/);
+}
 
+const TWO = "const s = greet('Ada');\nconsole.log(s.toUpperCase());\nif (cfg.verbose) console.log(cfg.name.length);";
+
+test('llm: a dead endpoint: every element takes the trace generator\'s value (trace-fallback), degraded, measured like --mode trace', async () => {
+  const llm = scriptedEnvironment(await deadUrl(), { retries: 2 });
+  for (const code of [GREET, TWO]) {
+    const r = await runSnippet(code, { mode: 'llm' }, { llm });
+    await assertTraceFallback(code, r);
+    assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+    assert.equal(r.fullyExecuted, true);
+  }
+});
+
+test('llm: a slow endpoint (every request past the timeout) degrades the same way', async () => {
+  await withServer(
+    () => ({ silent: true }),
+    async (url, requests) => {
+      const r = await runSnippet(TWO, { mode: 'llm' }, { llm: scriptedEnvironment(url, { requestTimeoutMs: 200, retries: 1 }) });
+      assert.equal(requests.length, 2, 'one request and its retry, then the endpoint is given up on');
+      await assertTraceFallback(TWO, r);
+      assert.equal(r.llmCalls.calls, 0);
+    },
+  );
+});
+
+test('llm: an endpoint that dies after its first answer: the model\'s value stays llm, the rest are trace-fallback', async () => {
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' ? { reply: RIGHT } : { status: 503 }),
+    async (url) => {
+      const r = await runSnippet(TWO, { mode: 'llm' }, { llm: scriptedEnvironment(url, { retries: 0 }) });
+      assert.equal(r.degraded, 'llm-unavailable');
+      assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+      assert.equal(r.stdout, 'HELLO, ADA\n4\n');
+      const by = Object.fromEntries(r.injections.map((i) => [i.element, i.provider]));
+      assert.equal(by.greet, 'llm');
+      assert.equal(by.cfg, 'trace-fallback');
+      assert.deepEqual(r.injections.filter((i) => i.provider === 'llm').map((i) => i.element), ['greet']);
+    },
+  );
+});
+
+test('llm: an endpoint that answers is not degraded', async () => {
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' ? { reply: RIGHT } : { reply: definition('ELEMENT = {};') }),
+    async (url) => {
+      const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.degraded, undefined);
+      assert.ok(!r.errors.some((e) => e.attribution === 'provider'));
+    },
+  );
+});
+
+test('llm: a batch against a dead endpoint goes on, and its summary counts the degraded snippets on their own line', async () => {
+  const url = await deadUrl();
   const dataset = join(tmp, 'dead.jsonl');
-  writeFileSync(dataset, ['a', 'b', 'c'].map((id) => JSON.stringify({ id, code: GREET })).join('\n') + '\n');
+  const items = [...['a', 'b', 'c'].map((id) => ({ id, code: GREET })), { id: 'whole', code: 'console.log(1 + 1);' }];
+  writeFileSync(dataset, items.map((item) => JSON.stringify(item)).join('\n') + '\n');
   const out = join(tmp, 'dead-out.jsonl');
-  const { summary } = await runBatch(dataset, { mode: 'llm' }, { out, concurrency: 2 }, undefined, { llm });
-  assert.equal(summary.snippets, 3);
-  assert.deepEqual(summary.statusCounts, { 'provider-error': 3 });
+  const { summary } = await runBatch(dataset, { mode: 'llm' }, { out, concurrency: 2 }, undefined, { llm: scriptedEnvironment(url, { retries: 1 }) });
+  assert.equal(summary.snippets, 4);
+  assert.deepEqual(summary.statusCounts, { completed: 4 });
+  assert.equal(summary.degraded, 3, 'the snippet that needed no value is not degraded');
+  const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; degraded?: string });
+  assert.deepEqual(rows.map((row) => [row.id, row.degraded]).sort(), [['a', 'llm-unavailable'], ['b', 'llm-unavailable'], ['c', 'llm-unavailable'], ['whole', undefined]]);
+
+  const env = { ...process.env, OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test-000000000000000000000000', SNIPEXEC_MODEL: 'scripted' };
+  const human = await cliAsync(['batch', dataset, '--mode', 'llm', '--llm-retries', '0', '--log-level', 'silent'], '', env);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /^degraded +3$/m);
+  const json = await cliAsync(['batch', dataset, '--mode', 'llm', '--llm-retries', '0', '--log-level', 'silent', '--json'], '', env);
+  assert.equal((JSON.parse(json.stdout) as { degraded: number }).degraded, 3);
 });
 
 test('llm: secrets in the snippet and secret-named environment values never reach the endpoint', async () => {

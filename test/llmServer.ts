@@ -19,7 +19,9 @@ export type Scripted =
   | { readonly status: number; readonly body?: string; readonly headers?: Record<string, string> }
   | { readonly raw: string }
   | { readonly delayMs: number; readonly then: Scripted }
-  | { readonly hangUp: true };
+  | { readonly hangUp: true }
+  /** Never answers: the request stays open until the client gives up or the server closes. */
+  | { readonly silent: true };
 
 export type Script = (request: SeenRequest, index: number) => Scripted;
 
@@ -44,6 +46,7 @@ export async function startScriptedLlm(script: Script): Promise<{ url: string; r
       step = then;
     }
     if ('hangUp' in step) { req.socket.destroy(); return; }
+    if ('silent' in step) return;
     if ('raw' in step) { res.writeHead(200, { 'content-type': 'application/json' }).end(step.raw); return; }
     if ('status' in step) { res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(step.body ?? JSON.stringify({ error: { message: `scripted ${step.status}` } })); return; }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({

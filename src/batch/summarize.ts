@@ -14,6 +14,8 @@ export interface BatchSummary {
   readonly branchCoverage: number;
   readonly fullyExecutedRate: number;
   readonly statusCounts: Partial<Record<RunStatus, number>>;
+  /** Snippets whose values came from a stand-in source (`degraded` set: the LLM endpoint failed). */
+  readonly degraded: number;
   readonly elapsedMs: number;
   readonly snippetsPerSecond: number;
   /** LLM requests, cache hits, retries and tokens over every row (`--mode llm`). */
@@ -33,12 +35,14 @@ export class SummaryAccumulator {
   private branchCovered = 0;
   private branchTotal = 0;
   private full = 0;
+  private degraded = 0;
   private readonly statusCounts: Partial<Record<RunStatus, number>> = {};
   private readonly usage: LlmUsage = { ...NO_LLM_USAGE };
 
   add(r: BatchRow): void {
     this.snippets++;
     this.statusCounts[r.status] = (this.statusCounts[r.status] ?? 0) + 1;
+    if (r.degraded !== undefined) this.degraded++;
     const u = r.llmCalls as Partial<LlmUsage> | undefined;
     if (u) {
       this.usage.calls += u.calls ?? 0;
@@ -68,6 +72,7 @@ export class SummaryAccumulator {
       branchCoverage: ratio(this.branchCovered, this.branchTotal),
       fullyExecutedRate: ratio(this.full, this.parsed),
       statusCounts: { ...this.statusCounts },
+      degraded: this.degraded,
       elapsedMs,
       snippetsPerSecond: ratio(ran, elapsedMs / 1000),
       llmCalls: { ...this.usage },

@@ -1,10 +1,11 @@
-import { LlmUnavailable, SnipexecError } from '../errors.ts';
+import type { Logger } from 'pino';
 import type { CoverageMap, HookSite } from '../instrument/coverageModel.ts';
 import { mergeUsage, type Usage, type UsageTable } from '../instrument/usage.ts';
 import { dummyFor } from '../values/dummyTable.ts';
-import type { ValueSource } from '../values/providers.ts';
+import type { Degradation, ValueSource } from '../values/providers.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
 import { isExhausted, type Category, type ElementKind, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
+import { ProviderBroker, type ProviderError } from './providerBroker.ts';
 import { TraceStore } from './traceStore.ts';
 
 /** One injected element and the definition that currently stands for it. */
@@ -52,12 +53,14 @@ export interface BookContext {
   readonly values: ValueSource;
   readonly maxAttempts: number;
   readonly maxInjections: number;
+  /** Where a host bug's stack goes. */
+  readonly log: Logger;
 }
 
 /**
  * The host's record of every element and its definition, across the runs of one snippet. It
- * answers the isolate's value requests, feeds failures back to the provider, and falls back to
- * the classifier's dummy after `maxAttempts`.
+ * answers the isolate's value requests, feeds failures back to the provider (through the
+ * ProviderBroker), and falls back to the classifier's dummy after `maxAttempts`.
  */
 export class DefinitionBook {
   readonly defs = new Map<string, Definition>();
@@ -71,15 +74,29 @@ export class DefinitionBook {
   /** Recording proxies injected over all runs, and learning runs. */
   probesInjected = 0;
   learningRuns = 0;
-  providerErrors: string[] = [];
-  /** A provider failure that ends the snippet, e.g. an LLM endpoint that stayed dead. */
-  fatal: SnipexecError | undefined;
-  /** Time spent waiting for providers, which the snippet's time budget does not count. */
-  providerMs = 0;
+  /** A bug of the host met while answering (not a provider's failure): the snippet ends as `internal-error`. */
+  hostError: Error | undefined;
   private readonly ctx: BookContext;
+  private readonly broker: ProviderBroker;
 
   constructor(ctx: BookContext) {
     this.ctx = ctx;
+    this.broker = new ProviderBroker(ctx.values);
+  }
+
+  /** The providers' own failures, e.g. an LLM endpoint that stayed dead. */
+  get providerErrors(): readonly ProviderError[] {
+    return this.broker.errors;
+  }
+
+  /** Why the values came from a stand-in source, e.g. `llm-unavailable` when they are trace-fallback's. */
+  get degraded(): Degradation | undefined {
+    return this.broker.degraded;
+  }
+
+  /** Time spent waiting for providers, which the snippet's time budget does not count. */
+  get providerMs(): number {
+    return this.broker.ms;
   }
 
   /** Bridge entry point: never throws, since an exception would surface inside the snippet. */
@@ -90,49 +107,51 @@ export class DefinitionBook {
       if (proposal?.probe) return '{"probe":true}';
       return JSON.stringify(proposal ? { source: proposal.source, refs: proposal.refs } : {});
     } catch (error) {
-      this.noteProviderError(error);
+      this.hostBug(error);
       return '{}';
     }
   }
 
-  private noteProviderError(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
-    if (!this.providerErrors.includes(message)) this.providerErrors.push(message);
-    if (error instanceof LlmUnavailable) this.fatal ??= error;
+  /** Keeps the first host bug for the result, and logs every one with its stack. */
+  private hostBug(error: unknown): void {
+    const err = error instanceof Error ? error : new Error(String(error));
+    this.hostError ??= err;
+    this.ctx.log.error({ err }, 'snipexec host bug while answering a value request');
+  }
+
+  /** Runs a host-side step between runs; a host bug in it is kept, never thrown. */
+  private async guarded<T>(step: () => Promise<T>, otherwise: T): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      this.hostBug(error);
+      return otherwise;
+    }
   }
 
   /**
-   * Asks the provider, and the fallback when it is exhausted; counts attempts and keeps the
-   * failures it reports. A provider error is recorded, never thrown: the element stays missing.
+   * Asks the provider, and the fallback when it is exhausted (or failed); counts attempts and
+   * keeps the failures it reports. A host bug is thrown.
    */
   private async propose(def: Definition, request: ValueRequest): Promise<Proposal | undefined> {
-    if (this.fatal) return undefined;
-    const started = Date.now();
-    try {
-      let proposal: Proposal | Exhausted | undefined = await this.ctx.values.provider.propose(request);
-      if (isExhausted(proposal)) {
-        def.attempts += proposal.attempts;
-        def.history.push(...proposal.failures);
-        return await this.fallback(def, { ...request, attempt: def.attempts + 1, history: def.history });
-      }
-      if (!proposal) return undefined;
-      if (!proposal.probe) {
-        def.attempts += proposal.attempts ?? 1;
-        if (proposal.failures) def.history.push(...proposal.failures);
-      }
-      def.provider = proposal.provider ?? this.ctx.values.provider.name;
-      return proposal;
-    } catch (error) {
-      this.noteProviderError(error);
-      return undefined;
-    } finally {
-      this.providerMs += Date.now() - started;
+    const proposal: Proposal | Exhausted | undefined = await this.broker.propose(request);
+    if (isExhausted(proposal)) {
+      def.attempts += proposal.attempts;
+      def.history.push(...proposal.failures);
+      return this.fallback(def, { ...request, attempt: def.attempts + 1, history: def.history });
     }
+    if (!proposal) return undefined;
+    if (!proposal.probe) {
+      def.attempts += proposal.attempts ?? 1;
+      if (proposal.failures) def.history.push(...proposal.failures);
+    }
+    def.provider = proposal.provider ?? this.broker.provider.name;
+    return proposal;
   }
 
   /** The fallback classifier's category, as its predefined dummy. */
   private async fallback(def: Definition, request: ValueRequest): Promise<Proposal> {
-    const choice = await this.ctx.values.fallback(request);
+    const choice = await this.broker.fallback(request);
     def.fallbacks++;
     def.provider = `${choice.by}-fallback`;
     return dummyFor(choice.category, def.id, def.name, request.usage.arrayPattern?.length);
@@ -183,10 +202,14 @@ export class DefinitionBook {
    * definition whose trace grew, with a concrete value synthesised from what was seen.
    */
   async afterRun(traces: TraceTable | undefined): Promise<void> {
+    return this.guarded(() => this.learn(traces), undefined);
+  }
+
+  private async learn(traces: TraceTable | undefined): Promise<void> {
     const grew = this.traces.merge(traces);
     const learning = this.probed.size > 0;
     if (learning) this.learningRuns++;
-    const { provider } = this.ctx.values;
+    const { provider } = this.broker;
     const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && provider.resynthesizes === true && grew.has(d.id) && d.provider === provider.name));
     this.probed.clear();
     for (const def of redo) {
@@ -196,7 +219,7 @@ export class DefinitionBook {
       let proposal = await this.propose(def, request);
       // Re-synthesis from a grown trace refines the same attempt; it spends none.
       if (!wasProbe) def.attempts = attempts;
-      if (!proposal || proposal.probe) proposal = await this.fallbackOrMissing(def, request);
+      if (!proposal || proposal.probe) proposal = await this.fallback(def, request);
       if (proposal.source !== def.proposal.source || wasProbe) this.changed = true;
       if (wasProbe) def.attempts = Math.max(def.attempts, 1);
       def.proposal = proposal;
@@ -211,10 +234,14 @@ export class DefinitionBook {
    * with the error fed back (the trace provider records again first). Returns whether it was.
    */
   async blame(errors: readonly { message: string; attribution: string; culprit?: string }[]): Promise<boolean> {
+    return this.guarded(() => this.blameOne(errors), false);
+  }
+
+  private async blameOne(errors: readonly { message: string; attribution: string; culprit?: string }[]): Promise<boolean> {
     for (const e of errors) {
       if (e.attribution !== 'injected' || e.culprit === undefined) continue;
       const def = this.culpritDef(e.culprit);
-      if (!def || def.proposal.probe || def.proposal.category === 'Dummy' || def.provider !== this.ctx.values.provider.name) continue;
+      if (!def || def.proposal.probe || def.proposal.category === 'Dummy' || !this.broker.owns(def.provider)) continue;
       const before = def.proposal.source;
       await this.retry(def, e.message, {});
       await this.resolveParts(def, 0);
@@ -226,6 +253,10 @@ export class DefinitionBook {
 
   /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */
   async definitionsFailed(failures: readonly { id: string; message: string }[]): Promise<boolean> {
+    return this.guarded(() => this.retryFailedDefinitions(failures), false);
+  }
+
+  private async retryFailedDefinitions(failures: readonly { id: string; message: string }[]): Promise<boolean> {
     let any = false;
     for (const f of failures) {
       const def = this.defs.get(f.id);
@@ -261,12 +292,6 @@ export class DefinitionBook {
     for (const [id, d] of snapshot) this.defs.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
   }
 
-  /** A fallback dummy; `undefined` itself once the snippet is ending on a fatal provider error. */
-  private async fallbackOrMissing(def: Definition, request: ValueRequest): Promise<Proposal> {
-    if (this.fatal) return { source: 'undefined', refs: [], category: 'undefined' };
-    return this.fallback(def, request);
-  }
-
   /** Defines the parts a host-side proposal refers to, since the prelude renders them directly. */
   private async resolveParts(def: Definition, depth: number): Promise<void> {
     if (depth > 12) return;
@@ -300,7 +325,7 @@ export class DefinitionBook {
     const site = this.site(req.sid);
     const def: Definition = {
       id: req.id, kind: req.kind ?? 'global', parent: req.parent, name: req.key ?? req.id, usageKey: this.usageKeyFor(req),
-      line: site?.line ?? 0, message: req.message ?? '', proposal: { source: 'undefined', refs: [], category: 'undefined' }, provider: this.ctx.values.provider.name,
+      line: site?.line ?? 0, message: req.message ?? '', proposal: { source: 'undefined', refs: [], category: 'undefined' }, provider: this.broker.provider.name,
       attempts: 0, history: [], rejected: [], fallbacks: 0,
     };
     const request = { ...this.request(def, req.message ?? ''), site };
@@ -328,12 +353,10 @@ export class DefinitionBook {
     if (!def.proposal.generated && !def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);
     this.changed = true;
     const request = this.request(def, error, observed);
-    const fromProvider = def.attempts < this.ctx.maxAttempts && !def.provider.endsWith('-fallback');
+    // Once the fallback classifier picked its dummy, the provider is not asked again.
+    const fromProvider = def.attempts < this.ctx.maxAttempts && def.fallbacks === 0;
     let proposal = fromProvider ? await this.propose(def, request) : undefined;
-    if (!proposal) {
-      if (this.fatal) return undefined;
-      proposal = await this.fallback(def, this.request(def, error, observed));
-    }
+    proposal ??= await this.fallback(def, this.request(def, error, observed));
     return this.adopt(def, proposal);
   }
 }

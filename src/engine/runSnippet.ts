@@ -12,6 +12,7 @@ import { llmValueSource } from '../values/llm/llmProvider.ts';
 import { LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
 import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { DefinitionBook } from './definitionBook.ts';
+import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 
 const START_TIME = Date.UTC(2024, 0, 1);
@@ -24,6 +25,8 @@ export interface RunDependencies {
    * absent, one is made from OPENAI_BASE_URL, OPENAI_API_KEY and SNIPEXEC_MODEL.
    */
   readonly llm?: LlmEnvironment;
+  /** Where a host bug's stack is logged; the LLM environment's log, else silent (the library prints nothing). */
+  readonly logger?: Logger;
 }
 
 let envLlm: LlmEnvironment | undefined;
@@ -70,9 +73,12 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   const book = new DefinitionBook({
     snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values,
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections,
+    log: deps.logger ?? deps.llm?.log ?? pino({ level: 'silent' }),
   });
   const config = runtimeConfig(instrumented, options);
   let last: ExecutionResult | undefined;
+  // The definitions the last run used: the result lists these, not any learnt after it.
+  let ranWith: ReturnType<DefinitionBook['snapshot']> = new Map();
   let lastLearnt = false;
   let runs = 0;
   // The best measured run so far, to come back to when retrying values made things worse.
@@ -87,6 +93,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     book.mayProbe = runs < options.maxRuns && left >= 50;
     const defsBefore = book.snapshot();
     last = await execute(instrumented, config, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
+    ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
     if (!lastLearnt && last.report) {
       const covered = coveredStatements(last.report);
@@ -97,16 +104,24 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     if (runs < options.maxRuns && (await book.definitionsFailed(last.report?.preludeFailures ?? []))) book.changed = true;
     // A run that stopped on an injected value's fault: that value is retried with the error.
     if (!book.changed && last.status === 'stopped' && runs < options.maxRuns && (await book.blame(last.report?.errors ?? []))) book.changed = true;
-    if (!book.changed || book.fatal) break;
+    if (!book.changed || book.hostError) break;
     if (!lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
   }
-  if (best && last?.report && coveredStatements(last.report) < best.covered && !book.fatal) {
+  if (best && last?.report && coveredStatements(last.report) < best.covered && !book.hostError) {
     // One more run, with the definitions of the best one: more attempts never lower coverage.
     book.restore(best.defs);
     book.mayProbe = false;
     last = await execute(instrumented, config, book, options, options.timeoutMs);
+    ranWith = book.snapshot();
+    lastLearnt = false;
     runs++;
   }
+  // A learning run (recording proxies) is never reported; only a host bug ends the loop on one.
+  if (lastLearnt) {
+    last = undefined;
+    ranWith = new Map();
+  }
+  book.restore(ranWith);
   const rendered = renderDefinitions(book.defs);
   return buildResult({
     parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,

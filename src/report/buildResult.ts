@@ -1,14 +1,15 @@
 import type { DefinitionBook } from '../engine/definitionBook.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
-import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
+import { measuredLines } from '../instrument/coverageModel.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { Category, ElementKind } from '../values/types.ts';
+import type { Degradation } from '../values/providers.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
 
-export type RunStatus = 'completed' | 'stopped' | 'pending' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error' | 'provider-error';
+export type RunStatus = 'completed' | 'stopped' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error';
 
 export interface Injection {
   readonly element: string;
@@ -48,6 +49,11 @@ export interface RunResult {
   readonly stdout: string;
   readonly runs: number;
   readonly llmCalls: LlmUsage;
+  /**
+   * Set when the values came from a stand-in source: `llm-unavailable` when the LLM endpoint
+   * failed and the offline trace generator's values (`trace-fallback`) were used; the error is in `errors`.
+   */
+  readonly degraded?: Degradation;
   readonly elapsedMs: number;
   readonly lang?: string;
   readonly repairs?: string[];
@@ -83,7 +89,8 @@ export function buildResult(parts: ResultParts): RunResult {
   const map = instrumented.map;
   const report = execution?.report;
   const measured = measuredLines(map);
-  const coveredSet = coveredLines(map, report?.statements);
+  const coveredSet = new Set<number>();
+  map.statements.forEach((s, i) => { if ((report?.statements[i] ?? 0) > 0) coveredSet.add(s.line); });
   const covered = measured.filter((l) => coveredSet.has(l));
   const uncovered = measured.filter((l) => !coveredSet.has(l));
   let branchTotal = 0;
@@ -100,9 +107,8 @@ export function buildResult(parts: ResultParts): RunResult {
     const site = report ? map.sites[report.lastSite] : undefined;
     errors.push({ type: execution.status, message: execution.reason ?? execution.status, line: site?.line ?? 0, column: site?.column ?? 0, attribution: 'sandbox' });
   }
-  for (const message of book.providerErrors) {
-    errors.push({ type: book.fatal?.message === message ? book.fatal.code : 'ProviderError', message, line: 0, column: 0, attribution: 'provider' });
-  }
+  for (const { type, message } of book.providerErrors) errors.push({ type, message, line: 0, column: 0, attribution: 'provider' });
+  if (book.hostError) errors.push({ type: 'InternalError', message: book.hostError.message, line: 0, column: 0, attribution: 'sandbox' });
   const injections: Injection[] = [...book.defs.values()].map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
     provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy',
@@ -133,16 +139,14 @@ export function buildResult(parts: ResultParts): RunResult {
   if (rendered.receiver !== undefined || instrumented.topLevelNames.some((n) => rendered.identifiers.has(n))) {
     code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'this'});\n`;
   }
-  const status: RunStatus = book.fatal ? 'provider-error' : (execution?.status ?? 'internal-error');
   return {
-    status,
+    status: book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error'),
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
     branches: { total: branchTotal, covered: branchCovered },
     lineCoverage: measured.length === 0 ? 1 : covered.length / measured.length,
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
-    // Only a run that ended by itself executed the snippet fully: not a timeout, a stop or a pending wait.
-    fullyExecuted: status === 'completed' && uncovered.length === 0,
-    injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, elapsedMs: parts.elapsedMs,
+    fullyExecuted: uncovered.length === 0,
+    injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program: prelude + code,
     types: inferDeclarations(book.defs),

@@ -31,11 +31,19 @@ export interface FallbackChoice {
   readonly by: string;
 }
 
+/** Why a snippet's values came from a stand-in source: the result's `degraded` field. */
+export type Degradation = 'llm-unavailable';
+
 export interface ValueSource {
   readonly provider: ValueProvider;
   readonly classifier: TypeClassifier;
   /** The category injected once the provider has used its attempts. */
   readonly fallback: (request: ValueRequest) => Promise<FallbackChoice>;
+  /**
+   * The source that answers for the rest of the snippet once the provider fails with an error
+   * `when` accepts (an LLM endpoint that stayed dead), and the reason the result then reports.
+   */
+  readonly degrade?: { readonly reason: Degradation; readonly when: (error: unknown) => boolean; readonly to: ValueSource };
 }
 
 /** The classifier's best remaining category; the universal Dummy when none is left. */

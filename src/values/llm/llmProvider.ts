@@ -1,9 +1,9 @@
-import { LlmBudgetExhausted } from '../../errors.ts';
+import { LlmBudgetExhausted, LlmUnavailable } from '../../errors.ts';
 import type { LlmSession } from '../../llm/llmSession.ts';
 import { heuristicClassifier } from '../classifyHeuristic.ts';
-import type { FallbackChoice, ValueSource } from '../providers.ts';
+import { classifierFallback, type FallbackChoice, type ValueSource } from '../providers.ts';
 import { isUsed } from '../trace/trace.ts';
-import { traceProvider } from '../trace/traceProvider.ts';
+import { traceFallbackProvider, traceProvider } from '../trace/traceProvider.ts';
 import { CATEGORIES, isExhausted, type Category, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
 import { assignMessages, classifierMessages, fixMessages } from './buildPrompts.ts';
 import { extractDefinition } from './extractDefinition.ts';
@@ -17,7 +17,8 @@ const PROBE: Proposal = { source: '', refs: [], category: 'Dummy', probe: true }
  * fail at the element again, comes back through the definition book with its error. Each request
  * is an attempt, up to `maxAttempts`; then the fallback classifier picks a dummy.
  * Parts of definitions, and every element once a call or token cap is reached, come from the
- * offline trace generator.
+ * offline trace generator. An endpoint that fails (LlmUnavailable) is not handled here: the value
+ * source degrades to the trace generator for the rest of the snippet (see llmValueSource).
  */
 export function llmProvider(session: LlmSession, maxAttempts: number): ValueProvider {
   const offline = async (request: ValueRequest, used: number, failures: readonly FailedAttempt[]): Promise<Proposal | Exhausted | undefined> => {
@@ -93,8 +94,17 @@ export function parseCategory(reply: string): Category | undefined {
   return CATEGORIES.find((c) => c === word) ?? CATEGORIES.find((c) => c.toLowerCase() === word.toLowerCase());
 }
 
-/** The value source of `--mode llm`, for one snippet's session. */
+/**
+ * What answers once the endpoint is unavailable: the values the offline trace generator learnt
+ * from the same recording runs, as `trace-fallback`, and the heuristic classifier.
+ */
+const TRACE_FALLBACK: ValueSource = { provider: traceFallbackProvider, classifier: heuristicClassifier, fallback: classifierFallback(heuristicClassifier) };
+
+/** The value source of `--mode llm`, for one snippet's session; it degrades to TRACE_FALLBACK when the endpoint fails. */
 export function llmValueSource(session: LlmSession, maxAttempts: number): ValueSource {
   const classifier = llmClassifier(session);
-  return { provider: llmProvider(session, maxAttempts), classifier, fallback: (request) => classifier.fallback(request) };
+  return {
+    provider: llmProvider(session, maxAttempts), classifier, fallback: (request) => classifier.fallback(request),
+    degrade: { reason: 'llm-unavailable', when: (error) => error instanceof LlmUnavailable, to: TRACE_FALLBACK },
+  };
 }

@@ -25,3 +25,9 @@ export const traceProvider: ValueProvider = {
     return synthesize(category, { id: element, name, facts, traces, usage: request.usage });
   },
 };
+
+/**
+ * The trace generator standing in for an LLM whose endpoint stopped answering: the same values,
+ * named for what they are, so no element claims a definition the model never wrote.
+ */
+export const traceFallbackProvider: ValueProvider = { ...traceProvider, name: 'trace-fallback' };
