@@ -89,7 +89,7 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
   .action(async (file: string, flags: RunFlags & { json?: boolean; emit?: string; types?: boolean }) => {
     const llm = llmEnvironment(flags);
     const input = file === '-' ? readFileSync(0) : readFileSync(file);
-    const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file), llm ? { llm } : {});
+    const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file), llm ? { llm } : { logger: createLogger(flags) });
     const { program: completed, types, ...json } = result;
     if (flags.emit && completed !== undefined) writeFileSync(flags.emit, completed);
     if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
@@ -117,7 +117,7 @@ runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code
       toRunOptions(flags),
       { concurrency: flags.concurrency, resume: flags.resume === true, ...(flags.out ? { out: flags.out } : {}), ...(flags.limit ? { limit: flags.limit } : {}) },
       (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }),
-      llm ? { llm } : {},
+      llm ? { llm } : { logger: createLogger(flags) },
     );
     bar?.stop();
     if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
