@@ -114,3 +114,48 @@ test('trace: an element used nowhere gets a value from its name', async () => {
   const r = await runSnippet('console.log(apiUrl, isReady, retryCount);', { mode: 'trace' });
   assert.equal(r.stdout, 'https://example.com/ true 3\n');
 });
+
+/**
+ * Which callback parameters get null (issue 11): only the error of an error-first callback (two or
+ * more parameters, the first named err/error/e/ex/er; or one named err/error). An event handler's
+ * parameter (one `e`/`evt`/`event`, or any callback of on/addEventListener/click…) is an event
+ * object learnt from its use.
+ */
+const CALLBACK_ARGUMENTS = [
+  {
+    name: 'an event handler parameter e is an event object, not null',
+    code: "$('#save').on('click', function (e) {\n  e.preventDefault();\n  console.log('saved');\n});\n",
+    stdout: 'saved\n', element: /#cb1#arg0\.preventDefault$/,
+  },
+  {
+    name: 'a one-parameter callback named e is an event, whatever registers it',
+    code: 'loader.load(function (e) {\n  console.log(e.type.length > 0);\n});\n',
+    stdout: 'true\n', element: /#cb0#arg0\.type$/,
+  },
+  {
+    name: 'an event handler with two parameters still gets an event first',
+    code: "emitter.on('data', (e, more) => console.log(e.size + more.size > 0));\n",
+    stdout: 'true\n', element: /#cb1#arg0\.size$/,
+  },
+  {
+    name: 'an error-first callback gets null first',
+    code: "fs.readFile('a.txt', (err, data) => {\n  if (err) throw err;\n  console.log(typeof err, data.length > 0);\n});\n",
+    stdout: 'object true\n', element: /#cb1#arg1$/,
+  },
+  {
+    name: 'a one-parameter callback named err gets null',
+    code: "fs.mkdir('d', (err) => {\n  console.log(err === null);\n});\n",
+    stdout: 'true\n', element: /^fs\.mkdir$/,
+  },
+] as const;
+
+for (const c of selected(CALLBACK_ARGUMENTS)) {
+  test(`trace: ${c.name}`, async () => {
+    const r = await runSnippet(c.code, { mode: 'trace' });
+    assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.stdout, c.stdout, r.program);
+    assert.ok(r.injections.some((i) => c.element.test(i.element)), r.injections.map((i) => i.element).join(', '));
+    assert.equal(r.lines.uncovered.length, 0, r.program);
+  });
+}

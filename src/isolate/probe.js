@@ -23,7 +23,14 @@ let probeOps = 0;
 const ELEMENT_CALLBACKS = ObjectCreate(null), SYNC_CALLBACKS = ObjectCreate(null);
 for (const m of config.callbacks.elementWise) ELEMENT_CALLBACKS[m] = 1;
 for (const m of config.callbacks.sync) SYNC_CALLBACKS[m] = 1;
-const ERROR_PARAM = new RegExp(config.callbacks.errorParam, 'i');
+const ERROR_FIRST = new RegExp(config.callbacks.errorFirst, 'i'), ERROR_ONLY = new RegExp(config.callbacks.errorOnly, 'i');
+const EVENT_METHODS = ObjectCreate(null);
+for (const m of config.callbacks.eventMethods) EVENT_METHODS[m] = 1;
+/** Node's error-first convention (callbackConventions.ts): whether the callback's first parameter is an error, null when none happened. */
+function errorFirst(names, params, method) {
+  if (method !== undefined && EVENT_METHODS[method] === 1) return false; // an event handler's parameter is an event
+  return mathMax(params, names.length) >= 2 ? ERROR_FIRST.test(names[0] || '') : ERROR_ONLY.test(names[0] || '');
+}
 const ERROR_HANDLER = /^(on)?(error|fail|failure|reject|rejected|catch)$/i;
 
 function isProbe(v) {
@@ -165,7 +172,7 @@ function recordCall(t, field, args) {
     const p = primitiveOf(a);
     push(call.values, p === undefined ? null : p);
     if (isProbe(a)) { note(t, 'argProbes', probeId(a)); continue; }
-    if (typeof a === 'function') push(call.callbacks, { index: i, params: a.length, names: paramNames(a) });
+    if (typeof a === 'function') { const names = paramNames(a); push(call.callbacks, { index: i, params: a.length, names, errorFirst: errorFirst(names, a.length, t.key) }); }
     else if (a !== null && typeof a === 'object' && !isArray(a)) {
       const keys = ownKeys(a);
       for (let k = 0; k < keys.length && k < 16; k++) {
@@ -173,7 +180,7 @@ function recordCall(t, field, args) {
         if (typeof key !== 'string' || ERROR_HANDLER.test(key)) continue;
         let v;
         try { v = a[key]; } catch { continue; }
-        if (typeof v === 'function' && !isProbe(v)) push(call.callbacks, { index: i, prop: key, params: v.length, names: paramNames(v) });
+        if (typeof v === 'function' && !isProbe(v)) { const names = paramNames(v); push(call.callbacks, { index: i, prop: key, params: v.length, names, errorFirst: errorFirst(names, v.length, t.key) }); }
       }
     }
   }
@@ -199,7 +206,7 @@ function runCallbacks(proxy, info, callbacks, args) {
     const n = mathMax(cb.params, cb.names.length);
     const cbArgs = [];
     for (let k = 0; k < n; k++) {
-      if (ERROR_PARAM.test(cb.names[k] || '')) push(cbArgs, null);
+      if (k === 0 && cb.errorFirst) push(cbArgs, null);
       else if (elementWise && k === 0) push(cbArgs, child(parent, `${info.parent}[0]`, '0'));
       else if (elementWise && k === 1) push(cbArgs, 0);
       else if (elementWise && k === 2) push(cbArgs, parent);

@@ -54,7 +54,7 @@ export function byName(name: string): Category[] {
   if (/^(n|i|j|k|count|index|idx|length|size|total|num|port|timeout|delay|limit|offset|max|min|width|height|age|year|x|y)$/i.test(n) || /(Count|Index|Length|Size|Total|Num|Id|Port|Ms|Timeout)$/.test(n)) return ['number'];
   if (/^(el|elem|element|node|btn|button|input|form|container|canvas|div|span|target)$/i.test(n) || /(El|Element|Node|Button|Input)$/.test(n)) return ['element'];
   if (/^(cb|callback|fn|func|handler|next|done|resolve|reject|listener)$/i.test(n)) return ['function'];
-  if (/^(err|error|e|ex|exception)$/i.test(n)) return ['Error'];
+  if (/^(err|error|ex|exception)$/i.test(n)) return ['Error']; // not `e`: a lone `e` is as often an event
   if (/^(re|regex|regexp|pattern)$/i.test(n)) return ['RegExp'];
   if (/^(date|now|timestamp|when)$/i.test(n)) return ['Date'];
   if (/^(promise|p)$/i.test(n)) return ['promise'];

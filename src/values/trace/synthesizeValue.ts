@@ -7,7 +7,6 @@ import { OBJECT_KEYS, type TraceFacts } from './inferCategory.ts';
 import { isUsed, memberId, type CallbackRecord, type Trace, type TraceView } from './trace.ts';
 
 const SYNC_CALLBACKS = new Set<string>([...CALLBACK_CONVENTIONS.elementWise, ...CALLBACK_CONVENTIONS.sync]);
-const ERROR_PARAM = new RegExp(CALLBACK_CONVENTIONS.errorParam, 'i');
 const FUNCTION_KEYS = new Set(['call', 'apply', 'bind', 'prototype', 'length', 'name', ...OBJECT_KEYS]);
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const MAX_MEMBERS = 40;
@@ -60,7 +59,7 @@ function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: P
     const base = `${id}#cb${cb.index}${cb.prop === undefined ? '' : `.${cb.prop}`}`;
     const n = Math.max(cb.params, cb.names.length);
     const args: string[] = [];
-    for (let k = 0; k < n; k++) args.push(ERROR_PARAM.test(cb.names[k] ?? '') ? 'null' : parts.ref(`${base}#arg${k}`));
+    for (let k = 0; k < n; k++) args.push(k === 0 && cb.errorFirst ? 'null' : parts.ref(`${base}#arg${k}`));
     while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
     const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
     const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${JSON.stringify(cb.prop)}]`}`;

@@ -10,6 +10,8 @@ export interface CallbackRecord {
   readonly params: number;
   /** Its parameter names, read off its source; '' where a parameter is a pattern. */
   readonly names: readonly string[];
+  /** An error-first callback (callbackConventions.ts): its first argument is null. */
+  readonly errorFirst?: boolean;
 }
 
 export interface CallRecord {
