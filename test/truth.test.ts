@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import ivm from 'isolated-vm';
 import { runSnippet, type RunOptionsInput, type RunStatus } from '../src/index.ts';
+import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 import { selected } from './helpers.ts';
 
 /**
@@ -9,6 +11,43 @@ import { selected } from './helpers.ts';
  * that must (not) be covered where the rest depends on how far a timed-out run got, which
  * depends on the machine's speed.
  */
+/** jQuery's ajaxHandleResponses, as a function body (its parameters and locals are free names). */
+const JQUERY_AJAX_HANDLE_RESPONSES = `while (dataTypes[0] === "*") {
+  dataTypes.shift();
+  if (ct === undefined) {
+    ct = s.mimeType || jqXHR.getResponseHeader("Content-Type");
+  }
+}
+if (ct) {
+  for (type in contents) {
+    if (contents[type] && contents[type].test(ct)) {
+      dataTypes.unshift(type);
+      break;
+    }
+  }
+}
+if (dataTypes[0] in responses) {
+  finalDataType = dataTypes[0];
+} else {
+  for (type in responses) {
+    if (!dataTypes[0] || s.converters[type + " " + dataTypes[0]]) {
+      finalDataType = type;
+      break;
+    }
+    if (!firstDataType) {
+      firstDataType = type;
+    }
+  }
+  finalDataType = finalDataType || firstDataType;
+}
+if (finalDataType) {
+  if (finalDataType !== dataTypes[0]) {
+    dataTypes.unshift(finalDataType);
+  }
+  return responses[finalDataType];
+}
+`;
+
 interface Row {
   readonly name: string;
   readonly code: string;
@@ -48,6 +87,26 @@ const ROWS: readonly Row[] = [
     code: 'await new Promise((r) => setTimeout(r, 10));\nconsole.log("after");\n',
     status: 'completed', fullyExecuted: true, measured: [1, 2], uncovered: [], stdout: 'after\n',
   },
+  {
+    name: 'a jQuery function body whose first loop empties an array: no loop forever, line 1 covered',
+    code: JQUERY_AJAX_HANDLE_RESPONSES,
+    status: 'completed', fullyExecuted: false, covered: [1, 2, 3, 7, 15, 29, 30],
+  },
+  {
+    name: 'a timeout keeps the coverage and the output of what ran before it, also when the loop keeps asking the host',
+    code: 'console.log("before");\nlet n = 0;\nwhile (true) { delete globalThis.thing; n += thing ? 1 : 0; }\n', options: { mode: 'dummy', timeoutMs: 300 },
+    status: 'timeout', fullyExecuted: false, measured: [1, 2, 3], covered: [1, 2], notCovered: [3], stdout: 'before\n',
+  },
+  {
+    name: 'a recording proxy does not keep a loop going forever: !== null',
+    code: 'let node = head;\nwhile (node !== null && node !== undefined) {\n  node = node.next;\n}\nconsole.log("end");\n',
+    status: 'completed', fullyExecuted: true, measured: [1, 2, 3, 5], uncovered: [], stdout: 'end\n',
+  },
+  {
+    name: 'a recording proxy does not keep a loop going forever: in',
+    code: "let it = first;\nwhile ('next' in it) {\n  it = it.next;\n}\nconsole.log('end');\n",
+    status: 'completed', fullyExecuted: true, measured: [1, 2, 3, 5], uncovered: [], stdout: 'end\n',
+  },
 ];
 
 for (const row of selected(ROWS)) {
@@ -64,3 +123,16 @@ for (const row of selected(ROWS)) {
     assert.equal(r.lines.covered, r.lines.measured.length - r.lines.uncovered.length);
   });
 }
+
+test('truth: the coverage counters are shared memory, which the host still reads after the isolate is disposed', async () => {
+  const counters = new SharedCounters(2, [2]);
+  const isolate = new ivm.Isolate({ memoryLimit: 16 });
+  try {
+    const context = await isolate.createContext();
+    await context.evalClosure('const v = new Float64Array($0); v[1] += 1; v[3] += 2;', [counters.transferable()]);
+  } finally {
+    isolate.dispose();
+  }
+  assert.deepEqual(counters.statementCounts(), [0, 1]);
+  assert.deepEqual(counters.branchCounts(), [[0, 2]]);
+});

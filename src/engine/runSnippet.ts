@@ -162,5 +162,6 @@ async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig,
     memoryLimitMb: options.memoryLimitMb,
     maxTimerTicks: options.maxTimerTicks,
     onRequest: (json) => book.handle(json),
+    waitedMs: () => book.providerMs,
   });
 }

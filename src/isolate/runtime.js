@@ -1,9 +1,11 @@
 // Runs INSIDE the isolate. It imports nothing and sees nothing of the host: the only way out is
 // `bridge`, a function that takes and returns JSON strings. Evaluated with evalClosure, where
-// $0 is the bridge reference and $1 the JSON config; neither is stored on any global.
+// $0 is the bridge reference, $1 the JSON config and $2 the shared buffer of the coverage
+// counters, which the host reads even after the isolate is gone; none is stored on any global.
 'use strict';
 const bridgeRef = $0;
 const config = JSON.parse($1);
+const counterBuffer = $2;
 
 // Primordials, captured before the snippet can change them.
 const G = globalThis;
@@ -24,15 +26,23 @@ const push = (a, v) => apply(arrPush, a, [v]);
 const str = (v) => { try { return StringCtor(v); } catch { return '[unprintable]'; } };
 const cut = (s, n) => (s.length > n ? apply(strSlice, s, [0, n]) + '…' : s);
 
+/** Thrown once the host says the time is up: it ends the run, and is no error of the snippet's. */
+const HALT = ObjectFreeze(new ErrorCtor('snipexec: the time limit was reached'));
 function ask(message) {
-  const reply = bridgeRef.applySyncPromise(undefined, [stringify(message)]);
-  return parse(reply);
+  if (state.halted) throw HALT;
+  const reply = parse(bridgeRef.applySyncPromise(undefined, [stringify(message)]));
+  if (reply.halt === true) {
+    state.halted = state.stopped = true;
+    throw HALT;
+  }
+  return reply;
 }
 
 // ---- coverage counters --------------------------------------------------------------------
-const statements = new Array(config.statements).fill(0);
+// Views on the shared buffer: statements first, then each branch's outcomes.
+const statements = new Float64Array(counterBuffer, 0, config.statements);
 const branches = [];
-for (let i = 0; i < config.branches.length; i++) push(branches, new Array(config.branches[i]).fill(0));
+for (let i = 0, at = config.statements; i < config.branches.length; at += config.branches[i], i++) push(branches, new Float64Array(counterBuffer, at * 8, config.branches[i]));
 const loopStacks = new Array(config.branches.length).fill(null);
 let lastSite = -1;
 
@@ -200,14 +210,18 @@ function holderFor(obj) {
   const cls = apply(wmGet, instanceOf, [obj]);
   return cls !== undefined ? { id: `new ${cls}`, target: getPrototypeOf(obj) } : { id: ownerOf(obj), target: obj };
 }
+const placedMembers = ObjectCreate(null); // element ids of members injected into their holder in this run
 function missingMember(sid, obj, key, kind) {
   const holder = holderFor(obj);
   if (holder.id === undefined || typeof key === 'symbol') return undefined;
   const k = str(key);
   const id = childId(holder.id, k);
+  // Put in place once, and missing again: the snippet removed it (shift, pop, delete), as it would the real one.
+  if (placedMembers[id] === true) return undefined;
   const v = inject({ id, kind, sid, parent: holder.id, key: k, message: `${id} is undefined` });
   if (v === NONE) return undefined;
   try { holder.target[k] = v; } catch {}
+  try { if (k in holder.target) placedMembers[id] = true; } catch {}
   return v;
 }
 /** A free name's value: the global, or an injected one; NONE when the host has none. */
@@ -492,12 +506,13 @@ const H = {
     if (preludeFailures.length < 100) push(preludeFailures, { id: str(id), message: cut(str(e && e.message !== undefined ? e.message : e), 500) });
   },
   report() {
-    return stringify({ statements, branches, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
+    return stringify({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
   },
 };
-const state = { done: false, stopped: false, errors: [] };
+const state = { done: false, stopped: false, halted: false, errors: [] };
 function uncaught(e) {
   state.stopped = true;
+  if (e === HALT) return;
   if (state.errors.length >= 20) return;
   const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: 'snippet' };
   let type = 'Error', message;

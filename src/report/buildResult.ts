@@ -1,7 +1,7 @@
 import type { DefinitionBook } from '../engine/definitionBook.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
-import { measuredLines } from '../instrument/coverageModel.ts';
+import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
@@ -9,7 +9,7 @@ import type { Category, ElementKind } from '../values/types.ts';
 import type { Degradation } from '../values/providers.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
 
-export type RunStatus = 'completed' | 'stopped' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error';
+export type RunStatus = 'completed' | 'stopped' | 'pending' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error';
 
 export interface Injection {
   readonly element: string;
@@ -89,8 +89,7 @@ export function buildResult(parts: ResultParts): RunResult {
   const map = instrumented.map;
   const report = execution?.report;
   const measured = measuredLines(map);
-  const coveredSet = new Set<number>();
-  map.statements.forEach((s, i) => { if ((report?.statements[i] ?? 0) > 0) coveredSet.add(s.line); });
+  const coveredSet = coveredLines(map, report?.statements);
   const covered = measured.filter((l) => coveredSet.has(l));
   const uncovered = measured.filter((l) => !coveredSet.has(l));
   let branchTotal = 0;
@@ -139,13 +138,15 @@ export function buildResult(parts: ResultParts): RunResult {
   if (rendered.receiver !== undefined || instrumented.topLevelNames.some((n) => rendered.identifiers.has(n))) {
     code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'this'});\n`;
   }
+  const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
   return {
-    status: book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error'),
+    status,
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
     branches: { total: branchTotal, covered: branchCovered },
     lineCoverage: measured.length === 0 ? 1 : covered.length / measured.length,
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
-    fullyExecuted: uncovered.length === 0,
+    // Only a run that ended by itself executed the snippet fully: not a timeout, a stop or a pending wait.
+    fullyExecuted: status === 'completed' && uncovered.length === 0,
     injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program: prelude + code,

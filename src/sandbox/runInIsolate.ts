@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import ivm from 'isolated-vm';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
+import { SharedCounters } from './sharedCounters.ts';
 
 // One closure: the runtime, then the recording proxies of trace mode, which share its primordials.
 const RUNTIME_SOURCE = ['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n');
@@ -20,6 +21,8 @@ export interface Execution {
   readonly maxTimerTicks: number;
   /** Answers a value request from inside the isolate: JSON in, JSON out. */
   readonly onRequest: (json: string) => Promise<string>;
+  /** Time spent waiting for value providers (an LLM) so far, in total: the snippet's time does not include it. */
+  readonly waitedMs?: () => number;
 }
 
 export interface ExecutionResult {
@@ -29,46 +32,58 @@ export interface ExecutionResult {
   readonly reason?: string;
 }
 
+/** How long after the deadline the watchdog disposes an isolate that is still running. */
+const WATCHDOG_GRACE_MS = 1_000;
+
 /**
- * Runs one execution in a fresh isolate and context. A watchdog disposes the isolate at the
- * deadline, which also stops spin loops in promise continuations and timers; isolated-vm's own
- * timeout only covers the call it is given to.
+ * Runs one execution in a fresh isolate and context, within a deadline; a run past it ends as
+ * `timeout` and keeps what it covered and printed until then:
+ * - isolated-vm's own timeout on each call into the isolate (script, timer tick) ends code that
+ *   spins inside it, promise continuations included, and keeps the isolate, whose report is read;
+ * - isolated-vm does not count time the isolate spends blocked on the host, so the host answers a
+ *   value request past the deadline with a halt, which the runtime throws (a loop that keeps
+ *   asking the host for a value ends too);
+ * - a watchdog disposes the isolate WATCHDOG_GRACE_MS after the deadline as the last resort.
+ *   The coverage counters live in shared memory (SharedCounters), so they survive that, and a
+ *   memory limit; the console output does not.
+ * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb });
-  // Time the isolate spends blocked on the host (an LLM answering) is not the snippet's time:
-  // isolated-vm's own timeouts do not count it either.
+  const counters = new SharedCounters(exec.config.statements, exec.config.branches);
   const start = Date.now();
-  let hostMs = 0;
+  const waitedBefore = exec.waitedMs?.() ?? 0;
   let inHost = 0;
-  const deadline = () => start + exec.timeoutMs + hostMs;
+  const deadline = () => start + exec.timeoutMs + ((exec.waitedMs?.() ?? 0) - waitedBefore);
   let timedOut = false;
   let watchdog: NodeJS.Timeout | undefined;
   const watch = (ms: number) => {
     watchdog = setTimeout(() => {
-      const late = Date.now() - (deadline() + 250);
+      const late = Date.now() - (deadline() + WATCHDOG_GRACE_MS);
       if (inHost > 0 || late < 0) return watch(inHost > 0 ? 250 : -late);
       timedOut = true;
       if (!isolate.isDisposed) isolate.dispose();
     }, ms);
   };
-  watch(exec.timeoutMs + 250);
+  watch(exec.timeoutMs + WATCHDOG_GRACE_MS);
   const bridge = new ivm.Reference(async (json: unknown) => {
     if (typeof json !== 'string') return '{}';
-    const t0 = Date.now();
+    if (Date.now() > deadline()) {
+      timedOut = true;
+      return '{"halt":true}';
+    }
     inHost++;
     try {
       return await exec.onRequest(json);
     } finally {
       inHost--;
-      hostMs += Date.now() - t0;
     }
   });
   let context: ivm.Context | undefined;
   const remaining = () => Math.max(1, deadline() - Date.now());
   try {
     context = await isolate.createContext();
-    await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config)], { timeout: remaining() });
+    await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config), counters.transferable()], { timeout: remaining() });
     if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining());
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining());
     await runScript(isolate, context, exec.script, 'snipexec:snippet', remaining());
@@ -82,20 +97,21 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     }
     const raw = (await context.eval(`${hook}.report()`, { timeout: 2_000 })) as string;
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return { status: 'internal-error', report: undefined, reason: 'runtime report too large' };
-    const report = JSON.parse(raw) as RuntimeReport;
+    const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
     report.driven = driven;
+    if (report.halted) return { status: 'timeout', report, reason: 'Script execution timed out.' };
     if (report.errors.length > 0) return { status: 'stopped', report };
     // Nothing is left to run, yet the top level still waits: on a promise that can never settle.
     if (!report.done) return { status: 'pending', report, reason: 'the top level is still waiting on a promise that never settled' };
     return { status: 'completed', report };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const report = await salvageReport(isolate, context, exec.config.hook);
+    const { report, complete } = await salvageReport(isolate, context, exec.config.hook, counters);
     if (/memory limit/i.test(message)) return { status: 'memory-limit', report, reason: message };
     if (timedOut || /timed out/i.test(message)) return { status: 'timeout', report, reason: message };
     if (isolate.isDisposed) return { status: 'memory-limit', report, reason: message };
     // isolated-vm surfaces a rejection nobody handled as an error of the call that left it behind.
-    if (report && !(error instanceof Error && error.name === 'SyntaxError' && /snipexec:/.test(error.stack ?? ''))) {
+    if (complete && !(error instanceof Error && error.name === 'SyntaxError' && /snipexec:/.test(error.stack ?? ''))) {
       return { status: 'stopped', report: { ...report, errors: [...report.errors, { type: 'UnhandledRejection', message, sid: report.lastSite, attribution: 'snippet' }] } };
     }
     return { status: 'internal-error', report, reason: message };
@@ -123,13 +139,23 @@ async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: strin
   }
 }
 
-/** After a timeout the counters are still in the isolate, unless it was disposed; fetch what is left. */
-async function salvageReport(isolate: ivm.Isolate, context: ivm.Context | undefined, hook: string): Promise<RuntimeReport | undefined> {
-  if (!context || isolate.isDisposed) return undefined;
-  try {
-    const raw = (await context.eval(`${hook}.report()`, { timeout: 1_000 })) as string;
-    return raw.length > MAX_REPORT_BYTES ? undefined : (JSON.parse(raw) as RuntimeReport);
-  } catch {
-    return undefined;
+/**
+ * What ran before a run was ended: the runtime's report when the isolate is still there (a
+ * timeout ends the call, not the isolate); else only the counters, from shared memory.
+ */
+async function salvageReport(isolate: ivm.Isolate, context: ivm.Context | undefined, hook: string, counters: SharedCounters): Promise<{ report: RuntimeReport; complete: boolean }> {
+  if (context && !isolate.isDisposed) {
+    try {
+      const raw = (await context.eval(`${hook}.report()`, { timeout: 1_000 })) as string;
+      if (typeof raw === 'string' && raw.length <= MAX_REPORT_BYTES) return { report: withCounters(JSON.parse(raw) as RuntimeReport, counters), complete: true };
+    } catch {
+      // the isolate is gone or its report cannot be made: the counters are still there
+    }
   }
+  return { report: withCounters({ stdout: '', stdoutDropped: 0, errors: [], done: false, pendingTimers: 0, lastSite: -1 }, counters), complete: false };
+}
+
+/** The report with the counters read from shared memory, where the runtime counts. */
+function withCounters(report: Omit<RuntimeReport, 'statements' | 'branches'>, counters: SharedCounters): RuntimeReport {
+  return { ...report, statements: counters.statementCounts(), branches: counters.branchCounts() };
 }

@@ -27,6 +27,8 @@ export interface RuntimeReport {
   readonly stdoutDropped: number;
   readonly errors: { type: string; message: string; sid: number; attribution: 'injected' | 'snippet'; culprit?: string; explicit?: boolean }[];
   readonly done: boolean;
+  /** The host halted the run at its deadline (a value request came too late). */
+  readonly halted?: boolean;
   readonly pendingTimers: number;
   readonly lastSite: number;
   /** What the recording proxies of a learning run saw, by element id. */
