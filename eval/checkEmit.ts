@@ -1,33 +1,96 @@
-// For every snippet that a mode (default dummy) fully executes, runs the --emit'ted program with
-// `--mode none` and counts those that are again fully executed with no injection.
-// Usage: npm run check-emit -- [--mode trace] [--call-uncalled] ../shared/datasets/so-node-edits.jsonl [more.jsonl]
-import { existsSync } from 'node:fs';
-import { readDataset } from '../src/batch/readDataset.ts';
+// The emit property, under plain Node: for every snippet a mode fully executes, its --emit'ted
+// program is run with plain `node` (this process's binary: Node 24 through npm), not through
+// snipexec, in a child process in a temporary directory. It holds when the program exits 0 and
+// its console output equals the run's stdout.
+// Usage: npm run check-emit -- [--mode trace] [--call-uncalled] [--timeout MS] [--out FILE] [DATASET.jsonl|DIR…]
+// With no dataset: ../shared/datasets/so-node-edits.jsonl, ../shared/datasets/npm-readme-examples.jsonl
+// and datasets/handwritten.
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
+import { runWithNode } from '../src/emit/runWithNode.ts';
 import { runSnippet } from '../src/index.ts';
+import { HANDWRITTEN_DIR, SHARED_DIR, readHandwritten } from '../datasets/loadDatasets.ts';
 
+const CONCURRENCY = 2;
 const args = process.argv.slice(2);
-const modeAt = args.indexOf('--mode');
-const mode = (modeAt >= 0 ? args.splice(modeAt, 2)[1] : 'dummy') as 'dummy' | 'trace';
+const flag = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+};
+const mode = (flag('--mode') ?? 'trace') as 'none' | 'dummy' | 'trace';
+const timeoutMs = Number(flag('--timeout') ?? 10_000);
+const outFile = flag('--out');
 const callAt = args.indexOf('--call-uncalled');
 const callUncalled = callAt >= 0;
 if (callUncalled) args.splice(callAt, 1);
-const files = args;
-if (files.length === 0) console.error('usage: checkEmit.ts DATASET.jsonl…');
-for (const file of files) {
-  if (!existsSync(file)) {
-    console.log(`${file}: absent, skipped`);
-    continue;
+const sources = args.length > 0 ? args : [join(SHARED_DIR, 'so-node-edits.jsonl'), join(SHARED_DIR, 'npm-readme-examples.jsonl'), HANDWRITTEN_DIR];
+
+interface Failure { readonly id: string; readonly cause: string; readonly detail: string }
+
+/** The cause of a failed program, coarse enough to group by: the error's name and code, a timeout, or differing output. */
+function causeOf(exitCode: number | null, timedOut: boolean, output: string, expected: string): { cause: string; detail: string } {
+  if (timedOut) return { cause: 'timeout', detail: output.slice(-300) };
+  if (exitCode !== 0) {
+    const line = output.split('\n').find((l) => /^\w*Error\b/.test(l)) ?? output.trim().split('\n').pop() ?? '';
+    const code = /\[(ERR_\w+)\]/.exec(output)?.[1];
+    const name = /^(\w*Error)\b/.exec(line)?.[1] ?? 'Error';
+    return { cause: `exit ${exitCode}: ${code ?? name}`, detail: line.slice(0, 300) };
   }
+  const got = output.split('\n');
+  const want = expected.split('\n');
+  let i = 0;
+  while (i < got.length && i < want.length && got[i] === want[i]) i++;
+  return { cause: 'stdout differs', detail: `line ${i + 1}: expected ${JSON.stringify(want[i] ?? '<end>').slice(0, 140)}, got ${JSON.stringify(got[i] ?? '<end>').slice(0, 140)}` };
+}
+
+const DROPPED = /\n\[snipexec: \d+ more bytes of console output dropped\]\n$/;
+/** The program printed what the run printed; when the run's capture was capped, what it kept is a prefix of the program's. */
+function sameOutput(output: string, stdout: string): boolean {
+  const capped = DROPPED.exec(stdout);
+  return capped ? output.startsWith(stdout.slice(0, capped.index)) : output === stdout;
+}
+
+async function check(name: string, items: AsyncIterable<DatasetItem>): Promise<{ full: number; holds: number; failures: Failure[] }> {
   let full = 0;
   let holds = 0;
-  const broken: string[] = [];
-  for await (const item of readDataset(file)) {
-    const r = await runSnippet(item.code, { mode, callUncalled, ...(item.lang ? { lang: item.lang } : {}) });
-    if (!r.fullyExecuted || r.status === 'syntax-error' || !r.program) continue;
-    full++;
-    const again = await runSnippet(r.program, { mode: 'none', ...(item.lang ? { lang: item.lang } : {}) });
-    if (again.fullyExecuted && again.injections.length === 0) holds++;
-    else broken.push(item.id);
-  }
-  console.log(JSON.stringify({ file, mode, callUncalled, fullyExecuted: full, emittedFullyExecutedByNone: holds, broken }));
+  const failures: Failure[] = [];
+  const iterator = items[Symbol.asyncIterator]();
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      const item = next.value;
+      const r = await runSnippet(item.code, { mode, callUncalled, ...(item.lang ? { lang: item.lang } : {}) });
+      if (!r.fullyExecuted || r.status !== 'completed' || r.program === undefined) continue;
+      full++;
+      const run = await runWithNode(r.program, { timeoutMs });
+      if (run.exitCode === 0 && !run.timedOut && sameOutput(run.output, r.stdout)) holds++;
+      else failures.push({ id: item.id, ...causeOf(run.exitCode, run.timedOut, run.output, r.stdout) });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  process.stderr.write(`${name}: done\n`);
+  return { full, holds, failures };
 }
+
+const report: unknown[] = [];
+for (const source of sources) {
+  if (!existsSync(source)) {
+    console.log(`${source}: absent, skipped`);
+    continue;
+  }
+  const isDir = statSync(source).isDirectory();
+  const name = isDir ? source.replace(/\/+$/, '').split('/').pop() ?? source : source.split('/').pop()?.replace(/\.jsonl$/, '') ?? source;
+  const { full, holds, failures } = await check(name, isDir ? readHandwritten(source) : readDataset(source));
+  const pct = full === 0 ? 100 : (100 * holds) / full;
+  console.log(`\n${name} (mode ${mode}${callUncalled ? ', call-uncalled' : ''}): ${holds} of ${full} fully executed snippets' emitted programs exit 0 with the same stdout (${pct.toFixed(1)} %)`);
+  const groups = new Map<string, Failure[]>();
+  for (const f of failures) groups.set(f.cause, [...(groups.get(f.cause) ?? []), f]);
+  for (const [cause, list] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
+    console.log(`  ${list.length} × ${cause}`);
+    for (const f of list.slice(0, 5)) console.log(`      ${f.id}: ${f.detail}`);
+  }
+  report.push({ dataset: name, mode, callUncalled, fullyExecuted: full, holds, failures });
+}
+if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');

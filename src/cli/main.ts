@@ -91,7 +91,8 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
     const input = file === '-' ? readFileSync(0) : readFileSync(file);
     const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file), llm ? { llm } : { logger: createLogger(flags) });
     const { program: completed, types, ...json } = result;
-    if (flags.emit && completed !== undefined) writeFileSync(flags.emit, completed);
+    // JavaScript, unless the file asked for TypeScript: then the snippet's types stay, lowered for Node's type stripping.
+    if (flags.emit && completed !== undefined) writeFileSync(flags.emit, /\.[cm]?ts$/i.test(flags.emit) ? (result.typedProgram ?? completed) : completed);
     if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
     else {
       process.stdout.write(formatHuman(result, decodeForDisplay(input), process.stdout.isTTY === true));

@@ -1,3 +1,5 @@
+import { isValidIdentifier } from '@babel/types';
+import { commentText, jsString } from '../emit/sourceText.ts';
 import { HELPER_NAMES, HELPERS_ONE_LINE } from '../values/dummyTable.ts';
 import type { Definition } from './definitionBook.ts';
 
@@ -20,6 +22,8 @@ export interface RenderedDefinitions {
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
+/** A name generated source may use as a variable: ASCII, not a reserved word. */
+const isVariableName = (name: string): boolean => IDENT.test(name) && isValidIdentifier(name);
 
 /** Renders definitions as plain JavaScript that runs on its own, without snipexec's runtime. */
 export function renderDefinitions(defs: ReadonlyMap<string, Definition>): RenderedDefinitions {
@@ -40,7 +44,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   const varName = (def: Definition): string => {
     const existing = names.get(def.id);
     if (existing) return existing;
-    let base = isGlobal(def) && IDENT.test(def.id) ? def.id : `_${readableName(def.id)}`;
+    let base = isGlobal(def) && isVariableName(def.id) ? def.id : `_${readableName(def.id)}`;
     if (!isGlobal(def)) base = base.slice(0, 40);
     let name = base;
     for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
@@ -53,12 +57,13 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
     let source = def.proposal.source;
     def.proposal.refs.forEach((ref, i) => {
       const part = defs.get(ref);
-      source = source.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), part ? (emit(part), varName(part)) : 'undefined');
+      const value = part ? (emit(part), varName(part)) : 'undefined';
+      source = source.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), () => value); // a function: `$$` in a name is no pattern
     });
     const ret = defs.get(`${def.id}()`);
     if (ret && /^(async\s+)?function\b[^{]*\{\s*\}$/.test(source)) {
       emit(ret);
-      source = source.replace(/\{\s*\}$/, `{ return ${varName(ret)}; }`);
+      source = source.replace(/\{\s*\}$/, () => `{ return ${varName(ret)}; }`);
     }
     return source;
   };
@@ -68,11 +73,12 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
     done.add(def.id);
     const source = expression(def);
     const name = varName(def);
-    const statement = isGlobal(def) && !IDENT.test(def.id) ? `globalThis[${JSON.stringify(def.id)}] = ${source};` : `var ${name} = ${source};`;
-    lines.push(`${statement} // ${def.id}`);
+    const onGlobal = isGlobal(def) && !isVariableName(def.id);
+    const statement = onGlobal ? `globalThis[${jsString(def.id)}] = ${source};` : `var ${name} = ${source};`;
+    lines.push(`${statement} // ${commentText(def.id)}`);
     owners.push(def.id);
     statements.set(def.id, statement);
-    accessors.push([def.id, isGlobal(def) && !IDENT.test(def.id) ? `globalThis[${JSON.stringify(def.id)}]` : name]);
+    accessors.push([def.id, onGlobal ? `globalThis[${jsString(def.id)}]` : name]);
     for (const child of children.get(def.id) ?? []) attach(child, name);
     for (const child of children.get(`new ${def.id}`) ?? []) attach(child, `${name}.prototype`);
   };
@@ -80,7 +86,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   const attach = (child: Definition, target: string): void => {
     if (done.has(child.id)) return;
     emit(child);
-    const access = IDENT.test(child.name) ? `${target}.${child.name}` : `${target}[${JSON.stringify(child.name)}]`;
+    const access = IDENT.test(child.name) ? `${target}.${child.name}` : `${target}[${jsString(child.name)}]`;
     lines.push(`${access} = ${varName(child)};`);
     owners.push(child.id);
   };
@@ -91,7 +97,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
 
   const modules = [...defs.values()].filter((d) => d.kind === 'module');
   if (modules.length > 0) {
-    const table = modules.map((m) => `${JSON.stringify(m.name)}: ${varName(m)}`).join(', ');
+    const table = modules.map((m) => `${jsString(m.name)}: ${varName(m)}`).join(', ');
     // One line, so the not-found path leaves no uncovered line in the emitted program.
     lines.push(
       `var require = function require(id) { const modules = { ${table} }; if (id in modules) return modules[id]; ` +
@@ -106,7 +112,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   const identifiers = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
   const guarded = (hook: string): string => {
     if (body === '') return '';
-    const guardedLines = owners.map((id, i) => `try { ${lines[i]}\n} catch (e) { ${hook}.pf(${JSON.stringify(id)}, e); }`);
+    const guardedLines = owners.map((id, i) => `try { ${lines[i]}\n} catch (e) { ${hook}.pf(${jsString(id)}, e); }`);
     return `${helpers}${guardedLines.join('\n')}\n${requireLine ?? ''}\n`;
   };
   return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors, receiver, identifiers, guarded };

@@ -14,6 +14,7 @@ import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { DefinitionBook } from './definitionBook.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
+import { jsString } from '../emit/sourceText.ts';
 
 const START_TIME = Date.UTC(2024, 0, 1);
 
@@ -126,6 +127,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   return buildResult({
     parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,
     llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
+    clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
   });
 }
 
@@ -152,7 +154,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
 
 async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
   const rendered = renderDefinitions(book.defs);
-  const adopt = rendered.accessors.length === 0 ? '' : `${instrumented.hook}.adopt([${rendered.accessors.map(([id, expr]) => `[${JSON.stringify(id)}, ${expr}]`).join(', ')}]);`;
+  const adopt = rendered.accessors.length === 0 ? '' : `${instrumented.hook}.adopt([${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}]);`;
   return runInIsolate({
     prelude: rendered.guarded(instrumented.hook),
     adopt,

@@ -98,6 +98,7 @@ function probeFor(id, parent, key) {
       spend();
       if (typeof k === 'symbol') {
         if (k === symToPrimitive) return (hint) => { note(t, 'hints', hint); return standIn(id, hint); };
+        if (k === INSPECT_CUSTOM) return () => `[${leafName(id)}]`; // console.log prints a probe by name, reading nothing
         // Two elements: enough for a pair pattern, and for a loop body to run twice.
         if (k === symIterator) { t.iterated = true; return function* () { yield child(proxy, `${id}[0]`, '0'); yield child(proxy, `${id}[1]`, '1'); }; }
         if (k === symAsyncIterator) { t.iterated = true; t.asyncIterated = true; return async function* () { yield child(proxy, `${id}[0]`, '0'); yield child(proxy, `${id}[1]`, '1'); }; }

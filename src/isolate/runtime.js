@@ -47,49 +47,64 @@ const loopStacks = new Array(config.branches.length).fill(null);
 let lastSite = -1;
 
 // ---- console --------------------------------------------------------------------------------
+// Printed as Node's console prints to a pipe: by Node's own util.format and util.inspect
+// (node-inspect-extracted, evaluated at the end of this closure as `nodeUtil`, before any snippet
+// code, so it holds its own primordials), with no colours. error, warn, trace and assert (Node's
+// stderr) go to the same captured output, in order; the capture is capped at maxConsoleBytes.
 let stdout = '';
 let stdoutDropped = 0;
-function inspect(v, depth, seen) {
-  if (typeof v === 'string') return depth === 0 ? v : stringify(v);
-  if (isProbe(v)) return `[${leafName(probeId(v))}]`;
-  if (typeof v === 'function') return `[Function: ${v.name || 'anonymous'}]`;
-  if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? `${v}n` : str(v);
-  if (apply(wsHas, seen, [v])) return '[Circular]';
-  if (depth > 2) return Array.isArray(v) ? '[Array]' : '[Object]';
-  apply(wsAdd, seen, [v]);
+let groupIndent = '';
+const counts = ObjectCreate(null);
+const INSPECT_CUSTOM = Symbol.for('nodejs.util.inspect.custom');
+const strSplit = String.prototype.split, arrUnshift = Array.prototype.unshift;
+/** A recording proxy prints as its name: inspecting it would record what the printing reads. */
+function printable(v) {
+  if (!isProbe(v)) return v;
+  const name = `[${leafName(probeId(v))}]`;
+  return { [INSPECT_CUSTOM]: () => name };
+}
+function format(args) {
+  const shown = [{}];
+  for (let i = 0; i < args.length; i++) push(shown, printable(args[i]));
   try {
-    if (v instanceof ErrorCtor) return str(v.stack || v);
-    if (v instanceof RealDate) return v.toISOString();
-    if (Array.isArray(v)) {
-      const parts = [];
-      for (let i = 0; i < v.length && i < 100; i++) push(parts, inspect(v[i], depth + 1, seen));
-      return `[ ${apply(arrJoin, parts, [', '])} ]`;
-    }
-    const parts = [];
-    const keys = ownKeys(v);
-    for (let i = 0; i < keys.length && i < 50; i++) {
-      const k = keys[i];
-      if (typeof k === 'symbol') continue;
-      push(parts, `${k}: ${inspect(v[k], depth + 1, seen)}`);
-    }
-    return parts.length === 0 ? '{}' : `{ ${apply(arrJoin, parts, [', '])} }`;
-  } catch {
-    return '[object]';
+    return apply(nodeUtil.formatWithOptions, undefined, shown);
+  } catch (e) {
+    return `[snipexec: console could not print a value: ${str(e && e.message)}]`;
   }
 }
-function write(args) {
-  const parts = [];
-  for (let i = 0; i < args.length; i++) push(parts, inspect(args[i], 0, new WS()));
-  const line = apply(arrJoin, parts, [' ']) + '\n';
+function write(text) {
+  let out = text;
+  if (groupIndent !== '') out = groupIndent + apply(arrJoin, apply(strSplit, out, ['\n']), [`\n${groupIndent}`]);
+  const line = out + '\n';
   const room = config.maxConsoleBytes - stdout.length;
   if (room <= 0) { stdoutDropped += line.length; return; }
   if (line.length > room) { stdout += apply(strSlice, line, [0, room]); stdoutDropped += line.length - room; }
   else stdout += line;
 }
 const consoleObject = {};
-for (const name of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) consoleObject[name] = function (...args) { write(args); };
-consoleObject.assert = function (cond, ...args) { if (!cond) write(['Assertion failed', ...args]); };
-consoleObject.time = consoleObject.timeEnd = consoleObject.group = consoleObject.groupEnd = function () {};
+for (const name of ['log', 'info', 'debug', 'dirxml', 'error', 'warn', 'table']) consoleObject[name] = function (...args) { write(format(args)); };
+consoleObject.dir = function (v, options) {
+  try { write(apply(nodeUtil.inspect, undefined, [printable(v), { customInspect: false, ...options }])); } catch (e) { write(format([v])); }
+};
+consoleObject.trace = function (...args) { write(`Trace${args.length > 0 ? ': ' : ''}${format(args)}`); };
+consoleObject.assert = function (cond, ...args) {
+  if (cond) return;
+  if (args.length > 0 && typeof args[0] === 'string') args[0] = `Assertion failed: ${args[0]}`;
+  else apply(arrUnshift, args, ['Assertion failed']);
+  write(format(args));
+};
+consoleObject.count = function (label = 'default') {
+  const key = `${label}`;
+  counts[key] = (counts[key] || 0) + 1;
+  write(`${key}: ${counts[key]}`);
+};
+consoleObject.countReset = function (label = 'default') { delete counts[`${label}`]; };
+consoleObject.group = consoleObject.groupCollapsed = function (...args) {
+  if (args.length > 0) write(format(args));
+  groupIndent += '  ';
+};
+consoleObject.groupEnd = function () { groupIndent = apply(strSlice, groupIndent, [0, groupIndent.length - 2]); };
+consoleObject.time = consoleObject.timeEnd = consoleObject.timeLog = function () {};
 
 // ---- virtual clock --------------------------------------------------------------------------
 let now = config.startTime;

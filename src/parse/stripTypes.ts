@@ -44,7 +44,10 @@ export function stripTypes(ast: t.File): void {
     },
     ImportDeclaration(path) {
       if (path.node.importKind === 'type') return void path.remove();
-      path.node.specifiers = path.node.specifiers.filter((s) => !(t.isImportSpecifier(s) && s.importKind === 'type'));
+      const kept = path.node.specifiers.filter((s) => !(t.isImportSpecifier(s) && s.importKind === 'type'));
+      // `import { type A } from 'x'` imports nothing at run time (TypeScript elides it).
+      if (kept.length === 0 && path.node.specifiers.length > 0) return void path.remove();
+      path.node.specifiers = kept;
     },
     ExportNamedDeclaration(path) {
       if (path.node.exportKind === 'type') path.remove();
@@ -76,6 +79,41 @@ export function stripTypes(ast: t.File): void {
       const first = path.node.params[0];
       if (t.isIdentifier(first, { name: 'this' })) path.node.params.shift();
       for (const p of path.node.params) if (t.isIdentifier(p) || t.isObjectPattern(p) || t.isArrayPattern(p)) p.optional = null;
+      if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
+    },
+  });
+}
+
+/**
+ * Lowers the TypeScript that Node's type stripping cannot erase, and keeps every other type: enums
+ * become objects, parameter properties assignments, `import x = require()` a `require` call,
+ * `export =` an expression; namespaces and type-only imports go, as they do for the sandbox.
+ * What is left runs under `node file.ts`.
+ */
+export function lowerForTypeStripping(ast: t.File): void {
+  traverse(ast, {
+    TSExportAssignment: (path) => { path.replaceWith(t.expressionStatement(path.node.expression)); },
+    TSModuleDeclaration(path) { path.remove(); },
+    TSImportEqualsDeclaration(path) {
+      if (path.node.importKind === 'type') return void path.remove();
+      const ref = path.node.moduleReference;
+      const init = t.isTSExternalModuleReference(ref) ? t.callExpression(t.identifier('require'), [ref.expression]) : entityToExpression(ref);
+      path.replaceWith(t.variableDeclaration('const', [t.variableDeclarator(path.node.id, init)]));
+    },
+    TSEnumDeclaration(path) {
+      if (path.node.declare) return void path.remove();
+      path.replaceWith(enumToVar(path.node));
+    },
+    ImportDeclaration(path) {
+      if (path.node.importKind === 'type') return void path.remove();
+      const kept = path.node.specifiers.filter((s) => !(t.isImportSpecifier(s) && s.importKind === 'type'));
+      if (kept.length === 0 && path.node.specifiers.length > 0) return void path.remove();
+      path.node.specifiers = kept;
+    },
+    ExportNamedDeclaration(path) {
+      if (path.node.exportKind === 'type') path.remove();
+    },
+    Function(path) {
       if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
     },
   });

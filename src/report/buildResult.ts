@@ -3,6 +3,8 @@ import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
+import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
+import type { ClockSettings } from '../emit/clockPreamble.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { Category, ElementKind } from '../values/types.ts';
@@ -59,6 +61,11 @@ export interface RunResult {
   readonly repairs?: string[];
   /** The completed program: definitions, then the snippet. Not part of `--json` output. */
   readonly program?: string;
+  /**
+   * The completed program with its TypeScript types kept, for `--emit FILE.ts` (Node's type
+   * stripping runs it); computed on first read, not enumerable, so never in JSON output.
+   */
+  readonly typedProgram?: string;
   /** TypeScript declarations inferred for the injected elements (`--types`). */
   readonly types?: string;
 }
@@ -81,6 +88,8 @@ export interface ResultParts {
   readonly runs: number;
   readonly elapsedMs: number;
   readonly llmCalls: LlmUsage;
+  /** The sandbox's clock, which the emitted program installs when it reads the clock. */
+  readonly clock?: ClockSettings;
 }
 
 /** Turns the last execution's counters into the metrics the README defines. */
@@ -114,32 +123,9 @@ export function buildResult(parts: ResultParts): RunResult {
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
-  const prelude = rendered.source === '' ? '' : `// ---- injected by snipexec ----\n${rendered.source}// ---- snippet ----\n`;
-  let code = parts.parsed.code + (parts.parsed.code.endsWith('\n') ? '' : '\n');
-  // The functions nothing called, called as the last run did (callUncalled), with their injected arguments.
-  const driven = report?.driven ?? [];
-  if (driven.length > 0) {
-    const access = new Map(rendered.accessors);
-    const calls = driven.map((k) => {
-      const entry = instrumented.entryPoints[k];
-      if (!entry) return '';
-      const args = Array.from({ length: entry.params }, (_, i) => access.get(`${entry.name}#arg${i}`) ?? 'undefined');
-      return `${entry.name}(${args.join(', ')});`;
-    });
-    if (instrumented.topLevelReturn) {
-      // The snippet may return before the end: the calls go in a `finally` that runs unless it threw, on
-      // the line the finally opens, so the emitted program has no line of its own left uncovered.
-      code = `var __snipexec_threw = false;\ntry {\n${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) { ${calls.join(' ')} } } // called by snipexec: declared, never called\n`;
-    } else code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
-  }
-  // The live run keeps the snippet in its own function scope, called with the injected receiver;
-  // the program does the same when it has to: a receiver, or a top-level name that shadows one
-  // the definitions use (`let Promise = require('promise')`).
-  if (rendered.receiver !== undefined || instrumented.topLevelNames.some((n) => rendered.identifiers.has(n))) {
-    code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'this'});\n`;
-  }
+  const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, driven: report?.driven ?? [], ...(parts.clock ? { clock: parts.clock } : {}) };
   const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
-  return {
+  return withTypedProgram({
     status,
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
     branches: { total: branchTotal, covered: branchCovered },
@@ -149,7 +135,7 @@ export function buildResult(parts: ResultParts): RunResult {
     fullyExecuted: status === 'completed' && uncovered.length === 0,
     injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
-    program: prelude + code,
+    program: buildProgram(programParts),
     types: inferDeclarations(book.defs),
-  };
+  }, programParts);
 }

@@ -1,5 +1,6 @@
 import type { Definition } from '../engine/definitionBook.ts';
 import type { Category } from '../values/types.ts';
+import { commentText, jsString } from '../emit/sourceText.ts';
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const MAX_DEPTH = 8;
@@ -35,18 +36,18 @@ export function inferDeclarations(defs: ReadonlyMap<string, Definition>): string
     if (ret && ret.kind === 'return' && type.endsWith('=> void')) type = `${type.slice(0, -4)}${typeOf(ret.id, depth + 1, inner)}`;
     const attached = members.get(id) ?? [];
     if (attached.length > 0) {
-      const fields = attached.map((m) => `${IDENT.test(m.name) ? m.name : JSON.stringify(m.name)}: ${typeOf(m.id, depth + 1, inner)}`).join('; ');
+      const fields = attached.map((m) => `${IDENT.test(m.name) ? m.name : jsString(m.name)}: ${typeOf(m.id, depth + 1, inner)}`).join('; ');
       type = type === '{}' ? `{ ${fields} }` : type.startsWith('{ ') ? `${type.slice(0, -2)}; ${fields} }` : `(${type}) & { ${fields} }`;
     }
     return type;
   };
   const lines: string[] = [];
   for (const def of defs.values()) {
-    if (def.kind === 'module') lines.push(`declare module ${JSON.stringify(def.name)} { const value: ${typeOf(def.id, 0, new Set())}; export = value; }`);
+    if (def.kind === 'module') lines.push(`declare module ${jsString(def.name)} { const value: ${typeOf(def.id, 0, new Set())}; export = value; }`);
     else if (def.kind === 'receiver') lines.push(`declare const self: ${typeOf(def.id, 0, new Set())}; // the snippet's top-level this`);
     else if ((def.parent === undefined || def.parent === '') && def.kind !== 'part' && def.kind !== 'return') {
-      const name = IDENT.test(def.id) ? def.id : JSON.stringify(def.id);
-      lines.push(IDENT.test(def.id) ? `declare const ${name}: ${typeOf(def.id, 0, new Set())};` : `// globalThis[${name}]: ${typeOf(def.id, 0, new Set())}`);
+      const name = IDENT.test(def.id) ? def.id : jsString(def.id);
+      lines.push(IDENT.test(def.id) ? `declare const ${name}: ${typeOf(def.id, 0, new Set())};` : `// globalThis[${name}]: ${commentText(typeOf(def.id, 0, new Set()))}`);
     }
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;

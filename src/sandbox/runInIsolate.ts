@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import ivm from 'isolated-vm';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { SharedCounters } from './sharedCounters.ts';
 
-// One closure: the runtime, then the recording proxies of trace mode, which share its primordials.
-const RUNTIME_SOURCE = ['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n');
+// One closure: the runtime, then the recording proxies of trace mode, which share its primordials,
+// then Node's util.inspect (node-inspect-extracted, one self-contained file), which the console prints with.
+// It reads a global URL (to print URL objects, which an isolate has none of): it gets a class of its own.
+const NODE_UTIL_SOURCE = readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8');
+const RUNTIME_SOURCE = [
+  ...['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')),
+  `const nodeUtil = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${NODE_UTIL_SOURCE}\n;return module.exports; })();`,
+].join('\n');
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
 export type ExecutionStatus = 'completed' | 'stopped' | 'pending' | 'timeout' | 'memory-limit' | 'internal-error';

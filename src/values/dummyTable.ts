@@ -1,11 +1,15 @@
+import { jsString } from '../emit/sourceText.ts';
 import type { Category, Proposal } from './types.ts';
 
 /** Source of the helpers the dummy table uses; prepended to `--emit` output when referenced. */
 export const HELPERS_SOURCE = `function __snipexec_dummy(label) {
   const cache = Object.create(null);
   const target = function () {};
+  const inspect = Symbol.for('nodejs.util.inspect.custom');
+  target[inspect] = () => '[Dummy: ' + label + ']';
   return new Proxy(target, {
     get(t, key) {
+      if (key === inspect) return t[inspect];
       if (key === Symbol.toPrimitive) return (hint) => (hint === 'number' ? 0 : '');
       if (key === Symbol.iterator) return function* () {};
       if (key === 'then' || typeof key === 'symbol') return undefined;
@@ -79,6 +83,6 @@ export function dummyFor(category: Category, element: string, name: string, tupl
     case 'RegExp': return simple('/(?:)/');
     case 'Error': return simple('new Error("injected error")');
     case 'element': return simple('__snipexec_element("div")');
-    case 'Dummy': return simple(`__snipexec_dummy(${JSON.stringify(name)})`);
+    case 'Dummy': return simple(`__snipexec_dummy(${jsString(name)})`);
   }
 }

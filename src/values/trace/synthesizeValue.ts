@@ -1,4 +1,5 @@
 import type { Usage } from '../../instrument/usage.ts';
+import { jsString } from '../../emit/sourceText.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
 import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
@@ -34,7 +35,7 @@ class Parts {
 }
 
 function propertyKey(key: string): string {
-  return IDENT.test(key) ? key : JSON.stringify(key);
+  return IDENT.test(key) ? key : jsString(key);
 }
 
 function objectLiteral(id: string, keys: readonly string[], parts: Parts): { source: string; type: string } {
@@ -62,7 +63,7 @@ function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: P
     for (let k = 0; k < n; k++) args.push(k === 0 && cb.errorFirst ? 'null' : parts.ref(`${base}#arg${k}`));
     while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
     const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
-    const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${JSON.stringify(cb.prop)}]`}`;
+    const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${jsString(cb.prop)}]`}`;
     // A class handed over (`React.createElement(App)`, a mixin base) is not a callback: calling it would throw.
     const callable = `typeof ${fn} === 'function' && !String(${fn}).startsWith('class')`;
     const guard = cb.prop === undefined ? callable : `args[${cb.index}] && ${callable}`;
@@ -121,7 +122,7 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
   switch (category) {
     case 'string': {
       const s = chooseString(id, name, facts, traces, usage);
-      return done(JSON.stringify(s), 'string');
+      return done(jsString(s), 'string');
     }
     case 'number': return done(String(chooseNumber(name, trace?.compared ?? [], usage)), 'number');
     case 'boolean': return done(String(chooseBoolean(trace?.compared ?? [], trace?.tests ?? [])), 'boolean');

@@ -1,0 +1,121 @@
+import _generate from '@babel/generator';
+import * as t from '@babel/types';
+import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import { normalizeSyntax } from '../instrument/normalizeSyntax.ts';
+import { parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
+import { lowerForTypeStripping, stripTypes, traverse } from '../parse/stripTypes.ts';
+import { transformJsx } from '../parse/transformJsx.ts';
+import { clockPreamble, readsClock, type ClockSettings } from './clockPreamble.ts';
+
+const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
+
+/** What the completed program is made of: the snippet, what the run injected, and how it ran. */
+export interface ProgramParts {
+  readonly parsed: Pick<ParsedSnippet, 'code' | 'lang'>;
+  readonly instrumented: Pick<InstrumentedSnippet, 'async' | 'topLevelNames' | 'topLevelReturn' | 'entryPoints'>;
+  readonly rendered: RenderedDefinitions;
+  /** Entry points the run called because nothing else did (callUncalled). */
+  readonly driven: readonly number[];
+  /** The sandbox's clock; the program installs the same one when it reads the clock. */
+  readonly clock?: ClockSettings;
+}
+
+/** `js`: plain JavaScript (types erased, JSX lowered). `ts`: types kept, what Node's type stripping cannot erase lowered. */
+export type ProgramTarget = 'js' | 'ts';
+
+/**
+ * The completed program: the clock (when read), the definitions of everything the run injected,
+ * then the snippet as the sandbox ran it (imports of injected modules read the definitions, types
+ * erased, JSX lowered), then the calls callUncalled made. It runs under plain `node` as a
+ * CommonJS script, with no package installed, and prints what the run printed.
+ */
+export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'): string {
+  const { rendered, instrumented } = parts;
+  const snippet = snippetSource(parts.parsed, target);
+  let code = snippet.code;
+  if (!code.endsWith('\n')) code += '\n';
+  const calls = drivenCalls(parts);
+  if (calls.length > 0) {
+    if (instrumented.topLevelReturn) {
+      // The snippet may return before the end: the calls go in a `finally` that runs unless it threw, on
+      // the line the finally opens, so the emitted program has no line of its own left uncovered.
+      code = `var __snipexec_threw = false;\ntry {\n${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) { ${calls.join(' ')} } } // called by snipexec: declared, never called\n`;
+    } else code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
+  }
+  // The live run keeps the snippet in its own function scope, called with the injected receiver
+  // (else the global object); the program does the same when it has to: a receiver, a top-level
+  // name that shadows one the definitions use (`let Promise = require('promise')`), a top-level
+  // await (a CommonJS script cannot have one), or a directive such as 'use strict'.
+  const shadows = instrumented.topLevelNames.some((n) => rendered.identifiers.has(n));
+  if (rendered.receiver !== undefined || shadows || instrumented.async || snippet.directives) {
+    code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'globalThis'});\n`;
+  }
+  const clock = parts.clock && readsClock(rendered.source + code) ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
+  const prelude = rendered.source === '' ? '' : `// ---- injected by snipexec ----\n${rendered.source}`;
+  return clock + prelude + (clock + prelude === '' ? '' : '// ---- snippet ----\n') + code;
+}
+
+function drivenCalls(parts: ProgramParts): string[] {
+  const access = new Map(parts.rendered.accessors);
+  return parts.driven.flatMap((k) => {
+    const entry = parts.instrumented.entryPoints[k];
+    if (!entry) return [];
+    const args = Array.from({ length: entry.params }, (_, i) => access.get(`${entry.name}#arg${i}`) ?? 'undefined');
+    return [`${entry.name}(${args.join(', ')});`];
+  });
+}
+
+/**
+ * The snippet as the sandbox ran it, as source: its own text when it needs no change, else
+ * regenerated from its syntax tree after the sandbox's own rewrites (types, JSX, module syntax,
+ * decorators). A `#!` line becomes a comment, since the definitions come before it.
+ */
+function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: ProgramTarget): { code: string; directives: boolean } {
+  let ast: t.File;
+  try {
+    ast = parseSnippet(parsed.code, parsed.lang).ast;
+  } catch {
+    return { code: parsed.code, directives: false };
+  }
+  const directives = ast.program.directives.length > 0;
+  const typed = parsed.lang === 'ts' || parsed.lang === 'tsx';
+  if (!typed && !needsRewrite(ast)) return { code: parsed.code.replace(/^#!/, '//#!'), directives };
+  ast.program.interpreter = null;
+  if (typed && target === 'js') stripTypes(ast);
+  else if (typed) lowerForTypeStripping(ast);
+  transformJsx(ast);
+  normalizeSyntax(ast);
+  return { code: generate(ast, { comments: true }).code, directives };
+}
+
+/** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
+function needsRewrite(ast: t.File): boolean {
+  let found = false;
+  traverse(ast, {
+    enter(path) {
+      const n = path.node;
+      if (t.isImportDeclaration(n) || t.isExportDeclaration(n) || t.isJSX(n) || t.isDecorator(n)) {
+        found = true;
+        path.stop();
+      }
+    },
+  });
+  return found;
+}
+
+/**
+ * Gives a result its `typedProgram`: the program with the snippet's TypeScript types kept, built
+ * on first read (only `--emit FILE.ts` reads it), not enumerable, so JSON output never carries it.
+ * For a JavaScript snippet it is the JavaScript program.
+ */
+export function withTypedProgram<R extends { readonly program?: string }>(result: R, parts: ProgramParts): R {
+  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
+  let cached: string | undefined;
+  Object.defineProperty(result, 'typedProgram', {
+    get: () => (cached ??= typed ? buildProgram(parts, 'ts') : (result.program ?? buildProgram(parts))),
+    enumerable: false,
+    configurable: true,
+  });
+  return result;
+}

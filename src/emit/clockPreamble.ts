@@ -1,0 +1,63 @@
+/** The sandbox's clock settings for one snippet: the seed, the virtual start time, the timer tick cap. */
+export interface ClockSettings {
+  readonly seed: number;
+  readonly startTime: number;
+  readonly maxTimerTicks: number;
+}
+
+/** The program reads the clock, the random generator or the timers (in the snippet or a definition). */
+export function readsClock(source: string): boolean {
+  return /\b(?:Date|setTimeout|setInterval|setImmediate)\b|\bMath\s*\.\s*random\b/.test(source);
+}
+
+/**
+ * The sandbox's virtual clock and seeded `Math.random` (src/isolate/runtime.js), for the emitted
+ * program, so that it prints under plain Node what the run printed: `Date` starts at the run's
+ * start time and moves only when a timer fires; `Math.random` is the same generator with the
+ * same seed; timers run in the order of their virtual due time, one per event-loop turn, at most
+ * `maxTimerTicks` of them, with no real waiting. One line, so a re-run of the program leaves no
+ * line of it uncovered.
+ */
+export function clockPreamble(clock: ClockSettings): string {
+  const source = [
+    '(function () {',
+    'const RealDate = Date, realImmediate = setImmediate, timers = [];',
+    `let now = ${clock.startTime}, seed = ${clock.seed >>> 0}, seq = 0, ticks = 0, draining = false;`,
+    'function FakeDate(...args) {',
+    '  if (!new.target) return String(new RealDate(now));',
+    '  return args.length === 0 ? new RealDate(now) : Reflect.construct(RealDate, args, new.target === FakeDate ? RealDate : new.target);',
+    '}',
+    'FakeDate.prototype = RealDate.prototype; FakeDate.now = () => now; FakeDate.parse = RealDate.parse; FakeDate.UTC = RealDate.UTC;',
+    "Object.defineProperty(RealDate.prototype, 'constructor', { value: FakeDate, writable: true, configurable: true });",
+    'function random() {',
+    '  seed = (seed + 0x6d2b79f5) >>> 0; let x = seed;',
+    '  x = Math.imul(x ^ (x >>> 15), x | 1); x ^= x + Math.imul(x ^ (x >>> 7), x | 61);',
+    '  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;',
+    '}',
+    'function add(fn, ms, args, interval) {',
+    '  const id = ++seq, delay = Math.max(0, Number(ms) || 0);',
+    '  timers.push({ id, at: now + delay, seq: id, fn, args, interval: interval ? Math.max(1, delay) : 0 });',
+    '  if (!draining) { draining = true; realImmediate(tick); }',
+    '  return id;',
+    '}',
+    'function clear(id) { for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { timers.splice(i, 1); return; } }',
+    'function tick() {',
+    `  if (timers.length === 0 || ticks++ >= ${clock.maxTimerTicks}) { draining = false; return; }`,
+    '  let best = 0;',
+    '  for (let i = 1; i < timers.length; i++) if (timers[i].at < timers[best].at || (timers[i].at === timers[best].at && timers[i].seq < timers[best].seq)) best = i;',
+    '  const timer = timers[best];',
+    '  if (timer.interval) timer.at += timer.interval; else timers.splice(best, 1);',
+    '  if (timer.at > now) now = Math.max(now, timer.at - (timer.interval || 0));',
+    '  realImmediate(tick);',
+    '  timer.fn.apply(globalThis, timer.args);',
+    '}',
+    'const globals = {',
+    '  Date: FakeDate, setTimeout: (fn, ms, ...args) => add(fn, ms, args, false), setInterval: (fn, ms, ...args) => add(fn, ms, args, true),',
+    '  setImmediate: (fn, ...args) => add(fn, 0, args, false), clearTimeout: clear, clearInterval: clear, clearImmediate: clear,',
+    '};',
+    'for (const name of Object.keys(globals)) Object.defineProperty(globalThis, name, { value: globals[name], writable: true, configurable: true, enumerable: false });',
+    'Math.random = random;',
+    '})();',
+  ];
+  return source.map((l) => l.trim()).join(' ');
+}

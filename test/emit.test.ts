@@ -1,0 +1,169 @@
+// The completed program runs on its own: each snippet is run with runSnippet, its emitted program
+// is written to a temporary file and run with plain `node` (this process's binary, Node 24) in a
+// child process, not through snipexec; it must exit 0 and print what the run printed.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runWithNode } from '../src/emit/runWithNode.ts';
+import { runSnippet } from '../src/index.ts';
+import type { Lang } from '../src/options.ts';
+import { heuristicClassifier } from '../src/values/classifyHeuristic.ts';
+import { dummyFor } from '../src/values/dummyTable.ts';
+import type { ValueSource } from '../src/values/providers.ts';
+import { cli, selected } from './helpers.ts';
+
+interface Case {
+  readonly name: string;
+  readonly code: string;
+  readonly lang?: Lang;
+  readonly mode?: 'dummy' | 'trace';
+  /** A value source of the test's own, instead of the mode's. */
+  readonly values?: ValueSource;
+  /** What the run prints (and so the program); a pattern when the value is learnt. */
+  readonly stdout: string | RegExp;
+  /** Checks on the program text. */
+  readonly program?: (program: string) => void;
+  /** Also run `typedProgram` as a .ts file under Node's type stripping. */
+  readonly typed?: boolean;
+}
+
+const noRawLineSeparators = (program: string) => assert.doesNotMatch(program, /[\u2028\u2029]/, 'a raw U+2028/U+2029 in generated source');
+
+const CASES: readonly Case[] = [
+  {
+    name: 'an import in a program wrapped for its receiver',
+    code: "import _ from 'lodash';\nconsole.log(this.title, _.capitalize('fred'));\n",
+    stdout: /^\S+ \S+\n$/,
+    program: (p) => {
+      assert.match(p, /\.call\(/, 'the snippet is wrapped, as the run was');
+      assert.doesNotMatch(p, /^\s*import /m);
+    },
+  },
+  {
+    name: 'an import with top-level await',
+    code: "import axios from 'axios';\nconst res = await axios.get('/users');\nconsole.log(res.status, typeof res.data);\n",
+    stdout: /^\S+ \w+\n$/,
+    program: (p) => assert.match(p, /\(async function \(\) \{/),
+  },
+  {
+    name: 'a TypeScript parameter property',
+    code: 'class Greeter {\n  constructor(private readonly name: string, public times: number = 2) {}\n  greet(): string { return `hi ${this.name} x${this.times}`; }\n}\nconsole.log(new Greeter("ann").greet());\n',
+    lang: 'ts',
+    stdout: 'hi ann x2\n',
+    typed: true,
+    program: (p) => assert.doesNotMatch(p, /private|readonly|: string/, 'the JavaScript program has no types'),
+  },
+  {
+    name: 'a .ts snippet with an enum, an interface and a type-only import',
+    code: "import type { Opts } from './opts';\nimport { type Shape, area } from 'shapes';\nenum Color { Red, Green = 5 }\ninterface P { x: number }\nconst p: P = { x: Color.Green };\nconsole.log(Color[0], p.x, area(2) > 0);\n",
+    lang: 'ts',
+    stdout: 'Red 5 true\n',
+    typed: true,
+    program: (p) => assert.doesNotMatch(p, /interface|enum |: P\b|'\.\/opts'/),
+  },
+  {
+    name: 'an injected npm module, by require and by import',
+    code: "const chalk = require('chalk');\nimport { v4 as uuid } from 'uuid';\nconsole.log(chalk.red('x'), uuid());\n",
+    stdout: /^\S+ \S+\n$/,
+    program: (p) => assert.match(p, /var require = function require/),
+  },
+  {
+    name: 'Date.now, new Date, Math.random and timers read the run\'s clock',
+    code: 'console.log(Date.now(), new Date().toISOString(), Math.random());\nsetTimeout(() => console.log("late", Date.now()), 1500);\nsetTimeout(() => console.log("early", Date.now()), 10);\n',
+    stdout: /^1704067201000 2024-01-01T00:00:01\.000Z 0\.\d+\nearly 1704067201010\nlate 1704067202500\n$/,
+    program: (p) => assert.match(p, /the sandbox's clock/),
+  },
+  {
+    name: 'console output as Node prints it',
+    code: "const m = new Map([['k', { deep: { deeper: { deepest: 1 } } }]]);\nconsole.log({ s: 'q', n: null, list: [], set: new Set([1]) }, m);\nconsole.log('%s has %d', 'x', 3, [undefined]);\nconsole.group('g'); console.error('in'); console.groupEnd(); console.assert(false, 'no');\n",
+    stdout: "{ s: 'q', n: null, list: [], set: Set(1) { 1 } } Map(1) { 'k' => { deep: { deeper: [Object] } } }\nx has 3 [ undefined ]\ng\n  in\nAssertion failed: no\n",
+  },
+  {
+    name: 'a property name containing U+2028',
+    code: 'const v = cfg["a\\u2028b"];\nconsole.log(typeof v, Object.keys(cfg).length);\n',
+    stdout: 'object 1\n',
+    program: noRawLineSeparators,
+  },
+  {
+    name: 'hostile property names',
+    code: 'const a = cfg["x\\"];process.exit(1);//"];\nconst b = cfg["n\\nprocess.exit(3)"];\nconst c = cfg["$$"];\nconsole.log(typeof a, typeof b, typeof c);\n',
+    stdout: 'object object object\n',
+    program: (p) => {
+      noRawLineSeparators(p);
+      assert.doesNotMatch(p, /^process\.exit/m);
+    },
+  },
+  {
+    name: 'a Dummy prints the same in the sandbox and in Node',
+    code: 'console.log(thing, [other.part]);\n',
+    values: {
+      provider: { name: 'dummies', propose: async (req) => dummyFor('Dummy', req.element, req.element) },
+      classifier: heuristicClassifier,
+      fallback: async () => ({ category: 'Dummy', by: 'heuristic' }),
+    },
+    stdout: '[Dummy: thing] [ [Dummy: other.part] ]\n',
+  },
+  {
+    name: 'JSX is lowered',
+    code: 'const el = <div className="a">{name}</div>;\nconsole.log(typeof el);\n',
+    lang: 'jsx',
+    stdout: /^\w+\n$/,
+  },
+];
+
+for (const c of selected(CASES)) {
+  test(`emit: ${c.name}`, async () => {
+    const r = await runSnippet(c.code, { mode: c.mode ?? 'trace', ...(c.lang ? { lang: c.lang } : {}) }, c.values ? { values: c.values } : {});
+    assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+    assert.equal(r.fullyExecuted, true, JSON.stringify(r.lines));
+    if (typeof c.stdout === 'string') assert.equal(r.stdout, c.stdout);
+    else assert.match(r.stdout, c.stdout);
+    assert.ok(r.program !== undefined);
+    c.program?.(r.program);
+    const run = await runWithNode(r.program, { timeoutMs: 30_000 });
+    assert.equal(run.exitCode, 0, `${run.output}\n${r.program}`);
+    assert.equal(run.output, r.stdout, r.program);
+    if (c.typed) {
+      assert.ok(r.typedProgram !== undefined && r.typedProgram !== r.program, 'a TypeScript snippet has a typed program of its own');
+      assert.match(r.typedProgram, /: (string|number|P)\b/, 'the typed program keeps the types');
+      const typed = await runWithNode(r.typedProgram, { timeoutMs: 30_000, ext: '.ts' });
+      assert.equal(typed.exitCode, 0, `${typed.output}\n${r.typedProgram}`);
+      assert.equal(typed.output, r.stdout, r.typedProgram);
+    }
+  });
+}
+
+test('emit: the program is not in JSON output, nor is the typed program', async () => {
+  const r = await runSnippet('enum E { A }\nconsole.log(E.A);\n', { lang: 'ts' });
+  const json = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+  assert.equal(json.typedProgram, undefined);
+  assert.ok(typeof r.typedProgram === 'string');
+});
+
+test('emit: the types of a U+2028 property name are escaped', async () => {
+  const r = await runSnippet('console.log(cfg["a\\u2028b"].length + 1);\n');
+  assert.ok(r.types);
+  assert.doesNotMatch(r.types, /[\u2028\u2029]/);
+  assert.match(r.types, /"a\\u2028b"/);
+});
+
+test('cli: --emit x.js from a .ts snippet writes JavaScript, --emit x.ts keeps the types', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-emit-'));
+  try {
+    const src = join(dir, 'service.ts');
+    writeFileSync(src, 'class Box {\n  constructor(public size: number) {}\n}\nconsole.log(new Box(3).size as number);\n');
+    const js = join(dir, 'out.js');
+    const ts = join(dir, 'out.ts');
+    assert.equal(cli(['run', src, '--emit', js]).code, 0);
+    assert.equal(cli(['run', src, '--emit', ts]).code, 0);
+    const jsText = readFileSync(js, 'utf8');
+    const tsText = readFileSync(ts, 'utf8');
+    assert.doesNotMatch(jsText, /public|: number|as number/);
+    assert.match(tsText, /size: number/);
+    assert.doesNotMatch(tsText, /public size/, 'parameter properties are lowered for type stripping');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
