@@ -93,6 +93,17 @@ test('diff: --sarif writes SARIF 2.1.0 with the finding', () => {
   assert.ok(result.locations[0]!.physicalLocation.region.startColumn >= 1);
 });
 
+test('diff: a type error the changed code catches itself is reported, marked caught, with the message node gives', () => {
+  const code = "const DEFAULTS = { server: { port: 8080 } };\nfunction port() {\n  try {\n    return DEFAULTS.server.port.toFixed(0);\n  } catch (e) {\n    return '80';\n  }\n}\nconsole.log(port());\n";
+  const dir = repo({ 'conf.js': code });
+  writeFileSync(join(dir, 'conf.js'), code.replace('{ server: { port: 8080 } }', '{ port: 8080 }'));
+  const r = diffCli(dir, ['--json']);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const findings = (JSON.parse(r.stdout) as { findings: { line: number; type: string; message: string; caught?: boolean }[] }).findings;
+  assert.deepEqual(findings.map((f) => [f.line, f.type, f.message, f.caught]), [[4, 'TypeError', "Cannot read properties of undefined (reading 'port')", true]]);
+  assert.match(diffCli(dir, []).stdout, /conf\.js:4:\d+ TypeError: Cannot read properties of undefined \(reading 'port'\) \(caught by the code\)/);
+});
+
 test('diff: outside a git repository, or with an unknown BASE, it is a usage error (exit 2)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'snipexec-nogit-'));
   dirs.push(dir);

@@ -5,7 +5,7 @@ export function formatDiff(report: DiffReport, color: boolean): string {
   const paint = (code: string, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const out: string[] = [];
   for (const f of report.findings) {
-    out.push(`${f.file}:${f.line}:${f.column} ${paint('31', `${f.type}: ${f.message}`)}`);
+    out.push(`${f.file}:${f.line}:${f.column} ${paint('31', `${f.type}: ${f.message}`)}${f.caught ? ' (caught by the code)' : ''}`);
     out.push(`  in ${f.function}, confidence ${f.confidence.toFixed(1)}${f.context.length > 0 ? `; injected: ${f.context.slice(0, 8).join(', ')}${f.context.length > 8 ? ', …' : ''}` : ''}`);
   }
   if (report.findings.length === 0) out.push(paint('32', 'no runtime type errors in the changed code'));

@@ -19,6 +19,8 @@ export interface Finding {
   readonly confidence: number;
   /** The injected elements of the run that reached it: the context it ran in. */
   readonly context: readonly string[];
+  /** The code catches it itself: the run goes on, but the operation failed all the same. */
+  readonly caught?: true;
 }
 
 export interface FragmentReport {
@@ -103,13 +105,17 @@ export async function runFragment(fragment: Fragment, seeds: readonly number[]):
     const onChange = fragment.changedLines.includes(line);
     return [{
       file: fragment.file, line, column: c.column, type: c.type, message: c.message, function: fragment.name, attribution: 'snippet',
-      confidence: onChange ? 0.9 : 0.6, context,
+      confidence: onChange ? 0.9 : 0.6, context, ...(c.caught ? { caught: true as const } : {}),
     }];
   });
   return { report, found };
 }
 
-/** A type error of the code's own values, inside the fragment, and for the top level on a changed line. */
+/**
+ * A type error of the code's own values, inside the fragment, and for the top level on a changed
+ * line; whether the code catches it or not (a caught error is only reported when the code's own
+ * operation raised it, see `caught` in the README).
+ */
 function own(e: ReportedError, fragment: Fragment): boolean {
   if (e.attribution !== 'snippet' || e.explicit || !TYPE_ERRORS.has(e.type) || e.line <= 0) return false;
   const line = e.line + fragment.lineOffset;

@@ -29,7 +29,7 @@ export function toSarif(report: DiffReport, version: string): object {
           level: f.confidence >= 0.8 ? 'error' : 'warning',
           message: { text: `${f.type}: ${f.message} (in ${f.function})` },
           locations: [{ physicalLocation: { artifactLocation: { uri: f.file.split('\\').join('/') }, region: { startLine: f.line, startColumn: Math.max(1, f.column) } } }],
-          properties: { confidence: f.confidence, function: f.function, injectedContext: f.context },
+          properties: { confidence: f.confidence, function: f.function, injectedContext: f.context, caught: f.caught === true },
         })),
       },
     ],

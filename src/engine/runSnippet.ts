@@ -142,6 +142,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     statements: instrumented.map.statements.length,
     branches: instrumented.map.branches.map((b) => b.outcomes),
     sites: instrumented.map.sites.map((s) => s.text),
+    messages: Object.fromEntries(instrumented.map.sites.filter((s) => s.messages !== undefined).map((s) => [s.id, s.messages as readonly [string, string]])),
     seed: options.seed,
     startTime: START_TIME + options.seed * 1000,
     maxConsoleBytes: options.maxConsoleBytes,

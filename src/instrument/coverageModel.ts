@@ -19,8 +19,10 @@ export interface HookSite {
   readonly kind: HookKind;
   readonly line: number;
   readonly column: number;
-  /** Source text of the hooked expression, cut to 80 characters. */
+  /** The hooked expression as V8 names it in an error message (`a.b(...)`), cut to 1,000 characters. */
   readonly text: string;
+  /** The TypeError messages V8 gives this operation, for a null or undefined value and for any other (see v8CallSite.ts). */
+  readonly messages?: readonly [nullish: string, other: string];
   /** Key into the usage table: how the value this site produces is used. */
   readonly usageKey: string;
   /** Name, property or module specifier, where the site has one. */
@@ -60,10 +62,10 @@ export class CoverageModel implements CoverageMap {
     return id;
   }
 
-  newSite(node: t.Node, kind: HookKind, text: string, usageKey: string, name?: string, prefer?: boolean): number {
+  newSite(node: t.Node, kind: HookKind, text: string, usageKey: string, name?: string, prefer?: boolean, messages?: readonly [string, string]): number {
     const id = this.sites.length;
-    const site: HookSite = { id, kind, line: lineOf(node), column: columnOf(node), text: text.slice(0, 80), usageKey };
-    this.sites.push({ ...site, ...(name === undefined ? {} : { name }), ...(prefer === undefined ? {} : { prefer }) });
+    const site: HookSite = { id, kind, line: lineOf(node), column: columnOf(node), text: text.slice(0, 1000), usageKey };
+    this.sites.push({ ...site, ...(name === undefined ? {} : { name }), ...(prefer === undefined ? {} : { prefer }), ...(messages === undefined ? {} : { messages }) });
     return id;
   }
 }

@@ -3,6 +3,7 @@ import * as t from '@babel/types';
 import type { CoverageModel, HookKind } from './coverageModel.ts';
 import type { PathPreferences } from './pathPreference.ts';
 import { requireSpecifier, staticPropertyName, type UsageKeys } from './usage.ts';
+import { callMessages, callSiteText, destructureMessages, forOfMessages, newMessages, spreadMessages, type SiteMessages } from './v8CallSite.ts';
 
 /** Globals every isolate has; reading them needs no hook. */
 export const ISOLATE_GLOBALS = new Set([
@@ -37,9 +38,9 @@ export interface VisitorState {
   readonly pending: WeakMap<t.Node, number>;
 }
 
-function reserve(owner: NodePath, operand: NodePath, state: VisitorState, kind: HookKind): void {
+function reserve(owner: NodePath, operand: NodePath, state: VisitorState, kind: HookKind, messages: SiteMessages): void {
   if (state.pending.has(owner.node)) return;
-  state.pending.set(owner.node, state.model.newSite(operand.node, kind, text(operand, state), state.keys.keyOf(operand)));
+  state.pending.set(owner.node, state.model.newSite(operand.node, kind, text(operand, state), state.keys.keyOf(operand), undefined, undefined, messages));
 }
 
 function h(state: VisitorState, method: string, args: t.Expression[]): t.CallExpression {
@@ -50,13 +51,14 @@ function original(path: NodePath, state: VisitorState): boolean {
   return path.node.loc != null && !state.done.has(path.node);
 }
 
+/** The original expression as V8 names it in an error message; computed before any child is rewritten (Program enter). */
 function text(path: NodePath, state: VisitorState): string {
-  const { start, end } = path.node;
-  return start != null && end != null ? state.source.slice(start, end) : path.type;
+  const s = callSiteText(path.node);
+  return s.includes(state.hook) ? '(intermediate value)' : s; // a node rewritten already: never name a hook
 }
 
-function site(path: NodePath, state: VisitorState, kind: HookKind, name?: string, prefer?: boolean): t.NumericLiteral {
-  return t.numericLiteral(state.model.newSite(path.node, kind, text(path, state), state.keys.keyOf(path), name, prefer));
+function site(path: NodePath, state: VisitorState, kind: HookKind, name?: string, prefer?: boolean, messages?: SiteMessages): t.NumericLiteral {
+  return t.numericLiteral(state.model.newSite(path.node, kind, text(path, state), state.keys.keyOf(path), name, prefer, messages));
 }
 
 function replace(path: NodePath, state: VisitorState, replacement: t.Expression): void {
@@ -75,9 +77,10 @@ function replace(path: NodePath, state: VisitorState, replacement: t.Expression)
   path.skip();
 }
 
+/** `this` of the snippet itself: not inside a non-arrow function, nor a class field or static block (there it is the instance or class). */
 function isTopLevelThis(path: NodePath): boolean {
-  const fn = path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression());
-  return fn === null;
+  const owner = path.findParent((p) => (p.isFunction() && !p.isArrowFunctionExpression()) || p.isClassProperty() || p.isClassPrivateProperty() || p.isClassAccessorProperty() || p.isStaticBlock());
+  return owner === null;
 }
 
 function isCallee(path: NodePath): boolean {
@@ -126,6 +129,15 @@ function injectBeforeWrite(path: NodePath<t.UpdateExpression | t.AssignmentExpre
 
 /** Switch statements whose discriminant is hooked; the statement itself stays measured. */
 const SWITCHED = new WeakSet<t.Node>();
+/** Try statements whose caught errors are reported to the runtime. */
+const CATCHING = new WeakSet<t.Node>();
+/** What V8 says when a call or `new` fails, from the original tree: the callee is rewritten before the call's hook is placed. */
+const CALL_MESSAGES = new WeakMap<t.Node, SiteMessages>();
+
+/** `this` of a function (not of the snippet's top level, nor of a class field): a plain call makes it the global object. */
+function isFunctionThis(node: t.Node, path: NodePath): boolean {
+  return t.isThisExpression(node) && !isTopLevelThis(path);
+}
 
 /** The literal case of a switch that runs the most code without leaving: no throw or return, longest first. */
 function preferredCase(node: t.SwitchStatement): t.Expression | undefined {
@@ -142,6 +154,28 @@ function preferredCase(node: t.SwitchStatement): t.Expression | undefined {
 
 /** The hook half of the visitor table: each entry rewrites one expression kind into a hook call. */
 export const hookVisitor: Visitor<VisitorState> = {
+  Program: {
+    enter(path) {
+      // Error texts come from the original tree: every expression's, children first, before any hook rewrites one.
+      path.traverse({
+        Expression: { exit(p) { callSiteText(p.node); } },
+        CallExpression(p) { CALL_MESSAGES.set(p.node, callMessages(p.node.callee)); },
+        NewExpression(p) { CALL_MESSAGES.set(p.node, newMessages(p.node.callee)); },
+      });
+    },
+  },
+  TryStatement: {
+    enter(path, state) {
+      // `try { B } catch …` runs as `try { try { B } catch (e) { hook.ct(e); throw e; } } catch …`:
+      // the runtime sees every error the snippet catches, whatever its catch clause binds.
+      const node = path.node;
+      if (!node.loc || !node.handler || CATCHING.has(node)) return;
+      CATCHING.add(node);
+      const e = t.identifier(`${state.hook}_e`);
+      const record = t.expressionStatement(h(state, 'ct', [t.cloneNode(e)]));
+      node.block = t.blockStatement([t.tryStatement(node.block, t.catchClause(e, t.blockStatement([record, t.throwStatement(t.cloneNode(e))])))]);
+    },
+  },
   Identifier: {
     exit(path, state) {
       if (!original(path, state) || !path.isReferencedIdentifier() || isWriteTarget(path)) return;
@@ -164,7 +198,8 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (t.isCallExpression(path.parent) && path.parent.callee === path.node) return; // the call hook owns it
       if (path.parentPath.isOptionalMemberExpression() || path.parentPath.isOptionalCallExpression()) return;
       const key = path.node.computed ? (path.node.property as t.Expression) : t.stringLiteral(staticPropertyName(path.node) ?? '');
-      replace(path, state, h(state, 'm', [site(path, state, 'member', staticPropertyName(path.node)), path.node.object as t.Expression, key]));
+      const lostThis = isFunctionThis(path.node.object, path) ? [t.booleanLiteral(true)] : [];
+      replace(path, state, h(state, 'm', [site(path, state, 'member', staticPropertyName(path.node)), path.node.object as t.Expression, key, ...lostThis]));
     },
   },
   CallExpression: {
@@ -180,11 +215,13 @@ export const hookVisitor: Visitor<VisitorState> = {
       }
       if (t.isMemberExpression(callee) && !t.isSuper(callee.object) && !t.isPrivateName(callee.property)) {
         const key = callee.computed ? (callee.property as t.Expression) : t.stringLiteral(staticPropertyName(callee) ?? '');
-        return replace(path, state, h(state, 'mc', [site(path, state, 'method-call', staticPropertyName(callee)), callee.object as t.Expression, key, argsArray(node.arguments)]));
+        const lostThis = isFunctionThis(callee.object, path) ? [t.booleanLiteral(true)] : [];
+        const sid = site(path, state, 'method-call', staticPropertyName(callee), undefined, CALL_MESSAGES.get(node));
+        return replace(path, state, h(state, 'mc', [sid, callee.object as t.Expression, key, argsArray(node.arguments), ...lostThis]));
       }
       if (t.isV8IntrinsicIdentifier(callee)) return;
       const name = t.isIdentifier(callee) ? (callee as t.Identifier).name : undefined;
-      replace(path, state, h(state, 'call', [site(path, state, 'call', name), callee, argsArray(node.arguments)]));
+      replace(path, state, h(state, 'call', [site(path, state, 'call', name, undefined, CALL_MESSAGES.get(node)), callee, argsArray(node.arguments)]));
     },
   },
   NewExpression: {
@@ -193,7 +230,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const callee = path.node.callee;
       if (!t.isExpression(callee)) return;
       const name = t.isIdentifier(callee) ? callee.name : undefined;
-      replace(path, state, h(state, 'nw', [site(path, state, 'new', name), callee, argsArray(path.node.arguments)]));
+      replace(path, state, h(state, 'nw', [site(path, state, 'new', name, undefined, CALL_MESSAGES.get(path.node)), callee, argsArray(path.node.arguments)]));
     },
   },
   AwaitExpression: {
@@ -206,7 +243,7 @@ export const hookVisitor: Visitor<VisitorState> = {
   VariableDeclarator: {
     enter(path, state) {
       const { id, init } = path.node;
-      if (init && (t.isObjectPattern(id) || t.isArrayPattern(id)) && init.loc) reserve(path, path.get('init') as NodePath, state, 'destructure');
+      if (init && (t.isObjectPattern(id) || t.isArrayPattern(id)) && init.loc) reserve(path, path.get('init') as NodePath, state, 'destructure', destructureMessages(id, init, true));
     },
     exit(path, state) {
       const sid = state.pending.get(path.node);
@@ -218,7 +255,7 @@ export const hookVisitor: Visitor<VisitorState> = {
   AssignmentExpression: {
     enter(path, state) {
       const { left } = path.node;
-      if ((t.isObjectPattern(left) || t.isArrayPattern(left)) && path.node.loc) reserve(path, path.get('right'), state, 'destructure');
+      if ((t.isObjectPattern(left) || t.isArrayPattern(left)) && path.node.loc) reserve(path, path.get('right'), state, 'destructure', destructureMessages(left, path.node.right, false));
     },
     exit(path, state) {
       const { left, operator } = path.node;
@@ -231,7 +268,7 @@ export const hookVisitor: Visitor<VisitorState> = {
   },
   ForOfStatement: {
     enter(path, state) {
-      if (path.node.loc) reserve(path, path.get('right'), state, 'iterate');
+      if (path.node.loc) reserve(path, path.get('right'), state, 'iterate', forOfMessages(path.node.right, path.node.await));
     },
     exit(path, state) {
       const sid = state.pending.get(path.node);
@@ -242,7 +279,7 @@ export const hookVisitor: Visitor<VisitorState> = {
   },
   SpreadElement: {
     enter(path, state) {
-      if (path.node.loc && !t.isObjectExpression(path.parent)) reserve(path, path.get('argument'), state, 'iterate');
+      if (path.node.loc && !t.isObjectExpression(path.parent)) reserve(path, path.get('argument'), state, 'iterate', spreadMessages(path));
     },
     exit(path, state) {
       const sid = state.pending.get(path.node);

@@ -17,8 +17,8 @@ const WM = WeakMap, WS = WeakSet, RealDate = Date;
 const wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set, wmHas = WeakMap.prototype.has;
 const wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
 const arrPush = Array.prototype.push, arrJoin = Array.prototype.join;
-const strSlice = String.prototype.slice;
-const StringCtor = String, ErrorCtor = Error, TypeErrorCtor = TypeError, ReferenceErrorCtor = ReferenceError;
+const strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf, strReplace = String.prototype.replace;
+const StringCtor = String, ObjectCtor = Object, ErrorCtor = Error, TypeErrorCtor = TypeError, ReferenceErrorCtor = ReferenceError;
 const symIterator = Symbol.iterator, symAsyncIterator = Symbol.asyncIterator, symToPrimitive = Symbol.toPrimitive;
 const indirectEval = eval;
 
@@ -186,10 +186,66 @@ function result(v, culprit) {
   lastCulprit = culprit;
   return v;
 }
-function errorCulprit(e, sid, culprit) {
+/** Records where an error was raised and whose value caused it; `raised`: an operation of the snippet's own code raised it. */
+function errorCulprit(e, sid, culprit, raised) {
   if ((typeof e === 'object' && e !== null) && !apply(wmHas, errorInfo, [e])) {
-    apply(wmSet, errorInfo, [e, { sid, attribution: culprit !== undefined ? 'injected' : 'snippet', culprit }]);
+    apply(wmSet, errorInfo, [e, { sid, attribution: culprit !== undefined ? 'injected' : 'snippet', culprit, raised }]);
   }
+}
+function isConstructor(C) {
+  try { construct(ObjectCtor, [], C); return true; } catch { return false; }
+}
+/** Whether V8 raised the error in the snippet's own code (its first stack frame), not in a function it called. */
+function raisedBySnippet(e) {
+  try {
+    const stack = str(e.stack);
+    const at = stack.indexOf('\n    at ');
+    if (at < 0) return false;
+    const end = stack.indexOf('\n', at + 1);
+    return apply(strSlice, stack, [at, end < 0 ? stack.length : end]).indexOf('snipexec:snippet') >= 0;
+  } catch { return false; }
+}
+/** The message V8 gives the operation of a site for the value v; %d is how V8 names a value it cannot point at. */
+function siteMessage(sid, v) {
+  const pair = config.messages[sid];
+  if (pair === undefined) return `${config.sites[sid]} is not valid`;
+  const m = v === null || v === undefined ? pair[0] : pair[1];
+  return apply(strReplace, apply(strReplace, m, ['%d', defaultCallSite(v)]), ['%v', str(v)]);
+}
+function defaultCallSite(v) {
+  if (typeof v === 'string') return `string "${v}"`;
+  if (v === null) return 'object null';
+  if (v === true || v === false || typeof v === 'number') return `${typeof v} ${str(v)}`;
+  return typeof v;
+}
+/**
+ * Last line of defence: a message V8 wrote while running the instrumented code names a hook call
+ * (`__snx_….ds(...)`); it is put back as V8 names the original expression of the site.
+ */
+function originalMessage(message, sid) {
+  if (typeof message !== 'string' || message.indexOf(config.hook) < 0) return message;
+  const text = sid >= 0 && sid < config.sites.length ? config.sites[sid] : '(intermediate value)';
+  let out = '';
+  let rest = message;
+  for (let i = apply(strIndexOf, rest, [config.hook]); i >= 0; i = apply(strIndexOf, rest, [config.hook])) {
+    let end = i + config.hook.length;
+    const m = /^\.[A-Za-z_$][\w$]*(\(\.\.\.\))?/.exec(apply(strSlice, rest, [end]));
+    if (m) end += m[0].length;
+    out += apply(strSlice, rest, [0, i]) + text;
+    rest = apply(strSlice, rest, [end]);
+  }
+  return out + rest;
+}
+/** Puts an error's message (and the first line of its stack) back to the original code's. */
+function restoreMessage(e, sid) {
+  try {
+    const before = e.message;
+    const after = originalMessage(before, sid);
+    if (after === before) return;
+    e.message = after;
+    const stack = e.stack;
+    if (typeof stack === 'string') e.stack = apply(strReplace, stack, [before, after]);
+  } catch {}
 }
 function register(v, id) {
   if (((typeof v === 'object' && v !== null) || typeof v === 'function') && !apply(wmHas, owner, [v])) apply(wmSet, owner, [v, id]);
@@ -260,18 +316,20 @@ function arithmetic(op, a, b) {
 /** A TypeError or ReferenceError of a hook; `culprit` is the injected element behind it, if any. */
 function fail(Ctor, message, sid, culprit) {
   const e = new Ctor(message);
-  errorCulprit(e, sid, culprit);
+  errorCulprit(e, sid, culprit, true);
   return e;
 }
 function refine(sid, id, kind, message, parent, key) {
   if (id === undefined) return NONE;
   return inject({ id, kind, sid, message, refine: true, parent, key });
 }
-function member(sid, obj, key) {
+function member(sid, obj, key, lostThis) {
   if (isProbe(obj) && (key === 'then' || key === 'catch' || key === 'finally')) return result(probePromiseMethod(obj, key), probeId(obj));
   if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, culpritOf(obj));
   let v = obj[key];
-  if (v === undefined && typeof key !== 'symbol' && !(key in Object(obj)) && holderFor(obj).id !== undefined) v = missingMember(sid, obj, key, 'member');
+  // `this.x` in a function called plainly reaches the global object: no global is injected for it.
+  const injectable = !(lostThis && obj === G) && holderFor(obj).id !== undefined;
+  if (v === undefined && typeof key !== 'symbol' && !(key in Object(obj)) && injectable) v = missingMember(sid, obj, key, 'member');
   const own = (typeof v === 'object' && v !== null) || typeof v === 'function' ? culpritOf(v) : undefined;
   if (own !== undefined) return result(v, own);
   const from = culpritOf(obj);
@@ -299,7 +357,12 @@ function invoke(sid, fn, self, args) {
   } catch (e) {
     let culprit = isInjected(fn) ? ownerOf(fn) : culpritOf(self);
     for (let i = 0; i < args.length && culprit === undefined; i++) culprit = culpritOf(args[i]);
-    errorCulprit(e, sid, culprit);
+    // Raised by V8 inside the snippet's own code (a function or callback of it): where the last hook ran.
+    const raised = typeof e === 'object' && e !== null && !apply(wmHas, errorInfo, [e]) && raisedBySnippet(e);
+    if (raised) restoreMessage(e, lastSite);
+    // `f.call.apply(1)`: V8 names the call it was in, here the runtime's; in Node, the snippet's.
+    else if (e instanceof TypeErrorCtor && e.message === 'apply is not a function' && !apply(wmHas, errorInfo, [e])) throw fail(TypeErrorCtor, siteMessage(sid, undefined), sid, culprit);
+    errorCulprit(e, raised ? lastSite : sid, culprit, raised);
     throw e;
   }
 }
@@ -346,14 +409,15 @@ const H = {
     }
     return result(receiver, receiver !== v ? 'this' : undefined);
   },
-  m(sid, obj, key) { lastSite = sid; return member(sid, obj, key); },
-  mc(sid, obj, key, args) {
+  /** `lostThis`: the object is `this` of a function; when that is the global object, a missing member is the snippet's bug. */
+  m(sid, obj, key, lostThis) { lastSite = sid; return member(sid, obj, key, lostThis); },
+  mc(sid, obj, key, args, lostThis) {
     lastSite = sid;
-    let fn = member(sid, obj, key);
+    let fn = member(sid, obj, key, lostThis);
     if (typeof fn !== 'function') {
-      const holder = obj === null || obj === undefined ? undefined : holderFor(obj);
-      const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, childId(holder.id, str(key)), 'callee', `${config.sites[sid]} is not a function`, holder.id, str(key)) : NONE;
-      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, culpritOf(fn) ?? culpritOf(obj));
+      const holder = obj === null || obj === undefined || (lostThis && obj === G) ? undefined : holderFor(obj);
+      const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, childId(holder.id, str(key)), 'callee', siteMessage(sid, fn), holder.id, str(key)) : NONE;
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, fn), sid, culpritOf(fn) ?? culpritOf(obj));
       try { holder.target[key] = fixed; } catch {}
       fn = fixed;
     }
@@ -364,24 +428,29 @@ const H = {
   call(sid, fn, args) {
     lastSite = sid;
     if (typeof fn !== 'function') {
-      const fixed = isInjected(fn) ? refine(sid, ownerOf(fn), 'callee', `${config.sites[sid]} is not a function`) : NONE;
-      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a function`, sid, culpritOf(fn));
+      const fixed = isInjected(fn) ? refine(sid, ownerOf(fn), 'callee', siteMessage(sid, fn)) : NONE;
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, fn), sid, culpritOf(fn));
       fn = fixed;
     }
     const value = callResult(sid, fn, invoke(sid, fn, undefined, args));
     lastSite = sid;
+    // `TypeError('…')` without new: an error the code makes itself, as with `new`.
+    if (value instanceof ErrorCtor && (fn === ErrorCtor || fn.prototype instanceof ErrorCtor)) apply(wsAdd, explicitErrors, [value]);
     return result(value, returnCulprit(fn, undefined, value));
   },
   nw(sid, C, args) {
     lastSite = sid;
     if (typeof C !== 'function') {
-      const fixed = isInjected(C) ? refine(sid, ownerOf(C), 'constructor', `${config.sites[sid]} is not a constructor`) : NONE;
-      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, `${config.sites[sid]} is not a constructor`, sid, culpritOf(C));
+      const fixed = isInjected(C) ? refine(sid, ownerOf(C), 'constructor', siteMessage(sid, C)) : NONE;
+      if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, C), sid, culpritOf(C));
       C = fixed;
     }
     let value;
     try { value = construct(C, args); } catch (e) {
-      errorCulprit(e, sid, isInjected(C) ? ownerOf(C) : undefined);
+      if (!isConstructor(C)) throw fail(TypeErrorCtor, siteMessage(sid, C), sid, culpritOf(C));
+      const raised = typeof e === 'object' && e !== null && !apply(wmHas, errorInfo, [e]) && raisedBySnippet(e);
+      if (raised) restoreMessage(e, lastSite);
+      errorCulprit(e, raised ? lastSite : sid, isInjected(C) ? ownerOf(C) : undefined, raised);
       throw e;
     }
     const cls = ownerOf(C);
@@ -410,13 +479,13 @@ const H = {
     if (typeof shape === 'number') {
       if (v === null || v === undefined || typeof v[symIterator] !== 'function') {
         const id = ownerOf(v);
-        const fixed = id !== undefined && id !== '' ? refine(sid, id, 'destructure', `${config.sites[sid]} is not iterable`) : NONE;
-        if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, culpritOf(v));
+        const fixed = id !== undefined && id !== '' ? refine(sid, id, 'destructure', siteMessage(sid, v)) : NONE;
+        if (fixed === NONE) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
         return fixed;
       }
       return v;
     }
-    if (v === null || v === undefined) throw fail(TypeErrorCtor, `Cannot destructure '${config.sites[sid]}' as it is ${v}.`, sid, culpritOf(v));
+    if (v === null || v === undefined) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
     if (holderFor(v).id !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in Object(v))) missingMember(sid, v, shape[i], 'member');
     return v;
   },
@@ -424,8 +493,8 @@ const H = {
     lastSite = sid;
     if (v === null || v === undefined || (typeof v[symIterator] !== 'function' && !(isAsync && typeof v[symAsyncIterator] === 'function'))) {
       const id = ownerOf(v);
-      const fixed = id !== undefined && id !== '' ? refine(sid, id, 'iterable', `${config.sites[sid]} is not iterable`) : NONE;
-      if (fixed === NONE) throw fail(TypeErrorCtor, `${config.sites[sid]} is not iterable`, sid, culpritOf(v));
+      const fixed = id !== undefined && id !== '' ? refine(sid, id, 'iterable', siteMessage(sid, v)) : NONE;
+      if (fixed === NONE) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
       return fixed;
     }
     return v;
@@ -520,16 +589,43 @@ const H = {
   pf(id, e) {
     if (preludeFailures.length < 100) push(preludeFailures, { id: str(id), message: cut(str(e && e.message !== undefined ? e.message : e), 500) });
   },
+  /**
+   * A `catch` of the snippet caught e. A TypeError, RangeError or ReferenceError that an operation
+   * of the snippet's own code raised on its own values is reported, as caught; an error a called
+   * function throws (a built-in checking its input, an injected value) is its answer, not a bug.
+   */
+  ct(e) {
+    if (typeof e !== 'object' || e === null || apply(wsHas, caughtSeen, [e])) return;
+    apply(wsAdd, caughtSeen, [e]);
+    const info = apply(wmGet, errorInfo, [e]);
+    const sid = info !== undefined ? info.sid : lastSite;
+    restoreMessage(e, sid);
+    if (caught.length >= 20 || apply(wsHas, explicitErrors, [e]) || !(e instanceof ErrorCtor)) return;
+    let type, message;
+    try { type = str(e.name); message = str(e.message); } catch { return; }
+    if (type !== 'TypeError' && type !== 'RangeError' && type !== 'ReferenceError') return;
+    const raised = info !== undefined ? info.raised === true : raisedBySnippet(e);
+    const attribution = info !== undefined ? info.attribution : lastCulprit !== undefined ? 'injected' : 'snippet';
+    if (!raised || attribution !== 'snippet') return;
+    for (let i = 0; i < caught.length; i++) if (caught[i].sid === sid && caught[i].message === cut(message, 1000)) return; // once per site and message
+    push(caught, { type, message: cut(message, 1000), sid, attribution, caught: true });
+    push(caughtErrors, e);
+  },
   report() {
-    return stringify({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
+    return stringify({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, caught, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
   },
 };
+const caught = [];       // errors the snippet caught itself, reported with caught: true
+const caughtErrors = []; // the error object of each, to drop it if it ends uncaught after all
+const caughtSeen = new WS();
 const state = { done: false, stopped: false, halted: false, errors: [] };
 function uncaught(e) {
   state.stopped = true;
   if (e === HALT) return;
   if (state.errors.length >= 20) return;
   const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: 'snippet' };
+  for (let i = caughtErrors.length - 1; i >= 0; i--) if (caughtErrors[i] === e) { caughtErrors.splice(i, 1); caught.splice(i, 1); }
+  if (typeof e === 'object' && e !== null) restoreMessage(e, info.sid);
   let type = 'Error', message;
   try { type = str(e && e.name) || 'Error'; message = str(e && e.message !== undefined ? e.message : e); } catch { message = '[unprintable error]'; }
   const explicit = typeof e === 'object' && e !== null && apply(wsHas, explicitErrors, [e]);

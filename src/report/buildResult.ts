@@ -3,6 +3,7 @@ import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
+import { originalMessage } from './originalMessage.ts';
 import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
@@ -36,6 +37,8 @@ export interface ReportedError {
   readonly explicit?: boolean;
   /** The injected element whose value caused it, when attribution is `injected`. */
   readonly culprit?: string;
+  /** The snippet caught it itself: it did not stop the run. Only errors its own code raised on its own values. */
+  readonly caught?: true;
 }
 
 /** The JSON result of one snippet; the schema the README documents. */
@@ -107,9 +110,14 @@ export function buildResult(parts: ResultParts): RunResult {
     branchTotal += b.outcomes;
     for (let k = 0; k < b.outcomes; k++) if ((report?.branches[i]?.[k] ?? 0) > 0) branchCovered++;
   });
-  const errors: ReportedError[] = (report?.errors ?? []).map((e) => {
+  // The error that stopped the run first, then those the snippet caught itself.
+  const errors: ReportedError[] = [...(report?.errors ?? []), ...(report?.caught ?? [])].map((e) => {
     const site = map.sites[e.sid];
-    return { type: e.type, message: e.message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: e.attribution, ...(e.explicit ? { explicit: true } : {}), ...(e.culprit ? { culprit: e.culprit } : {}) };
+    const message = originalMessage(e.message, instrumented.hook, site?.text);
+    return {
+      type: e.type, message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: e.attribution,
+      ...('explicit' in e && e.explicit ? { explicit: true } : {}), ...('culprit' in e && e.culprit ? { culprit: e.culprit } : {}), ...('caught' in e ? { caught: true as const } : {}),
+    };
   });
   if (execution && execution.status !== 'completed' && execution.status !== 'stopped') {
     const site = report ? map.sites[report.lastSite] : undefined;

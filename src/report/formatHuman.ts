@@ -25,7 +25,7 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   if (result.stdout !== '') out.push('', paint('1', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
   if (result.errors.length > 0) {
     out.push('', paint('1', 'errors'));
-    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('2', `[${e.attribution}]`)}`);
+    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('2', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}]`)}`);
   }
   return out.join('\n') + '\n';
 }

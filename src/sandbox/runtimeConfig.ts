@@ -6,8 +6,10 @@ export interface RuntimeConfig {
   readonly hook: string;
   readonly statements: number;
   readonly branches: readonly number[];
-  /** Source text of each hook site, for error messages. */
+  /** Each hook site's expression as V8 names it in an error message. */
   readonly sites: readonly string[];
+  /** Per site id, the TypeError messages of its operation: for a null or undefined value, and for any other. */
+  readonly messages: Readonly<Record<number, readonly [string, string]>>;
   readonly seed: number;
   readonly startTime: number;
   readonly maxConsoleBytes: number;
@@ -26,6 +28,8 @@ export interface RuntimeReport {
   readonly stdout: string;
   readonly stdoutDropped: number;
   readonly errors: { type: string; message: string; sid: number; attribution: 'injected' | 'snippet'; culprit?: string; explicit?: boolean }[];
+  /** Errors the snippet caught itself: TypeErrors, RangeErrors and ReferenceErrors its own code raised on its own values. */
+  readonly caught?: { type: string; message: string; sid: number; attribution: 'snippet'; caught: true }[];
   readonly done: boolean;
   /** The host halted the run at its deadline (a value request came too late). */
   readonly halted?: boolean;
