@@ -48,9 +48,11 @@ let lastSite = -1;
 
 // ---- console --------------------------------------------------------------------------------
 // Printed as Node's console prints to a pipe: by Node's own util.format and util.inspect
-// (node-inspect-extracted, evaluated at the end of this closure as `nodeUtil`, before any snippet
-// code, so it holds its own primordials), with no colours. error, warn, trace and assert (Node's
+// (node-inspect-extracted, evaluated into the isolate's startup snapshot, so it holds its own
+// primordials; src/sandbox/runInIsolate.ts), with no colours. error, warn, trace and assert (Node's
 // stderr) go to the same captured output, in order; the capture is capped at maxConsoleBytes.
+const nodeUtil = G.__snipexec_nodeUtil;
+delete G.__snipexec_nodeUtil;
 let stdout = '';
 let stdoutDropped = 0;
 let groupIndent = '';

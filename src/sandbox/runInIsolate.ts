@@ -4,14 +4,14 @@ import ivm from 'isolated-vm';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { SharedCounters } from './sharedCounters.ts';
 
-// One closure: the runtime, then the recording proxies of trace mode, which share its primordials,
-// then Node's util.inspect (node-inspect-extracted, one self-contained file), which the console prints with.
-// It reads a global URL (to print URL objects, which an isolate has none of): it gets a class of its own.
-const NODE_UTIL_SOURCE = readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8');
-const RUNTIME_SOURCE = [
-  ...['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')),
-  `const nodeUtil = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${NODE_UTIL_SOURCE}\n;return module.exports; })();`,
-].join('\n');
+// One closure: the runtime, then the recording proxies of trace mode, which share its primordials.
+const RUNTIME_SOURCE = ['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n');
+// Node's util.inspect (node-inspect-extracted, one self-contained file), which the console prints with.
+// Evaluating it takes 10-20 ms, so it is evaluated once, into the startup snapshot every isolate starts
+// from; the runtime takes it off the global object before any snippet code runs. It reads a global
+// URL (to print URL objects, which an isolate has none of): it gets a class of its own.
+const NODE_UTIL_SOURCE = `globalThis.__snipexec_nodeUtil = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8')}\n;return module.exports; })();`;
+let snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined;
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
 export type ExecutionStatus = 'completed' | 'stopped' | 'pending' | 'timeout' | 'memory-limit' | 'internal-error';
@@ -56,7 +56,8 @@ const WATCHDOG_GRACE_MS = 1_000;
  * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
-  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb });
+  snapshot ??= ivm.Isolate.createSnapshot([{ code: NODE_UTIL_SOURCE, filename: 'snipexec:node-util' }]);
+  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot });
   const counters = new SharedCounters(exec.config.statements, exec.config.branches);
   const start = Date.now();
   const waitedBefore = exec.waitedMs?.() ?? 0;
