@@ -5,6 +5,7 @@ import { dummyFor } from '../values/dummyTable.ts';
 import type { Degradation, ValueSource } from '../values/providers.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
 import { isExhausted, type Category, type ElementKind, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
+import { liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
 import { ProviderBroker, type ProviderError } from './providerBroker.ts';
 import { TraceStore } from './traceStore.ts';
 
@@ -26,25 +27,6 @@ export interface Definition {
   /** Fallback categories picked so far. */
   fallbacks: number;
 }
-
-interface IsolateRequest {
-  op: 'value' | 'reject';
-  id: string;
-  kind?: ElementKind;
-  sid?: number;
-  parent?: string;
-  key?: string;
-  message?: string;
-  refine?: boolean;
-  error?: string;
-}
-
-const OBSERVED: Partial<Record<ElementKind, Usage>> = {
-  callee: { called: 0 },
-  constructor: { constructed: true },
-  iterable: { iterated: true },
-  destructure: { iterated: true },
-};
 
 export interface BookContext {
   readonly snippet: string;
@@ -161,21 +143,6 @@ export class DefinitionBook {
     return sid === undefined ? undefined : this.ctx.map.sites[sid];
   }
 
-  private usageKeyFor(req: IsolateRequest): string {
-    const site = this.site(req.sid);
-    if (req.kind === 'part' && req.parent !== undefined) {
-      const parent = this.defs.get(req.parent);
-      const base = parent?.usageKey ?? req.parent;
-      if (req.id.startsWith('await ')) return `await ${base}`;
-      return req.id.startsWith(req.parent) ? base + req.id.slice(req.parent.length) : req.id;
-    }
-    if (!site) return req.id;
-    if (req.kind === 'member' && site.kind === 'method-call') return site.usageKey.replace(/\(\)$/, '');
-    if (req.kind === 'member' && site.kind === 'destructure' && req.key !== undefined) return `${site.usageKey}.${req.key}`;
-    if (req.kind === 'member' && site.kind === 'global') return req.id;
-    return site.usageKey;
-  }
-
   private request(def: Definition, message: string, extra: Usage = {}, mayProbe = this.mayProbe): ValueRequest {
     const usage = mergeUsage(mergeUsage({}, this.ctx.usage[def.usageKey] ?? {}), extra);
     return {
@@ -240,7 +207,7 @@ export class DefinitionBook {
   private async blameOne(errors: readonly { message: string; attribution: string; culprit?: string }[]): Promise<boolean> {
     for (const e of errors) {
       if (e.attribution !== 'injected' || e.culprit === undefined) continue;
-      const def = this.culpritDef(e.culprit);
+      const def = nearestDefined(e.culprit, (id) => this.defs.get(id));
       if (!def || def.proposal.probe || def.proposal.category === 'Dummy' || !this.broker.owns(def.provider)) continue;
       const before = def.proposal.source;
       await this.retry(def, e.message, {});
@@ -270,18 +237,6 @@ export class DefinitionBook {
     return any;
   }
 
-  /** The definition an access path comes from: `a.b.c` is `a.b`'s when `a.b.c` has none of its own. */
-  private culpritDef(id: string): Definition | undefined {
-    for (let cur = id, guard = 0; cur !== '' && guard < 40; guard++) {
-      const def = this.defs.get(cur);
-      if (def) return def;
-      const m = /^(.*?)(\.[A-Za-z_$][\w$]*|\[[^\]]*\]|\(\)|#[^#]*)$/.exec(cur) ?? /^(?:new |await )(.*)$/.exec(cur);
-      if (!m || m[1] === undefined) return undefined;
-      cur = m[1];
-    }
-    return undefined;
-  }
-
   /** The definitions as they stand, to come back to when later attempts did worse. */
   snapshot(): Map<string, Definition> {
     return new Map([...this.defs].map(([id, d]) => [id, { ...d, history: [...d.history], rejected: [...d.rejected] }]));
@@ -305,15 +260,7 @@ export class DefinitionBook {
 
   /** Drops parts no live definition refers to any more, after their owner was re-synthesised. */
   private prune(): void {
-    const live = new Set<string>();
-    const visit = (id: string): void => {
-      if (live.has(id)) return;
-      const def = this.defs.get(id);
-      if (!def) return;
-      live.add(id);
-      for (const ref of def.proposal.refs) visit(ref);
-    };
-    for (const def of this.defs.values()) if (def.kind !== 'part') visit(def.id);
+    const live = liveIds(this.defs);
     for (const id of [...this.defs.keys()]) if (!live.has(id)) this.defs.delete(id);
   }
 
@@ -324,7 +271,7 @@ export class DefinitionBook {
     if (this.defs.size >= this.ctx.maxInjections) return undefined;
     const site = this.site(req.sid);
     const def: Definition = {
-      id: req.id, kind: req.kind ?? 'global', parent: req.parent, name: req.key ?? req.id, usageKey: this.usageKeyFor(req),
+      id: req.id, kind: req.kind ?? 'global', parent: req.parent, name: req.key ?? req.id, usageKey: usageKeyOf(req, site, req.parent === undefined ? undefined : this.defs.get(req.parent)?.usageKey),
       line: site?.line ?? 0, message: req.message ?? '', proposal: { source: 'undefined', refs: [], category: 'undefined' }, provider: this.broker.provider.name,
       attempts: 0, history: [], rejected: [], fallbacks: 0,
     };
