@@ -124,6 +124,10 @@ test('errors: the snippet sees the message as node prints it when it catches the
   const r = await runSnippet(code, { mode: 'none' });
   const plain = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
   assert.equal(r.stdout, plain.stdout);
+  // Its stack holds the snippet's frames only: none of the runtime's hooks.
+  const stack = await runSnippet('function f() { const o = {}; return o.m(); }\ntry { f(); } catch (e) { console.log(e.stack); }\n', { mode: 'none' });
+  assert.match(stack.stdout, /^TypeError: o\.m is not a function\n {4}at f \(/);
+  assert.doesNotMatch(stack.stdout, /isolated-vm|__snx_|Object\.(mc|call)|invoke/);
 });
 
 test('errors: a message that names a hook call is put back as the original names it', () => {

@@ -51,8 +51,9 @@ let lastSite = -1;
 // (node-inspect-extracted, evaluated into the isolate's startup snapshot, so it holds its own
 // primordials; src/sandbox/runInIsolate.ts), with no colours. error, warn, trace and assert (Node's
 // stderr) go to the same captured output, in order; the capture is capped at maxConsoleBytes.
-const nodeUtil = G.__snipexec_nodeUtil;
+const nodeUtil = G.__snipexec_nodeUtil, consoleTable = G.__snipexec_consoleTable;
 delete G.__snipexec_nodeUtil;
+delete G.__snipexec_consoleTable;
 let stdout = '';
 let stdoutDropped = 0;
 let groupIndent = '';
@@ -84,7 +85,12 @@ function write(text) {
   else stdout += line;
 }
 const consoleObject = {};
-for (const name of ['log', 'info', 'debug', 'dirxml', 'error', 'warn', 'table']) consoleObject[name] = function (...args) { write(format(args)); };
+for (const name of ['log', 'info', 'debug', 'dirxml', 'error', 'warn']) consoleObject[name] = function (...args) { write(format(args)); };
+consoleObject.table = function (data, properties) {
+  let table;
+  try { table = consoleTable(data, properties); } catch (e) { table = undefined; }
+  write(table === undefined ? format([data]) : table);
+};
 consoleObject.dir = function (v, options) {
   try { write(apply(nodeUtil.inspect, undefined, [printable(v), { customInspect: false, ...options }])); } catch (e) { write(format([v])); }
 };
@@ -243,11 +249,25 @@ function restoreMessage(e, sid) {
   try {
     const before = e.message;
     const after = originalMessage(before, sid);
-    if (after === before) return;
-    e.message = after;
     const stack = e.stack;
-    if (typeof stack === 'string') e.stack = apply(strReplace, stack, [before, after]);
+    if (typeof stack !== 'string') { if (after !== before) e.message = after; return; }
+    let clean = withoutRuntimeFrames(stack);
+    if (after !== before) { e.message = after; clean = apply(strReplace, clean, [before, after]); }
+    if (clean !== stack) e.stack = clean;
   } catch {}
+}
+/** A stack without the runtime's own frames (hooks, invoke): they are no part of the snippet's. */
+function withoutRuntimeFrames(stack) {
+  let out = '';
+  let from = 0;
+  while (from < stack.length) {
+    let end = apply(strIndexOf, stack, ['\n', from + 1]);
+    if (end < 0) end = stack.length;
+    const line = apply(strSlice, stack, [from, end]);
+    if (!(apply(strIndexOf, line, ['\n    at ']) === 0 && apply(strIndexOf, line, ['<isolated-vm>']) >= 0)) out += line;
+    from = end;
+  }
+  return out;
 }
 function register(v, id) {
   if (((typeof v === 'object' && v !== null) || typeof v === 'function') && !apply(wmHas, owner, [v])) apply(wmSet, owner, [v, id]);
