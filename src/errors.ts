@@ -80,3 +80,14 @@ export class LlmBudgetExhausted extends SnipexecError {
     super('LLM_BUDGET_EXHAUSTED', message);
   }
 }
+
+/** Host work on one snippet (parse, repair, instrumentation) ran past the snippet's wall budget (`totalTimeoutMs`). */
+export class HostTimeout extends SnipexecError {
+  readonly phase: string;
+  readonly budgetMs: number;
+  constructor(phase: string, budgetMs: number) {
+    super('HOST_TIMEOUT', `snipexec's own work on the snippet (${phase}) ran past the snippet's budget of ${budgetMs} ms (--total-timeout)`);
+    this.phase = phase;
+    this.budgetMs = budgetMs;
+  }
+}

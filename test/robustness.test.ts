@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as t from '@babel/types';
 import { HOST_SHAPES, type HostShape } from '../eval/hostShapes.ts';
+import { hostTimeoutResult } from '../src/engine/hostDeadline.ts';
+import { runSnippet } from '../src/engine/runSnippet.ts';
+import { HostTimeout } from '../src/errors.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 
@@ -50,3 +53,48 @@ for (const shape of Object.keys(HOST_SHAPES) as HostShape[]) {
     assert.ok(large / small <= 4.6, `${shape}: ${small} units at 150 lines, ${large} at 600 (${(large / small).toFixed(2)}×)`);
   });
 }
+
+test('robustness: host work past the snippet budget ends as host-timeout, before any run, with nothing covered', async () => {
+  const code = HOST_SHAPES.ordinary(200);
+  // A fake clock, 10 ms later at every reading: the 50 ms budget runs out within the host passes.
+  let now = 0;
+  const r = await runSnippet(code, { lang: 'js', totalTimeoutMs: 50 }, { clock: () => (now += 10) });
+  assert.equal(r.status, 'host-timeout');
+  assert.equal(r.runs, 0);
+  assert.equal(r.fullyExecuted, false);
+  assert.equal(r.lineCoverage, 0);
+  assert.equal(r.errors.length, 1);
+  assert.equal(r.errors[0]?.type, 'HostTimeout');
+  assert.match(r.errors[0]?.message ?? '', /\(([a-z ]+)\) ran past the snippet's budget of 50 ms \(--total-timeout\)/);
+  // The same snippet with a clock that stands still is run.
+  const frozen = await runSnippet(code, { lang: 'js', totalTimeoutMs: 50, maxRuns: 1 }, { clock: () => 0 });
+  assert.notEqual(frozen.status, 'host-timeout');
+  assert.equal(frozen.runs, 1);
+});
+
+test('robustness: the long host passes read the deadline while they run, and stop when it has passed', () => {
+  const code = HOST_SHAPES.ordinary(1000);
+  const phases = new Map<string, number>();
+  const spy = { check: (phase: string) => { phases.set(phase, (phases.get(phase) ?? 0) + 1); } };
+  instrumentSnippet(parseSnippet(code, 'js', spy).ast, code, { lang: 'js', operatorHooks: true, deadline: spy });
+  for (const phase of ['normalizing syntax', 'usage analysis', 'instrumentation']) {
+    assert.ok((phases.get(phase) ?? 0) >= 2, `${phase} read the deadline ${phases.get(phase) ?? 0} times: ${JSON.stringify([...phases])}`);
+  }
+  // A deadline that has passed stops the pass it is read in.
+  const late = { check: (phase: string) => { if (phase === 'instrumentation') throw new HostTimeout(phase, 50); } };
+  assert.throws(() => instrumentSnippet(parseSnippet(code, 'js').ast, code, { lang: 'js', operatorHooks: true, deadline: late }), (e: unknown) => e instanceof HostTimeout && e.phase === 'instrumentation');
+  // Each repair round of a snippet that will not parse reads it too.
+  const repairs: string[] = [];
+  assert.throws(() => parseSnippet('const = ;\n'.repeat(20), 'js', { check: (phase) => { repairs.push(phase); } }));
+  assert.ok(repairs.filter((p) => p === 'repairing').length >= 2, repairs.join(', '));
+});
+
+test('robustness: a budget spent after instrumentation reports the measured lines, all uncovered', () => {
+  const code = 'const a = 1;\nif (a) {\n  console.log(a);\n}\n';
+  const instrumented = instrumentSnippet(parseSnippet(code, 'js').ast, code, { lang: 'js', operatorHooks: true });
+  const r = hostTimeoutResult(new HostTimeout('preparing the first run', 50), 7, instrumented.map);
+  assert.equal(r.status, 'host-timeout');
+  assert.deepEqual(r.lines, { total: 3, covered: 0, measured: [1, 2, 3], uncovered: [1, 2, 3] });
+  assert.deepEqual(r.branches, { total: 2, covered: 0 });
+  assert.equal(r.fullyExecuted, false);
+});

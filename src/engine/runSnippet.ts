@@ -1,4 +1,4 @@
-import { SnipexecError, SyntaxRepairFailed } from '../errors.ts';
+import { HostTimeout, SnipexecError, SyntaxRepairFailed } from '../errors.ts';
 import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
 import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
@@ -12,6 +12,7 @@ import { llmValueSource } from '../values/llm/llmProvider.ts';
 import { LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
 import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { DefinitionBook } from './definitionBook.ts';
+import { HostDeadline, hostTimeoutResult } from './hostDeadline.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 import { jsString } from '../emit/sourceText.ts';
@@ -28,6 +29,8 @@ export interface RunDependencies {
   readonly llm?: LlmEnvironment;
   /** Where a host bug's stack is logged; the LLM environment's log, else silent (the library prints nothing). */
   readonly logger?: Logger;
+  /** The clock of the snippet's wall budget (`totalTimeoutMs`), host work included; Date.now unless a test fakes it. */
+  readonly clock?: () => number;
 }
 
 let envLlm: LlmEnvironment | undefined;
@@ -45,22 +48,27 @@ function defaultLlm(): LlmEnvironment {
 export async function runSnippet(input: string | Uint8Array, optionsInput: RunOptionsInput = {}, deps: RunDependencies = {}): Promise<RunResult> {
   const started = Date.now();
   const options = parseRunOptions(optionsInput);
+  // Host work counts against the snippet's budget too: past it, the snippet ends as `host-timeout`.
+  const deadline = new HostDeadline(options.totalTimeoutMs, deps.clock);
   let parsed: ParsedSnippet;
   let source: string;
   try {
     source = decodeSource(input, options.maxSourceBytes);
-    parsed = parseSnippet(source, options.lang ?? langsFromFileName(options.fileName));
+    parsed = parseSnippet(source, options.lang ?? langsFromFileName(options.fileName), deadline);
   } catch (error) {
+    if (error instanceof HostTimeout) return hostTimeoutResult(error, Date.now() - started);
     if (error instanceof SyntaxRepairFailed) return syntaxErrorResult(error.message, error.line, error.column, Date.now() - started);
     if (error instanceof SnipexecError) return syntaxErrorResult(error.message, 1, 1, Date.now() - started);
     throw error;
   }
-  let instrumented: InstrumentedSnippet;
+  let instrumented: InstrumentedSnippet | undefined;
   try {
     instrumented = instrumentSnippet(parsed.ast, parsed.code, {
-      lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), callUncalled: options.callUncalled,
+      lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), callUncalled: options.callUncalled, deadline,
     });
+    deadline.check('preparing the first run');
   } catch (error) {
+    if (error instanceof HostTimeout) return hostTimeoutResult(error, Date.now() - started, instrumented?.map);
     const failed = syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started);
     return { ...failed, status: 'internal-error', errors: failed.errors.map((e) => ({ ...e, type: 'InternalError', attribution: 'sandbox' as const })) };
   }
@@ -86,7 +94,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
-    const left = options.totalTimeoutMs - (Date.now() - started - book.providerMs);
+    const left = deadline.remainingMs() + book.providerMs;
     if (runs > 0 && left < 50 && !lastLearnt) break;
     runs++;
     book.changed = false;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import _generate from '@babel/generator';
-import type { NodePath } from '@babel/traverse';
+import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { Lang } from '../options.ts';
 import { stripTypes, traverse } from '../parse/stripTypes.ts';
 import { transformJsx } from '../parse/transformJsx.ts';
+import type { DeadlineCheck } from '../engine/hostDeadline.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
 import { markEntryPoints, type EntryPoint } from './entryPoints.ts';
@@ -36,6 +37,8 @@ export interface InstrumentOptions {
   readonly operatorHooks: boolean;
   /** Mark top-level functions, so the ones never called can be called at the end. */
   readonly callUncalled?: boolean;
+  /** The snippet's wall budget: checked between passes and every few thousand nodes inside one. */
+  readonly deadline?: DeadlineCheck;
 }
 
 /** Derives the hook object's name from the source, so it cannot collide with the snippet's names. */
@@ -45,9 +48,13 @@ export function hookNameFor(source: string): string {
 
 /** Instruments a parsed snippet in place and generates the script the sandbox runs. */
 export function instrumentSnippet(ast: t.File, source: string, options: InstrumentOptions): InstrumentedSnippet {
+  const check = (phase: string) => options.deadline?.check(phase);
   if (options.lang === 'ts' || options.lang === 'tsx') stripTypes(ast);
+  check('stripping types');
   if (options.lang === 'jsx' || options.lang === 'tsx' || containsJsx(ast)) transformJsx(ast);
-  normalizeSyntax(ast);
+  check('transforming JSX');
+  normalizeSyntax(ast, options.deadline ? tickerOf(options.deadline, 'normalizing syntax') : undefined);
+  check('normalizing syntax');
   const hook = hookNameFor(source);
   const topLevelReturn = hasTopLevelReturn(ast);
   const entryPoints = options.callUncalled ? markEntryPoints(ast.program, hook, topLevelReturn) : [];
@@ -55,11 +62,14 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   traverse(ast, { Program(p) { programPath = p; p.stop(); } });
   programPath?.scope.crawl();
   const topLevelNames = Object.keys(programPath?.scope.bindings ?? {});
+  check('reading scopes');
 
   const keys = new UsageKeys();
   const usage: UsageTable = Object.create(null) as UsageTable;
+  const usageTick = options.deadline ? tickerOf(options.deadline, 'usage analysis') : undefined;
   traverse(ast, {
     Expression(path) {
+      usageTick?.();
       const key = keys.keyOf(path);
       const direct = directUsage(path, keys);
       if (Object.keys(direct).length > 0) usage[key] = mergeUsage(usage[key] ?? {}, direct);
@@ -72,7 +82,11 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
     done: new WeakSet(), pending: new WeakMap(),
   };
   const isAsync = hasTopLevelAwait(ast);
-  traverse(ast, traverse.visitors.merge([hookVisitor, coverageVisitor]) as never, undefined, state);
+  check('path preferences');
+  const visitTick = options.deadline ? tickerOf(options.deadline, 'instrumentation') : undefined;
+  const visitors: Visitor<VisitorState>[] = [hookVisitor, coverageVisitor, ...(visitTick ? [{ enter: () => visitTick() }] : [])];
+  traverse(ast, traverse.visitors.merge(visitors) as never, undefined, state);
+  check('generating code');
 
   const program = ast.program;
   const fn = t.functionExpression(null, [], t.blockStatement(program.body, program.directives), false, isAsync);
@@ -81,41 +95,59 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   return { code, hook, map: model, usage, async: isAsync, topLevelNames, entryPoints, topLevelReturn };
 }
 
+/** A check to call on every node: the deadline is read once every 2,048 calls. */
+function tickerOf(deadline: DeadlineCheck, phase: string): () => void {
+  let n = 0;
+  return () => {
+    if (++n % 2048 === 0) deadline.check(phase);
+  };
+}
+
+// The whole-tree questions below walk with traverseFast: no paths, no scopes, several times faster
+// than a Babel traversal, so a large snippet pays for them little.
+
 function containsJsx(ast: t.File): boolean {
   let found = false;
-  traverse(ast, { JSXElement(p) { found = true; p.stop(); }, JSXFragment(p) { found = true; p.stop(); } });
+  t.traverseFast(ast, (node) => {
+    if (!t.isJSXElement(node) && !t.isJSXFragment(node)) return undefined;
+    found = true;
+    return t.traverseFast.stop;
+  });
   return found;
 }
 
 /** `{ function f() {} } f();`: names of functions declared inside blocks, which sloppy code sees outside them. */
 function blockFunctionNames(ast: t.File): Set<string> {
   const names = new Set<string>();
-  traverse(ast, {
-    FunctionDeclaration(p) {
-      const parent = p.parentPath;
-      const inBlock = (parent.isBlockStatement() && !parent.parentPath?.isFunction()) || parent.isSwitchCase();
-      if (inBlock && p.node.id) names.add(p.node.id.name);
-    },
+  const functionBodies = new Set<t.Node>();
+  const add = (statements: readonly t.Statement[]) => {
+    for (const s of statements) if (t.isFunctionDeclaration(s) && s.id) names.add(s.id.name);
+  };
+  t.traverseFast(ast, (node) => {
+    // A function is met before its body, so its body is known when the body's turn comes.
+    if (t.isFunction(node)) functionBodies.add(node.body);
+    else if (t.isBlockStatement(node) && !functionBodies.has(node)) add(node.body);
+    else if (t.isSwitchCase(node)) add(node.consequent);
   });
   return names;
 }
 
-function hasTopLevelReturn(ast: t.File): boolean {
-  let found = false;
-  traverse(ast, {
-    Function(p) { p.skip(); },
-    Class(p) { p.skip(); },
-    ReturnStatement(p) { found = true; p.stop(); },
+/** Whether code outside every function and class matches `found`. */
+function atTopLevel(ast: t.File, found: (node: t.Node) => boolean): boolean {
+  let result = false;
+  t.traverseFast(ast, (node) => {
+    if (t.isFunction(node) || t.isClass(node)) return t.traverseFast.skip;
+    if (!found(node)) return undefined;
+    result = true;
+    return t.traverseFast.stop;
   });
-  return found;
+  return result;
+}
+
+function hasTopLevelReturn(ast: t.File): boolean {
+  return atTopLevel(ast, (node) => t.isReturnStatement(node));
 }
 
 function hasTopLevelAwait(ast: t.File): boolean {
-  let found = false;
-  traverse(ast, {
-    Function(p) { p.skip(); },
-    AwaitExpression(p) { found = true; p.stop(); },
-    ForOfStatement(p) { if (p.node.await) { found = true; p.stop(); } },
-  });
-  return found;
+  return atTopLevel(ast, (node) => t.isAwaitExpression(node) || (t.isForOfStatement(node) && node.await));
 }

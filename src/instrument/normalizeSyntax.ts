@@ -5,10 +5,12 @@ import { traverse } from '../parse/stripTypes.ts';
 /**
  * Rewrites module syntax into what runs inside one function: imports become `require` calls
  * (hoisted, as imports are), exports lose their keyword. Single statements in loop and `if`
- * bodies get blocks so every statement can carry a coverage counter.
+ * bodies get blocks so every statement can carry a coverage counter. `tick` is called on every
+ * node: the snippet's deadline, read every so often.
  */
-export function normalizeSyntax(ast: t.File): void {
+export function normalizeSyntax(ast: t.File, tick?: () => void): void {
   traverse(ast, {
+    ...(tick ? { enter: () => tick() } : {}),
     ImportDeclaration(path) {
       // Kept in place rather than hoisted: a snippet's definitions (and --emit's prelude) come first.
       path.replaceWithMultiple(importToRequire(path.node));

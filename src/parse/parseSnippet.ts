@@ -3,6 +3,7 @@ import type * as t from '@babel/types';
 import { SyntaxRepairFailed, UnreadableInput } from '../errors.ts';
 import type { Lang } from '../options.ts';
 import { REPAIRS } from './repairSnippet.ts';
+import type { DeadlineCheck } from '../engine/hostDeadline.ts';
 
 export interface ParsedSnippet {
   readonly ast: t.File;
@@ -80,7 +81,7 @@ export function decodeSource(input: string | Uint8Array, maxBytes: number): stri
  * Parses a partial snippet: top-level return and await, import/export anywhere. When it fails,
  * applies the repairs cumulatively and reports the first error of the original when all fail.
  */
-export function parseSnippet(code: string, lang?: Lang | readonly Lang[]): ParsedSnippet {
+export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadline?: DeadlineCheck): ParsedSnippet {
   const langs = lang === undefined ? STDIN_ORDER : typeof lang === 'string' ? [lang] : lang;
   let firstError: unknown;
   let current = code;
@@ -94,6 +95,7 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[]): Parse
       current = next;
       applied.push(repair.name);
     }
+    deadline?.check(round === 0 ? 'parsing' : 'repairing');
     for (const candidate of langs) {
       try {
         return { ast: parseAs(current, candidate), code: current, lang: candidate, repairs: [...applied] };
@@ -102,7 +104,7 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[]): Parse
       }
     }
   }
-  const dropped = dropUnparsableLines(current, langs);
+  const dropped = dropUnparsableLines(current, langs, deadline);
   if (dropped) return { ...dropped, repairs: [...applied, ...dropped.repairs] };
   const e = firstError as { message?: string; loc?: { line: number; column: number } };
   const message = (e.message ?? String(firstError)).replace(/\s*\(\d+:\d+\)$/, '');
@@ -116,11 +118,12 @@ const MAX_DROPPED_LINES = 10;
  * pasted among the code), keeping the line count, for at most a third of the lines. The dropped
  * lines are named in `repairs`.
  */
-function dropUnparsableLines(code: string, langs: readonly Lang[]): ParsedSnippet | undefined {
+function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: DeadlineCheck): ParsedSnippet | undefined {
   const lines = code.split('\n');
   const nonEmpty = lines.filter((l) => l.trim() !== '').length;
   const dropped: number[] = [];
   for (let i = 0; i <= MAX_DROPPED_LINES; i++) {
+    deadline?.check('repairing');
     const current = lines.join('\n');
     let errorLine: number | undefined;
     for (const lang of langs) {

@@ -12,7 +12,7 @@ import type { Category, ElementKind } from '../values/types.ts';
 import type { Degradation } from '../values/providers.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
 
-export type RunStatus = 'completed' | 'stopped' | 'pending' | 'syntax-error' | 'timeout' | 'memory-limit' | 'internal-error';
+export type RunStatus = 'completed' | 'stopped' | 'pending' | 'syntax-error' | 'timeout' | 'host-timeout' | 'memory-limit' | 'internal-error';
 
 export interface Injection {
   readonly element: string;
