@@ -1,7 +1,9 @@
 // The emit property, under plain Node: for every snippet a mode fully executes, its --emit'ted
 // program is run with plain `node` (this process's binary: Node 24 through npm), not through
-// snipexec, in a child process in a temporary directory. It holds when the program exits 0 and
-// its console output equals the run's stdout.
+// snipexec, in a child process in a temporary directory. It holds when the program exits 0 within
+// the timeout (default 10 s) and its console output (stdout and stderr as one stream, in order: the
+// sandbox has one console) equals the run's stdout. When the run's capture was capped (64 KiB), what
+// it kept must be the start of the program's output.
 // Usage: npm run check-emit -- [--mode trace] [--call-uncalled] [--timeout MS] [--out FILE] [DATASET.jsonl|DIR…]
 // With no dataset: ../shared/datasets/so-node-edits.jsonl, ../shared/datasets/npm-readme-examples.jsonl
 // and datasets/handwritten.

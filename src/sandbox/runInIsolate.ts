@@ -11,6 +11,11 @@ const RUNTIME_SOURCE = ['runtime.js', 'probe.js'].map((f) => readFileSync(new UR
 // from; the runtime takes it off the global object before any snippet code runs. It reads a global
 // URL (to print URL objects, which an isolate has none of): it gets a class of its own.
 const NODE_UTIL_SOURCE = `globalThis.__snipexec_nodeUtil = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8')}\n;return module.exports; })();`;
+// console.table as Node prints it, on top of that inspect (src/isolate/consoleTable.js), is in the snapshot too.
+const SNAPSHOT_SOURCES = [
+  { code: NODE_UTIL_SOURCE, filename: 'snipexec:node-util' },
+  { code: readFileSync(new URL('../isolate/consoleTable.js', import.meta.url), 'utf8'), filename: 'snipexec:console-table' },
+];
 let snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined;
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
@@ -56,7 +61,7 @@ const WATCHDOG_GRACE_MS = 1_000;
  * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
-  snapshot ??= ivm.Isolate.createSnapshot([{ code: NODE_UTIL_SOURCE, filename: 'snipexec:node-util' }]);
+  snapshot ??= ivm.Isolate.createSnapshot(SNAPSHOT_SOURCES);
   const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot });
   const counters = new SharedCounters(exec.config.statements, exec.config.branches);
   const start = Date.now();
