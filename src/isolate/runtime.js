@@ -580,7 +580,8 @@ const H = {
     if (timer.interval) timer.at += timer.interval; else timers.splice(i, 1);
     if (timer.at > now) now = Math.max(now, timer.at - (timer.interval || 0));
     try { apply(timer.fn, G, timer.args); } catch (e) { uncaught(e); return false; }
-    return timers.length > 0;
+    // A timer ran: the host asks again, after the microtasks it queued, which may add timers.
+    return true;
   },
   // entry points (callUncalled): registered, entered, and called at the end when never entered
   fr(k, fn) { if (typeof fn === 'function') entries[k] = fn; },
