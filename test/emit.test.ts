@@ -76,6 +76,11 @@ const CASES: readonly Case[] = [
     program: (p) => assert.match(p, /the sandbox's clock/),
   },
   {
+    name: 'a timer a promise continuation queues after the last timer still runs',
+    code: 'const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\nasync function main() { await sleep(10); console.log("a", Date.now()); await sleep(10); console.log("b", Date.now()); }\nmain();\n',
+    stdout: 'a 1704067201010\nb 1704067201020\n',
+  },
+  {
     name: 'console output as Node prints it',
     code: "const m = new Map([['k', { deep: { deeper: { deepest: 1 } } }]]);\nconsole.log({ s: 'q', n: null, list: [], set: new Set([1]) }, m);\nconsole.log('%s has %d', 'x', 3, [undefined]);\nconsole.group('g'); console.error('in'); console.groupEnd(); console.assert(false, 'no');\n",
     stdout: "{ s: 'q', n: null, list: [], set: Set(1) { 1 } } Map(1) { 'k' => { deep: { deeper: [Object] } } }\nx has 3 [ undefined ]\ng\n  in\nAssertion failed: no\n",
