@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
+import * as t from '@babel/types';
 import { runSnippet } from '../src/index.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
+import { REPAIRS } from '../src/parse/repairSnippet.ts';
 import { selected } from './helpers.ts';
 
 const REPAIRED = [
@@ -18,7 +21,7 @@ for (const c of selected(REPAIRED)) {
   test(`repair: ${c.name}`, () => {
     const p = parseSnippet(c.code);
     assert.ok(p.repairs.includes(c.repair), `repairs were ${p.repairs.join(',')}`);
-    assert.equal(p.code.split('\n').length >= c.code.split('\n').length, true, 'lines are kept');
+    assert.equal(p.code.split('\n').length, c.code.split('\n').length, 'lines are kept');
   });
 }
 
@@ -47,9 +50,102 @@ test('parse: unrepairable input reports syntax-error with line and column', asyn
   assert.ok((r.errors[0]?.column ?? 0) > 0);
 });
 
-test('repair: lines that are not code are dropped, and named', async () => {
+test('repair: lines that are not code are dropped, and named; they stay measured, as uncovered', async () => {
   const r = await runSnippet('npm install express\nconst a = 1;\nconsole.log(a);');
   assert.deepEqual(r.repairs, ['dropped-lines:1']);
-  assert.deepEqual(r.lines.measured, [2, 3]);
-  assert.equal(r.fullyExecuted, true);
+  assert.deepEqual(r.lines.measured, [1, 2, 3]);
+  assert.deepEqual(r.lines.uncovered, [1]);
+  assert.equal(r.status, 'completed');
+  assert.equal(r.fullyExecuted, false);
+});
+
+test('repair: a repair that leaves no statement of the original is a syntax error', async () => {
+  const r = await runSnippet('function f( {\n  return 1\n');
+  assert.equal(r.status, 'syntax-error');
+  assert.equal(r.lines.total, 0);
+  assert.equal(r.fullyExecuted, false);
+});
+
+test('repair: a { ... } placeholder over several lines keeps every line', async () => {
+  const code = 'const a = 1;\nconst o = {\n  ...\n};\nfoo(a,\n  ...\n);\nconsole.log(a);\nconst b = 2;\nconsole.log(b);';
+  const r = await runSnippet(code, { mode: 'dummy' });
+  assert.deepEqual(r.repairs, ['placeholders']);
+  assert.deepEqual(r.lines.measured, [1, 2, 5, 8, 9, 10]);
+});
+
+// ---- property: no repair moves a line -------------------------------------------------------
+
+/** One snippet line, or a few: `m<i>()` calls mark statements, so their lines can be followed. */
+const piece = (i: number): fc.Arbitrary<string[]> => fc.constantFrom<string[]>(
+  [`m${i}();`],
+  [`const v${i} = m${i}(1, 2);`],
+  [`m${i}(\u201Chi\u201D, \u2018x\u2019);`],
+  [`> m${i}();`],
+  [`$ m${i}();`],
+  ['...'],
+  ['\u2026'],
+  [`m${i}(...);`],
+  [`const o${i} = {`, '  ...', `};`, `m${i}();`],
+  [`const o${i} = { ... }; m${i}();`],
+  [`m${i}(a,`, '  ...', ');'],
+  [`const l${i} = [`, '  1, ...', '];', `m${i}();`],
+  [`if (x) {`, `  m${i}();`, '  // ...', '}'],
+  ['Then run this:', `m${i}();`],
+  ['npm install express'],
+  [''],
+);
+
+interface Generated { code: string; markers: Map<string, number> }
+
+/** A damaged snippet: pieces, perhaps numbered, perhaps truncated inside a callback, perhaps a bare object. */
+const snippets: fc.Arbitrary<Generated> = fc
+  .record({
+    pieces: fc.array(fc.nat(1000), { minLength: 1, maxLength: 12 }).chain((seeds) => fc.tuple(...seeds.map((_, i) => piece(i)))),
+    numbered: fc.boolean(),
+    truncated: fc.boolean(),
+    bareObject: fc.boolean(),
+    trailingNewline: fc.boolean(),
+  })
+  .map(({ pieces, numbered, truncated, bareObject, trailingNewline }) => {
+    let lines = pieces.flat();
+    if (bareObject) lines = ['{', ...lines.map((_, i) => `  "k${i}": ${i},`), '} // config'];
+    else if (truncated) lines = ['app.get("/", function (req, res) {', ...lines.map((l) => `  ${l}`)];
+    if (numbered) lines = lines.map((l, i) => `${i + 1} ${l}`);
+    const markers = new Map<string, number>();
+    lines.forEach((l, i) => { for (const m of l.matchAll(/\bm\d+(?=\()/g)) markers.set(m[0], i + 1); });
+    return { code: lines.join('\n') + (trailingNewline ? '\n' : ''), markers };
+  });
+
+const lineOf = (code: string, marker: string): number | undefined => {
+  const i = code.split('\n').findIndex((l) => new RegExp(`\\b${marker}\\(`).test(l));
+  return i < 0 ? undefined : i + 1;
+};
+
+test('repair property: each repair keeps the line count, and every marker it keeps on its line', () => {
+  fc.assert(fc.property(snippets, ({ code, markers }) => {
+    for (const repair of REPAIRS) {
+      const out = repair.apply(code);
+      assert.equal(out.split('\n').length, code.split('\n').length, `${repair.name} changed the line count`);
+      for (const [marker, line] of markers) {
+        const now = lineOf(out, marker);
+        if (now !== undefined) assert.equal(now, line, `${repair.name} moved ${marker}`);
+      }
+    }
+  }), { numRuns: 300, seed: 11 });
+});
+
+test('repair property: after every repair, each statement that survives starts on its original line', () => {
+  fc.assert(fc.property(snippets, ({ code, markers }) => {
+    let parsed;
+    try {
+      parsed = parseSnippet(code, 'js');
+    } catch {
+      return; // not repairable: a syntax error, which moves nothing
+    }
+    assert.equal(parsed.code.split('\n').length, code.split('\n').length, 'line count');
+    t.traverseFast(parsed.ast, (node) => {
+      if (!t.isCallExpression(node) || !t.isIdentifier(node.callee) || !/^m\d+$/.test(node.callee.name)) return;
+      assert.equal(node.loc?.start.line, markers.get(node.callee.name), `${node.callee.name} moved`);
+    });
+  }), { numRuns: 300, seed: 11 });
 });

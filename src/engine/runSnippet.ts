@@ -65,6 +65,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   try {
     instrumented = instrumentSnippet(parsed.ast, parsed.code, {
       lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), callUncalled: options.callUncalled, deadline,
+      droppedLines: parsed.droppedLines ?? [],
     });
     deadline.check('preparing the first run');
   } catch (error) {

@@ -56,6 +56,13 @@ export class CoverageModel implements CoverageMap {
     return id;
   }
 
+  /** A line the repair dropped: measured as a statement that never runs, so it stays uncovered. */
+  newDroppedLine(line: number): number {
+    const id = this.statements.length;
+    this.statements.push({ id, line, column: 1, type: 'DroppedLine' });
+    return id;
+  }
+
   newBranch(node: t.Node, kind: BranchKind, outcomes: number): number {
     const id = this.branches.length;
     this.branches.push({ id, line: lineOf(node), column: columnOf(node), kind, outcomes });

@@ -37,6 +37,8 @@ export interface InstrumentOptions {
   readonly operatorHooks: boolean;
   /** Mark top-level functions, so the ones never called can be called at the end. */
   readonly callUncalled?: boolean;
+  /** Lines the parser's repair blanked out: measured, and never covered. */
+  readonly droppedLines?: readonly number[];
   /** The snippet's wall budget: checked between passes and every few thousand nodes inside one. */
   readonly deadline?: DeadlineCheck;
 }
@@ -77,6 +79,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   });
 
   const model = new CoverageModel();
+  for (const line of options.droppedLines ?? []) model.newDroppedLine(line);
   const state: VisitorState = {
     model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(ast), blockFunctions: blockFunctionNames(ast),
     done: new WeakSet(), pending: new WeakMap(),

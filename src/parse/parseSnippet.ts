@@ -1,5 +1,5 @@
 import { parse, type ParserPlugin } from '@babel/parser';
-import type * as t from '@babel/types';
+import * as t from '@babel/types';
 import { SyntaxRepairFailed, UnreadableInput } from '../errors.ts';
 import type { Lang } from '../options.ts';
 import { REPAIRS } from './repairSnippet.ts';
@@ -11,6 +11,8 @@ export interface ParsedSnippet {
   readonly code: string;
   readonly lang: Lang;
   readonly repairs: readonly string[];
+  /** Lines the last-resort repair blanked out: still measured, and never covered. */
+  readonly droppedLines?: readonly number[];
 }
 
 const STDIN_ORDER: readonly Lang[] = ['js', 'jsx', 'ts', 'tsx'];
@@ -98,7 +100,9 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
     deadline?.check(round === 0 ? 'parsing' : 'repairing');
     for (const candidate of langs) {
       try {
-        return { ast: parseAs(current, candidate), code: current, lang: candidate, repairs: [...applied] };
+        const ast = parseAs(current, candidate);
+        // A repair that leaves nothing of the original to run has not repaired it.
+        if (applied.length === 0 || hasRunnableStatement(ast)) return { ast, code: current, lang: candidate, repairs: [...applied] };
       } catch (error) {
         firstError ??= error;
       }
@@ -129,7 +133,8 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: De
     for (const lang of langs) {
       try {
         const ast = parseAs(current, lang);
-        return dropped.length === 0 ? undefined : { ast, code: current, lang, repairs: [`dropped-lines:${dropped.join(',')}`] };
+        if (dropped.length === 0 || !hasRunnableStatement(ast)) return undefined;
+        return { ast, code: current, lang, repairs: [`dropped-lines:${dropped.join(',')}`], droppedLines: [...dropped].sort((a, b) => a - b) };
       } catch (error) {
         errorLine ??= (error as { loc?: { line: number } }).loc?.line;
       }
@@ -140,4 +145,21 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: De
     dropped.push(errorLine);
   }
   return undefined;
+}
+
+/** Whether the tree has a statement that runs: not a block, an empty statement or a TypeScript-only declaration. */
+function hasRunnableStatement(ast: t.File): boolean {
+  let found = false;
+  t.traverseFast(ast, (node) => {
+    if (!t.isStatement(node) || t.isBlockStatement(node) || t.isEmptyStatement(node) || isTypeOnly(node)) return undefined;
+    found = true;
+    return t.traverseFast.stop;
+  });
+  return found;
+}
+
+function isTypeOnly(node: t.Statement): boolean {
+  if (t.isTSInterfaceDeclaration(node) || t.isTSTypeAliasDeclaration(node) || t.isTSDeclareFunction(node)) return true;
+  if ((t.isImportDeclaration(node) && node.importKind === 'type') || (t.isExportNamedDeclaration(node) && node.exportKind === 'type')) return true;
+  return 'declare' in node && node.declare === true;
 }

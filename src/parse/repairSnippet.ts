@@ -1,11 +1,15 @@
 /**
- * Repairs for the damage typical of pasted code. Every repair keeps the line structure, so a
- * repaired snippet is still measured on its original lines; only columns may move.
+ * Repairs for the damage typical of pasted code. No repair moves a line: each keeps the number
+ * of lines, and changes text only within a line or appends at the end of the last one, so a
+ * repaired snippet is measured on its original lines; only columns may move.
  */
 export interface Repair {
   readonly name: string;
   apply(code: string): string;
 }
+
+/** Spaces for every character but newlines, so a placeholder spanning lines keeps them. */
+const blank = (s: string): string => s.replace(/[^\n]/g, ' ');
 
 const CURLY: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201C': '"', '\u201D': '"', '\u00AB': '"', '\u00BB': '"' };
 
@@ -33,15 +37,17 @@ export const REPAIRS: readonly Repair[] = [
     name: 'placeholders',
     apply: (code) =>
       code
-        .replace(/\{\s*\.{3,}\s*\}/g, (m) => '{' + ' '.repeat(m.length - 2) + '}')
-        .replace(/\[\s*\.{3,}\s*\]/g, (m) => '[' + ' '.repeat(m.length - 2) + ']')
-        .replace(/\(\s*\.{3,}\s*\)/g, (m) => '(' + ' '.repeat(m.length - 2) + ')')
-        .replace(/,\s*\.{3,}(?=\s*[)\]}])/g, (m) => ' '.repeat(m.length))
-        .replace(/\.{3,}(?![\w$\[({'"`])/g, (m) => ' '.repeat(m.length))
+        .replace(/\{\s*\.{3,}\s*\}/g, (m) => '{' + blank(m.slice(1, -1)) + '}')
+        .replace(/\[\s*\.{3,}\s*\]/g, (m) => '[' + blank(m.slice(1, -1)) + ']')
+        .replace(/\(\s*\.{3,}\s*\)/g, (m) => '(' + blank(m.slice(1, -1)) + ')')
+        .replace(/,\s*\.{3,}(?=\s*[)\]}])/g, blank)
+        .replace(/\.{3,}(?![\w$\[({'"`])/g, blank)
         .replace(/\u2026/g, ' '),
   },
   { name: 'close-brackets', apply: closeBrackets },
-  { name: 'bare-object', apply: (code) => (/^\s*\{/.test(code) ? `(${code}\n)` : code) },
+  // `{ "a": 1 }` alone is a block: parenthesised, it is the object. The `)` goes right after the
+  // last `}`, so a trailing comment cannot swallow it and no line is added.
+  { name: 'bare-object', apply: (code) => (/^\s*\{/.test(code) && code.includes('}') ? `(${code.slice(0, code.lastIndexOf('}') + 1)})${code.slice(code.lastIndexOf('}') + 1)}` : code) },
 ];
 
 /** Appends the closers of brackets left open by a truncated snippet, skipping strings and comments. */
