@@ -129,6 +129,16 @@ const CASES: readonly Case[] = [
     stdout: '[Dummy: thing] [ [Dummy: other.part] ]\n',
   },
   {
+    name: 'an injected Error prints without stack frames, the same in the sandbox and in Node',
+    code: 'console.log(problem, { problem });\n',
+    values: {
+      provider: { name: 'errors', propose: async (req) => dummyFor('Error', req.element, req.element) },
+      classifier: heuristicClassifier,
+      fallback: async () => ({ category: 'Error', by: 'heuristic' }),
+    },
+    stdout: '[Error: injected error] { problem: [Error: injected error] }\n',
+  },
+  {
     name: 'JSX is lowered',
     code: 'const el = <div className="a">{name}</div>;\nconsole.log(typeof el);\n',
     lang: 'jsx',

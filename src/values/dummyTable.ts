@@ -81,7 +81,8 @@ export function dummyFor(category: Category, element: string, name: string, tupl
     case 'Set': return simple('new Set()');
     case 'Date': return simple('new Date("2024-01-01T00:00:00.000Z")');
     case 'RegExp': return simple('/(?:)/');
-    case 'Error': return simple('new Error("injected error")');
+    // No stack frames: an injected error was raised nowhere, and frames would name the sandbox or the program's file.
+    case 'Error': return simple('Object.assign(new Error("injected error"), { stack: "Error: injected error" })');
     case 'element': return simple('__snipexec_element("div")');
     case 'Dummy': return simple(`__snipexec_dummy(${jsString(name)})`);
   }
