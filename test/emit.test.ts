@@ -19,6 +19,7 @@ interface Case {
   readonly code: string;
   readonly lang?: Lang;
   readonly mode?: 'dummy' | 'trace';
+  readonly callUncalled?: boolean;
   /** A value source of the test's own, instead of the mode's. */
   readonly values?: ValueSource;
   /** What the run prints (and so the program); a pattern when the value is learnt. */
@@ -79,6 +80,12 @@ const CASES: readonly Case[] = [
     name: 'a timer a promise continuation queues after the last timer still runs',
     code: 'const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\nasync function main() { await sleep(10); console.log("a", Date.now()); await sleep(10); console.log("b", Date.now()); }\nmain();\n',
     stdout: 'a 1704067201010\nb 1704067201020\n',
+  },
+  {
+    name: 'callUncalled: the functions nothing called are called after the timers, and after the promise continuations',
+    code: 'setTimeout(() => console.log("timer"), 10);\nPromise.resolve().then(() => console.log("then"));\nfunction later(x) { console.log("later", typeof x); }\n',
+    callUncalled: true,
+    stdout: 'then\ntimer\nlater object\n',
   },
   {
     name: 'console output as Node prints it',
@@ -148,7 +155,7 @@ const CASES: readonly Case[] = [
 
 for (const c of selected(CASES)) {
   test(`emit: ${c.name}`, async () => {
-    const r = await runSnippet(c.code, { mode: c.mode ?? 'trace', ...(c.lang ? { lang: c.lang } : {}) }, c.values ? { values: c.values } : {});
+    const r = await runSnippet(c.code, { mode: c.mode ?? 'trace', callUncalled: c.callUncalled ?? false, ...(c.lang ? { lang: c.lang } : {}) }, c.values ? { values: c.values } : {});
     assert.equal(r.status, 'completed', JSON.stringify(r.errors));
     assert.equal(r.fullyExecuted, true, JSON.stringify(r.lines));
     if (typeof c.stdout === 'string') assert.equal(r.stdout, c.stdout);

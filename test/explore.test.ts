@@ -77,7 +77,7 @@ test('explore: callUncalled calls the top-level functions nothing called, with l
   assert.deepEqual(on.lines.uncovered, [], JSON.stringify(on.errors));
   assert.equal(on.stdout, 'used\nHello NAME\n', 'used() runs once; greet is called after the snippet');
   assert.ok(on.injections.some((i) => i.element === 'greet#arg0' && i.kind === 'argument'));
-  assert.match(on.program ?? '', /called by snipexec: declared, never called ----\ngreet\(_greet_arg0\);\ntwice\(_twice_arg0\);/);
+  assert.match(on.program ?? '', /__snipexec_afterTimers\(\(\) => \{ \/\/ ---- called by snipexec: declared, never called ----\ngreet\(_greet_arg0\);\ntwice\(_twice_arg0\);\n\}\);/);
   const again = await runSnippet(on.program ?? '', { mode: 'none' });
   assert.equal(again.stdout, on.stdout);
   assert.equal(again.fullyExecuted, true);
@@ -87,7 +87,7 @@ test('explore: callUncalled in a function body that returns at its top level cal
   const code = 'function helper(x) {\n  return x + 1;\n}\nreturn 1;';
   const r = await runSnippet(code, { mode: 'trace', callUncalled: true });
   assert.deepEqual(r.lines.uncovered, []);
-  assert.match(r.program ?? '', /finally \{ if \(!__snipexec_threw\) \{ helper\(_helper_arg0\); \} \}/);
+  assert.match(r.program ?? '', /finally \{ if \(!__snipexec_threw\) __snipexec_afterTimers\(\(\) => \{ helper\(_helper_arg0\); \}\); \}/);
   const again = await runSnippet(r.program ?? '', { mode: 'none' });
   assert.equal(again.fullyExecuted, true, JSON.stringify(again.errors));
 });

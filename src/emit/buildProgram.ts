@@ -35,13 +35,15 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   const snippet = snippetSource(parts.parsed, target);
   let code = snippet.code;
   if (!code.endsWith('\n')) code += '\n';
+  // The functions nothing called are called as the run called them: once the snippet's timers ran out.
   const calls = drivenCalls(parts);
-  if (calls.length > 0) {
+  if (calls.length > 0 && parts.clock === undefined) code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
+  else if (calls.length > 0) {
     if (instrumented.topLevelReturn) {
       // The snippet may return before the end: the calls go in a `finally` that runs unless it threw, on
       // the line the finally opens, so the emitted program has no line of its own left uncovered.
-      code = `var __snipexec_threw = false;\ntry {\n${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) { ${calls.join(' ')} } } // called by snipexec: declared, never called\n`;
-    } else code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
+      code = `var __snipexec_threw = false;\ntry {\n${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) __snipexec_afterTimers(() => { ${calls.join(' ')} }); } // called by snipexec: declared, never called\n`;
+    } else code += `__snipexec_afterTimers(() => { // ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n});\n`;
   }
   // The live run keeps the snippet in its own function scope, called with the injected receiver
   // (else the global object); the program does the same when it has to: a receiver, a top-level
@@ -51,7 +53,7 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   if (rendered.receiver !== undefined || shadows || instrumented.async || snippet.directives) {
     code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'globalThis'});\n`;
   }
-  const clock = parts.clock && readsClock(rendered.source + code) ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
+  const clock = parts.clock && (calls.length > 0 || readsClock(rendered.source + code)) ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
   const prelude = rendered.source === '' ? '' : `// ---- injected by snipexec ----\n${rendered.source}`;
   return clock + prelude + (clock + prelude === '' ? '' : '// ---- snippet ----\n') + code;
 }

@@ -15,13 +15,14 @@ export function readsClock(source: string): boolean {
  * program, so that it prints under plain Node what the run printed: `Date` starts at the run's
  * start time and moves only when a timer fires; `Math.random` is the same generator with the
  * same seed; timers run in the order of their virtual due time, one per event-loop turn, at most
- * `maxTimerTicks` of them, with no real waiting. One line, so a re-run of the program leaves no
- * line of it uncovered.
+ * `maxTimerTicks` of them, with no real waiting. `__snipexec_afterTimers(fn)` runs fn once the
+ * timers have run out, as the sandbox calls the functions nothing called (callUncalled), then
+ * drains the timers fn set. One line, so a re-run of the program leaves no line of it uncovered.
  */
 export function clockPreamble(clock: ClockSettings): string {
   const source = [
     '(function () {',
-    'const RealDate = Date, realImmediate = setImmediate, timers = [];',
+    'const RealDate = Date, realImmediate = setImmediate, timers = [], idle = [];',
     `let now = ${clock.startTime}, seed = ${clock.seed >>> 0}, seq = 0, ticks = 0, draining = false;`,
     'function FakeDate(...args) {',
     '  if (!new.target) return String(new RealDate(now));',
@@ -42,7 +43,7 @@ export function clockPreamble(clock: ClockSettings): string {
     '}',
     'function clear(id) { for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { timers.splice(i, 1); return; } }',
     'function tick() {',
-    `  if (timers.length === 0 || ticks++ >= ${clock.maxTimerTicks}) { draining = false; return; }`,
+    `  if (timers.length === 0 || ticks++ >= ${clock.maxTimerTicks}) { draining = false; ticks = 0; if (idle.length > 0) idle.shift()(); return; }`,
     '  let best = 0;',
     '  for (let i = 1; i < timers.length; i++) if (timers[i].at < timers[best].at || (timers[i].at === timers[best].at && timers[i].seq < timers[best].seq)) best = i;',
     '  const timer = timers[best];',
@@ -56,6 +57,7 @@ export function clockPreamble(clock: ClockSettings): string {
     '  setImmediate: (fn, ...args) => add(fn, 0, args, false), clearTimeout: clear, clearInterval: clear, clearImmediate: clear,',
     '};',
     'for (const name of Object.keys(globals)) Object.defineProperty(globalThis, name, { value: globals[name], writable: true, configurable: true, enumerable: false });',
+    'globalThis.__snipexec_afterTimers = (fn) => { idle.push(fn); if (!draining) { draining = true; realImmediate(tick); } };',
     'Math.random = random;',
     '})();',
   ];
