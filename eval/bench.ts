@@ -124,7 +124,7 @@ async function runBare(program: string): Promise<boolean> {
   const isolate = new ivm.Isolate({ memoryLimit: 128 });
   try {
     const context = await isolate.createContext();
-    await context.eval(`globalThis.console = { log() {}, error() {}, warn() {}, info() {} }; globalThis.setTimeout = (f) => { Promise.resolve().then(f); return 0; }; globalThis.setInterval = () => 0; globalThis.clearTimeout = () => {}; globalThis.clearInterval = () => {};`);
+    await context.eval(`globalThis.console = { log() {}, error() {}, warn() {}, info() {} }; globalThis.setTimeout = (f) => { Promise.resolve().then(f); return 0; }; globalThis.setImmediate = globalThis.setTimeout; globalThis.setInterval = () => 0; globalThis.clearTimeout = () => {}; globalThis.clearInterval = () => {};`);
     let script: ivm.Script;
     try { script = await isolate.compileScript(program); } catch { return false; }
     try { await script.run(context, { timeout: 5_000 }); } catch { /* the bare run's errors are not measured */ }

@@ -83,12 +83,17 @@ function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: Pro
   const directives = ast.program.directives.length > 0;
   const typed = parsed.lang === 'ts' || parsed.lang === 'tsx';
   if (!typed && !needsRewrite(ast)) return { code: parsed.code.replace(/^#!/, '//#!'), directives };
-  ast.program.interpreter = null;
-  if (typed && target === 'js') stripTypes(ast);
-  else if (typed) lowerForTypeStripping(ast);
-  transformJsx(ast);
-  normalizeSyntax(ast);
-  return { code: generate(ast, { comments: true }).code, directives };
+  try {
+    ast.program.interpreter = null;
+    if (typed && target === 'js') stripTypes(ast);
+    else if (typed) lowerForTypeStripping(ast);
+    transformJsx(ast);
+    normalizeSyntax(ast);
+    return { code: generate(ast, { comments: true }).code, directives };
+  } catch {
+    // The sandbox ran these same rewrites on this code; should one fail here, the program keeps the text.
+    return { code: parsed.code, directives };
+  }
 }
 
 /** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
