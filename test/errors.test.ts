@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { formatHuman } from '../src/report/formatHuman.ts';
 import { originalMessage } from '../src/report/originalMessage.ts';
+import { callSiteWork } from '../src/instrument/v8CallSite.ts';
 import { runSnippet } from '../src/index.ts';
 import { cli, selected } from './helpers.ts';
 
@@ -128,6 +129,19 @@ test('errors: the snippet sees the message as node prints it when it catches the
   const stack = await runSnippet('function f() { const o = {}; return o.m(); }\ntry { f(); } catch (e) { console.log(e.stack); }\n', { mode: 'none' });
   assert.match(stack.stdout, /^TypeError: o\.m is not a function\n {4}at f \(/);
   assert.doesNotMatch(stack.stdout, /isolated-vm|__snx_|Object\.(mc|call)|invoke/);
+});
+
+test('errors: naming the failing expression is linear in the snippet: a chain of 400 operands, or of 400 calls', async () => {
+  const n = 400;
+  for (const code of [`let a = 1;\nconst s = ${Array.from({ length: n }, () => 'a').join(' + ')};\n`, `const o = { f() { return o; } };\no${'.f()'.repeat(n)};\n`]) {
+    const before = { ...callSiteWork };
+    const r = await runSnippet(code, { mode: 'none' });
+    assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+    // Each node is rendered and folded a bounded number of times, into a bounded text (cut at 1,000 characters).
+    const steps = callSiteWork.steps - before.steps;
+    assert.ok(steps > n && steps < 20 * n, `${steps} steps`);
+    assert.ok(callSiteWork.chars - before.chars < 4 * 1000 * n, `${callSiteWork.chars - before.chars} characters`);
+  }
 });
 
 test('errors: a message that names a hook call is put back as the original names it', () => {

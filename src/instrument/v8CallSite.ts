@@ -16,6 +16,9 @@ const NARY = new Set(['+', '-', '*', '/', '%', '|', '&', '^', '<<', '>>', '>>>',
 const FOLDED = new Set(['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>', '>>>']);
 const REGEXP_FLAGS = 'dgilmsuvy';
 
+/** Nodes rendered or folded so far, and characters built: the work is linear in the tree (tests count it). */
+export const callSiteWork = { steps: 0, chars: 0 };
+
 type Memo = WeakMap<t.Node, string>;
 const memos: { plain: Memo; iterator: Memo } = { plain: new WeakMap(), iterator: new WeakMap() };
 
@@ -35,6 +38,8 @@ function print(node: t.Node, it: boolean, inChain: boolean): string {
     if (known !== undefined) return known;
   }
   let s = render(node, it, inChain);
+  callSiteWork.steps++;
+  callSiteWork.chars += s.length;
   if (s.length > MAX) s = s.slice(0, MAX);
   if (!inChain) memo.set(node, s);
   return s;
@@ -49,8 +54,22 @@ function isOptional(node: t.Node): boolean {
   return t.isOptionalMemberExpression(node) || t.isOptionalCallExpression(node);
 }
 
-/** Number literals the parser folds: `-1`, `+1`, `1 + 2`; undefined for anything else. */
+const NOT_FOLDED = Symbol('not folded');
+const numbers = new WeakMap<t.Node, number | typeof NOT_FOLDED>();
+const strings = new WeakMap<t.Node, string | typeof NOT_FOLDED>();
+
+/** Number literals the parser folds: `-1`, `+1`, `1 + 2`; undefined for anything else. Memoised: linear over a chain. */
 function foldedNumber(node: t.Node): number | undefined {
+  let v = numbers.get(node);
+  if (v === undefined) {
+    v = foldNumber(node) ?? NOT_FOLDED;
+    numbers.set(node, v);
+  }
+  return v === NOT_FOLDED ? undefined : v;
+}
+
+function foldNumber(node: t.Node): number | undefined {
+  callSiteWork.steps++;
   if (t.isNumericLiteral(node)) return node.value;
   if (t.isUnaryExpression(node) && (node.operator === '-' || node.operator === '+' || node.operator === '~')) {
     const v = foldedNumber(node.argument);
@@ -74,8 +93,19 @@ function arithmetic(op: string, a: number, b: number): number {
   }
 }
 
-/** String literals the parser folds: `'a' + 'b'`. */
+/** String literals the parser folds: `'a' + 'b'`. Memoised, and cut as texts are. */
 function foldedString(node: t.Node): string | undefined {
+  let v = strings.get(node);
+  if (v === undefined) {
+    const s = foldString(node);
+    v = s === undefined ? NOT_FOLDED : s.slice(0, MAX);
+    strings.set(node, v);
+  }
+  return v === NOT_FOLDED ? undefined : v;
+}
+
+function foldString(node: t.Node): string | undefined {
+  callSiteWork.steps++;
   if (t.isStringLiteral(node)) return node.value;
   if (t.isTemplateLiteral(node) && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
   if (t.isBinaryExpression(node) && node.operator === '+' && !t.isPrivateName(node.left)) {
@@ -86,16 +116,18 @@ function foldedString(node: t.Node): string | undefined {
   return undefined;
 }
 
-/** The operands of a chain of one operator, left-nested as the parser collapses it. */
-function naryOperands(node: t.BinaryExpression | t.LogicalExpression): t.Node[] {
-  const out: t.Node[] = [node.right];
-  let left: t.Node = node.left;
-  while ((t.isBinaryExpression(left) || t.isLogicalExpression(left)) && left.operator === node.operator && foldedNumber(left) === undefined && foldedString(left) === undefined) {
-    out.push(left.right);
-    left = left.left;
-  }
-  out.push(left);
-  return out.reverse();
+/**
+ * `(a + b + c)`: a chain of one operator is one n-ary node for V8's parser. Built from the left
+ * operand's own (memoised) text, so a chain of n operands costs O(n), not O(n²).
+ */
+function binaryText(node: t.BinaryExpression | t.LogicalExpression, it: boolean): string {
+  const left = node.left as t.Node;
+  const right = find(node.right, it);
+  const chained = NARY.has(node.operator) && (t.isBinaryExpression(left) || t.isLogicalExpression(left)) && left.operator === node.operator &&
+    foldedNumber(left) === undefined && foldedString(left) === undefined;
+  if (!chained) return `(${find(left, it)} ${node.operator} ${right})`;
+  const l = print(left, it, false);
+  return l.length >= MAX ? l : `${l.slice(0, -1)} ${node.operator} ${right})`;
 }
 
 function functionBody(node: t.Function): string {
@@ -103,7 +135,7 @@ function functionBody(node: t.Function): string {
   // function is parsed lazily and prints nothing.
   if (!node.extra?.parenthesized) return '';
   if (!t.isBlockStatement(node.body)) return INTERMEDIATE;
-  return INTERMEDIATE.repeat(node.body.body.length + node.body.directives.length);
+  return INTERMEDIATE.repeat(Math.min(node.body.body.length + node.body.directives.length, MAX / INTERMEDIATE.length + 1));
 }
 
 function memberText(node: t.MemberExpression | t.OptionalMemberExpression, it: boolean, inChain: boolean): string {
@@ -136,8 +168,9 @@ function render(node: t.Node, it: boolean, inChain: boolean): string {
     case 'TemplateLiteral':
       if (node.expressions.length === 0) return `"${node.quasis[0]?.value.cooked ?? ''}"`;
       return node.expressions.map((e) => find(e, it)).join('');
-    case 'ObjectExpression': return `{${INTERMEDIATE.repeat(node.properties.length)}}`;
-    case 'ObjectPattern': return `{${INTERMEDIATE.repeat(node.properties.length)}}`;
+    case 'ObjectExpression':
+    case 'ObjectPattern':
+      return `{${INTERMEDIATE.repeat(Math.min(node.properties.length, MAX / INTERMEDIATE.length + 1))}}`;
     case 'ArrayExpression':
     case 'ArrayPattern':
       return `[${node.elements.map((e) => (e === null ? INTERMEDIATE : t.isSpreadElement(e) || t.isRestElement(e) ? `(...${find(t.isSpreadElement(e) ? e.argument : e.argument, it)})` : find(e, it))).join(',')}]`;
@@ -154,11 +187,8 @@ function render(node: t.Node, it: boolean, inChain: boolean): string {
     case 'UpdateExpression':
       return node.prefix ? `(${node.operator}${find(node.argument, it)})` : `(${find(node.argument, it)}${node.operator})`;
     case 'BinaryExpression':
-    case 'LogicalExpression': {
-      if (t.isPrivateName(node.left)) return '';
-      const operands = NARY.has(node.operator) ? naryOperands(node) : [node.left, node.right];
-      return `(${operands.map((o) => find(o, it)).join(` ${node.operator} `)})`;
-    }
+    case 'LogicalExpression':
+      return t.isPrivateName(node.left) ? '' : binaryText(node, it);
     case 'SequenceExpression': {
       const flat: t.Node[] = [];
       const add = (e: t.Node) => (t.isSequenceExpression(e) ? e.expressions.forEach(add) : flat.push(e));

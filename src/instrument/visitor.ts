@@ -51,7 +51,7 @@ function original(path: NodePath, state: VisitorState): boolean {
   return path.node.loc != null && !state.done.has(path.node);
 }
 
-/** The original expression as V8 names it in an error message; computed before any child is rewritten (Program enter). */
+/** The original expression as V8 names it in an error message; taken before any child is rewritten (Expression enter). */
 function text(path: NodePath, state: VisitorState): string {
   const s = callSiteText(path.node);
   return s.includes(state.hook) ? '(intermediate value)' : s; // a node rewritten already: never name a hook
@@ -154,14 +154,11 @@ function preferredCase(node: t.SwitchStatement): t.Expression | undefined {
 
 /** The hook half of the visitor table: each entry rewrites one expression kind into a hook call. */
 export const hookVisitor: Visitor<VisitorState> = {
-  Program: {
+  Expression: {
     enter(path) {
-      // Error texts come from the original tree: every expression's, children first, before any hook rewrites one.
-      path.traverse({
-        Expression: { exit(p) { callSiteText(p.node); } },
-        CallExpression(p) { CALL_MESSAGES.set(p.node, callMessages(p.node.callee)); },
-        NewExpression(p) { CALL_MESSAGES.set(p.node, newMessages(p.node.callee)); },
-      });
+      // Error texts come from the original tree: an expression's (and with it its children's) is
+      // taken when it is entered, before any hook rewrites a child (hooks are placed on exit).
+      if (path.node.loc) callSiteText(path.node);
     },
   },
   TryStatement: {
@@ -203,6 +200,9 @@ export const hookVisitor: Visitor<VisitorState> = {
     },
   },
   CallExpression: {
+    enter(path) {
+      if (path.node.loc) CALL_MESSAGES.set(path.node, callMessages(path.node.callee));
+    },
     exit(path, state) {
       if (!original(path, state)) return;
       const node = path.node;
@@ -225,6 +225,9 @@ export const hookVisitor: Visitor<VisitorState> = {
     },
   },
   NewExpression: {
+    enter(path) {
+      if (path.node.loc) CALL_MESSAGES.set(path.node, newMessages(path.node.callee));
+    },
     exit(path, state) {
       if (!original(path, state)) return;
       const callee = path.node.callee;
