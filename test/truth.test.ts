@@ -3,6 +3,10 @@ import { test } from 'node:test';
 import ivm from 'isolated-vm';
 import { runSnippet, type RunOptionsInput, type RunStatus } from '../src/index.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
+import { measuredLines } from '../src/instrument/coverageModel.ts';
+import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
+import { parseSnippet } from '../src/parse/parseSnippet.ts';
+import { statementLines } from './statementLines.ts';
 import { selected } from './helpers.ts';
 
 /**
@@ -107,6 +111,31 @@ const ROWS: readonly Row[] = [
     code: "let it = first;\nwhile ('next' in it) {\n  it = it.next;\n}\nconsole.log('end');\n",
     status: 'completed', fullyExecuted: true, measured: [1, 2, 3, 5], uncovered: [], stdout: 'end\n',
   },
+  {
+    name: 'a repair that drops both lines of a function leaves nothing to run: syntax-error',
+    code: 'function f( {\n  return 1\n',
+    status: 'syntax-error', fullyExecuted: false, measured: [], uncovered: [],
+  },
+  {
+    name: 'a line the repair drops stays measured, as uncovered',
+    code: 'Run this first:\nconst a = 1;\nconsole.log(a);\n', options: { mode: 'dummy' },
+    status: 'completed', fullyExecuted: false, measured: [1, 2, 3], uncovered: [1], stdout: '1\n',
+  },
+  {
+    name: 'a { ... } placeholder over lines moves none: a 10-line snippet is measured on its 10 lines',
+    code: 'const a = 1;\nconst o = {\n  ...\n};\nconsole.log(a);\nfunction f() {\n  return 1;\n}\nconst b = f();\nconsole.log(b);\n', options: { mode: 'dummy' },
+    status: 'completed', fullyExecuted: true, measured: [1, 2, 5, 6, 7, 9, 10], uncovered: [], stdout: '1\n1\n',
+  },
+  {
+    name: 'so-62555064-1: a name imported and declared again is the snippet\'s syntax error, not an internal error',
+    code: "ECMAScript Module syntax:\nimport { v4 as uuidv4 } from 'uuid';\nuuidv4(); // ⇨ '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d'\nCommonJS syntax:\nconst { v4: uuidv4 } = require('uuid');\nuuidv4(); // ⇨ '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed'",
+    status: 'syntax-error', fullyExecuted: false, measured: [], uncovered: [],
+  },
+  {
+    name: 'a redeclaration the TypeScript parser lets through is repaired by dropping its line, which stays measured',
+    code: 'import { v4 as uuidv4 } from "uuid";\nuuidv4();\nconst { v4: uuidv4 } = require("uuid");\nuuidv4();\nconsole.log("x");\nconsole.log("y");\n', options: { mode: 'dummy', lang: 'ts' },
+    status: 'completed', fullyExecuted: false, measured: [1, 2, 3, 4, 5, 6], uncovered: [3], stdout: 'x\ny\n',
+  },
 ];
 
 for (const row of selected(ROWS)) {
@@ -135,4 +164,23 @@ test('truth: the coverage counters are shared memory, which the host still reads
   }
   assert.deepEqual(counters.statementCounts(), [0, 1]);
   assert.deepEqual(counters.branchCounts(), [[0, 2]]);
+});
+
+/** Snippets where the measured lines once left statements out; the independent count must find none missing. */
+const TRICKY = [
+  { name: 'exports without a declaration', code: 'const socket = 1;\nexport { socket };\nexport * from "x";\nexport default socket;', lang: 'js' },
+  { name: 'a label on its own line', code: 'outer:\nfor (const a of [1]) {\n  inner:\n  for (const b of [2]) {\n    continue outer;\n  }\n}', lang: 'js' },
+  { name: 'a placeholder over lines', code: 'const o = {\n  ...\n};\nfoo(a,\n  ...\n);\nbar();', lang: 'js' },
+  { name: 'a dropped line', code: 'npm install express\nconst a = 1;\nconsole.log(a);', lang: 'js' },
+  { name: 'TypeScript declarations and a class', code: 'interface P { x: number }\ntype Q = P;\nenum E { A }\nclass C {\n  static { init(); }\n  m() {\n    return 1;\n  }\n}', lang: 'ts' },
+  { name: 'switch, try, do-while and with', code: 'switch (k) {\n  case 1:\n    a();\n  default:\n    b();\n}\ntry {\n  c();\n} catch {\n  d();\n} finally {\n  e();\n}\ndo {\n  f();\n} while (g());\nwith (o) {\n  h();\n}', lang: 'js' },
+] as const;
+
+test('truth: an independent statement count finds no statement line that is not measured', () => {
+  for (const c of TRICKY) {
+    const parsed = parseSnippet(c.code, c.lang);
+    const measured = measuredLines(instrumentSnippet(parsed.ast, parsed.code, { lang: parsed.lang, operatorHooks: false, droppedLines: parsed.droppedLines ?? [] }).map);
+    const missing = [...statementLines(parsed.code, parsed.lang)].filter((l) => !measured.includes(l));
+    assert.deepEqual(missing, [], c.name);
+  }
 });

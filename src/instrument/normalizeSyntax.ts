@@ -18,7 +18,8 @@ export function normalizeSyntax(ast: t.File, tick?: () => void): void {
     ExportNamedDeclaration(path) {
       const decl = path.node.declaration;
       if (decl) path.replaceWith(decl);
-      else path.remove();
+      else if (path.node.exportKind === 'type') path.remove();
+      else path.replaceWith(doesNothing(path.node));
     },
     ExportDefaultDeclaration(path) {
       const decl = path.node.declaration;
@@ -39,7 +40,8 @@ export function normalizeSyntax(ast: t.File, tick?: () => void): void {
       path.remove(); // V8 has no decorators; the decorated class still runs, undecorated
     },
     ExportAllDeclaration(path) {
-      path.remove();
+      if (path.node.exportKind === 'type') path.remove();
+      else path.replaceWith(doesNothing(path.node));
     },
     IfStatement(path) {
       ensureBlock(path, 'consequent');
@@ -52,6 +54,16 @@ export function normalizeSyntax(ast: t.File, tick?: () => void): void {
       ensureBlock(path, 'body');
     },
   });
+}
+
+/**
+ * `export { a }` and `export * from 'm'` run nothing inside one function, but they are statements
+ * of the snippet: they stay, measured on their line, as a statement that does nothing.
+ */
+function doesNothing(node: t.Node): t.ExpressionStatement {
+  const stmt = t.expressionStatement(t.unaryExpression('void', t.numericLiteral(0)));
+  stmt.loc = node.loc;
+  return stmt;
 }
 
 function ensureBlock(path: NodePath, key: 'consequent' | 'alternate' | 'body'): void {

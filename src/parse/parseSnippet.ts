@@ -3,6 +3,7 @@ import * as t from '@babel/types';
 import { SyntaxRepairFailed, UnreadableInput } from '../errors.ts';
 import type { Lang } from '../options.ts';
 import { REPAIRS } from './repairSnippet.ts';
+import { traverse } from './stripTypes.ts';
 import type { DeadlineCheck } from '../engine/hostDeadline.ts';
 
 export interface ParsedSnippet {
@@ -54,12 +55,46 @@ function parseAs(code: string, lang: Lang): t.File {
     allowUndeclaredExports: true,
     plugins: pluginsFor(lang),
   } as const;
+  let ast: t.File;
   try {
-    return parse(code, { ...base, sourceType: 'module' });
+    ast = parse(code, { ...base, sourceType: 'module' });
   } catch {
     // Sloppy-mode code (octal literals, `with`, duplicate params) only parses as a script.
-    return parse(code, { ...base, sourceType: 'script' });
+    ast = parse(code, { ...base, sourceType: 'script' });
   }
+  checkDeclarations(ast);
+  return ast;
+}
+
+/**
+ * A name declared twice in one scope (`import { v4 as id } …` and `const { v4: id } = …`, which
+ * the TypeScript parser lets through) is the snippet's syntax error, as V8 reports it: thrown
+ * here like a parse error, on the line of the second declaration, so a repair may drop that line.
+ */
+function checkDeclarations(ast: t.File): void {
+  try {
+    traverse(ast, { Program(path) { path.scope.crawl(); path.stop(); } });
+  } catch (error) {
+    const name = /^Duplicate declaration "(.+)"$/.exec(error instanceof Error ? error.message : '')?.[1];
+    if (name === undefined) throw error;
+    const second = declarationsOf(ast, name)[1] ?? declarationsOf(ast, name)[0];
+    throw Object.assign(new SyntaxError(`Identifier '${name}' has already been declared`), { loc: { line: second?.line ?? 1, column: second?.column ?? 0 } });
+  } finally {
+    traverse.cache.clear(); // the scopes of the tree as parsed: instrumentation builds its own
+  }
+}
+
+/** Where `name` is declared (variables, imports, functions, classes), in source order. */
+function declarationsOf(ast: t.File, name: string): { line: number; column: number }[] {
+  const at: { line: number; column: number }[] = [];
+  t.traverseFast(ast, (node) => {
+    if (!t.isDeclaration(node) && !t.isVariableDeclarator(node)) return;
+    const ids = t.isVariableDeclarator(node) ? t.getBindingIdentifiers(node.id) : t.isFunction(node) || t.isClass(node) || t.isImportDeclaration(node) ? t.getBindingIdentifiers(node) : {};
+    const id = ids[name];
+    const loc = (Array.isArray(id) ? id[0] : id)?.loc?.start;
+    if (loc) at.push({ line: loc.line, column: loc.column });
+  });
+  return at.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 /** Rejects input that is not text: NUL bytes, invalid UTF-8, or over the size limit. */
