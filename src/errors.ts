@@ -91,3 +91,10 @@ export class HostTimeout extends SnipexecError {
     this.budgetMs = budgetMs;
   }
 }
+
+/** A file given on the command line cannot be used: missing, a directory, a FIFO or other special file, or not readable or writable. */
+export class UnusableFile extends SnipexecError {
+  constructor(message: string) {
+    super('UNUSABLE_FILE', message);
+  }
+}

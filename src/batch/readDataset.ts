@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { InvalidDataset } from '../errors.ts';
 import { LANGS, type Lang } from '../options.ts';
+import { readJsonlLines } from './readLines.ts';
 
 export interface DatasetItem {
   readonly id: string;
@@ -9,24 +8,60 @@ export interface DatasetItem {
   readonly lang?: Lang;
 }
 
-/** Streams `{id, code, lang?}` lines; a malformed line is an error naming its line number. */
-export async function* readDataset(file: string): AsyncGenerator<DatasetItem> {
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of lines) {
-    n++;
-    if (line.trim() === '') continue;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch {
-      throw new InvalidDataset(`${file}:${n}: not a JSON object`);
+/** A dataset line that is not a `{id, code}` object: where it is, what is wrong, and its id when it has one. */
+export interface InvalidLine {
+  readonly file: string;
+  readonly line: number;
+  readonly message: string;
+  readonly id?: string;
+}
+
+export interface ReadDatasetOptions {
+  /** Called for each malformed line, which is then skipped; without it, a malformed line throws InvalidDataset. */
+  readonly onInvalid?: (invalid: InvalidLine) => void;
+}
+
+/**
+ * Streams `{id, code, lang?}` lines of a file (or of a stream, such as stdin), split on `\n` only.
+ * A malformed line is an error naming its line number, or is reported to `onInvalid` and skipped.
+ */
+export async function* readDataset(source: string | NodeJS.ReadableStream, options: ReadDatasetOptions = {}): AsyncGenerator<DatasetItem> {
+  const file = typeof source === 'string' ? source : '<stdin>';
+  for await (const { text, number } of readJsonlLines(source)) {
+    if (text.trim() === '') continue;
+    const item = parseItem(text);
+    if (typeof item !== 'string') {
+      yield item;
+      continue;
     }
-    const r = row as { id?: unknown; code?: unknown; lang?: unknown };
-    if (typeof r !== 'object' || r === null || (typeof r.id !== 'string' && typeof r.id !== 'number') || typeof r.code !== 'string') {
-      throw new InvalidDataset(`${file}:${n}: needs a string "id" and a string "code"`);
-    }
-    const lang = typeof r.lang === 'string' && (LANGS as readonly string[]).includes(r.lang) ? (r.lang as Lang) : undefined;
-    yield lang ? { id: String(r.id), code: r.code, lang } : { id: String(r.id), code: r.code };
+    const id = idOf(text);
+    const invalid: InvalidLine = { file, line: number, message: item, ...(id === undefined ? {} : { id }) };
+    if (!options.onInvalid) throw new InvalidDataset(`${file}:${number}: ${item}`);
+    options.onInvalid(invalid);
+  }
+}
+
+/** The item a line holds, or what is wrong with it. */
+function parseItem(line: string): DatasetItem | string {
+  let row: unknown;
+  try {
+    row = JSON.parse(line);
+  } catch {
+    return 'not a JSON object';
+  }
+  const r = row as { id?: unknown; code?: unknown; lang?: unknown };
+  if (typeof r !== 'object' || r === null || (typeof r.id !== 'string' && typeof r.id !== 'number') || typeof r.code !== 'string') {
+    return 'needs a string "id" and a string "code"';
+  }
+  const lang = typeof r.lang === 'string' && (LANGS as readonly string[]).includes(r.lang) ? (r.lang as Lang) : undefined;
+  return lang ? { id: String(r.id), code: r.code, lang } : { id: String(r.id), code: r.code };
+}
+
+function idOf(line: string): string | undefined {
+  try {
+    const id = (JSON.parse(line) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  } catch {
+    return undefined;
   }
 }

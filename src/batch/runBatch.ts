@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, truncateSync, appendFileSync, statSync } from 'node:fs';
+import { existsSync, truncateSync, appendFileSync } from 'node:fs';
 import { runSnippet, type RunDependencies } from '../engine/runSnippet.ts';
 import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
 import type { RunResult } from '../report/buildResult.ts';
 import { NO_LLM_USAGE } from '../llm/llmSession.ts';
-import { readDataset, type DatasetItem } from './readDataset.ts';
+import { readDataset, type DatasetItem, type InvalidLine } from './readDataset.ts';
+import { readJsonlLines } from './readLines.ts';
 import { SummaryAccumulator, type BatchRow, type BatchSummary } from './summarize.ts';
 
 export interface BatchProgress {
@@ -12,10 +13,28 @@ export interface BatchProgress {
   readonly last: BatchRow;
 }
 
+/** The summary of a batch: the rows' figures, and what happened to the batch itself. */
+export type BatchRunSummary = BatchSummary & {
+  /** Dataset lines that were not `{id, code}` objects: skipped, each reported to `onInvalid`. */
+  readonly invalidLines: number;
+  /** The batch was stopped by its signal: the snippets not started are left for --resume. */
+  readonly interrupted?: true;
+};
+
 export interface BatchRun {
-  readonly summary: BatchSummary;
+  readonly summary: BatchRunSummary;
   readonly ran: number;
   readonly skipped: number;
+}
+
+export interface BatchDependencies extends RunDependencies {
+  /**
+   * Stops the batch: no snippet is started after it fires; the ones running finish and are written
+   * (each is bounded by its own budget), so everything that ran is kept and --resume does the rest.
+   */
+  readonly signal?: AbortSignal;
+  /** A malformed dataset line: skipped and reported here, instead of ending the batch. */
+  readonly onInvalid?: (invalid: InvalidLine) => void;
 }
 
 /**
@@ -27,21 +46,27 @@ export async function runBatch(
   runInput: RunOptionsInput,
   batchInput: BatchOptionsInput,
   onProgress?: (p: BatchProgress) => void,
-  deps: RunDependencies = {},
+  deps: BatchDependencies = {},
 ): Promise<BatchRun> {
   const started = Date.now();
   const runOptions = parseRunOptions(runInput);
   const options = parseBatchOptions(batchInput);
   const summary = new SummaryAccumulator();
   // Only the ids of earlier results are kept: a batch of any length holds no rows in memory.
-  const previous = options.out && options.resume ? readPreviousResults(options.out, summary) : new Set<string>();
+  const previous = options.out && options.resume ? await readPreviousResults(options.out, summary) : new Set<string>();
   if (options.out && !options.resume && existsSync(options.out)) truncateSync(options.out, 0);
   let done = 0;
   let skipped = 0;
-  const iterator = (typeof dataset === 'string' ? readDataset(dataset) : dataset)[Symbol.asyncIterator]();
+  let invalidLines = 0;
+  const onInvalid = (invalid: InvalidLine) => {
+    invalidLines++;
+    deps.onInvalid?.(invalid);
+  };
+  const iterator = (typeof dataset === 'string' ? readDataset(dataset, { onInvalid }) : dataset)[Symbol.asyncIterator]();
   let taken = 0;
   const next = async (): Promise<DatasetItem | undefined> => {
     for (;;) {
+      if (deps.signal?.aborted) return undefined;
       if (options.limit !== undefined && taken >= options.limit) return undefined;
       const item = await iterator.next();
       if (item.done) return undefined;
@@ -62,8 +87,10 @@ export async function runBatch(
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
+  await iterator.return?.(undefined); // closes the dataset file when the batch stopped early
   const elapsedMs = Date.now() - started;
-  return { summary: summary.result(runOptions.mode, elapsedMs, done), ran: done, skipped };
+  const figures = summary.result(runOptions.mode, elapsedMs, done);
+  return { summary: { ...figures, invalidLines, ...(deps.signal?.aborted ? { interrupted: true as const } : {}) }, ran: done, skipped };
 }
 
 async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDependencies): Promise<RunResult> {
@@ -80,14 +107,21 @@ async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDep
   }
 }
 
-/** Reads the results of an earlier run; a line cut off by a kill is dropped from the file. */
-function readPreviousResults(out: string, summary: SummaryAccumulator): Set<string> {
+/**
+ * Reads the results of an earlier run, line by line (split on `\n` only, as they were written);
+ * a last line cut off by a kill is dropped from the file.
+ */
+async function readPreviousResults(out: string, summary: SummaryAccumulator): Promise<Set<string>> {
   const ids = new Set<string>();
   if (!existsSync(out)) return ids;
-  const text = readFileSync(out, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  if (end < statSync(out).size) truncateSync(out, Buffer.byteLength(text.slice(0, end)));
-  for (const line of text.slice(0, end).split('\n')) {
+  let complete = 0;
+  let cut = false;
+  for await (const { text: line, end } of readJsonlLines(out)) {
+    if (end === undefined) {
+      cut = true;
+      continue;
+    }
+    complete = end;
     if (line.trim() === '') continue;
     try {
       const row = JSON.parse(line) as BatchRow;
@@ -99,5 +133,6 @@ function readPreviousResults(out: string, summary: SummaryAccumulator): Set<stri
       // a corrupt line is re-run rather than trusted
     }
   }
+  if (cut) truncateSync(out, complete);
   return ids;
 }

@@ -1,80 +1,56 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBatch } from '../batch/runBatch.ts';
 import { runSnippet } from '../engine/runSnippet.ts';
 import { SnipexecError } from '../errors.ts';
-import { LANGS, MODES, runOptionsSchema, type RunOptionsInput } from '../options.ts';
+import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
 import { formatHuman } from '../report/formatHuman.ts';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import { createLogger } from './createLogger.ts';
+import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
+import { addFlags, BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, RUN_FLAGS } from './optionFlags.ts';
+import { exitCodeFor, stopOnSignals } from './stopOnSignal.ts';
 import { runDiff } from '../diff/runDiff.ts';
 import { toSarif } from '../diff/toSarif.ts';
 import { formatDiff } from '../diff/formatDiff.ts';
 
-const describe = (key: keyof typeof runOptionsSchema.shape) => runOptionsSchema.shape[key].description ?? '';
-const describeLlm = (key: keyof typeof llmOptionsSchema.shape) => llmOptionsSchema.shape[key].description ?? '';
+/** Commander's parsed options: the flags of optionFlags.ts, by their attribute names, and the command's own switches. */
+type Flags = Record<string, unknown>;
 
-function number(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
-  return n;
-}
-
-function integer(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new InvalidArgumentError('expected an integer');
-  return n;
-}
-
-/** The run-option flags, each described by the options schema so the two cannot drift. */
+/** The run-option and LLM flags; each is a schema field (optionFlags.ts), described and validated by the schema. */
 function runFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--mode <mode>', describe('mode')).choices(MODES).default('trace'))
-    .addOption(new Option('--lang <lang>', describe('lang')).choices(LANGS))
-    .addOption(new Option('--timeout <ms>', describe('timeoutMs')).argParser(integer))
-    .addOption(new Option('--seed <n>', describe('seed')).argParser(integer))
-    .addOption(new Option('--memory <mb>', describe('memoryLimitMb')).argParser(integer))
-    .addOption(new Option('--call-uncalled', describe('callUncalled')))
-    .addOption(new Option('--model <name>', describeLlm('model')))
-    .addOption(new Option('--temperature <t>', describeLlm('temperature')).argParser(number))
-    .addOption(new Option('--llm-cache <dir>', describeLlm('cacheDir')))
-    .addOption(new Option('--llm-timeout <ms>', describeLlm('requestTimeoutMs')).argParser(integer))
-    .addOption(new Option('--llm-retries <n>', describeLlm('retries')).argParser(integer))
-    .addOption(new Option('--llm-max-calls <n>', describeLlm('maxCallsPerSnippet')).argParser(integer))
-    .addOption(new Option('--llm-max-tokens <n>', describeLlm('maxTokensPerSnippet')).argParser(integer))
-    .addOption(new Option('--log-file <file>', describeLlm('logFile')))
-    .addOption(new Option('--log-level <level>', describeLlm('logLevel')).choices(llmOptionsSchema.shape.logLevel.unwrap().options));
+  return addFlags(addFlags(cmd, RUN_FLAGS, runOptionsSchema), LLM_FLAGS, llmOptionsSchema);
 }
 
-interface RunFlags {
-  mode: RunOptionsInput['mode']; lang?: RunOptionsInput['lang']; timeout?: number; seed?: number; memory?: number; callUncalled?: boolean;
-  model?: string; temperature?: number; llmCache?: string; llmTimeout?: number; llmRetries?: number; llmMaxCalls?: number; llmMaxTokens?: number;
-  llmBatchMaxCalls?: number; llmBatchMaxTokens?: number; logFile?: string; logLevel?: LlmFlags['logLevel'];
+/** The LLM flags given, validated whatever the mode, so a wrong value is named by its flag before anything runs. */
+function llmFlags(flags: Flags): LlmFlags {
+  const table = { ...LLM_FLAGS, ...LLM_BATCH_FLAGS };
+  const given = collectFlags<LlmFlags>(flags, table);
+  checkFlags(given, table, llmOptionsSchema);
+  return given;
 }
 
 /** The LLM environment of `--mode llm`, made before anything runs so a missing endpoint fails first. */
-function llmEnvironment(flags: RunFlags): LlmEnvironment | undefined {
-  if (flags.mode !== 'llm') return undefined;
-  const given: LlmFlags = {
-    model: flags.model, temperature: flags.temperature, cacheDir: flags.llmCache, requestTimeoutMs: flags.llmTimeout, retries: flags.llmRetries,
-    maxCallsPerSnippet: flags.llmMaxCalls, maxTokensPerSnippet: flags.llmMaxTokens, maxCallsPerBatch: flags.llmBatchMaxCalls,
-    maxTokensPerBatch: flags.llmBatchMaxTokens, logFile: flags.logFile, logLevel: flags.logLevel,
-  };
-  const options = llmOptionsFromEnv(process.env, Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as LlmFlags);
-  return new LlmEnvironment(options, { logger: createLogger(options) });
+function llmEnvironment(flags: Flags, options: RunOptionsInput): LlmEnvironment | undefined {
+  const given = llmFlags(flags);
+  if (options.mode !== 'llm') return undefined;
+  const llm = llmOptionsFromEnv(process.env, given);
+  return new LlmEnvironment(llm, { logger: createLogger(llm) });
 }
 
-function toRunOptions(flags: RunFlags, fileName?: string): RunOptionsInput {
-  const o: RunOptionsInput = { mode: flags.mode };
-  if (flags.lang) o.lang = flags.lang;
-  if (fileName) o.fileName = fileName;
-  if (flags.timeout !== undefined) o.timeoutMs = flags.timeout;
-  if (flags.seed !== undefined) o.seed = flags.seed;
-  if (flags.memory !== undefined) o.memoryLimitMb = flags.memory;
-  if (flags.callUncalled) o.callUncalled = true;
-  return o;
+/** The run options the flags give, validated: a bad value is an error naming its flag. */
+function toRunOptions(flags: Flags, fileName?: string): RunOptionsInput {
+  const given = collectFlags<RunOptionsInput>(flags, RUN_FLAGS);
+  checkFlags(given, RUN_FLAGS, runOptionsSchema);
+  return fileName ? { ...given, fileName } : given;
+}
+
+function toBatchOptions(flags: Flags): BatchOptionsInput {
+  const given = collectFlags<BatchOptionsInput>(flags, BATCH_FLAGS);
+  checkFlags(given, BATCH_FLAGS, batchOptionsSchema);
+  return given;
 }
 
 const program = new Command('snipexec')
@@ -86,10 +62,12 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
   .option('--json', 'print the result as one JSON object')
   .option('--emit <file>', 'write the completed program: definitions, then the snippet')
   .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
-  .action(async (file: string, flags: RunFlags & { json?: boolean; emit?: string; types?: boolean }) => {
-    const llm = llmEnvironment(flags);
-    const input = file === '-' ? readFileSync(0) : readFileSync(file);
-    const result = await runSnippet(new Uint8Array(input), toRunOptions(flags, file === '-' ? undefined : file), llm ? { llm } : { logger: createLogger(flags) });
+  .action(async (file: string, flags: Flags & { json?: boolean; emit?: string; types?: boolean }) => {
+    const options = toRunOptions(flags, file === '-' ? undefined : file);
+    const llm = llmEnvironment(flags, options);
+    if (flags.emit) checkWritableFile(flags.emit);
+    const input = readInputFile(file);
+    const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags)) });
     const { program: completed, types, ...json } = result;
     // JavaScript, unless the file asked for TypeScript: then the snippet's types stay, lowered for Node's type stripping.
     if (flags.emit && completed !== undefined) writeFileSync(flags.emit, /\.[cm]?ts$/i.test(flags.emit) ? (result.typedProgram ?? completed) : completed);
@@ -101,26 +79,42 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
     process.exitCode = result.status === 'completed' ? 0 : 1;
   });
 
-runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code, lang?}').description('run every snippet of a dataset'))
-  .option('--out <file>', 'append one result per line to this JSONL file')
-  .addOption(new Option('--concurrency <n>', 'snippets at once').argParser(integer).default(2))
-  .option('--resume', 'skip the ids already in --out')
-  .addOption(new Option('--limit <n>', 'run at most this many snippets').argParser(integer))
+const batchCommand = runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code, lang?}').description('run every snippet of a dataset'));
+addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAGS, llmOptionsSchema)
   .option('--json', 'print the summary as one JSON object')
-  .addOption(new Option('--llm-batch-max-calls <n>', describeLlm('maxCallsPerBatch')).argParser(integer))
-  .addOption(new Option('--llm-batch-max-tokens <n>', describeLlm('maxTokensPerBatch')).argParser(integer))
-  .action(async (dataset: string, flags: RunFlags & { out?: string; concurrency: number; resume?: boolean; limit?: number; json?: boolean }) => {
-    const llm = llmEnvironment(flags);
+  .addHelpText('after', '\nSIGINT or SIGTERM: no new snippet starts, the running ones finish and are written, the summary is printed, exit 130 or 143;\na second signal ends at once. --resume does the rest.')
+  .action(async (dataset: string, flags: Flags & { json?: boolean }) => {
+    const options = toRunOptions(flags);
+    const batchOptions = toBatchOptions(flags);
+    const llm = llmEnvironment(flags, options);
+    checkReadableFile(dataset);
+    if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
     const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {value} done, {skipped} skipped | {status}' }, cliProgress.Presets.shades_classic) : undefined;
+    const stop = stopOnSignals((signal) => {
+      bar?.stop();
+      process.stderr.write(`snipexec: ${signal}: starting no more snippets; the running ones finish and are written (${signal} again to stop at once)\n`);
+    });
     bar?.start(countLines(dataset), 0, { skipped: 0, status: '' });
-    const { summary } = await runBatch(
-      dataset,
-      toRunOptions(flags),
-      { concurrency: flags.concurrency, resume: flags.resume === true, ...(flags.out ? { out: flags.out } : {}), ...(flags.limit ? { limit: flags.limit } : {}) },
-      (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }),
-      llm ? { llm } : { logger: createLogger(flags) },
-    );
+    let batch: Awaited<ReturnType<typeof runBatch>>;
+    try {
+      batch = await runBatch(
+        dataset,
+        options,
+        batchOptions,
+        (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }),
+        {
+          ...(llm ? { llm } : { logger: createLogger(llmFlags(flags)) }),
+          signal: stop.signal,
+          onInvalid: (invalid) => process.stderr.write(`snipexec: ${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}\n`),
+        },
+      );
+    } finally {
+      stop.dispose();
+    }
     bar?.stop();
+    const { summary } = batch;
+    const received = stop.received();
+    if (received) process.exitCode = exitCodeFor(received);
     if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
     else {
       const lines = Object.entries(summary).map(([k, v]) => `${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v}`);
@@ -135,6 +129,7 @@ program
   .option('--json', 'print { findings, fragments, elapsedMs } as one JSON object')
   .option('--sarif <file>', 'write the findings as SARIF 2.1.0')
   .action(async (base: string, flags: { json?: boolean; sarif?: string }) => {
+    if (flags.sarif) checkWritableFile(flags.sarif);
     const report = await runDiff({ cwd: process.cwd(), base });
     if (flags.sarif) writeFileSync(flags.sarif, JSON.stringify(toSarif(report, packageVersion()), null, 2) + '\n');
     process.stdout.write(flags.json ? JSON.stringify(report) + '\n' : formatDiff(report, process.stdout.isTTY === true));

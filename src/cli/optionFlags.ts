@@ -1,0 +1,109 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { z } from 'zod';
+import { InvalidOptions } from '../errors.ts';
+import { llmOptionsSchema, type LlmOptionsInput } from '../llm/llmOptions.ts';
+import { LANGS, MODES, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
+
+/** How one schema field is given on the command line. */
+interface FlagSpec {
+  readonly flag: string;
+  /** Name of the flag's value in --help; absent for a switch. */
+  readonly value?: string;
+  readonly parse?: (value: string) => unknown;
+  readonly choices?: readonly string[];
+}
+
+type FlagTable<Input> = { readonly [K in keyof Input]?: FlagSpec };
+
+function number(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
+  return n;
+}
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n)) throw new InvalidArgumentError('expected an integer');
+  return n;
+}
+
+// The one home of the flag ↔ field mapping. Each flag is a field of a config schema, which gives its
+// help text, its default and its validation; a validation message names the flag, as the user typed it.
+
+export const RUN_FLAGS = {
+  mode: { flag: '--mode', value: 'mode', choices: MODES },
+  lang: { flag: '--lang', value: 'lang', choices: LANGS },
+  timeoutMs: { flag: '--timeout', value: 'ms', parse: integer },
+  totalTimeoutMs: { flag: '--total-timeout', value: 'ms', parse: integer },
+  seed: { flag: '--seed', value: 'n', parse: integer },
+  memoryLimitMb: { flag: '--memory', value: 'mb', parse: integer },
+  callUncalled: { flag: '--call-uncalled' },
+} as const satisfies FlagTable<RunOptionsInput>;
+
+export const LLM_FLAGS = {
+  model: { flag: '--model', value: 'name' },
+  temperature: { flag: '--temperature', value: 't', parse: number },
+  cacheDir: { flag: '--llm-cache', value: 'dir' },
+  requestTimeoutMs: { flag: '--llm-timeout', value: 'ms', parse: integer },
+  retries: { flag: '--llm-retries', value: 'n', parse: integer },
+  maxCallsPerSnippet: { flag: '--llm-max-calls', value: 'n', parse: integer },
+  maxTokensPerSnippet: { flag: '--llm-max-tokens', value: 'n', parse: integer },
+  logFile: { flag: '--log-file', value: 'file' },
+  logLevel: { flag: '--log-level', value: 'level', choices: llmOptionsSchema.shape.logLevel.unwrap().options },
+} as const satisfies FlagTable<LlmOptionsInput>;
+
+export const LLM_BATCH_FLAGS = {
+  maxCallsPerBatch: { flag: '--llm-batch-max-calls', value: 'n', parse: integer },
+  maxTokensPerBatch: { flag: '--llm-batch-max-tokens', value: 'n', parse: integer },
+} as const satisfies FlagTable<LlmOptionsInput>;
+
+export const BATCH_FLAGS = {
+  out: { flag: '--out', value: 'file' },
+  concurrency: { flag: '--concurrency', value: 'n', parse: integer },
+  resume: { flag: '--resume' },
+  limit: { flag: '--limit', value: 'n', parse: integer },
+} as const satisfies FlagTable<BatchOptionsInput>;
+
+type Shape = Record<string, { description?: string | undefined }>;
+
+/** The default a zod field declares, if any. */
+function schemaDefault(field: unknown): unknown {
+  return (field as { _zod?: { def?: { defaultValue?: unknown } } } | undefined)?._zod?.def?.defaultValue;
+}
+
+/** Adds the flags of `table` to `cmd`, described by `schema`, with the schema's defaults. */
+export function addFlags(cmd: Command, table: Record<string, FlagSpec>, schema: { shape: Shape }): Command {
+  for (const [field, spec] of Object.entries(table)) {
+    const option = new Option(spec.value ? `${spec.flag} <${spec.value}>` : spec.flag, schema.shape[field]?.description ?? '');
+    if (spec.parse) option.argParser(spec.parse);
+    if (spec.choices) option.choices(spec.choices);
+    const fallback = schemaDefault(schema.shape[field]);
+    if (spec.value && fallback !== undefined) option.default(fallback);
+    cmd.addOption(option);
+  }
+  return cmd;
+}
+
+/** The schema fields given as flags, by field name; flags not given are left out. */
+export function collectFlags<Input>(opts: Record<string, unknown>, table: FlagTable<Input>): Partial<Input> {
+  const out: Record<string, unknown> = {};
+  for (const [field, spec] of Object.entries(table) as [string, FlagSpec][]) {
+    const value = opts[new Option(spec.flag).attributeName()];
+    if (value !== undefined) out[field] = value;
+  }
+  return out as Partial<Input>;
+}
+
+/**
+ * Validates the fields given as flags against their schema, before anything runs; a failure is an
+ * InvalidOptions whose message names each flag (`--timeout: …`), never the schema field.
+ */
+export function checkFlags(given: Record<string, unknown>, table: Record<string, FlagSpec>, schema: z.ZodObject): void {
+  const result = schema.partial().safeParse(given);
+  if (result.success) return;
+  const messages = result.error.issues.map((issue) => {
+    const field = String(issue.path[0] ?? '');
+    return `${table[field]?.flag ?? field}: ${issue.message}`;
+  });
+  throw new InvalidOptions(messages.join('; '));
+}
