@@ -71,6 +71,13 @@ const CASES: readonly Case[] = [
     program: (p) => assert.match(p, /var require = function require/),
   },
   {
+    name: 'a require of a computed name beside an injected module',
+    code: "var path = require('path');\nvar file = path.join('a', 'b');\nvar loaded = require(file);\nconsole.log(typeof loaded);\n",
+    mode: 'dummy',
+    stdout: 'undefined\n',
+    program: (p) => assert.match(p, /return require2\(id\)/, 'the module table hands other names to the injected require'),
+  },
+  {
     name: 'Date.now, new Date, Math.random and timers read the run\'s clock',
     code: 'console.log(Date.now(), new Date().toISOString(), Math.random());\nsetTimeout(() => console.log("late", Date.now()), 1500);\nsetTimeout(() => console.log("early", Date.now()), 10);\n',
     stdout: /^1704067201000 2024-01-01T00:00:01\.000Z 0\.\d+\nearly 1704067201010\nlate 1704067202500\n$/,

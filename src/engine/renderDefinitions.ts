@@ -91,18 +91,22 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
     owners.push(child.id);
   };
 
+  const modules = [...defs.values()].filter((d) => d.kind === 'module');
+  // With modules, `require` is the module table; an injected global `require` (a call with a computed
+  // name) gets another name, and the table hands it the names it does not hold, as the sandbox does.
+  if (modules.length > 0) taken.add('require');
   const ordered = [...defs.values()].sort((a, b) => rank(a) - rank(b));
   for (const def of ordered) if (isGlobal(def) || def.kind === 'module' || def.kind === 'receiver') emit(def);
   for (const def of ordered) emit(def); // anything not reached from a root
 
-  const modules = [...defs.values()].filter((d) => d.kind === 'module');
   if (modules.length > 0) {
     const table = modules.map((m) => `${jsString(m.name)}: ${varName(m)}`).join(', ');
+    const injectedRequire = defs.get('require');
+    const otherwise = injectedRequire && isGlobal(injectedRequire)
+      ? `return ${varName(injectedRequire)}(id);`
+      : `throw Object.assign(new Error("Cannot find module '" + id + "'"), { code: 'MODULE_NOT_FOUND' });`;
     // One line, so the not-found path leaves no uncovered line in the emitted program.
-    lines.push(
-      `var require = function require(id) { const modules = { ${table} }; if (id in modules) return modules[id]; ` +
-        `throw Object.assign(new Error("Cannot find module '" + id + "'"), { code: 'MODULE_NOT_FOUND' }); };`,
-    );
+    lines.push(`var require = function require(id) { const modules = { ${table} }; if (id in modules) return modules[id]; ${otherwise} };`);
   }
   const body = lines.join('\n');
   const requireLine = lines.length > owners.length ? lines[lines.length - 1] : undefined;
