@@ -4,7 +4,9 @@
 //   per-snippet latency p50/p95; time per injected value; peak RSS;
 //   the overhead of instrumentation: the --emit'ted program run instrumented (mode none) against
 //   the same program run bare in a fresh isolate;
-//   batch memory over N snippets (default 2,000): heap after GC in the first and last tenth.
+//   batch memory over N snippets (default 2,000): heap after GC in the first and last tenth;
+//   host work per line (parse + instrument) of generated 5,000- and 20,000-line snippets: a linear
+//   pipeline gives about the same figure at both sizes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +16,9 @@ import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
 import type { BatchRow } from '../src/batch/summarize.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
+import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
+import { parseSnippet } from '../src/parse/parseSnippet.ts';
+import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import type { Mode } from '../src/options.ts';
 
 const here = new URL('.', import.meta.url).pathname;
@@ -86,6 +91,20 @@ await runBatch(cycle(memorySnippets), { mode: 'trace' }, { concurrency: 2 }, () 
   }
 });
 clearInterval(sampler);
+
+// Host work per line: parse and instrument generated snippets of 5,000 and 20,000 lines.
+const hostWork: Record<string, Record<number, number>> = {};
+for (const shape of ['ordinary', 'ifs'] as HostShape[]) {
+  hostWork[shape] = {};
+  for (const lines of [5_000, 20_000]) {
+    const code = HOST_SHAPES[shape](lines);
+    gc?.();
+    const t0 = performance.now();
+    const parsed = parseSnippet(code, 'js');
+    instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: true });
+    (hostWork[shape] as Record<number, number>)[lines] = ((performance.now() - t0) * 1000) / lines;
+  }
+}
 const tenth = Math.max(1, Math.floor(heap.length / 10));
 const mb = (b: number) => b / 1024 / 1024;
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -101,6 +120,7 @@ const result = {
   msPerInjectedValue: injected === 0 ? 0 : traceMs / injected,
   peakRssMb: mb(peakRss),
   overhead: { programs, instrumentedMs: instrumentedMs / Math.max(1, programs * 3), bareMs: bareMs / Math.max(1, programs * 3), ratio: bareMs === 0 ? 0 : instrumentedMs / bareMs },
+  hostWorkMicrosecondsPerLine: hostWork,
   memory: { snippets: memorySnippets, gcExposed: gc !== undefined, heapFirstTenthMb: heapFirst, heapLastTenthMb: heapLast, growthMb: heapLast - heapFirst, heapMbEvery100: heap.map((b) => Math.round(mb(b) * 10) / 10) },
 };
 writeFileSync(join(here, 'results', 'bench.json'), JSON.stringify(result, null, 2) + '\n');
@@ -116,6 +136,7 @@ console.log([
   `| time per injected value (trace) | ${f(result.msPerInjectedValue, 2)} ms |`,
   `| peak RSS | ${f(result.peakRssMb, 0)} MB |`,
   `| instrumented / bare run of the emitted program (${programs} programs) | ${f(result.overhead.instrumentedMs, 2)} ms / ${f(result.overhead.bareMs, 2)} ms = ${f(result.overhead.ratio, 2)}× |`,
+  `| host work per line (parse + instrument), 5k / 20k lines | ordinary ${f(hostWork.ordinary?.[5_000] ?? 0, 0)} / ${f(hostWork.ordinary?.[20_000] ?? 0, 0)} µs, if-heavy ${f(hostWork.ifs?.[5_000] ?? 0, 0)} / ${f(hostWork.ifs?.[20_000] ?? 0, 0)} µs |`,
   `| heap after GC over ${memorySnippets} snippets, first / last tenth | ${f(heapFirst)} MB / ${f(heapLast)} MB (${heapLast - heapFirst >= 0 ? '+' : ''}${f(heapLast - heapFirst)} MB)${gc ? '' : ' (no --expose-gc)'} |`,
 ].join('\n'));
 
