@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import * as t from '@babel/types';
 import { HOST_SHAPES, type HostShape } from '../eval/hostShapes.ts';
-import { hostTimeoutResult } from '../src/engine/hostDeadline.ts';
+import { HostDeadline, hostTimeoutResult } from '../src/engine/hostDeadline.ts';
+import { prepareInWorker } from '../src/engine/prepareInWorker.ts';
+import { prepareSnippet } from '../src/engine/prepareSnippet.ts';
+import { parseRunOptions, type RunOptionsInput } from '../src/options.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { HostTimeout } from '../src/errors.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
@@ -257,3 +260,40 @@ async function interruptBatch(signal: 'SIGTERM' | 'SIGINT'): Promise<void> {
 
 test('robustness: SIGTERM during a batch writes what finished, prints the summary, exits 143; --resume completes it', () => interruptBatch('SIGTERM'));
 test('robustness: SIGINT during a batch writes what finished, prints the summary, exits 130; --resume completes it', () => interruptBatch('SIGINT'));
+
+// ---- snippets nested deeper than the main thread's stack lets Babel go ----
+
+test('robustness: a snippet nested 1,500 levels deep runs (prepared on a deep-stack thread), not a syntax or internal error', async () => {
+  const depth = 1_500;
+  const nested = 'let n = 0;\n' + 'if (n >= 0) {\n'.repeat(depth) + 'n++;\n' + '}\n'.repeat(depth) + 'console.log(n);\n';
+  const r = await runSnippet(nested, { lang: 'js', mode: 'none' });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, '1\n');
+  assert.equal(r.lines.total, depth + 3);
+  assert.equal(r.lineCoverage, 1);
+  // A long string concatenation is a left-deep tree of the same kind.
+  const concat = 'const item = "x";\nconst html = "<ul>"' + '\n  + "<li>" + item + "</li>"'.repeat(600) + '\n  + "</ul>";\nconsole.log(html.length);\n';
+  const c = await runSnippet(concat, { lang: 'js', mode: 'none' });
+  assert.equal(c.status, 'completed', JSON.stringify(c.errors));
+  assert.equal(c.stdout, `${4 + 600 * 10 + 5}\n`);
+});
+
+test('robustness: a snippet prepared on the deep-stack thread is the same as one prepared here', async () => {
+  const snippets: [string, RunOptionsInput][] = [
+    ['const { data } = await axios.get(url);\nif (!data.items) throw new Error("none");\nfor (const item of data.items) console.log(item.name.trim());\n', { lang: 'js' }],
+    ['interface P { x: number }\nfunction f(p: P): number { return p.x * 2; }\nexport const y = f(toString);\n', { lang: 'ts', callUncalled: true }],
+    ['const a = ;\nconsole.log(1);\n', {}],
+  ];
+  for (const [code, input] of snippets) {
+    const options = parseRunOptions(input);
+    const here = prepareSnippet(code, options, new HostDeadline(options.totalTimeoutMs));
+    const there = await prepareInWorker(code, options, new HostDeadline(options.totalTimeoutMs));
+    const plain = (p: typeof here) => {
+      if ('status' in p) return { ...p, elapsedMs: 0 };
+      const { statements, branches, sites } = p.instrumented.map;
+      return { parsed: { ...p.parsed, ast: undefined }, instrumented: { ...p.instrumented, map: { statements, branches, sites } } };
+    };
+    assert.deepEqual(JSON.parse(JSON.stringify(plain(there))), JSON.parse(JSON.stringify(plain(here))), code);
+    if (!('status' in there)) assert.equal(Object.getPrototypeOf(there.instrumented.usage), null, 'usage lookups never reach Object.prototype');
+  }
+});

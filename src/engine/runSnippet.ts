@@ -1,8 +1,6 @@
-import { HostTimeout, SnipexecError, SyntaxRepairFailed } from '../errors.ts';
-import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
-import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
-import { buildResult, syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
+import { buildResult, type RunResult } from '../report/buildResult.ts';
 import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
@@ -12,7 +10,9 @@ import { llmValueSource } from '../values/llm/llmProvider.ts';
 import { LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
 import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { DefinitionBook } from './definitionBook.ts';
-import { HostDeadline, hostTimeoutResult } from './hostDeadline.ts';
+import { HostDeadline } from './hostDeadline.ts';
+import { prepareInWorker } from './prepareInWorker.ts';
+import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepareSnippet.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 import { jsString } from '../emit/sourceText.ts';
@@ -50,29 +50,17 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   const options = parseRunOptions(optionsInput);
   // Host work counts against the snippet's budget too: past it, the snippet ends as `host-timeout`.
   const deadline = new HostDeadline(options.totalTimeoutMs, deps.clock);
-  let parsed: ParsedSnippet;
-  let source: string;
+  // Parse (with repair) and instrument; a snippet nested deeper than this thread's stack lets Babel
+  // go is prepared again on a thread with a deep stack.
+  let prepared: PreparedSnippet | RunResult;
   try {
-    source = decodeSource(input, options.maxSourceBytes);
-    parsed = parseSnippet(source, options.lang ?? langsFromFileName(options.fileName), deadline);
+    prepared = prepareSnippet(input, options, deadline);
   } catch (error) {
-    if (error instanceof HostTimeout) return hostTimeoutResult(error, Date.now() - started);
-    if (error instanceof SyntaxRepairFailed) return syntaxErrorResult(error.message, error.line, error.column, Date.now() - started);
-    if (error instanceof SnipexecError) return syntaxErrorResult(error.message, 1, 1, Date.now() - started);
-    throw error;
+    if (!(error instanceof StackTooShallow)) throw error;
+    prepared = await prepareInWorker(input, options, deadline);
   }
-  let instrumented: InstrumentedSnippet | undefined;
-  try {
-    instrumented = instrumentSnippet(parsed.ast, parsed.code, {
-      lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), callUncalled: options.callUncalled, deadline,
-      droppedLines: parsed.droppedLines ?? [],
-    });
-    deadline.check('preparing the first run');
-  } catch (error) {
-    if (error instanceof HostTimeout) return hostTimeoutResult(error, Date.now() - started, instrumented?.map);
-    const failed = syntaxErrorResult(`instrumentation failed: ${error instanceof Error ? error.message : String(error)}`, 1, 1, Date.now() - started);
-    return { ...failed, status: 'internal-error', errors: failed.errors.map((e) => ({ ...e, type: 'InternalError', attribution: 'sandbox' as const })) };
-  }
+  if ('status' in prepared) return prepared;
+  const { parsed, instrumented } = prepared;
   let session: LlmSession | undefined;
   let values = deps.values;
   if (!values && options.mode === 'llm') {

@@ -139,6 +139,7 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
         // A repair that leaves nothing of the original to run has not repaired it.
         if (applied.length === 0 || hasRunnableStatement(ast)) return { ast, code: current, lang: candidate, repairs: [...applied] };
       } catch (error) {
+        if (error instanceof RangeError) throw error; // a full stack is the host's limit, not the snippet's syntax
         firstError ??= error;
       }
     }
@@ -171,6 +172,7 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: De
         if (dropped.length === 0 || !hasRunnableStatement(ast)) return undefined;
         return { ast, code: current, lang, repairs: [`dropped-lines:${dropped.join(',')}`], droppedLines: [...dropped].sort((a, b) => a - b) };
       } catch (error) {
+        if (error instanceof RangeError) throw error;
         errorLine ??= (error as { loc?: { line: number } }).loc?.line;
       }
     }

@@ -1,0 +1,75 @@
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { HostTimeout } from '../errors.ts';
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import type { RunOptions } from '../options.ts';
+import * as t from '@babel/types';
+import type { RunResult } from '../report/buildResult.ts';
+import { HostDeadline, hostTimeoutResult } from './hostDeadline.ts';
+import { instrumentationFailed, isStackOverflow, prepareSnippet, type PreparedSnippet } from './prepareSnippet.ts';
+
+/**
+ * Babel parses and traverses recursively, so a snippet nested a few hundred levels deep (a long
+ * `'<li>' + x + '</li>' + …` concatenation, deeply nested blocks) overflows the main thread's stack.
+ * Such a snippet is prepared again on a worker thread with a deep stack. The worker sends back
+ * plain data: the instrumented script, its coverage map and usage table, and the parsed code
+ * without its syntax tree (too deep to clone, and nothing after instrumentation reads it).
+ * The snippet's budget holds there too: the worker reads its own deadline, and is terminated if
+ * it runs past it anyway.
+ */
+
+const STACK_MB = 256;
+const KIND = 'snipexec:prepare';
+
+interface Request {
+  readonly kind: typeof KIND;
+  readonly source: string | Uint8Array;
+  readonly options: RunOptions;
+  readonly budgetMs: number;
+}
+
+type Reply =
+  | { readonly ok: true; readonly parsed: Omit<PreparedSnippet['parsed'], 'ast'>; readonly instrumented: InstrumentedSnippet }
+  | { readonly ok: false; readonly result: RunResult };
+
+export async function prepareInWorker(source: string | Uint8Array, options: RunOptions, deadline: HostDeadline): Promise<PreparedSnippet | RunResult> {
+  const budgetMs = Math.max(1, deadline.remainingMs());
+  const request: Request = { kind: KIND, source, options, budgetMs };
+  const worker = new Worker(new URL(import.meta.url), { workerData: request, resourceLimits: { stackSizeMb: STACK_MB } });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const reply = await new Promise<Reply | 'late'>((resolve, reject) => {
+      // The worker stops itself at its deadline between passes; this is for a pass that would not.
+      timer = setTimeout(() => resolve('late'), budgetMs + 1_000);
+      worker.once('message', (m: Reply) => resolve(m));
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the deep-stack worker exited with code ${code} before answering`)));
+    });
+    if (reply === 'late') return hostTimeoutResult(new HostTimeout('preparing on a deep-stack thread', options.totalTimeoutMs), deadline.elapsedMs());
+    if (!reply.ok) return reply.result;
+    // Structured cloning gives the usage table a prototype; lookups by any name must not reach Object.prototype.
+    Object.setPrototypeOf(reply.instrumented.usage, null);
+    return { parsed: { ...reply.parsed, ast: t.file(t.program([])) }, instrumented: reply.instrumented };
+  } catch (error) {
+    return instrumentationFailed(error instanceof Error ? error.message : String(error), deadline.elapsedMs());
+  } finally {
+    clearTimeout(timer);
+    await worker.terminate();
+  }
+}
+
+/** The worker's side: prepare the snippet under its own deadline, and answer with plain data. */
+function answer(request: Request): Reply {
+  const deadline = new HostDeadline(request.budgetMs);
+  try {
+    const prepared = prepareSnippet(request.source, request.options, deadline);
+    if ('status' in prepared) return { ok: false, result: prepared };
+    const { ast: _ast, ...parsed } = prepared.parsed;
+    const { map } = prepared.instrumented;
+    return { ok: true, parsed, instrumented: { ...prepared.instrumented, map: { statements: map.statements, branches: map.branches, sites: map.sites } } };
+  } catch (error) {
+    const cause = error instanceof Error && isStackOverflow(error.cause) ? 'the snippet nests too deeply even for a deep stack' : error instanceof Error ? error.message : String(error);
+    return { ok: false, result: instrumentationFailed(cause, deadline.elapsedMs()) };
+  }
+}
+
+if (!isMainThread && (workerData as Partial<Request> | null)?.kind === KIND) parentPort?.postMessage(answer(workerData as Request));
