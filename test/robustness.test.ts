@@ -177,7 +177,7 @@ test('robustness: a dataset row with raw U+2028 and U+2029 in its code runs, and
   const out = join(dir, 'r.jsonl');
   // JSON.stringify leaves U+2028 and U+2029 raw inside strings.
   const rows = [
-    { id: 'sep', code: 'const s = "a\u2028b\u2029c";\nconsole.log(s.length);\n' },
+    { id: 'sep', code: 'const s = "a\u2028b\u2029c";\nconsole.log(s, s.length);\n' },
     { id: 'after', code: 'console.log("after");\n' },
   ];
   const text = rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -187,8 +187,9 @@ test('robustness: a dataset row with raw U+2028 and U+2029 in its code runs, and
   assert.equal(first.code, 0, first.stderr);
   const results = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; status: string; stdout: string });
   assert.deepEqual(results.map((r) => r.id).sort(), ['after', 'sep']);
-  assert.equal(results.find((r) => r.id === 'sep')?.stdout, '5\n');
+  assert.equal(results.find((r) => r.id === 'sep')?.stdout, 'a\u2028b\u2029c 5\n');
   // The results file holds the raw separators too: --resume reads every row back and redoes none.
+  assert.ok(readFileSync(out, 'utf8').includes('\u2028'));
   const again = cli(['batch', data, '--out', out, '--resume', '--json']);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 2);
