@@ -1,9 +1,42 @@
-import _traverse, { type NodePath } from '@babel/traverse';
+import _traverse, { type NodePath, type Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
 
 // CommonJS interop: Node hands over module.exports, whose `default` is the function.
 const traverse = ((_traverse as unknown as { default?: unknown }).default ?? _traverse) as typeof _traverse.default;
 export { traverse };
+
+/**
+ * The TypeScript with a run-time meaning, lowered the same way for the sandbox and for the emitted
+ * program: enums become objects, `import x = require()` a `require` call, `export =` an
+ * expression; namespaces and type-only imports and exports go.
+ */
+const RUNTIME_TS_SYNTAX: Visitor = {
+  TSExportAssignment(path) { path.replaceWith(t.expressionStatement(path.node.expression)); },
+  TSModuleDeclaration(path) { path.remove(); },
+  TSImportEqualsDeclaration(path) {
+    if (path.node.importKind === 'type') return void path.remove();
+    const ref = path.node.moduleReference;
+    const init = t.isTSExternalModuleReference(ref) ? t.callExpression(t.identifier('require'), [ref.expression]) : entityToExpression(ref);
+    const decl = t.variableDeclaration('const', [t.variableDeclarator(path.node.id, init)]);
+    decl.loc = path.node.loc;
+    if (init.type === 'CallExpression') init.loc = path.node.loc;
+    path.replaceWith(decl);
+  },
+  TSEnumDeclaration(path) {
+    if (path.node.declare) return void path.remove();
+    path.replaceWith(enumToVar(path.node));
+  },
+  ImportDeclaration(path) {
+    if (path.node.importKind === 'type') return void path.remove();
+    const kept = path.node.specifiers.filter((s) => !(t.isImportSpecifier(s) && s.importKind === 'type'));
+    // `import { type A } from 'x'` imports nothing at run time (TypeScript elides it).
+    if (kept.length === 0 && path.node.specifiers.length > 0) return void path.remove();
+    path.node.specifiers = kept;
+  },
+  ExportNamedDeclaration(path) {
+    if (path.node.exportKind === 'type') path.remove();
+  },
+};
 
 /**
  * Erases TypeScript syntax in place, keeping every runtime node and its location, so a TS snippet
@@ -23,35 +56,12 @@ export function stripTypes(ast: t.File): void {
     TSDeclareFunction: remove,
     TSDeclareMethod: remove,
     TSIndexSignature: remove,
-    TSExportAssignment: (path) => { path.replaceWith(t.expressionStatement(path.node.expression)); },
-    TSModuleDeclaration: remove,
     TSAsExpression: unwrap,
     TSSatisfiesExpression: unwrap,
     TSNonNullExpression: unwrap,
     TSTypeAssertion: unwrap,
     TSInstantiationExpression: unwrap,
-    TSImportEqualsDeclaration(path) {
-      const ref = path.node.moduleReference;
-      const init = t.isTSExternalModuleReference(ref) ? t.callExpression(t.identifier('require'), [ref.expression]) : entityToExpression(ref);
-      const decl = t.variableDeclaration('const', [t.variableDeclarator(path.node.id, init)]);
-      decl.loc = path.node.loc;
-      if (init.type === 'CallExpression') init.loc = path.node.loc;
-      path.replaceWith(decl);
-    },
-    TSEnumDeclaration(path) {
-      if (path.node.declare) return void path.remove();
-      path.replaceWith(enumToVar(path.node));
-    },
-    ImportDeclaration(path) {
-      if (path.node.importKind === 'type') return void path.remove();
-      const kept = path.node.specifiers.filter((s) => !(t.isImportSpecifier(s) && s.importKind === 'type'));
-      // `import { type A } from 'x'` imports nothing at run time (TypeScript elides it).
-      if (kept.length === 0 && path.node.specifiers.length > 0) return void path.remove();
-      path.node.specifiers = kept;
-    },
-    ExportNamedDeclaration(path) {
-      if (path.node.exportKind === 'type') path.remove();
-    },
+    ...RUNTIME_TS_SYNTAX,
     VariableDeclaration(path) {
       if (path.node.declare) path.remove();
       else for (const d of path.node.declarations) d.definite = null;
@@ -92,27 +102,7 @@ export function stripTypes(ast: t.File): void {
  */
 export function lowerForTypeStripping(ast: t.File): void {
   traverse(ast, {
-    TSExportAssignment: (path) => { path.replaceWith(t.expressionStatement(path.node.expression)); },
-    TSModuleDeclaration(path) { path.remove(); },
-    TSImportEqualsDeclaration(path) {
-      if (path.node.importKind === 'type') return void path.remove();
-      const ref = path.node.moduleReference;
-      const init = t.isTSExternalModuleReference(ref) ? t.callExpression(t.identifier('require'), [ref.expression]) : entityToExpression(ref);
-      path.replaceWith(t.variableDeclaration('const', [t.variableDeclarator(path.node.id, init)]));
-    },
-    TSEnumDeclaration(path) {
-      if (path.node.declare) return void path.remove();
-      path.replaceWith(enumToVar(path.node));
-    },
-    ImportDeclaration(path) {
-      if (path.node.importKind === 'type') return void path.remove();
-      const kept = path.node.specifiers.filter((s) => !(t.isImportSpecifier(s) && s.importKind === 'type'));
-      if (kept.length === 0 && path.node.specifiers.length > 0) return void path.remove();
-      path.node.specifiers = kept;
-    },
-    ExportNamedDeclaration(path) {
-      if (path.node.exportKind === 'type') path.remove();
-    },
+    ...RUNTIME_TS_SYNTAX,
     Function(path) {
       if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
     },
