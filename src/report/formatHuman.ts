@@ -6,10 +6,12 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   const out: string[] = [];
   const measured = new Set(result.lines.measured);
   const uncovered = new Set(result.lines.uncovered);
-  const lines = code.split('\n');
+  // JavaScript's own line terminators, as Babel and V8 number lines: a raw U+2028 in a string starts a line.
+  const lines = code.split(/\r\n|[\n\r\u2028\u2029]/);
   if (lines[lines.length - 1] === '') lines.pop();
   const width = String(lines.length).length;
-  out.push(paint('1', `snippet  (${result.status}; ✓ covered, ✗ not covered)`));
+  const degraded = result.degraded ? `, degraded: ${result.degraded}` : '';
+  out.push(paint('1', `snippet  (${result.status}${degraded}; ✓ covered, ✗ not covered)`));
   lines.forEach((text, i) => {
     const n = i + 1;
     const mark = !measured.has(n) ? ' ' : uncovered.has(n) ? paint('31', '✗') : paint('32', '✓');
