@@ -32,6 +32,15 @@ interface Case {
 
 const noRawLineSeparators = (program: string) => assert.doesNotMatch(program, /[\u2028\u2029]/, 'a raw U+2028/U+2029 in generated source');
 
+/** A value source that gives every element the dummy of one category. */
+function everyValueA(category: 'Dummy' | 'Error'): ValueSource {
+  return {
+    provider: { name: `every-${category}`, propose: async (req) => dummyFor(category, req.element, req.element) },
+    classifier: heuristicClassifier,
+    fallback: async () => ({ category, by: 'heuristic' }),
+  };
+}
+
 const CASES: readonly Case[] = [
   {
     name: 'an import in a program wrapped for its receiver',
@@ -135,21 +144,13 @@ const CASES: readonly Case[] = [
   {
     name: 'a Dummy prints the same in the sandbox and in Node',
     code: 'console.log(thing, [other.part]);\n',
-    values: {
-      provider: { name: 'dummies', propose: async (req) => dummyFor('Dummy', req.element, req.element) },
-      classifier: heuristicClassifier,
-      fallback: async () => ({ category: 'Dummy', by: 'heuristic' }),
-    },
+    values: everyValueA('Dummy'),
     stdout: '[Dummy: thing] [ [Dummy: other.part] ]\n',
   },
   {
     name: 'an injected Error prints without stack frames, the same in the sandbox and in Node',
     code: 'console.log(problem, { problem });\n',
-    values: {
-      provider: { name: 'errors', propose: async (req) => dummyFor('Error', req.element, req.element) },
-      classifier: heuristicClassifier,
-      fallback: async () => ({ category: 'Error', by: 'heuristic' }),
-    },
+    values: everyValueA('Error'),
     stdout: '[Error: injected error] { problem: [Error: injected error] }\n',
   },
   {
