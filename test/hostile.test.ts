@@ -70,6 +70,14 @@ const CASES: readonly HostileCase[] = [
     },
   },
   {
+    name: 'toJSON on Object.prototype does not reach the report', code: 'Object.prototype.toJSON = () => 1;\nconsole.log("x");',
+    status: 'completed', stdout: 'x\n',
+  },
+  {
+    name: 'toJSON on Array.prototype does not reach the report', code: 'Array.prototype.toJSON = () => [1];\nconsole.log("x");',
+    status: 'completed', stdout: 'x\n',
+  },
+  {
     name: 'unhandled rejection', code: 'Promise.reject(new Error("nobody catches me"));\nconsole.log("after");',
     status: 'stopped', error: ['UnhandledRejection', /^nobody catches me$/], stdout: 'after\n',
   },
@@ -134,4 +142,12 @@ test('hostile: a 50 MB file is refused without running', () => {
   const result = JSON.parse(r.stdout) as { status: string; errors: { message: string }[] };
   assert.equal(result.status, 'syntax-error');
   assert.match(result.errors[0]?.message ?? '', /over the limit/);
+});
+
+test('hostile: toJSON on the prototypes reaches neither the value requests nor the report in trace mode', async () => {
+  const { runSnippet } = await import('../src/index.ts');
+  const r = await runSnippet('Object.prototype.toJSON = () => 1;\nArray.prototype.toJSON = () => [];\nfs.readFileSync("a");\nconsole.log("done");', { mode: 'trace' });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, 'done\n');
+  assert.deepEqual(r.injections.map((i) => i.element).filter((e) => !e.endsWith('()')).sort(), ['fs', 'fs.readFileSync']);
 });

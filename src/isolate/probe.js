@@ -4,7 +4,7 @@
 // awaited value, element or callback argument is a child probe with a trace of its own. The host
 // synthesises concrete values from the traces; probes never appear in a measured run.
 
-const fnToString = Function.prototype.toString, getOwnDescriptor = Reflect.getOwnPropertyDescriptor, isArray = Array.isArray;
+const fnToString = Function.prototype.toString, getOwnDescriptor = Reflect.getOwnPropertyDescriptor; // isArray comes from runtime.js, which shares this closure
 const PromiseCtor = Promise, promiseResolve = Promise.resolve, promiseThen = Promise.prototype.then, promiseFinally = Promise.prototype.finally;
 const ProxyCtor = Proxy, mathMax = Math.max;
 const MAX_TRACES = 2000;

@@ -9,7 +9,8 @@ const counterBuffer = $2;
 
 // Primordials, captured before the snippet can change them.
 const G = globalThis;
-const { apply, construct, defineProperty, getPrototypeOf, ownKeys } = Reflect;
+const { apply, construct, defineProperty, getPrototypeOf, ownKeys, getOwnPropertyDescriptor } = Reflect;
+const objHasOwn = Object.prototype.hasOwnProperty, isArray = Array.isArray;
 const { stringify, parse } = JSON;
 const ObjectFreeze = Object.freeze;
 const ObjectCreate = Object.create;
@@ -26,11 +27,42 @@ const push = (a, v) => apply(arrPush, a, [v]);
 const str = (v) => { try { return StringCtor(v); } catch { return '[unprintable]'; } };
 const cut = (s, n) => (s.length > n ? apply(strSlice, s, [0, n]) + '…' : s);
 
+/**
+ * JSON text of the runtime's own plain data, for the host. JSON.stringify would call a `toJSON`
+ * the snippet put on Object.prototype or Array.prototype and run its getters; this reads own data
+ * properties only, with index loops, so nothing the snippet changed takes part.
+ */
+function toJson(v, depth = 0) {
+  if (depth > 64) return 'null';
+  if (typeof v === 'string') return stringify(v);
+  if (typeof v === 'number') return v === v && v !== 1 / 0 && v !== -1 / 0 ? StringCtor(v) : 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v === null || typeof v !== 'object') return 'null';
+  let out = '';
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ',') + toJson(ownValue(v, i), depth + 1);
+    return `[${out}]`;
+  }
+  const keys = ownKeys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (typeof k !== 'string') continue;
+    const value = ownValue(v, k);
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    out += (out === '' ? '' : ',') + stringify(k) + ':' + toJson(value, depth + 1);
+  }
+  return `{${out}}`;
+}
+function ownValue(o, k) {
+  const d = getOwnPropertyDescriptor(o, k);
+  return d !== undefined && apply(objHasOwn, d, ['value']) ? d.value : undefined;
+}
+
 /** Thrown once the host says the time is up: it ends the run, and is no error of the snippet's. */
 const HALT = ObjectFreeze(new ErrorCtor('snipexec: the time limit was reached'));
 function ask(message) {
   if (state.halted) throw HALT;
-  const reply = parse(bridgeRef.applySyncPromise(undefined, [stringify(message)]));
+  const reply = parse(bridgeRef.applySyncPromise(undefined, [toJson(message)]));
   if (reply.halt === true) {
     state.halted = state.stopped = true;
     throw HALT;
@@ -587,7 +619,7 @@ const H = {
   fr(k, fn) { if (typeof fn === 'function') entries[k] = fn; },
   fe(k) { entered[k] = true; },
   drive() {
-    if (state.stopped) return stringify([]);
+    if (state.stopped) return toJson([]);
     const driven = [];
     for (let k = 0; k < entries.length; k++) {
       const fn = entries[k];
@@ -606,7 +638,7 @@ const H = {
         uncaught(e);
       }
     }
-    return stringify(driven);
+    return toJson(driven);
   },
   /** A definition of the prelude threw: the host feeds the error back to its provider. */
   pf(id, e) {
@@ -635,7 +667,7 @@ const H = {
     push(caughtErrors, e);
   },
   report() {
-    return stringify({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, caught, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
+    return toJson({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, caught, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
   },
 };
 const caught = [];       // errors the snippet caught itself, reported with caught: true
