@@ -68,7 +68,7 @@ interface Row {
 const ROWS: readonly Row[] = [
   {
     name: 'a timeout is not fully executed, and the loop that never ends is not covered',
-    code: 'let i = 0;\nwhile (true) { i++; }\n', options: { timeoutMs: 300 },
+    code: 'let i = 0;\nwhile (true) { i++; }\n', options: { timeoutMs: 1500 },
     status: 'timeout', fullyExecuted: false, measured: [1, 2], covered: [1], notCovered: [2],
   },
   {
@@ -98,7 +98,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a timeout keeps the coverage and the output of what ran before it, also when the loop keeps asking the host',
-    code: 'console.log("before");\nlet n = 0;\nwhile (true) { delete globalThis.thing; n += thing ? 1 : 0; }\n', options: { mode: 'dummy', timeoutMs: 300 },
+    code: 'console.log("before");\nlet n = 0;\nwhile (true) { delete globalThis.thing; n += thing ? 1 : 0; }\n', options: { mode: 'dummy', timeoutMs: 1500 },
     status: 'timeout', fullyExecuted: false, measured: [1, 2, 3], covered: [1, 2], notCovered: [3], stdout: 'before\n',
   },
   {
