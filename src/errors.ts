@@ -98,3 +98,10 @@ export class UnusableFile extends SnipexecError {
     super('UNUSABLE_FILE', message);
   }
 }
+
+/** A guest bundle (the runtime, an environment, an npm module) could not be built. */
+export class BundleFailed extends SnipexecError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('BUNDLE_FAILED', message, options);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The contract between the guest runtime and an environment (a browser, Node's built-ins, a
+ * server framework, a bundled npm module). Imported by both sides; holds types only.
+ *
+ * An environment is a guest bundle evaluated in the context after the runtime and before the
+ * snippet. Its entry module exports `setup(host)`; the runtime calls it with the host below, which
+ * is reachable from nowhere else (no global names it).
+ */
+
+/** What the runtime gives an environment's `setup`, inside the isolate. */
+export interface EnvironmentHost {
+  /** The context's global object (the snippet's `globalThis`). */
+  readonly global: typeof globalThis;
+  /** Defines a global the snippet reads: writable, configurable, not enumerable. */
+  defineGlobal(name: string, value: unknown): void;
+  /** `require(specifier)` and `import … from specifier` give this value; `node:x` and `x` are the same module. */
+  defineModule(specifier: string, value: unknown): void;
+  /**
+   * Called after the snippet ran and its timers settled (and after the entry points were
+   * driven), in the order added: fire the listeners it registered, call the handlers it mounted.
+   * What a driver queues (timers, promises) runs after it; an error it lets escape ends the run
+   * as the snippet's uncaught error would.
+   */
+  afterSnippet(name: string, drive: () => void): void;
+  /**
+   * The value the value generator gives the element `id` (for example `fetch("/api/users").json()`
+   * or `req.params.id`), asked for as a missing global would be: a recording proxy in a learning
+   * run of trace mode, a synthesized value after. `undefined` when the generator has none.
+   * `reason` says why the value is needed, in the words of the error that would happen without it.
+   */
+  valueOf(id: string, reason: string): unknown;
+  /** Whether v is a recording proxy of trace mode (its shape is still being learnt). */
+  isProbe(v: unknown): boolean;
+}
+
+/** An environment's guest entry module. */
+export interface GuestEnvironment {
+  setup(host: EnvironmentHost): void;
+}
+
+/** The file name of an environment's script in the isolate: stack frames in it are the environment's. */
+export function environmentFilename(name: string): string {
+  return `snipexec:env:${name}`;
+}

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { BundleFailed } from '../errors.ts';
+
+export interface GuestBundleRequest {
+  /** The entry module: a file, or source text resolved from `resolveDir`. */
+  readonly entry: string | { readonly contents: string; readonly resolveDir: string; readonly loader?: 'ts' | 'js' };
+  /** Names the cache entry and the bundle in messages. */
+  readonly name: string;
+  /** Replaces globals at build time, as esbuild's `define` does (`process.env.NODE_ENV`). */
+  readonly define?: Readonly<Record<string, string>>;
+  /** Module specifiers resolved to other files (`fs` → a memfs shim), as esbuild's `alias` does. */
+  readonly alias?: Readonly<Record<string, string>>;
+  /** Minify: smaller and faster to parse; stack frames then point into one long line. */
+  readonly minify?: boolean;
+}
+
+/**
+ * A guest bundle: the body of a CommonJS function `(module, exports)`. Evaluate it as
+ * `function (module, exports) { <code> }` and read `module.exports`.
+ */
+export interface GuestBundle {
+  readonly name: string;
+  readonly code: string;
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const memory = new Map<string, GuestBundle>();
+
+/**
+ * Bundles a guest module and everything it imports into one script for the isolate (esbuild,
+ * browser platform, no Node built-ins). Bundles are kept in memory for the process and on disk
+ * between processes; a disk entry is used only while every input file has the size and mtime it
+ * had when the bundle was built.
+ */
+export async function bundleGuest(request: GuestBundleRequest): Promise<GuestBundle> {
+  const key = cacheKey(request);
+  const known = memory.get(key);
+  if (known) return known;
+  const cached = readCache(key);
+  if (cached) {
+    const bundle = { name: request.name, code: cached };
+    memory.set(key, bundle);
+    return bundle;
+  }
+  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  try {
+    result = await esbuild.build({
+      ...(typeof request.entry === 'string'
+        ? { entryPoints: [request.entry] }
+        : { stdin: { contents: request.entry.contents, resolveDir: request.entry.resolveDir, loader: request.entry.loader ?? 'js', sourcefile: request.name } }),
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'cjs',
+      platform: 'browser',
+      target: 'es2024',
+      minify: request.minify ?? false,
+      legalComments: 'none',
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
+      define: { ...request.define },
+      alias: { ...request.alias },
+    });
+  } catch (error) {
+    throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
+  }
+  const file = result.outputFiles[0];
+  if (!file) throw new BundleFailed(`could not bundle ${request.name}: esbuild wrote nothing`);
+  const bundle = { name: request.name, code: file.text };
+  memory.set(key, bundle);
+  writeCache(key, bundle.code, Object.keys(result.metafile.inputs));
+  return bundle;
+}
+
+function firstMessage(error: unknown): string {
+  const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
+  const first = errors?.[0];
+  if (first) return first.location ? `${first.text} (${first.location.file}:${first.location.line})` : first.text;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function cacheKey(request: GuestBundleRequest): string {
+  return createHash('sha256').update(JSON.stringify([esbuild.version, request])).digest('hex').slice(0, 32);
+}
+
+/** Where bundles are kept between processes: the package's node_modules/.cache, else the temp dir. */
+function cacheDir(): string {
+  const preferred = join(ROOT, 'node_modules', '.cache', 'snipexec');
+  try {
+    mkdirSync(preferred, { recursive: true });
+    return preferred;
+  } catch {
+    const fallback = join(tmpdir(), 'snipexec-cache');
+    mkdirSync(fallback, { recursive: true });
+    return fallback;
+  }
+}
+
+interface CacheEntry {
+  readonly inputs: readonly (readonly [string, number, number])[];
+  readonly code: string;
+}
+
+function readCache(key: string): string | undefined {
+  let entry: CacheEntry;
+  try {
+    entry = JSON.parse(readFileSync(join(cacheDir(), `${key}.json`), 'utf8')) as CacheEntry;
+  } catch {
+    return undefined; // no entry, or one a crash left half-written: build again
+  }
+  for (const [file, size, mtime] of entry.inputs) {
+    try {
+      const s = statSync(resolve(ROOT, file));
+      if (s.size !== size || s.mtimeMs !== mtime) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof entry.code === 'string' ? entry.code : undefined;
+}
+
+function writeCache(key: string, code: string, inputs: readonly string[]): void {
+  try {
+    const stamped = inputs.filter((f) => !f.startsWith('<')).map((f) => {
+      const s = statSync(resolve(ROOT, f));
+      return [f, s.size, s.mtimeMs] as const;
+    });
+    const dir = cacheDir();
+    const temp = join(dir, `${key}.${process.pid}.tmp`);
+    writeFileSync(temp, JSON.stringify({ inputs: stamped, code } satisfies CacheEntry));
+    renameSync(temp, join(dir, `${key}.json`)); // atomic: a reader sees the old entry or the new one
+  } catch {
+    // a read-only install: the bundle is rebuilt by the next process, which is only slower
+  }
+}
