@@ -17,11 +17,20 @@ export interface EnvironmentHost {
   defineModule(specifier: string, value: unknown): void;
   /**
    * Called after the snippet ran and its timers settled (and after the entry points were
-   * driven), in the order added: fire the listeners it registered, call the handlers it mounted.
+   * driven; see topLevelFunctions), in the order added: fire the listeners it registered, call the handlers it mounted.
    * What a driver queues (timers, promises) runs after it; an error it lets escape ends the run
    * as the snippet's uncaught error would.
    */
   afterSnippet(name: string, drive: () => void): void;
+  /**
+   * The functions the snippet declares at its top level, in source order, with whether anything
+   * has called them yet (a React environment renders the components among them). A function an
+   * environment's driver calls counts as called: the runtime does not call it again. Drivers run
+   * before the runtime calls the top-level functions nothing called (`callUncalled`).
+   */
+  topLevelFunctions(): readonly { readonly name: string; readonly fn: (...args: never[]) => unknown; readonly called: boolean }[];
+  /** Ends the run as completed, as `process.exit(code)` does: nothing after it runs. */
+  exit(code: number): never;
   /**
    * The value the value generator gives the element `id` (for example `fetch("/api/users").json()`
    * or `req.params.id`), asked for as a missing global would be: a recording proxy in a learning
