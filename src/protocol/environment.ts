@@ -16,8 +16,9 @@ export interface EnvironmentHost {
   /** `require(specifier)` and `import … from specifier` give this value; `node:x` and `x` are the same module. */
   defineModule(specifier: string, value: unknown): void;
   /**
-   * Called after the snippet ran and its timers settled (and after the entry points were
-   * driven; see topLevelFunctions), in the order added: fire the listeners it registered, call the handlers it mounted.
+   * Called after the snippet ran and its timers settled, before the top-level functions nothing
+   * called are driven (see topLevelFunctions), in the order added: fire the listeners it
+   * registered, call the handlers it mounted.
    * What a driver queues (timers, promises) runs after it; an error it lets escape ends the run
    * as the snippet's uncaught error would.
    */
