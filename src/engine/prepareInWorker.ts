@@ -28,7 +28,7 @@ interface Request {
 }
 
 type Reply =
-  | { readonly ok: true; readonly parsed: Omit<PreparedSnippet['parsed'], 'ast'>; readonly instrumented: InstrumentedSnippet }
+  | { readonly ok: true; readonly parsed: Omit<PreparedSnippet['parsed'], 'ast'>; readonly instrumented: InstrumentedSnippet; readonly names: PreparedSnippet['names'] }
   | { readonly ok: false; readonly result: RunResult };
 
 export async function prepareInWorker(source: string | Uint8Array, options: RunOptions, deadline: HostDeadline): Promise<PreparedSnippet | RunResult> {
@@ -48,7 +48,7 @@ export async function prepareInWorker(source: string | Uint8Array, options: RunO
     if (!reply.ok) return reply.result;
     // Structured cloning gives the usage table a prototype; lookups by any name must not reach Object.prototype.
     Object.setPrototypeOf(reply.instrumented.usage, null);
-    return { parsed: { ...reply.parsed, ast: t.file(t.program([])) }, instrumented: reply.instrumented };
+    return { parsed: { ...reply.parsed, ast: t.file(t.program([])) }, instrumented: reply.instrumented, names: reply.names };
   } catch (error) {
     return instrumentationFailed(error instanceof Error ? error.message : String(error), deadline.elapsedMs());
   } finally {
@@ -65,7 +65,7 @@ function answer(request: Request): Reply {
     if ('status' in prepared) return { ok: false, result: prepared };
     const { ast: _ast, ...parsed } = prepared.parsed;
     const { map } = prepared.instrumented;
-    return { ok: true, parsed, instrumented: { ...prepared.instrumented, map: { statements: map.statements, branches: map.branches, sites: map.sites } } };
+    return { ok: true, parsed, names: prepared.names, instrumented: { ...prepared.instrumented, map: { statements: map.statements, branches: map.branches, sites: map.sites } } };
   } catch (error) {
     const cause = error instanceof Error && isStackOverflow(error.cause) ? 'the snippet nests too deeply even for a deep stack' : error instanceof Error ? error.message : String(error);
     return { ok: false, result: instrumentationFailed(cause, deadline.elapsedMs()) };

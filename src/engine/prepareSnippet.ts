@@ -4,11 +4,15 @@ import type { RunOptions } from '../options.ts';
 import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { hostTimeoutResult, type HostDeadline } from './hostDeadline.ts';
+import type { SnippetNames } from '../environments/registry.ts';
+import { snippetNames } from '../environments/snippetNames.ts';
 
 /** A snippet ready to run: parsed (with repair) and instrumented. */
 export interface PreparedSnippet {
   readonly parsed: ParsedSnippet;
   readonly instrumented: InstrumentedSnippet;
+  /** The names the snippet uses without declaring them and the modules it loads: they select its environments. */
+  readonly names: SnippetNames;
 }
 
 /** Thrown when a host pass ran out of stack: the snippet nests deeper than Babel's recursion allows on this thread. */
@@ -38,7 +42,10 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
     throw error;
   }
   let instrumented: InstrumentedSnippet | undefined;
+  let names: SnippetNames = { globals: [], modules: [] };
   try {
+    // Read before instrumentation, which rewrites the tree in place.
+    names = snippetNames(parsed.ast);
     instrumented = instrumentSnippet(parsed.ast, parsed.code, {
       lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), callUncalled: options.callUncalled, deadline,
       droppedLines: parsed.droppedLines ?? [],
@@ -49,7 +56,7 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
     if (error instanceof HostTimeout) return hostTimeoutResult(error, elapsed(), instrumented?.map);
     return instrumentationFailed(error instanceof Error ? error.message : String(error), elapsed());
   }
-  return { parsed, instrumented };
+  return { parsed, instrumented, names };
 }
 
 /** The result of a snippet the host failed to instrument: a host bug or limit, never the snippet's fault. */

@@ -16,6 +16,7 @@ import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepare
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 import { jsString } from '../emit/sourceText.ts';
+import { loadEnvironments, type LoadedEnvironments } from '../environments/loadEnvironments.ts';
 
 const START_TIME = Date.UTC(2024, 0, 1);
 
@@ -61,6 +62,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   }
   if ('status' in prepared) return prepared;
   const { parsed, instrumented } = prepared;
+  // The environments the snippet's names select (a DOM for `document`, Node's built-ins for `require('path')`).
+  const environments = await loadEnvironments(prepared.names);
   let session: LlmSession | undefined;
   let values = deps.values;
   if (!values && options.mode === 'llm') {
@@ -90,7 +93,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     // Recording proxies may stand in for missing values in any run but the last one allowed.
     book.mayProbe = runs < options.maxRuns && left >= 50;
     const defsBefore = book.snapshot();
-    last = await execute(instrumented, config, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
+    last = await execute(instrumented, config, environments, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
     if (!lastLearnt && last.report) {
@@ -109,7 +112,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     // One more run, with the definitions of the best one: more attempts never lower coverage.
     book.restore(best.defs);
     book.mayProbe = false;
-    last = await execute(instrumented, config, book, options, options.timeoutMs);
+    last = await execute(instrumented, config, environments, book, options, options.timeoutMs);
     ranWith = book.snapshot();
     lastLearnt = false;
     runs++;
@@ -125,6 +128,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,
     llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
     clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
+    environments: { names: environments.names, failed: environments.failures },
   });
 }
 
@@ -150,7 +154,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
   };
 }
 
-async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
+async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
   const rendered = renderDefinitions(book.defs);
   const adopt = rendered.accessors.length === 0 ? '' : `${instrumented.hook}.adopt([${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}]);`;
   return runInIsolate({

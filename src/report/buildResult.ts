@@ -11,6 +11,7 @@ import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { Category, ElementKind } from '../values/types.ts';
 import type { Degradation } from '../values/providers.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
+import type { EnvironmentFailure } from '../environments/loadEnvironments.ts';
 
 export type RunStatus = 'completed' | 'stopped' | 'pending' | 'syntax-error' | 'timeout' | 'host-timeout' | 'memory-limit' | 'internal-error';
 
@@ -71,6 +72,11 @@ export interface RunResult {
   readonly typedProgram?: string;
   /** TypeScript declarations inferred for the injected elements (`--types`). */
   readonly types?: string;
+  /**
+   * The environments the snippet's names selected (README "Environments"): those that ran before
+   * it, and those that could not be built or loaded, with why. Absent when it needed none.
+   */
+  readonly environments?: { readonly loaded: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
 }
 
 
@@ -93,6 +99,8 @@ export interface ResultParts {
   readonly llmCalls: LlmUsage;
   /** The sandbox's clock, which the emitted program installs when it reads the clock. */
   readonly clock?: ClockSettings;
+  /** The environments selected for the snippet, and the ones that failed to build or load. */
+  readonly environments?: { readonly names: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
 }
 
 /** Turns the last execution's counters into the metrics the README defines. */
@@ -145,5 +153,14 @@ export function buildResult(parts: ResultParts): RunResult {
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program: buildProgram(programParts),
     types: inferDeclarations(book.defs),
+    ...environmentsOf(parts),
   }, programParts);
+}
+
+function environmentsOf(parts: ResultParts): Pick<RunResult, 'environments'> {
+  const selected = parts.environments;
+  if (!selected || selected.names.length === 0) return {};
+  const failed = [...selected.failed];
+  const failedNames = new Set(failed.map((f) => f.name));
+  return { environments: { loaded: selected.names.filter((n) => !failedNames.has(n)), failed } };
 }
