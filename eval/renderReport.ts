@@ -19,12 +19,12 @@ export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Ov
   for (const dataset of [...new Set(all.map((f) => f.dataset))]) {
     const rows = all.filter((f) => f.dataset === dataset);
     out.push(`### ${dataset} (${rows[0]?.snippets ?? 0} snippets)`, '');
-    out.push('| mode | line cov. | mean line cov. | branch cov. | fully executed | parsed | repaired | injections (concrete) | statuses | time |');
-    out.push('|---|---|---|---|---|---|---|---|---|---|');
+    out.push('| mode | line cov. | mean line cov. | branch cov. | fully executed | parsed | repaired | injections (concrete) | statuses | errors: snippet / injected / environment | time |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const f of rows) {
       const statuses = Object.entries(f.statusCounts).sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`).join(', ');
       const lc = f.reps > 1 ? `${pct(f.lineCoverage)} ± ${(f.lineCoverageSd * 100).toFixed(1)} (${f.reps} reps)` : pct(f.lineCoverage);
-      out.push(`| ${f.mode} | ${lc} | ${pct(f.meanLineCoverage)} | ${pct(f.branchCoverage)} | ${pct(f.fullyExecutedRate)} | ${pct(f.parseRate)} | ${pct(f.repairRate)} | ${f.injections} (${pct(f.concreteRate)}) | ${statuses} | ${(f.elapsedMs / 1000).toFixed(1)} s |`);
+      out.push(`| ${f.mode} | ${lc} | ${pct(f.meanLineCoverage)} | ${pct(f.branchCoverage)} | ${pct(f.fullyExecutedRate)} | ${pct(f.parseRate)} | ${pct(f.repairRate)} | ${f.injections} (${pct(f.concreteRate)}) | ${statuses} | ${errorsCell(f)} | ${(f.elapsedMs / 1000).toFixed(1)} s |`);
     }
     if (baseline) out.push('', ...comparison(rows, baseline));
     const pairs = overlaps.filter((o) => o.dataset === dataset);
@@ -39,19 +39,25 @@ export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Ov
   return out.join('\n');
 }
 
+/** The snippets a not-caught error stopped, by whose fault; `–` for a run from before this was counted. */
+function errorsCell(f: ModeFigures): string {
+  if (!f.errorsBy) return '–';
+  return ['snippet', 'injected', 'environment'].map((k) => f.errorsBy?.[k] ?? 0).join(' / ');
+}
+
 /** Before/after rows of one dataset: each figure as the baseline had it, then now, then the change in points. */
 function comparison(rows: readonly ModeFigures[], baseline: Baseline): string[] {
-  const out = [`Against ${baseline.label}:`, '', '| mode | line cov. before → after | mean line cov. | branch cov. | fully executed | statuses before |', '|---|---|---|---|---|---|'];
+  const out = [`Against ${baseline.label}:`, '', '| mode | line cov. before → after | mean line cov. | branch cov. | fully executed | statuses before | errors before: snippet / injected / environment |', '|---|---|---|---|---|---|---|'];
   const change = (a: number, b: number) => `${pct(a)} → ${pct(b)} (${b - a >= 0 ? '+' : '−'}${(Math.abs(b - a) * 100).toFixed(1)})`;
   for (const f of rows) {
     const before = baseline.figures.find((b) => b.dataset === f.dataset && b.mode === f.mode);
     if (!before) {
-      out.push(`| ${f.mode} | new | | | | |`);
+      out.push(`| ${f.mode} | new | | | | | |`);
       continue;
     }
     const statuses = Object.entries(before.statusCounts).sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`).join(', ');
     const n = before.snippets === f.snippets ? '' : ` (${before.snippets} snippets then)`;
-    out.push(`| ${f.mode} | ${change(before.lineCoverage, f.lineCoverage)}${n} | ${change(before.meanLineCoverage, f.meanLineCoverage)} | ${change(before.branchCoverage, f.branchCoverage)} | ${change(before.fullyExecutedRate, f.fullyExecutedRate)} | ${statuses} |`);
+    out.push(`| ${f.mode} | ${change(before.lineCoverage, f.lineCoverage)}${n} | ${change(before.meanLineCoverage, f.meanLineCoverage)} | ${change(before.branchCoverage, f.branchCoverage)} | ${change(before.fullyExecutedRate, f.fullyExecutedRate)} | ${statuses} | ${errorsCell(before)} |`);
   }
   return out;
 }

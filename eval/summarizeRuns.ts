@@ -19,6 +19,8 @@ export interface ModeFigures {
   /** Parsed snippets that needed a repair. */
   readonly repairRate: number;
   readonly statusCounts: Record<string, number>;
+  /** Snippets whose run a not-caught error stopped, by whose fault (snippet, injected, environment, sandbox, provider). */
+  readonly errorsBy?: Record<string, number>;
   readonly injections: number;
   readonly concreteRate: number;
   readonly llmCalls: number;
@@ -35,11 +37,16 @@ export function figures(dataset: string, mode: string, reps: readonly (readonly 
   const statusCounts: Record<string, number> = {};
   for (const r of first) statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
   const injections = first.flatMap((r) => r.injections);
+  const errorsBy: Record<string, number> = {};
+  for (const r of first) {
+    const stopping = r.errors.find((e) => !e.caught);
+    if (stopping) errorsBy[stopping.attribution] = (errorsBy[stopping.attribution] ?? 0) + 1;
+  }
   return {
     dataset, mode, reps: reps.length, snippets: first.length,
     lineCoverage: lc, lineCoverageSd: sd, meanLineCoverage: mean((x) => x.meanLineCoverage), branchCoverage: mean((x) => x.branchCoverage),
     fullyExecutedRate: mean((x) => x.fullyExecutedRate), parseRate: mean((x) => x.parseRate), repairRate: mean((x) => x.repairRate),
-    statusCounts, injections: injections.length, concreteRate: ratio(injections.filter((i) => i.concrete).length, injections.length),
+    statusCounts, errorsBy, injections: injections.length, concreteRate: ratio(injections.filter((i) => i.concrete).length, injections.length),
     llmCalls: first.reduce((a, r) => a + (r.llmCalls?.calls ?? 0) + (r.llmCalls?.cached ?? 0), 0), elapsedMs,
   };
 }
