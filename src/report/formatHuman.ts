@@ -20,6 +20,11 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   out.push('');
   out.push(`lines ${result.lines.covered}/${result.lines.total} (${pct(result.lineCoverage)})  branches ${result.branches.covered}/${result.branches.total} (${pct(result.branchCoverage)})  runs ${result.runs}  ${result.elapsedMs} ms`);
   if (result.repairs && result.repairs.length > 0) out.push(`repaired: ${result.repairs.join(', ')}`);
+  if (result.environments) {
+    const { loaded, failed } = result.environments;
+    if (loaded.length > 0) out.push(`environments: ${loaded.join(', ')}`);
+    for (const f of failed) out.push(paint('31', `environment ${f.name} could not be loaded: ${f.message}`));
+  }
   if (result.injections.length > 0) {
     out.push('', paint('1', 'injected definitions'));
     for (const inj of result.injections) out.push(`  ${inj.source}  ${paint('2', `// ${inj.element}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
