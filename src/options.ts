@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statSync } from 'node:fs';
 import { InvalidOptions } from './errors.ts';
 
 export const MODES = ['none', 'dummy', 'trace', 'llm'] as const;
@@ -21,6 +22,10 @@ export const runOptionsSchema = z
     maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
     maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),
     callUncalled: z.boolean().default(false).describe('After the snippet, call each top-level function it declares but never called, with injected arguments (and in --emit too). Off by default: the research protocol runs code as written.'),
+    modulesDirs: z
+      .array(z.string().min(1).refine(isDirectory, { error: (issue) => `not a directory: ${String(issue.input)}` }))
+      .default([])
+      .describe('Directories to look for installed npm modules in (a node_modules directory, or one holding it), before node_modules of the working directory and its parents. A pure-JavaScript module found there is bundled into the sandbox instead of synthesized.'),
     operatorHooks: z.boolean().optional().describe('Hook comparison, arithmetic and typeof operators; on by default in trace and llm mode, which learn from them.'),
   })
   .strict();
@@ -57,4 +62,12 @@ export function parseBatchOptions(input: unknown): BatchOptions {
 
 function formatIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -11,6 +11,8 @@ interface FlagSpec {
   readonly value?: string;
   readonly parse?: (value: string) => unknown;
   readonly choices?: readonly string[];
+  /** The flag may be given more than once; the field is the list of its values, in order. */
+  readonly repeat?: true;
 }
 
 type FlagTable<Input> = { readonly [K in keyof Input]?: FlagSpec };
@@ -38,6 +40,7 @@ export const RUN_FLAGS = {
   seed: { flag: '--seed', value: 'n', parse: integer },
   memoryLimitMb: { flag: '--memory', value: 'mb', parse: integer },
   callUncalled: { flag: '--call-uncalled' },
+  modulesDirs: { flag: '--modules', value: 'dir', repeat: true },
 } as const satisfies FlagTable<RunOptionsInput>;
 
 export const LLM_FLAGS = {
@@ -74,11 +77,14 @@ function schemaDefault(field: unknown): unknown {
 /** Adds the flags of `table` to `cmd`, described by `schema`, with the schema's defaults. */
 export function addFlags(cmd: Command, table: Record<string, FlagSpec>, schema: { shape: Shape }): Command {
   for (const [field, spec] of Object.entries(table)) {
-    const option = new Option(spec.value ? `${spec.flag} <${spec.value}>` : spec.flag, schema.shape[field]?.description ?? '');
+    const description = schema.shape[field]?.description ?? '';
+    const option = new Option(spec.value ? `${spec.flag} <${spec.value}>` : spec.flag, spec.repeat ? `${description} Repeatable.` : description);
     if (spec.parse) option.argParser(spec.parse);
+    if (spec.repeat) option.argParser((value: string, previous: unknown[] | undefined) => [...(previous ?? []), spec.parse ? spec.parse(value) : value]);
     if (spec.choices) option.choices(spec.choices);
     const fallback = schemaDefault(schema.shape[field]);
-    if (spec.value && fallback !== undefined) option.default(fallback);
+    // A repeated flag's default is an empty list, which --help need not show.
+    if (spec.value && fallback !== undefined && !spec.repeat) option.default(fallback);
     cmd.addOption(option);
   }
   return cmd;
