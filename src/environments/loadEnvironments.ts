@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { bundleGuest, type GuestBundle } from '../sandbox/bundleGuest.ts';
 import { ENVIRONMENTS, environmentsFor, type EnvironmentSpec, type SnippetNames } from './registry.ts';
+import { npmPackageOf, type ModuleSearch } from './findInstalledModule.ts';
+import { moduleEnvironments, type ModuleUse } from './npmModules.ts';
 
 /** An environment that could not be built or loaded, for the snippet's result. */
 export interface EnvironmentFailure {
@@ -14,16 +16,26 @@ export interface LoadedEnvironments {
   /** The environments the snippet needs, by name, in load order. */
   readonly names: readonly string[];
   readonly failures: readonly EnvironmentFailure[];
+  /**
+   * The installed npm modules the snippet loads (their bundles follow the registry's in `bundles`),
+   * and the ones not bundled, with why. Absent for environments a test gives inline.
+   */
+  readonly modules?: readonly ModuleUse[];
 }
 
 const GUEST_ENVIRONMENTS = new URL('../guest/environments/', import.meta.url);
 
 /**
  * The one place the engine asks which environments a run gets: the registry's environments the
- * snippet's names select. A bundle that fails to build is a failure of this snippet only: the
+ * snippet's names select, then the installed pure-JavaScript npm modules it loads (README
+ * "Installed modules"). A bundle that fails to build is a failure of this snippet only: the
  * snippet runs without it, and its result says so.
  */
-export async function loadEnvironments(names: SnippetNames, registry: readonly EnvironmentSpec[] = ENVIRONMENTS): Promise<LoadedEnvironments> {
+export async function loadEnvironments(
+  names: SnippetNames,
+  registry: readonly EnvironmentSpec[] = ENVIRONMENTS,
+  search: ModuleSearch = { cwd: process.cwd(), dirs: [] },
+): Promise<LoadedEnvironments> {
   const wanted = environmentsFor(names, registry);
   const bundles: GuestBundle[] = [];
   const failures: EnvironmentFailure[] = [];
@@ -34,5 +46,9 @@ export async function loadEnvironments(names: SnippetNames, registry: readonly E
       failures.push({ name: spec.name, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  return { bundles, names: wanted.map((e) => e.name), failures };
+  // Installed npm modules, after the registry's environments; a package an environment provides (jquery, react) is the environment's.
+  const provided = new Set(registry.flatMap((e) => e.modules));
+  const fromNpm = names.modules.filter((m) => !provided.has(m) && !provided.has(npmPackageOf(m)?.name ?? m));
+  const modules = await moduleEnvironments(fromNpm, search);
+  return { bundles: [...bundles, ...modules.bundles], names: wanted.map((e) => e.name), failures, modules: modules.modules };
 }
