@@ -41,7 +41,7 @@ export async function loadEnvironments(
   const failures: EnvironmentFailure[] = [];
   for (const spec of wanted) {
     try {
-      bundles.push(await bundleGuest({ name: spec.name, entry: fileURLToPath(new URL(spec.entry, GUEST_ENVIRONMENTS)), define: spec.define }));
+      bundles.push(await bundleGuest({ name: spec.name, entry: fileURLToPath(new URL(spec.entry, GUEST_ENVIRONMENTS)), define: spec.define, alias: spec.alias }));
     } catch (error) {
       failures.push({ name: spec.name, message: error instanceof Error ? error.message : String(error) });
     }

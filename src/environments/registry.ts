@@ -18,6 +18,8 @@ export interface EnvironmentSpec {
   readonly summary: string;
   /** Build-time replacements for its bundle (esbuild `define`). */
   readonly define?: Readonly<Record<string, string>>;
+  /** Build-time module substitutions for its bundle (esbuild `alias`): `node:stream` → a shim, `buffer` → the global Buffer. */
+  readonly alias?: Readonly<Record<string, string>>;
 }
 
 /** Every environment, in load order (one an environment needs comes before it). */
