@@ -19,8 +19,16 @@ export interface HarnessResult {
 
 const HOST_SOURCE = `
 const G = globalThis, modules = Object.create(null), drivers = [], logs = [];
-const values = JSON.parse($0);
+const values = JSON.parse($0), options = JSON.parse($1);
 G.console = { log: (...a) => { logs.push(a.map(String).join(' ')); } };
+// Opt-in stand-ins for the runtime's virtual timers and its top-level function list (tracked by name after the snippet).
+const timers = [], tracked = [], called = new Set();
+let clock = 0, seq = 0;
+if (options.timers) {
+  const add = (fn, ms, a, every) => { timers.push({ fn, at: clock + Math.max(0, Number(ms) || 0), a, every: every ? Math.max(1, Number(ms) || 0) : 0, id: ++seq }); return seq; };
+  const clear = (id) => { const i = timers.findIndex((t) => t.id === id); if (i >= 0) timers.splice(i, 1); };
+  Object.assign(G, { setTimeout: (fn, ms, ...a) => add(fn, ms, a, false), setInterval: (fn, ms, ...a) => add(fn, ms, a, true), setImmediate: (fn, ...a) => add(fn, 0, a, false), clearTimeout: clear, clearInterval: clear, clearImmediate: clear });
+}
 G.require = (s) => { const k = String(s).replace(/^node:/, ''); if (k in modules) return modules[k]; const e = new Error("Cannot find module '" + s + "'"); e.code = 'MODULE_NOT_FOUND'; throw e; };
 const host = {
   global: G,
@@ -29,25 +37,38 @@ const host = {
   afterSnippet(name, drive) { drivers.push(drive); },
   valueOf(id) { return Object.prototype.hasOwnProperty.call(values, id) ? values[id] : undefined; },
   isProbe() { return false; },
+  topLevelFunctions() { return tracked.map((t) => ({ name: t.name, fn: t.fn, called: called.has(t.name) })); },
 };
 return {
   setup(factory) { const module = { exports: {} }; factory(module, module.exports); module.exports.setup(host); },
   drive() { for (const d of drivers) d(); },
+  track() { for (const name of options.topLevelFunctions ?? []) if (typeof G[name] === 'function') { const fn = new Proxy(G[name], { apply: (f, self, a) => { called.add(name); return Reflect.apply(f, self, a); } }); G[name] = fn; tracked.push({ name, fn }); } },
+  step() { if (timers.length === 0) return false; timers.sort((x, y) => x.at - y.at || x.id - y.id); const t = timers[0]; clock = t.at; if (t.every) t.at += t.every; else timers.shift(); t.fn(...t.a); return true; },
   logs() { return JSON.stringify(logs); },
   modules() { return JSON.stringify(Object.keys(modules)); },
 };`;
 
+export interface HarnessOptions {
+  /** What host.valueOf gives, by element id. */
+  readonly values?: Record<string, unknown>;
+  readonly registry?: readonly EnvironmentSpec[];
+  /** Virtual setTimeout/setInterval/setImmediate, run after the snippet and again after the drivers. */
+  readonly timers?: boolean;
+  /** The snippet's top-level function declarations host.topLevelFunctions lists, `called` counting calls made after the snippet ran. */
+  readonly topLevelFunctions?: readonly string[];
+}
+
 /** Bundles the named environments (and the ones they need) and runs `code` on top, then the drivers. */
-export async function runWithEnvironments(names: readonly string[], code: string, options: { values?: Record<string, unknown>; registry?: readonly EnvironmentSpec[] } = {}): Promise<HarnessResult> {
+export async function runWithEnvironments(names: readonly string[], code: string, options: HarnessOptions = {}): Promise<HarnessResult> {
   const registry = options.registry ?? ENVIRONMENTS;
   const specs = registry.filter((e) => names.includes(e.name) || names.some((n) => registry.find((r) => r.name === n)?.needs.includes(e.name)));
   const isolate = new ivm.Isolate({ memoryLimit: 256 });
   try {
     const context = await isolate.createContext();
-    const host = (await context.evalClosure(HOST_SOURCE, [JSON.stringify(options.values ?? {})], { result: { reference: true } })) as ivm.Reference<Record<string, unknown>>;
+    const host = (await context.evalClosure(HOST_SOURCE, [JSON.stringify(options.values ?? {}), JSON.stringify({ timers: options.timers ?? false, topLevelFunctions: options.topLevelFunctions ?? [] })], { result: { reference: true } })) as ivm.Reference<Record<string, unknown>>;
     const setup = await host.get('setup', { reference: true }) as ivm.Reference<unknown>;
     for (const spec of specs) {
-      const bundle = await bundleGuest({ name: spec.name, entry: new URL(`../src/guest/environments/${spec.entry}`, import.meta.url).pathname, define: spec.define });
+      const bundle = await bundleGuest({ name: spec.name, entry: new URL(`../src/guest/environments/${spec.entry}`, import.meta.url).pathname, define: spec.define, alias: spec.alias });
       const factory = (await context.evalClosure(`return function (module, exports) {\n${bundle.code}\n}`, [], { result: { reference: true }, filename: environmentFilename(spec.name), timeout: 10_000 })) as ivm.Reference<unknown>;
       await setup.apply(undefined, [factory.derefInto()], { timeout: 10_000 });
     }
@@ -55,7 +76,14 @@ export async function runWithEnvironments(names: readonly string[], code: string
     try {
       await context.eval(code, { filename: 'snipexec:snippet', timeout: 10_000 });
       await context.eval('void 0', { timeout: 1_000 }); // microtasks the snippet queued
-      await (await host.get('drive', { reference: true }) as ivm.Reference<() => void>).apply(undefined, [], { timeout: 10_000 });
+      const call = async (name: string) => (await host.get(name, { reference: true }) as ivm.Reference<() => boolean>).apply(undefined, [], { timeout: 10_000 });
+      // one timer per call, so the microtasks each one queues run before the next, as in the runtime
+      const settle = async () => { for (let n = 0; n < 10_000 && (await call('step')); n++); };
+      await call('track');
+      await settle();
+      await call('drive');
+      await context.eval('void 0', { timeout: 1_000 });
+      await settle();
     } catch (e) {
       const stack = e instanceof Error ? e.stack ?? '' : '';
       const file = /snipexec:[\w:.-]+/.exec(stack.split('\n').find((l) => l.includes('    at ')) ?? '')?.[0] ?? '';
