@@ -26,6 +26,8 @@ export interface GuestBundleRequest {
 export interface GuestBundle {
   readonly name: string;
   readonly code: string;
+  /** What it was built from: the `--emit`ted program builds the same bundle again from it (bundleGuestSync, same cache). */
+  readonly request?: GuestBundleRequest;
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,41 +41,75 @@ const memory = new Map<string, GuestBundle>();
  */
 export async function bundleGuest(request: GuestBundleRequest): Promise<GuestBundle> {
   const key = cacheKey(request);
-  const known = memory.get(key);
+  const known = cachedBundle(key, request);
   if (known) return known;
-  const cached = readCache(key);
-  if (cached) {
-    const bundle = { name: request.name, code: cached };
-    memory.set(key, bundle);
-    return bundle;
-  }
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   try {
-    result = await esbuild.build({
-      ...(typeof request.entry === 'string'
-        ? { entryPoints: [request.entry] }
-        : { stdin: { contents: request.entry.contents, resolveDir: request.entry.resolveDir, loader: request.entry.loader ?? 'js', sourcefile: request.name } }),
-      bundle: true,
-      write: false,
-      metafile: true,
-      format: 'cjs',
-      platform: 'browser',
-      target: 'es2024',
-      minify: request.minify ?? false,
-      legalComments: 'none',
-      logLevel: 'silent',
-      absWorkingDir: ROOT,
-      define: { ...request.define },
-      alias: { ...request.alias },
-    });
+    result = await esbuild.build(buildOptions(request));
   } catch (error) {
     throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
   }
+  return keep(key, request, result);
+}
+
+/**
+ * bundleGuest, synchronously (esbuild's buildSync), with the same memory and disk cache: for the
+ * `--emit`ted program, which loads its environments before the snippet's first line runs.
+ */
+export function bundleGuestSync(request: GuestBundleRequest): GuestBundle {
+  const key = cacheKey(request);
+  const known = cachedBundle(key, request);
+  if (known) return known;
+  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  try {
+    result = esbuild.buildSync(buildOptions(request));
+  } catch (error) {
+    throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
+  }
+  return keep(key, request, result);
+}
+
+/** The bundle of this key from memory, else from disk (then kept in memory too). */
+function cachedBundle(key: string, request: GuestBundleRequest): GuestBundle | undefined {
+  const known = memory.get(key);
+  if (known) return known;
+  const cached = readCache(key);
+  if (cached === undefined) return undefined;
+  const bundle = { name: request.name, code: cached, request };
+  memory.set(key, bundle);
+  return bundle;
+}
+
+function buildOptions(request: GuestBundleRequest): esbuild.BuildOptions & { write: false; metafile: true } {
+  return {
+    ...(typeof request.entry === 'string'
+      ? { entryPoints: [request.entry] }
+      : { stdin: { contents: request.entry.contents, resolveDir: request.entry.resolveDir, loader: request.entry.loader ?? 'js', sourcefile: request.name } }),
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'cjs',
+    platform: 'browser',
+    target: 'es2024',
+    minify: request.minify ?? false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    absWorkingDir: ROOT,
+    define: { ...request.define },
+    alias: { ...request.alias },
+  };
+}
+
+/** Keeps a bundle esbuild just built, in memory and on disk. */
+function keep(key: string, request: GuestBundleRequest, result: esbuild.BuildResult<{ write: false; metafile: true }>): GuestBundle {
   const file = result.outputFiles[0];
   if (!file) throw new BundleFailed(`could not bundle ${request.name}: esbuild wrote nothing`);
-  const bundle = { name: request.name, code: file.text };
+  const bundle = { name: request.name, code: file.text, request };
   memory.set(key, bundle);
-  writeCache(key, bundle.code, Object.keys(result.metafile.inputs));
+  // Source text given as the entry is an input named `name` in its resolveDir: it is in the key, not a file to stamp.
+  const entry = request.entry;
+  const stdin = typeof entry === 'string' ? undefined : resolve(ROOT, entry.resolveDir, request.name);
+  writeCache(key, bundle.code, Object.keys(result.metafile.inputs).filter((f) => resolve(ROOT, f) !== stdin));
   return bundle;
 }
 
