@@ -123,7 +123,7 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
 }
 
 function isGlobal(def: Definition): boolean {
-  return def.kind !== 'part' && def.kind !== 'receiver' && def.kind !== 'return' && def.kind !== 'module' && def.kind !== 'argument' && (def.parent === undefined || def.parent === '');
+  return def.kind !== 'part' && def.kind !== 'receiver' && def.kind !== 'return' && def.kind !== 'module' && def.kind !== 'argument' && def.kind !== 'environment' && (def.parent === undefined || def.parent === '');
 }
 
 function rank(def: Definition): number {

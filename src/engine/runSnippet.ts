@@ -17,6 +17,7 @@ import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 import { jsString } from '../emit/sourceText.ts';
 import { loadEnvironments, type LoadedEnvironments } from '../environments/loadEnvironments.ts';
+import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 
 const START_TIME = Date.UTC(2024, 0, 1);
 
@@ -32,6 +33,8 @@ export interface RunDependencies {
   readonly logger?: Logger;
   /** The clock of the snippet's wall budget (`totalTimeoutMs`), host work included; Date.now unless a test fakes it. */
   readonly clock?: () => number;
+  /** The environments to run with, instead of the ones the snippet's names select: how tests give inline environments. */
+  readonly environments?: readonly GuestBundle[];
 }
 
 let envLlm: LlmEnvironment | undefined;
@@ -63,7 +66,9 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   if ('status' in prepared) return prepared;
   const { parsed, instrumented } = prepared;
   // The environments the snippet's names select (a DOM for `document`, Node's built-ins for `require('path')`).
-  const environments = await loadEnvironments(prepared.names);
+  const environments: LoadedEnvironments = deps.environments
+    ? { bundles: deps.environments, names: deps.environments.map((e) => e.name), failures: [] }
+    : await loadEnvironments(prepared.names);
   let session: LlmSession | undefined;
   let values = deps.values;
   if (!values && options.mode === 'llm') {
@@ -150,6 +155,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     helpers: HELPERS_SOURCE,
     callbacks: CALLBACK_CONVENTIONS,
     entryPoints: instrumented.entryPoints.map((e) => ({ name: e.name, params: e.params })),
+    callUncalled: instrumented.callUncalled,
     prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
   };
 }
@@ -161,6 +167,7 @@ async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig,
     prelude: rendered.guarded(instrumented.hook),
     adopt,
     script: instrumented.code,
+    environments: environments.bundles,
     config,
     timeoutMs,
     memoryLimitMb: options.memoryLimitMb,

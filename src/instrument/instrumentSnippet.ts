@@ -26,8 +26,13 @@ export interface InstrumentedSnippet {
   readonly async: boolean;
   /** Names the snippet declares at its top level. */
   readonly topLevelNames: readonly string[];
-  /** Top-level functions the runtime calls when nothing else did (`callUncalled`). */
+  /**
+   * The top-level functions, registered with the runtime whatever the options: environments see
+   * them (`topLevelFunctions`), and with `callUncalled` the runtime calls the ones nothing called.
+   */
   readonly entryPoints: readonly EntryPoint[];
+  /** Whether the runtime calls the entry points nothing called (`callUncalled`). */
+  readonly callUncalled: boolean;
   /** The snippet returns at its top level (a function body): code appended after it would not run. */
   readonly topLevelReturn: boolean;
 }
@@ -59,7 +64,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   check('normalizing syntax');
   const hook = hookNameFor(source);
   const topLevelReturn = hasTopLevelReturn(ast);
-  const entryPoints = options.callUncalled ? markEntryPoints(ast.program, hook, topLevelReturn) : [];
+  const entryPoints = markEntryPoints(ast.program, hook, topLevelReturn);
   let programPath: NodePath<t.Program> | undefined;
   traverse(ast, { Program(p) { programPath = p; p.stop(); } });
   programPath?.scope.crawl();
@@ -95,7 +100,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const fn = t.functionExpression(null, [], t.blockStatement(program.body, program.directives), false, isAsync);
   const main = t.expressionStatement(t.callExpression(t.memberExpression(t.identifier(hook), t.identifier('main')), [fn]));
   const code = generate(t.program([main]), { comments: false, compact: false }).code;
-  return { code, hook, map: model, usage, async: isAsync, topLevelNames, entryPoints, topLevelReturn };
+  return { code, hook, map: model, usage, async: isAsync, topLevelNames, entryPoints, callUncalled: options.callUncalled === true, topLevelReturn };
 }
 
 /** A check to call on every node: the deadline is read once every 2,048 calls. */

@@ -108,6 +108,7 @@ function format(args) {
   }
 }
 function write(text) {
+  if (exited) return; // nothing prints after exit()
   let out = text;
   if (groupIndent !== '') out = groupIndent + apply(arrJoin, apply(strSplit, out, ['\n']), [`\n${groupIndent}`]);
   const line = out + '\n';
@@ -229,21 +230,31 @@ function result(v, culprit) {
 /** Records where an error was raised and whose value caused it; `raised`: an operation of the snippet's own code raised it. */
 function errorCulprit(e, sid, culprit, raised) {
   if ((typeof e === 'object' && e !== null) && !apply(wmHas, errorInfo, [e])) {
-    apply(wmSet, errorInfo, [e, { sid, attribution: culprit !== undefined ? 'injected' : 'snippet', culprit, raised }]);
+    // Raised inside an environment's own code: the environment's fault, whoever called it.
+    const env = !raised && raisedByEnvironment(e);
+    apply(wmSet, errorInfo, [e, { sid, attribution: env ? 'environment' : culprit !== undefined ? 'injected' : 'snippet', culprit: env ? undefined : culprit, raised }]);
   }
 }
 function isConstructor(C) {
   try { construct(ObjectCtor, [], C); return true; } catch { return false; }
 }
-/** Whether V8 raised the error in the snippet's own code (its first stack frame), not in a function it called. */
-function raisedBySnippet(e) {
+/** The first stack frame of an error ('' when it has none): where it was raised. */
+function firstFrame(e) {
   try {
     const stack = str(e.stack);
-    const at = stack.indexOf('\n    at ');
-    if (at < 0) return false;
-    const end = stack.indexOf('\n', at + 1);
-    return apply(strSlice, stack, [at, end < 0 ? stack.length : end]).indexOf('snipexec:snippet') >= 0;
-  } catch { return false; }
+    const at = apply(strIndexOf, stack, ['\n    at ']);
+    if (at < 0) return '';
+    const end = apply(strIndexOf, stack, ['\n', at + 1]);
+    return apply(strSlice, stack, [at, end < 0 ? stack.length : end]);
+  } catch { return ''; }
+}
+/** Whether V8 raised the error in the snippet's own code (its first stack frame), not in a function it called. */
+function raisedBySnippet(e) {
+  return apply(strIndexOf, firstFrame(e), ['snipexec:snippet']) >= 0;
+}
+/** Whether the error was raised in an environment's code (its first stack frame is in a `snipexec:env:` script). */
+function raisedByEnvironment(e) {
+  return typeof e === 'object' && e !== null && apply(strIndexOf, firstFrame(e), ['snipexec:env:']) >= 0;
 }
 /** The message V8 gives the operation of a site for the value v; %d is how V8 names a value it cannot point at. */
 function siteMessage(sid, v) {
@@ -423,19 +434,21 @@ function invoke(sid, fn, self, args) {
 
 const H = {
   // coverage
-  c(id) { statements[id]++; },
-  t(id, v) { statements[id]++; return v; },
-  r(id, v) { statements[id]++; return v; },
+  // After an environment's exit() nothing runs: the next statement throws the exit again, past any catch.
+  c(id) { if (exited) throw EXIT; statements[id]++; },
+  t(id, v) { if (exited) throw EXIT; statements[id]++; return v; },
+  r(id, v) { if (exited) throw EXIT; statements[id]++; return v; },
   /** `return` out of loops: they are left, so they count too. */
-  rl(id, v, left) { statements[id]++; for (let i = 0; i < left.length; i++) statements[left[i]]++; return v; },
-  b(id, i) { branches[id][i]++; },
-  lg(id, v, op) { if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) branches[id][0]++; return v; },
+  rl(id, v, left) { if (exited) throw EXIT; statements[id]++; for (let i = 0; i < left.length; i++) statements[left[i]]++; return v; },
+  b(id, i) { if (exited) throw EXIT; branches[id][i]++; },
+  lg(id, v, op) { if (exited) throw EXIT; if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) branches[id][0]++; return v; },
   // loops: one frame per entry, whether its body ran and how many iterations recording proxies took part in
   l0(id) { push(loopStacks[id] ||= [], { entered: false, probed: 0, ops: probeOps }); },
-  l1(id) { branches[id][0]++; const s = loopStacks[id]; if (s && s.length) s[s.length - 1].entered = true; },
+  l1(id) { if (exited) throw EXIT; branches[id][0]++; const s = loopStacks[id]; if (s && s.length) s[s.length - 1].entered = true; },
   l2(id) { const s = loopStacks[id]; if (s && s.length && !s.pop().entered) branches[id][1]++; },
   /** A loop test: false once recording proxies kept the loop going for MAX_PROBED_ITERATIONS, whatever they answer. */
   lt(id, v) {
+    if (exited) throw EXIT;
     const s = loopStacks[id];
     const f = s && s.length ? s[s.length - 1] : undefined;
     if (f !== undefined && (f.ops !== probeOps || isProbe(v))) {
@@ -446,6 +459,7 @@ const H = {
   },
   // hooks
   g(sid, name) {
+    if (exited) throw EXIT;
     const v = globalValue(sid, name);
     if (v === NONE) throw fail(ReferenceErrorCtor, `${name} is not defined`, sid, false);
     return v;
@@ -464,8 +478,9 @@ const H = {
     return result(receiver, receiver !== v ? 'this' : undefined);
   },
   /** `lostThis`: the object is `this` of a function; when that is the global object, a missing member is the snippet's bug. */
-  m(sid, obj, key, lostThis) { lastSite = sid; return member(sid, obj, key, lostThis); },
+  m(sid, obj, key, lostThis) { if (exited) throw EXIT; lastSite = sid; return member(sid, obj, key, lostThis); },
   mc(sid, obj, key, args, lostThis) {
+    if (exited) throw EXIT;
     lastSite = sid;
     let fn = member(sid, obj, key, lostThis);
     if (typeof fn !== 'function') {
@@ -480,6 +495,7 @@ const H = {
     return result(value, returnCulprit(fn, obj, value));
   },
   call(sid, fn, args) {
+    if (exited) throw EXIT;
     lastSite = sid;
     if (typeof fn !== 'function') {
       const fixed = isInjected(fn) ? refine(sid, ownerOf(fn), 'callee', siteMessage(sid, fn)) : NONE;
@@ -493,6 +509,7 @@ const H = {
     return result(value, returnCulprit(fn, undefined, value));
   },
   nw(sid, C, args) {
+    if (exited) throw EXIT;
     lastSite = sid;
     if (typeof C !== 'function') {
       const fixed = isInjected(C) ? refine(sid, ownerOf(C), 'constructor', siteMessage(sid, C)) : NONE;
@@ -514,6 +531,9 @@ const H = {
   },
   req(sid, spec) {
     lastSite = sid;
+    // An environment's module comes first: `node:path` and `path` are the same one.
+    const envKey = typeof spec === 'string' && apply(strSlice, spec, [0, 5]) === 'node:' ? apply(strSlice, spec, [5]) : spec;
+    if (envKey in environmentModules) return environmentModules[envKey];
     if (spec in modules) return modules[spec];
     if (typeof G.require === 'function') {
       try { return (modules[spec] = G.require(spec)); } catch (e) { if (!(e && e.code === 'MODULE_NOT_FOUND')) throw e; }
@@ -555,6 +575,7 @@ const H = {
   },
   aw(sid, v) { lastSite = sid; return isProbe(v) ? probeAwait(v) : v; },
   op(sid, op, a, b) {
+    if (exited) throw EXIT;
     lastSite = sid;
     if (isProbe(a) || isProbe(b)) spend(); // a decision a recording proxy answers: counted, so loops it keeps going end
     if (op === 'typeof') {
@@ -650,6 +671,7 @@ const H = {
    * function throws (a built-in checking its input, an injected value) is its answer, not a bug.
    */
   ct(e) {
+    if (e === EXIT) throw EXIT; // exit() is no error a catch of the snippet may keep
     if (typeof e !== 'object' || e === null || apply(wsHas, caughtSeen, [e])) return;
     apply(wsAdd, caughtSeen, [e]);
     const info = apply(wmGet, errorInfo, [e]);
@@ -667,7 +689,7 @@ const H = {
     push(caughtErrors, e);
   },
   report() {
-    return toJson({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, caught, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures });
+    return toJson({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, caught, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures, ...(exited ? { exit: exitCode } : {}) });
   },
 };
 const caught = [];       // errors the snippet caught itself, reported with caught: true
@@ -676,9 +698,9 @@ const caughtSeen = new WS();
 const state = { done: false, stopped: false, halted: false, errors: [] };
 function uncaught(e) {
   state.stopped = true;
-  if (e === HALT) return;
+  if (e === HALT || e === EXIT) return;
   if (state.errors.length >= 20) return;
-  const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: 'snippet' };
+  const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: raisedByEnvironment(e) ? 'environment' : 'snippet' };
   for (let i = caughtErrors.length - 1; i >= 0; i--) if (caughtErrors[i] === e) { caughtErrors.splice(i, 1); caught.splice(i, 1); }
   if (typeof e === 'object' && e !== null) restoreMessage(e, info.sid);
   let type = 'Error', message;

@@ -33,7 +33,7 @@ export interface ReportedError {
   readonly line: number;
   readonly column: number;
   /** Whose fault: the snippet's own code, an injected value, the sandbox, or a value provider (an LLM endpoint). */
-  readonly attribution: 'injected' | 'snippet' | 'sandbox' | 'provider';
+  readonly attribution: 'injected' | 'snippet' | 'environment' | 'sandbox' | 'provider';
   /** The snippet threw it itself (`throw new TypeError(…)`), rather than an operation failing. */
   readonly explicit?: boolean;
   /** The injected element whose value caused it, when attribution is `injected`. */
@@ -110,6 +110,9 @@ export function buildResult(parts: ResultParts): RunResult {
   const report = execution?.report;
   const measured = measuredLines(map);
   const coveredSet = coveredLines(map, report?.statements);
+  // exit() unwinds the statement that called it before its counter: that line ran, as in Node.
+  const exitSite = report?.exit !== undefined ? map.sites[report.lastSite] : undefined;
+  if (exitSite) coveredSet.add(exitSite.line);
   const covered = measured.filter((l) => coveredSet.has(l));
   const uncovered = measured.filter((l) => !coveredSet.has(l));
   let branchTotal = 0;
@@ -160,7 +163,8 @@ export function buildResult(parts: ResultParts): RunResult {
 function environmentsOf(parts: ResultParts): Pick<RunResult, 'environments'> {
   const selected = parts.environments;
   if (!selected || selected.names.length === 0) return {};
-  const failed = [...selected.failed];
+  // Failures to build (host side), then failures to load (its module or setup threw in the isolate).
+  const failed = [...selected.failed, ...(parts.execution?.environmentFailures ?? [])];
   const failedNames = new Set(failed.map((f) => f.name));
   return { environments: { loaded: selected.names.filter((n) => !failedNames.has(n)), failed } };
 }

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import ivm from 'isolated-vm';
+import { environmentFilename } from '../protocol/environment.ts';
+import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { SharedCounters } from './sharedCounters.ts';
 
-// One closure: the runtime, then the recording proxies of trace mode, which share its primordials.
-const RUNTIME_SOURCE = ['runtime.js', 'probe.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n');
+// One closure: the runtime, the recording proxies of trace mode and the environments' host, which
+// share its primordials; it returns the lifecycle object the host drives the run with.
+const RUNTIME_SOURCE = `${['runtime.js', 'probe.js', 'environmentHost.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n')}\nreturn lifecycle;`;
 // Node's util.inspect (node-inspect-extracted, one self-contained file), which the console prints with.
 // Evaluating it takes 10-20 ms, so it is evaluated once, into the startup snapshot every isolate starts
 // from; the runtime takes it off the global object before any snippet code runs. It reads a global
@@ -27,6 +30,8 @@ export interface Execution {
   /** Uninstrumented script that hands prelude values to the runtime; not part of --emit. */
   readonly adopt: string;
   readonly script: string;
+  /** Environments (CommonJS guest bundles exporting `setup(host)`), evaluated in order after the runtime and before the prelude. */
+  readonly environments: readonly GuestBundle[];
   readonly config: RuntimeConfig;
   readonly timeoutMs: number;
   readonly memoryLimitMb: number;
@@ -42,7 +47,12 @@ export interface ExecutionResult {
   readonly report: RuntimeReport | undefined;
   /** Why the sandbox ended the run, when it did. */
   readonly reason?: string;
+  /** Environments whose module or setup threw: the run went on without them. */
+  readonly environmentFailures?: readonly { readonly name: string; readonly message: string }[];
 }
+
+/** The lifecycle object the runtime's closure returns (src/isolate/environmentHost.js). */
+type Lifecycle = Record<'loadEnvironment' | 'afterSnippet' | 'tick' | 'drive' | 'report', unknown>;
 
 /** How long after the deadline the watchdog disposes an isolate that is still running. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -93,52 +103,108 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     }
   });
   let context: ivm.Context | undefined;
+  let lifecycle: ivm.Reference<Lifecycle> | undefined;
+  const environmentFailures: { name: string; message: string }[] = [];
   const remaining = () => Math.max(1, deadline() - Date.now());
+  const finish = (result: ExecutionResult): ExecutionResult => (environmentFailures.length > 0 ? { ...result, environmentFailures } : result);
   try {
     context = await isolate.createContext();
-    await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config), counters.transferable()], { timeout: remaining() });
+    // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
+    lifecycle = (await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config), counters.transferable()], { timeout: remaining(), result: { reference: true } })) as ivm.Reference<Lifecycle>;
+    const call = lifecycleCaller(lifecycle);
+    for (const env of exec.environments) {
+      const failure = await loadEnvironment(context, call, env, remaining());
+      if (failure !== undefined) environmentFailures.push({ name: env.name, message: failure });
+    }
     if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining());
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining());
     await runScript(isolate, context, exec.script, 'snipexec:snippet', remaining());
-    const hook = exec.config.hook;
-    await runTimers(context, hook, exec.maxTimerTicks, remaining);
+    await runTimers(call, exec.maxTimerTicks, remaining);
+    // The environments' drivers (fire the listeners, call the handlers), then what they queued.
+    if ((await call('afterSnippet', [], remaining())) === true) await runTimers(call, exec.maxTimerTicks, remaining);
     let driven: number[] = [];
-    if (exec.config.entryPoints.length > 0) {
+    if (exec.config.callUncalled && exec.config.entryPoints.length > 0) {
       // The functions nothing called are called now, after everything else settled; then their timers.
-      driven = JSON.parse((await context.eval(`${hook}.drive()`, { timeout: remaining() })) as string) as number[];
-      if (driven.length > 0) await runTimers(context, hook, exec.maxTimerTicks, remaining);
+      driven = JSON.parse((await call('drive', [], remaining())) as string) as number[];
+      if (driven.length > 0) await runTimers(call, exec.maxTimerTicks, remaining);
     }
-    const raw = (await context.eval(`${hook}.report()`, { timeout: 2_000 })) as string;
-    if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return { status: 'internal-error', report: undefined, reason: 'runtime report too large' };
+    const raw = (await call('report', [], 2_000)) as string;
+    if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
     const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
     report.driven = driven;
-    if (report.halted) return { status: 'timeout', report, reason: 'Script execution timed out.' };
-    if (report.errors.length > 0) return { status: 'stopped', report };
-    // Nothing is left to run, yet the top level still waits: on a promise that can never settle.
-    if (!report.done) return { status: 'pending', report, reason: 'the top level is still waiting on a promise that never settled' };
-    return { status: 'completed', report };
+    return finish(statusOf(report));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const { report, complete } = await salvageReport(isolate, context, exec.config.hook, counters);
-    if (/memory limit/i.test(message)) return { status: 'memory-limit', report, reason: message };
-    if (timedOut || /timed out/i.test(message)) return { status: 'timeout', report, reason: message };
-    if (isolate.isDisposed) return { status: 'memory-limit', report, reason: message };
+    const { report, complete } = await salvageReport(isolate, lifecycle, counters);
+    if (/memory limit/i.test(message)) return finish({ status: 'memory-limit', report, reason: message });
+    if (timedOut || /timed out/i.test(message)) return finish({ status: 'timeout', report, reason: message });
+    if (isolate.isDisposed) return finish({ status: 'memory-limit', report, reason: message });
+    // exit() ended the run: what it left behind (a rejection it caused) is no error.
+    if (complete && report.exit !== undefined) return finish({ status: 'completed', report });
     // isolated-vm surfaces a rejection nobody handled as an error of the call that left it behind.
     if (complete && !(error instanceof Error && error.name === 'SyntaxError' && /snipexec:/.test(error.stack ?? ''))) {
-      return { status: 'stopped', report: { ...report, errors: [...report.errors, { type: 'UnhandledRejection', message, sid: report.lastSite, attribution: 'snippet' }] } };
+      return finish({ status: 'stopped', report: { ...report, errors: [...report.errors, { type: 'UnhandledRejection', message, sid: report.lastSite, attribution: 'snippet' }] } });
     }
-    return { status: 'internal-error', report, reason: message };
+    return finish({ status: 'internal-error', report, reason: message });
   } finally {
     clearTimeout(watchdog);
     bridge.release();
+    lifecycle?.release();
     context?.release();
     if (!isolate.isDisposed) isolate.dispose();
   }
 }
 
-async function runTimers(context: ivm.Context, hook: string, maxTicks: number, remaining: () => number): Promise<void> {
+/** How a finished run's report reads as a status. */
+function statusOf(report: RuntimeReport): ExecutionResult {
+  if (report.halted) return { status: 'timeout', report, reason: 'Script execution timed out.' };
+  // An environment's exit() ends the run as completed, as process.exit does.
+  if (report.exit !== undefined) return { status: 'completed', report };
+  if (report.errors.length > 0) return { status: 'stopped', report };
+  // Nothing is left to run, yet the top level still waits: on a promise that can never settle.
+  if (!report.done) return { status: 'pending', report, reason: 'the top level is still waiting on a promise that never settled' };
+  return { status: 'completed', report };
+}
+
+type LifecycleCall = (method: keyof Lifecycle, args: unknown[], timeout: number) => Promise<unknown>;
+
+/** Calls the lifecycle's methods; each method's Reference is taken once. */
+function lifecycleCaller(lifecycle: ivm.Reference<Lifecycle>): LifecycleCall {
+  const methods = new Map<string, ivm.Reference<(...args: unknown[]) => unknown>>();
+  return async (method, args, timeout) => {
+    let fn = methods.get(method);
+    if (!fn) {
+      fn = (await lifecycle.get(method, { reference: true })) as ivm.Reference<(...args: unknown[]) => unknown>;
+      methods.set(method, fn);
+    }
+    return fn.apply(undefined, args as never[], { timeout, result: { copy: true } });
+  };
+}
+
+/**
+ * Evaluates an environment's bundle as `function (module, exports) { … }` in a script named
+ * `snipexec:env:<name>` (its stack frames are the environment's), and has the runtime run it and
+ * its setup(host). Returns why it failed to load, if it did.
+ */
+async function loadEnvironment(context: ivm.Context, call: LifecycleCall, env: GuestBundle, timeout: number): Promise<string | undefined> {
+  let factory: ivm.Reference<unknown>;
+  try {
+    factory = (await context.evalClosure(`return function (module, exports) {\n${env.code}\n};`, [], { filename: environmentFilename(env.name), timeout, result: { reference: true } })) as ivm.Reference<unknown>;
+  } catch (error) {
+    if (/memory limit|timed out/i.test(error instanceof Error ? error.message : '')) throw error;
+    return error instanceof Error ? error.message : String(error);
+  }
+  try {
+    const failure = await call('loadEnvironment', [env.name, factory.derefInto()], timeout);
+    return typeof failure === 'string' && failure !== '' ? failure : undefined;
+  } finally {
+    factory.release();
+  }
+}
+
+async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<void> {
   for (let tick = 0; tick < maxTicks; tick++) {
-    const more = (await context.eval(`${hook}.tick()`, { timeout: remaining() })) as boolean;
+    const more = (await call('tick', [], remaining())) as boolean;
     if (!more) break;
   }
 }
@@ -156,10 +222,10 @@ async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: strin
  * What ran before a run was ended: the runtime's report when the isolate is still there (a
  * timeout ends the call, not the isolate); else only the counters, from shared memory.
  */
-async function salvageReport(isolate: ivm.Isolate, context: ivm.Context | undefined, hook: string, counters: SharedCounters): Promise<{ report: RuntimeReport; complete: boolean }> {
-  if (context && !isolate.isDisposed) {
+async function salvageReport(isolate: ivm.Isolate, lifecycle: ivm.Reference<Lifecycle> | undefined, counters: SharedCounters): Promise<{ report: RuntimeReport; complete: boolean }> {
+  if (lifecycle && !isolate.isDisposed) {
     try {
-      const raw = (await context.eval(`${hook}.report()`, { timeout: 1_000 })) as string;
+      const raw = (await lifecycleCaller(lifecycle)('report', [], 1_000)) as string;
       if (typeof raw === 'string' && raw.length <= MAX_REPORT_BYTES) return { report: withCounters(JSON.parse(raw) as RuntimeReport, counters), complete: true };
     } catch {
       // the isolate is gone or its report cannot be made: the counters are still there

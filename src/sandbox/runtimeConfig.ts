@@ -17,8 +17,10 @@ export interface RuntimeConfig {
   readonly callbacks: CallbackConventions;
   /** Per operator site id, the answer a recording proxy gives to run more of the code. */
   readonly prefer: Readonly<Record<number, boolean>>;
-  /** Top-level functions to call at the end when never called (callUncalled); empty otherwise. */
+  /** The top-level functions the snippet registers (environments see them), by registration index. */
   readonly entryPoints: readonly { readonly name: string; readonly params: number }[];
+  /** Call the entry points nothing called, at the end (callUncalled). */
+  readonly callUncalled: boolean;
 }
 
 /** What the runtime reports after a run; parsed from one JSON string. */
@@ -27,7 +29,7 @@ export interface RuntimeReport {
   readonly branches: number[][];
   readonly stdout: string;
   readonly stdoutDropped: number;
-  readonly errors: { type: string; message: string; sid: number; attribution: 'injected' | 'snippet'; culprit?: string; explicit?: boolean }[];
+  readonly errors: { type: string; message: string; sid: number; attribution: 'injected' | 'snippet' | 'environment'; culprit?: string; explicit?: boolean }[];
   /** Errors the snippet caught itself: TypeErrors, RangeErrors and ReferenceErrors its own code raised on its own values. */
   readonly caught?: { type: string; message: string; sid: number; attribution: 'snippet'; caught: true }[];
   readonly done: boolean;
@@ -39,6 +41,8 @@ export interface RuntimeReport {
   readonly traces?: TraceTable;
   /** Definitions that threw while the prelude ran, with their errors. */
   readonly preludeFailures?: { id: string; message: string }[];
+  /** An environment's exit(code) ended the run (as completed), with this code. */
+  readonly exit?: number;
   /** Entry points called at the end because nothing else called them (host-side, from drive()). */
   driven?: number[];
 }

@@ -10,7 +10,7 @@ export const CATEGORIES = [
 export type Category = (typeof CATEGORIES)[number];
 
 /** What a missing element is: a free name, the top-level `this`, a member, a call's result, a module, a part of a value. */
-export type ElementKind = 'global' | 'receiver' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure' | 'argument';
+export type ElementKind = 'global' | 'receiver' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure' | 'argument' | 'environment';
 
 /** One failed proposal, fed back to the provider on the next attempt. */
 export interface FailedAttempt {

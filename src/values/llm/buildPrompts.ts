@@ -47,6 +47,7 @@ const KIND_TEXT: Record<ElementKind, string> = {
   iterable: 'a value the snippet iterates, so it must be iterable',
   destructure: 'a value the snippet destructures with an array pattern, so it must be iterable',
   argument: 'an argument to a function the snippet declares but never calls; snipexec calls it',
+  environment: 'a value a modelled platform API gives the snippet (a response body, a request parameter), shaped by how the snippet uses it',
 };
 
 /** A fence longer than any backtick run inside, so the snippet cannot close it (CommonMark). */
