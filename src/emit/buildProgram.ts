@@ -7,6 +7,7 @@ import { parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { lowerForTypeStripping, stripTypes, traverse } from '../parse/stripTypes.ts';
 import { transformJsx } from '../parse/transformJsx.ts';
 import { clockPreamble, readsClock, type ClockSettings } from './clockPreamble.ts';
+import { environmentPreamble, functionsRegistration, preludeWithEnvironments, type ProgramEnvironments } from './environmentPreamble.ts';
 
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
 
@@ -19,6 +20,8 @@ export interface ProgramParts {
   readonly driven: readonly number[];
   /** The sandbox's clock; the program installs the same one when it reads the clock. */
   readonly clock?: ClockSettings;
+  /** The environments the run loaded: the program loads the same ones, from this snipexec installation. */
+  readonly environments?: ProgramEnvironments;
 }
 
 /** `js`: plain JavaScript (types erased, JSX lowered). `ts`: types kept, what Node's type stripping cannot erase lowered. */
@@ -28,13 +31,21 @@ export type ProgramTarget = 'js' | 'ts';
  * The completed program: the clock (when read), the definitions of everything the run injected,
  * then the snippet as the sandbox ran it (imports of injected modules read the definitions, types
  * erased, JSX lowered), then the calls callUncalled made. It runs under plain `node` as a
- * CommonJS script, with no package installed, and prints what the run printed.
+ * CommonJS script, with no package installed, and prints what the run printed. A run that used
+ * environments (a DOM, Node's built-ins) gives a program that first loads the same ones from this
+ * snipexec installation (src/emit/nodeEnvironments.ts; Node ≥ 24), and runs their drivers once
+ * the snippet's timers ran out.
  */
 export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'): string {
   const { rendered, instrumented } = parts;
   const snippet = snippetSource(parts.parsed, target);
+  const envs = parts.environments && parts.environments.loaded.length > 0 ? parts.environments : undefined;
   let code = snippet.code;
   if (!code.endsWith('\n')) code += '\n';
+  if (envs && instrumented.entryPoints.length > 0) {
+    const typed = target === 'ts' && (parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx');
+    code = insertAfterPrologue(code, functionsRegistration(instrumented.entryPoints, envs.called), snippet.directives, typed);
+  }
   // The functions nothing called are called as the run called them: once the snippet's timers ran out.
   const calls = drivenCalls(parts);
   if (calls.length > 0 && parts.clock === undefined) code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
@@ -53,9 +64,25 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   if (rendered.receiver !== undefined || shadows || instrumented.async || snippet.directives) {
     code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'globalThis'});\n`;
   }
-  const clock = parts.clock && (calls.length > 0 || readsClock(rendered.source + code)) ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
-  const prelude = rendered.source === '' ? '' : `// ---- injected by snipexec ----\n${rendered.source}`;
-  return clock + prelude + (clock + prelude === '' ? '' : '// ---- snippet ----\n') + code;
+  // Environments read the clock and queue their drivers after the snippet's timers: they need it.
+  const clock = parts.clock && (envs || calls.length > 0 || readsClock(rendered.source + code)) ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
+  const environments = envs ? environmentPreamble(envs, rendered, clock !== '') : '';
+  const definitions = envs ? preludeWithEnvironments(rendered.source) : rendered.source;
+  const prelude = definitions === '' ? '' : `// ---- injected by snipexec ----\n${definitions}`;
+  const head = clock + environments + prelude;
+  return head + (head === '' ? '' : '// ---- snippet ----\n') + code;
+}
+
+/** Puts a statement at the start of the snippet's code, after its directive prologue ('use strict' must stay first). */
+function insertAfterPrologue(code: string, statement: string, directives: boolean, typed: boolean): string {
+  if (!directives) return `${statement}\n${code}`;
+  let end: number | undefined;
+  try {
+    end = parseSnippet(code, typed ? 'ts' : 'js').ast.program.directives.at(-1)?.end ?? undefined;
+  } catch {
+    end = undefined; // the sandbox parsed this code; should it fail here, the statement goes first
+  }
+  return end === undefined ? `${statement}\n${code}` : `${code.slice(0, end)}\n${statement}${code.slice(end)}`;
 }
 
 function drivenCalls(parts: ProgramParts): string[] {

@@ -17,7 +17,9 @@ export function readsClock(source: string): boolean {
  * same seed; timers run in the order of their virtual due time, one per event-loop turn, at most
  * `maxTimerTicks` of them, with no real waiting. `__snipexec_afterTimers(fn)` runs fn once the
  * timers have run out, as the sandbox calls the functions nothing called (callUncalled), then
- * drains the timers fn set. One line, so a re-run of the program leaves no line of it uncovered.
+ * drains the timers fn set; functions given in turn run in turn, each after the timers the one
+ * before it set (the environments' drivers, then the functions nothing called). One line, so a
+ * re-run of the program leaves no line of it uncovered.
  */
 export function clockPreamble(clock: ClockSettings): string {
   const source = [
@@ -43,7 +45,7 @@ export function clockPreamble(clock: ClockSettings): string {
     '}',
     'function clear(id) { for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { timers.splice(i, 1); return; } }',
     'function tick() {',
-    `  if (timers.length === 0 || ticks++ >= ${clock.maxTimerTicks}) { draining = false; ticks = 0; if (idle.length > 0) idle.shift()(); return; }`,
+    `  if (timers.length === 0 || ticks++ >= ${clock.maxTimerTicks}) { draining = false; ticks = 0; if (idle.length > 0) { idle.shift()(); if (!draining && idle.length > 0) { draining = true; realImmediate(tick); } } return; }`,
     '  let best = 0;',
     '  for (let i = 1; i < timers.length; i++) if (timers[i].at < timers[best].at || (timers[i].at === timers[best].at && timers[i].seq < timers[best].seq)) best = i;',
     '  const timer = timers[best];',

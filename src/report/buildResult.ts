@@ -6,6 +6,8 @@ import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
 import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
+import { programEnvironments } from '../emit/environmentPreamble.ts';
+import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { Category, ElementKind } from '../values/types.ts';
@@ -100,7 +102,7 @@ export interface ResultParts {
   /** The sandbox's clock, which the emitted program installs when it reads the clock. */
   readonly clock?: ClockSettings;
   /** The environments selected for the snippet, and the ones that failed to build or load. */
-  readonly environments?: { readonly names: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
+  readonly environments?: { readonly names: readonly string[]; readonly failed: readonly EnvironmentFailure[]; readonly bundles?: readonly GuestBundle[] };
 }
 
 /** Turns the last execution's counters into the metrics the README defines. */
@@ -142,7 +144,7 @@ export function buildResult(parts: ResultParts): RunResult {
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
-  const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, driven: report?.driven ?? [], ...(parts.clock ? { clock: parts.clock } : {}) };
+  const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, driven: report?.driven ?? [], ...(parts.clock ? { clock: parts.clock } : {}), ...emittedEnvironments(parts) };
   const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
   return withTypedProgram({
     status,
@@ -158,6 +160,16 @@ export function buildResult(parts: ResultParts): RunResult {
     types: inferDeclarations(book.defs),
     ...environmentsOf(parts),
   }, programParts);
+}
+
+/** The environments that loaded, for the program to load the same, with the values they asked for (`--emit`). */
+function emittedEnvironments(parts: ResultParts): Pick<ProgramParts, 'environments'> {
+  const bundles = parts.environments?.bundles;
+  if (!bundles || bundles.length === 0) return {};
+  const failed = new Set([...(parts.environments?.failed ?? []), ...(parts.execution?.environmentFailures ?? [])].map((f) => f.name));
+  const values = [...parts.book.defs.values()].filter((d) => d.kind === 'environment').map((d) => d.id);
+  const environments = programEnvironments(bundles, failed, values);
+  return environments ? { environments } : {};
 }
 
 function environmentsOf(parts: ResultParts): Pick<RunResult, 'environments'> {

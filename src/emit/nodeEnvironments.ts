@@ -1,0 +1,149 @@
+import Module from 'node:module';
+import { runInThisContext } from 'node:vm';
+import { SnipexecError } from '../errors.ts';
+import { environmentFilename, type EnvironmentHost, type GuestEnvironment } from '../protocol/environment.ts';
+import { bundleGuestSync, type GuestBundleRequest } from '../sandbox/bundleGuest.ts';
+
+/**
+ * One environment as the `--emit`ted program names it: the request its bundle was built from (the
+ * loader builds the same bundle again, from bundleGuest's cache), or, for a bundle made by other
+ * means (a test's inline environment), its code.
+ */
+export type EmittedEnvironment =
+  | { readonly name: string; readonly request: GuestBundleRequest }
+  | { readonly name: string; readonly code: string };
+
+/**
+ * A top-level function of the snippet as the program sees it: its name, a getter for it (which
+ * throws or gives undefined before its statement ran), and whether the run had called it before
+ * the drivers ran.
+ */
+export type EmittedFunction = readonly [name: string, get: () => unknown, called: boolean];
+
+export interface NodeEnvironmentOptions {
+  /** The program's own module: only its `require` (and the injected table's fallback) gets the environments' modules. */
+  readonly module: object;
+  readonly environments: readonly EmittedEnvironment[];
+  /** Per element id the environments asked for in the run, the value the run gave it (a definition of the program's prelude). */
+  readonly values?: Readonly<Record<string, () => unknown>>;
+}
+
+/** What the program drives its environments with, after loading them. */
+export interface NodeEnvironments {
+  /** Where topLevelFunctions() reads the snippet's top-level functions from (set by the snippet's scope). */
+  functions(list: () => readonly EmittedFunction[]): void;
+  /** Runs the drivers the environments added (fire the listeners, call the handlers), in order. */
+  afterSnippet(): void;
+  /** Runs the drivers once Node's event loop is empty (a program without the sandbox's clock has no `__snipexec_afterTimers`). */
+  afterEventLoop(): void;
+}
+
+/** An environment the run loaded could not be loaded again by the program. */
+export class EmittedEnvironmentFailed extends SnipexecError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('EMITTED_ENVIRONMENT_FAILED', message, options);
+  }
+}
+
+type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
+const loader = Module as unknown as { _load: Load };
+// Node's own process, taken before an environment replaces the global `process` with its model.
+const nodeProcess = process;
+const exitProcess = process.exit.bind(process);
+
+/**
+ * Loads the environments a run used into plain Node, for the `--emit`ted program: the same guest
+ * bundles, each evaluated as `function (module, exports)` in a script named as in the sandbox
+ * (`snipexec:env:<name>`), and its `setup(host)` called with a host that works on Node's own
+ * global object. Globals are defined as the environment defines them (its model of `process` or
+ * `Buffer` replaces Node's, since the run saw the model); the CommonJS names of the program's own
+ * module (`require`, `module`, `exports`, `__dirname`, `__filename`) stay Node's, as they shadow
+ * any global. Modules are what the program's `require(spec)` returns. `exit` is Node's
+ * `process.exit`; `isProbe` is always false (no recording proxies run here); `valueOf` answers
+ * from the values the run gave.
+ */
+export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvironments {
+  const modules = new Map<string, unknown>();
+  const drivers: { name: string; drive: () => unknown }[] = [];
+  const known = new Map<string, unknown>();
+  let functions: () => readonly EmittedFunction[] = () => [];
+  const host: EnvironmentHost = Object.freeze({
+    global: globalThis,
+    defineGlobal(name: string, value: unknown) {
+      Object.defineProperty(globalThis, String(name), { value, writable: true, configurable: true, enumerable: false });
+    },
+    defineModule(specifier: string, value: unknown) {
+      modules.set(bareSpecifier(String(specifier)), value);
+    },
+    afterSnippet(name: string, drive: () => void) {
+      if (typeof drive === 'function') drivers.push({ name: String(name), drive });
+    },
+    topLevelFunctions() {
+      return functions().flatMap(([name, get, called]) => {
+        const fn = valueOrUndefined(get);
+        return typeof fn === 'function' ? [Object.freeze({ name, fn: fn as (...args: never[]) => unknown, called })] : [];
+      });
+    },
+    exit(code: number): never {
+      return exitProcess(typeof code === 'number' && code === code ? code : 0);
+    },
+    valueOf(id: string) {
+      const key = String(id);
+      if (!known.has(key)) known.set(key, options.values?.[key]?.());
+      return known.get(key);
+    },
+    isProbe: () => false,
+  });
+  hookRequire(options.module, modules);
+  for (const env of options.environments) {
+    try {
+      const code = 'code' in env ? env.code : bundleGuestSync(env.request).code;
+      const factory = runInThisContext(`(function (module, exports) {\n${code}\n})`, { filename: environmentFilename(env.name) }) as (m: { exports: unknown }, e: unknown) => void;
+      const module = { exports: {} as unknown };
+      factory.call(module.exports, module, module.exports);
+      const setup = (module.exports as Partial<GuestEnvironment>).setup;
+      if (typeof setup !== 'function') throw new Error('it exports no setup function');
+      setup(host);
+    } catch (error) {
+      // The run loaded it (else the program would not name it): Node and the isolate differ here.
+      throw new EmittedEnvironmentFailed(`environment ${env.name} could not be loaded: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+  return {
+    functions(list) {
+      functions = list;
+    },
+    afterSnippet() {
+      for (const { drive } of drivers) drive(); // an error it lets escape ends the program, as it ended the run
+    },
+    afterEventLoop() {
+      nodeProcess.once('beforeExit', () => this.afterSnippet());
+    },
+  };
+}
+
+/** A `let`/`const` function read before its statement ran throws: it is not there yet. */
+function valueOrUndefined(get: () => unknown): unknown {
+  try {
+    return get();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `node:path` and `path` are the same module. */
+function bareSpecifier(specifier: string): string {
+  return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+}
+
+/** The program's `require(spec)` returns an environment's module for the specifiers environments define, and only for the program's own module. */
+function hookRequire(program: object, modules: ReadonlyMap<string, unknown>): void {
+  const original = loader._load;
+  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
+    if (parent === program && typeof request === 'string') {
+      const key = bareSpecifier(request);
+      if (modules.has(key)) return modules.get(key);
+    }
+    return original.call(this, request, parent, isMain);
+  };
+}
