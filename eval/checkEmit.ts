@@ -1,7 +1,8 @@
 // The emit property, under plain Node: for every snippet a mode fully executes, its --emit'ted
 // program is run with plain `node` (this process's binary: Node 24 through npm), not through
-// snipexec, in a child process in a temporary directory. It holds when the program exits 0 within
-// the timeout (default 10 s) and its console output (stdout and stderr as one stream, in order: the
+// snipexec, in a child process in a temporary directory. It holds when the program exits within
+// the timeout (default 10 s) with the run's exit code (0, or the code of the process.exit that
+// ended the run) and its console output (stdout and stderr as one stream, in order: the
 // sandbox has one console) equals the run's stdout. When the run's capture was capped (64 KiB), what
 // it kept must be the start of the program's output.
 // Usage: npm run check-emit -- [--mode trace] [--call-uncalled] [--timeout MS] [--out FILE] [DATASET.jsonl|DIR…]
@@ -31,9 +32,9 @@ const sources = args.length > 0 ? args : [join(SHARED_DIR, 'so-node-edits.jsonl'
 interface Failure { readonly id: string; readonly cause: string; readonly detail: string }
 
 /** The cause of a failed program, coarse enough to group by: the error's name and code, a timeout, or differing output. */
-function causeOf(exitCode: number | null, timedOut: boolean, output: string, expected: string): { cause: string; detail: string } {
+function causeOf(exitCode: number | null, timedOut: boolean, output: string, expected: string, expectedExit: number): { cause: string; detail: string } {
   if (timedOut) return { cause: 'timeout', detail: output.slice(-300) };
-  if (exitCode !== 0) {
+  if (exitCode !== expectedExit) {
     const line = output.split('\n').find((l) => /^\w*Error\b/.test(l)) ?? output.trim().split('\n').pop() ?? '';
     const code = /\[(ERR_\w+)\]/.exec(output)?.[1];
     const name = /^(\w*Error)\b/.exec(line)?.[1] ?? 'Error';
@@ -67,8 +68,10 @@ async function check(name: string, items: AsyncIterable<DatasetItem>): Promise<{
       if (!r.fullyExecuted || r.status !== 'completed' || r.program === undefined) continue;
       full++;
       const run = await runWithNode(r.program, { timeoutMs });
-      if (run.exitCode === 0 && !run.timedOut && sameOutput(run.output, r.stdout)) holds++;
-      else failures.push({ id: item.id, ...causeOf(run.exitCode, run.timedOut, run.output, r.stdout) });
+      // A run ended by process.exit(code) (an environment's exit) is completed; its program exits with that code.
+      const exitCode = r.exitCode ?? 0;
+      if (run.exitCode === exitCode && !run.timedOut && sameOutput(run.output, r.stdout)) holds++;
+      else failures.push({ id: item.id, ...causeOf(run.exitCode, run.timedOut, run.output, r.stdout, exitCode) });
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -50,6 +50,8 @@ export function environmentPreamble(envs: ProgramEnvironments, rendered: Rendere
   return [
     `// ---- environments (${commentText(names)}): loaded from snipexec as the run loaded them ----`,
     `var ${NODE_REQUIRE} = require, ${ENVIRONMENTS_VARIABLE} = require(${jsString(NODE_ENVIRONMENTS_LOADER)}).loadNodeEnvironments({ module, environments: [${list}], values: { ${values.join(', ')} } });`,
+    // The module's own names shadow the globals an environment defines: the run saw the environment's.
+    `__dirname = ${ENVIRONMENTS_VARIABLE}.moduleValue('__dirname', __dirname); __filename = ${ENVIRONMENTS_VARIABLE}.moduleValue('__filename', __filename);`,
     // The drivers run once the snippet's timers ran out, before the functions nothing called.
     withClock ? `__snipexec_afterTimers(() => ${ENVIRONMENTS_VARIABLE}.afterSnippet());` : `${ENVIRONMENTS_VARIABLE}.afterEventLoop();`,
     '',

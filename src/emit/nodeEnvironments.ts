@@ -36,6 +36,8 @@ export interface NodeEnvironments {
   afterSnippet(): void;
   /** Runs the drivers once Node's event loop is empty (a program without the sandbox's clock has no `__snipexec_afterTimers`). */
   afterEventLoop(): void;
+  /** The value an environment gave the global `name` (`__dirname`: `/app`), else the program's own. */
+  moduleValue(name: string, own: unknown): unknown;
 }
 
 /** An environment the run loaded could not be loaded again by the program. */
@@ -56,9 +58,10 @@ const exitProcess = process.exit.bind(process);
  * bundles, each evaluated as `function (module, exports)` in a script named as in the sandbox
  * (`snipexec:env:<name>`), and its `setup(host)` called with a host that works on Node's own
  * global object. Globals are defined as the environment defines them (its model of `process` or
- * `Buffer` replaces Node's, since the run saw the model); the CommonJS names of the program's own
- * module (`require`, `module`, `exports`, `__dirname`, `__filename`) stay Node's, as they shadow
- * any global. Modules are what the program's `require(spec)` returns. `exit` is Node's
+ * `Buffer` replaces Node's, since the run saw the model); the program's own `require`, `module`
+ * and `exports` stay Node's (it is Node's main module: `require.main === module` holds), while
+ * `__dirname` and `__filename` take the environment's values (moduleValue). Modules are what the
+ * program's `require(spec)` returns. `exit` is Node's
  * `process.exit`; `isProbe` is always false (no recording proxies run here); `valueOf` answers
  * from the values the run gave.
  */
@@ -66,11 +69,13 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
   const modules = new Map<string, unknown>();
   const drivers: { name: string; drive: () => unknown }[] = [];
   const known = new Map<string, unknown>();
+  const globals = new Map<string, unknown>();
   let functions: () => readonly EmittedFunction[] = () => [];
   const host: EnvironmentHost = Object.freeze({
     global: globalThis,
     defineGlobal(name: string, value: unknown) {
       Object.defineProperty(globalThis, String(name), { value, writable: true, configurable: true, enumerable: false });
+      globals.set(String(name), value);
     },
     defineModule(specifier: string, value: unknown) {
       modules.set(bareSpecifier(String(specifier)), value);
@@ -115,6 +120,9 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
     },
     afterSnippet() {
       for (const { drive } of drivers) drive(); // an error it lets escape ends the program, as it ended the run
+    },
+    moduleValue(name, own) {
+      return globals.has(name) ? globals.get(name) : own;
     },
     afterEventLoop() {
       nodeProcess.once('beforeExit', () => this.afterSnippet());

@@ -79,6 +79,8 @@ export interface RunResult {
    * it, and those that could not be built or loaded, with why. Absent when it needed none.
    */
   readonly environments?: { readonly loaded: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
+  /** The code an environment's exit (`process.exit(code)`) ended the run with; the `--emit`ted program exits with it too. */
+  readonly exitCode?: number;
 }
 
 
@@ -159,6 +161,7 @@ export function buildResult(parts: ResultParts): RunResult {
     program: buildProgram(programParts),
     types: inferDeclarations(book.defs),
     ...environmentsOf(parts),
+    ...(report?.exit !== undefined ? { exitCode: report.exit } : {}),
   }, programParts);
 }
 
