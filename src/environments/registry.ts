@@ -23,7 +23,52 @@ export interface EnvironmentSpec {
 }
 
 /** Every environment, in load order (one an environment needs comes before it). */
-export const ENVIRONMENTS: readonly EnvironmentSpec[] = [];
+export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
+  {
+    name: 'node',
+    entry: 'node/index.ts',
+    globals: ['process', 'Buffer', '__dirname', '__filename', 'module', 'exports', 'global'],
+    modules: ['process', 'path', 'path/posix', 'events', 'util', 'url', 'querystring', 'buffer', 'string_decoder', 'os', 'child_process', 'net', 'timers', 'timers/promises'],
+    needs: [],
+    summary: "Node's globals (process with learnt env values, Buffer, __dirname, module/exports) and its light built-ins from the packages bundlers use (path, events, util, url, querystring, buffer, string_decoder); os, child_process and net modelled: nothing runs, nothing connects",
+    define: { 'process.env.NODE_DEBUG': 'undefined' },
+    alias: { qs: './src/guest/environments/node/shims/qs.ts' },
+  },
+  {
+    name: 'node-fs',
+    entry: 'node-fs/index.ts',
+    globals: [],
+    modules: ['fs', 'fs/promises'],
+    needs: ['node'],
+    summary: 'fs and fs/promises over an in-memory volume (memfs) in /app; a file the snippet reads and did not write is created with learnt content (JSON that parses for .json); no host file is ever read or written',
+    alias: {
+      buffer: './src/guest/environments/node-fs/shims/buffer.ts',
+      'node:buffer': './src/guest/environments/node-fs/shims/buffer.ts',
+      'node:url': './src/guest/environments/node-fs/shims/url.ts',
+      'node:stream': './src/guest/environments/node-fs/shims/stream.ts',
+      'node:path': 'path-browserify',
+      'node:events': 'events',
+      '@jsonjoy.com/fs-snapshot': './src/guest/environments/node-fs/shims/empty.ts',
+      '@jsonjoy.com/fs-print': './src/guest/environments/node-fs/shims/empty.ts',
+    },
+  },
+  {
+    name: 'browser',
+    entry: 'browser/index.ts',
+    globals: [
+      'window', 'document', 'self', 'localStorage', 'sessionStorage', 'Storage', 'location', 'history', 'navigator', 'screen',
+      'fetch', 'XMLHttpRequest', 'Headers', 'Request', 'Response', 'AbortController', 'AbortSignal', 'FormData',
+      'Event', 'CustomEvent', 'UIEvent', 'MouseEvent', 'PointerEvent', 'KeyboardEvent', 'InputEvent', 'FocusEvent', 'SubmitEvent', 'TouchEvent', 'WheelEvent', 'DragEvent', 'MessageEvent', 'PopStateEvent', 'HashChangeEvent', 'StorageEvent', 'ProgressEvent', 'EventTarget',
+      'Node', 'Element', 'HTMLElement', 'HTMLInputElement', 'HTMLFormElement', 'HTMLButtonElement', 'HTMLSelectElement', 'HTMLTextAreaElement', 'HTMLAnchorElement', 'HTMLDivElement', 'HTMLImageElement', 'HTMLCanvasElement', 'HTMLTemplateElement', 'Text', 'DocumentFragment', 'NodeList', 'DOMParser', 'MutationObserver', 'IntersectionObserver', 'ResizeObserver', 'customElements', 'Image',
+      'alert', 'confirm', 'prompt', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'getComputedStyle', 'matchMedia', 'getSelection',
+      'addEventListener', 'removeEventListener', 'dispatchEvent', 'scrollTo', 'scrollBy', 'scrollX', 'scrollY', 'pageXOffset', 'pageYOffset', 'innerWidth', 'innerHeight', 'devicePixelRatio',
+      'onload', 'onresize', 'onscroll', 'onhashchange', 'onpopstate', 'onbeforeunload', 'onkeydown', 'onclick',
+    ],
+    modules: [],
+    needs: [],
+    summary: 'a real DOM (linkedom) with the global object as the window: every element the snippet queries exists (inputs and selects carry learnt values), localStorage/sessionStorage in memory, location/history at http://localhost/, navigator, fetch/XMLHttpRequest answering with learnt JSON; after the snippet its listeners fire once each, in registration order, with real events. No layout, no CSS, no navigation, no network',
+  },
+];
 
 /** What a snippet names: its free (undeclared) global names and the module specifiers it loads. */
 export interface SnippetNames {

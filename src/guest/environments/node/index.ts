@@ -29,6 +29,8 @@ function defineMissing(host: EnvironmentHost, name: string, value: unknown): voi
 
 export function setup(host: EnvironmentHost): void {
   const G = host.global;
+  // the runtime has queueMicrotask; a bare context (the test harness) may not, and memfs needs it
+  defineMissing(host, 'queueMicrotask', (fn: () => void) => void Promise.resolve().then(fn));
   const enqueue = (fn: () => void) => G.queueMicrotask(fn);
   const proc = createProcess(host);
   host.defineGlobal('process', proc);

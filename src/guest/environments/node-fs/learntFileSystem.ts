@@ -1,0 +1,166 @@
+import path from 'path-browserify';
+import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import { Buffer } from './shims/buffer.ts';
+import { contentOf, extensionOf, fallbackContent, listingOf, type FileContent } from './missingFiles.ts';
+
+/** What an fs call does with each path argument it takes. */
+type Access =
+  | 'read' //     reads a file: a missing one is created with learnt content
+  | 'stat' //     looks a path up: a missing one with an extension is created as a read would
+  | 'dir' //      lists a directory: a missing one is created with the learnt listing
+  | 'write' //    replaces or removes a file: its learnt content is forgotten
+  | 'none';
+
+/** The calls that touch a path, with what they do to each path argument; `probe` when a probe may stand for the result. */
+const CALLS: Readonly<Record<string, { readonly access: readonly Access[]; readonly probe?: boolean }>> = {
+  readFile: { access: ['read'], probe: true },
+  readdir: { access: ['dir'], probe: true },
+  open: { access: ['read'] },
+  createReadStream: { access: ['read'] },
+  exists: { access: ['stat'] },
+  stat: { access: ['stat'] },
+  lstat: { access: ['stat'] },
+  access: { access: ['stat'] },
+  realpath: { access: ['stat'] },
+  opendir: { access: ['dir'] },
+  copyFile: { access: ['read', 'write'] },
+  rename: { access: ['write', 'write'] },
+  writeFile: { access: ['write'] },
+  appendFile: { access: ['read', 'none'] }, // appends to the learnt content, as to a real file
+  truncate: { access: ['write'] },
+  unlink: { access: ['write'] },
+  rm: { access: ['write'] },
+  createWriteStream: { access: ['write'] },
+};
+
+type Fn = (...args: unknown[]) => unknown;
+type Volume = Record<string, Fn>;
+
+/**
+ * The memfs volume as the snippet's file system: a path it reads that nobody wrote is created
+ * first, with the content the value generator gives (see missingFiles.ts). In trace mode's
+ * learning run `readFile*` and `readdir*` hand the snippet the recording proxy itself, so its use
+ * (`JSON.parse`, `.split('\n')`) is learnt; the file then holds fallback content for other calls.
+ */
+export class LearntFileSystem {
+  readonly #host: EnvironmentHost;
+  readonly #vol: Volume;
+  /** Files that hold a stand-in while a probe stands for their content. */
+  readonly #probes = new Map<string, unknown>();
+  /** Files a learnt listing named: they exist, and get their content on the first read. */
+  readonly #placeholders = new Set<string>();
+  readonly #probeListings = new Map<string, unknown>();
+
+  constructor(host: EnvironmentHost, vol: Volume) {
+    this.#host = host;
+    this.#vol = vol;
+  }
+
+  /** A path argument as an absolute path, or undefined for a descriptor or a FileHandle. */
+  absolute(arg: unknown): string | undefined {
+    let p: string | undefined;
+    if (typeof arg === 'string') p = arg;
+    else if (arg instanceof Uint8Array) p = Buffer.from(arg).toString('utf8');
+    else if (arg && typeof arg === 'object' && (arg as { protocol?: unknown }).protocol === 'file:') p = decodeURIComponent(String((arg as { pathname?: unknown }).pathname));
+    return p === undefined ? undefined : path.resolve(p);
+  }
+
+  #write(file: string, content: string | Uint8Array): void {
+    this.#vol.mkdirSync(path.dirname(file), { recursive: true });
+    this.#vol.writeFileSync(file, content);
+  }
+
+  #fill(file: string): void {
+    const content: FileContent = contentOf(this.#host, file);
+    if (typeof content === 'object' && !(content instanceof Uint8Array)) {
+      this.#probes.set(file, content.probe);
+      this.#write(file, fallbackContent(file));
+    } else this.#write(file, content);
+  }
+
+  #exists(file: string): boolean {
+    return this.#vol.existsSync(file) as boolean;
+  }
+
+  /** Readies one path argument for a call; returns the probe that stands for the call's result, if any. */
+  prepare(access: Access, arg: unknown): { probe: unknown } | undefined {
+    const file = this.absolute(arg);
+    if (file === undefined) return undefined;
+    switch (access) {
+      case 'read':
+        if (this.#placeholders.delete(file)) this.#fill(file);
+        else if (!this.#exists(file)) this.#fill(file);
+        return this.#probes.has(file) ? { probe: this.#probes.get(file) } : undefined;
+      case 'stat':
+        if (this.#placeholders.delete(file)) this.#fill(file);
+        else if (!this.#exists(file) && extensionOf(file) !== '') this.#fill(file);
+        return undefined;
+      case 'dir':
+        if (this.#probeListings.has(file)) return { probe: this.#probeListings.get(file) };
+        if (this.#exists(file)) return undefined;
+        return this.#list(file);
+      case 'write':
+        this.#probes.delete(file);
+        this.#placeholders.delete(file);
+        return undefined;
+      case 'none':
+        return undefined;
+    }
+  }
+
+  #list(dir: string): { probe: unknown } | undefined {
+    const listing = listingOf(this.#host, dir);
+    this.#vol.mkdirSync(dir, { recursive: true });
+    if (!Array.isArray(listing)) {
+      this.#probeListings.set(dir, listing.probe);
+      return { probe: listing.probe };
+    }
+    for (const name of listing) {
+      const file = path.join(dir, name);
+      this.#vol.writeFileSync(file, '');
+      this.#placeholders.add(file);
+    }
+    return undefined;
+  }
+
+  /** Wraps fs's sync, callback and stream calls (`readFileSync`, `readFile`, `createReadStream`, …). */
+  wrapFs(fs: Record<string, unknown>): void {
+    for (const [name, call] of Object.entries(CALLS)) {
+      for (const [key, style] of [[`${name}Sync`, 'sync'], [name, name.startsWith('create') ? 'sync' : 'callback']] as const) {
+        const raw = fs[key];
+        if (typeof raw !== 'function') continue;
+        fs[key] = this.#wrap(raw as Fn, call.access, call.probe === true, style);
+      }
+    }
+  }
+
+  /** Wraps `fs.promises` (and `fs/promises`), whose calls go to the volume directly. */
+  wrapPromises(promises: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...promises };
+    for (const [name, call] of Object.entries(CALLS)) {
+      const raw = promises[name];
+      if (typeof raw === 'function') out[name] = this.#wrap(raw as Fn, call.access, call.probe === true, 'promise');
+    }
+    return out;
+  }
+
+  #wrap(raw: Fn, access: readonly Access[], probes: boolean, style: 'sync' | 'callback' | 'promise'): Fn {
+    const self = this;
+    return function (this: unknown, ...args: unknown[]) {
+      let stand: { probe: unknown } | undefined;
+      access.forEach((a, i) => {
+        const r = self.prepare(a, args[i]);
+        if (i === 0) stand = r;
+      });
+      if (probes && stand) {
+        const value = stand.probe;
+        if (style === 'sync') return value;
+        if (style === 'promise') return Promise.resolve(value);
+        const cb = args[args.length - 1];
+        if (typeof cb === 'function') queueMicrotask(() => (cb as Fn)(null, value));
+        return undefined;
+      }
+      return raw.apply(this, args);
+    };
+  }
+}

@@ -1,0 +1,2 @@
+// Stands in for memfs's snapshot and tree-printing packages, which no fs call a snippet makes uses.
+export {};
