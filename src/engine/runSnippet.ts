@@ -68,7 +68,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   // The environments the snippet's names select (a DOM for `document`, Node's built-ins for `require('path')`).
   const environments: LoadedEnvironments = deps.environments
     ? { bundles: deps.environments, names: deps.environments.map((e) => e.name), failures: [] }
-    : await loadEnvironments(prepared.names);
+    : await loadEnvironments(prepared.names, undefined, { cwd: process.cwd(), dirs: options.modulesDirs });
   let session: LlmSession | undefined;
   let values = deps.values;
   if (!values && options.mode === 'llm') {
@@ -134,6 +134,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
     clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
     environments: { names: environments.names, failed: environments.failures },
+    ...(environments.modules ? { modules: environments.modules } : {}),
   });
 }
 

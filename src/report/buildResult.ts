@@ -14,6 +14,7 @@ import type { Category, ElementKind } from '../values/types.ts';
 import type { Degradation } from '../values/providers.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
 import type { EnvironmentFailure } from '../environments/loadEnvironments.ts';
+import { moduleBundleName, type ModuleStatus, type ModuleUse } from '../environments/npmModules.ts';
 
 export type RunStatus = 'completed' | 'stopped' | 'pending' | 'syntax-error' | 'timeout' | 'host-timeout' | 'memory-limit' | 'internal-error';
 
@@ -27,6 +28,18 @@ export interface Injection {
   readonly attempts: number;
   /** False only for the universal Dummy, which stands for anything. */
   readonly concrete: boolean;
+}
+
+/** An npm module the snippet loads (README "Installed modules"). */
+export interface ReportedModule {
+  readonly specifier: string;
+  /** The installed version, from its package.json. */
+  readonly version?: string;
+  /** `module` when the real installed module ran in the sandbox; otherwise the value generator stood in for it (see `injections`). */
+  readonly provider?: 'module';
+  readonly status: ModuleStatus;
+  /** Why it was not used: a native addon, a Node built-in it needs, the bundler's error, its size, an error while it loaded. */
+  readonly reason?: string;
 }
 
 export interface ReportedError {
@@ -81,6 +94,8 @@ export interface RunResult {
   readonly environments?: { readonly loaded: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
   /** The code an environment's exit (`process.exit(code)`) ended the run with; the `--emit`ted program exits with it too. */
   readonly exitCode?: number;
+  /** The npm modules the snippet loads: bundled from where they are installed, or not, with why. Absent when it loads none. */
+  readonly modules?: readonly ReportedModule[];
 }
 
 
@@ -103,6 +118,8 @@ export interface ResultParts {
   readonly llmCalls: LlmUsage;
   /** The sandbox's clock, which the emitted program installs when it reads the clock. */
   readonly clock?: ClockSettings;
+  /** The npm modules the snippet loads, as loadEnvironments found them. */
+  readonly modules?: readonly ModuleUse[];
   /** The environments selected for the snippet, and the ones that failed to build or load. */
   readonly environments?: { readonly names: readonly string[]; readonly failed: readonly EnvironmentFailure[]; readonly bundles?: readonly GuestBundle[] };
 }
@@ -162,7 +179,22 @@ export function buildResult(parts: ResultParts): RunResult {
     types: inferDeclarations(book.defs),
     ...environmentsOf(parts),
     ...(report?.exit !== undefined ? { exitCode: report.exit } : {}),
+    ...modulesOf(parts),
   }, programParts);
+}
+
+function modulesOf(parts: ResultParts): Pick<RunResult, 'modules'> {
+  if (!parts.modules || parts.modules.length === 0) return {};
+  // A bundle whose code threw while it loaded in the isolate: the value generator stood in for it.
+  const threw = new Map((parts.execution?.environmentFailures ?? []).map((f) => [f.name, f.message]));
+  return {
+    modules: parts.modules.map(({ specifier, version, status, reason }): ReportedModule => {
+      const failure = status === 'bundled' ? threw.get(moduleBundleName(specifier)) : undefined;
+      const base = { specifier, ...(version ? { version } : {}) };
+      if (failure !== undefined) return { ...base, status: 'not-pure', reason: `it threw while loading: ${failure}` };
+      return status === 'bundled' ? { ...base, provider: 'module', status } : { ...base, status, ...(reason ? { reason } : {}) };
+    }),
+  };
 }
 
 /** The environments that loaded, for the program to load the same, with the values they asked for (`--emit`). */

@@ -25,6 +25,12 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
     if (loaded.length > 0) out.push(`environments: ${loaded.join(', ')}`);
     for (const f of failed) out.push(paint('31', `environment ${f.name} could not be loaded: ${f.message}`));
   }
+  for (const m of result.modules ?? []) {
+    const name = m.version ? `${m.specifier} ${m.version}` : m.specifier;
+    if (m.provider === 'module') out.push(`module: ${name} (installed, run for real)`);
+    else if (m.status === 'not-installed') out.push(paint('2', `module: ${m.specifier} not installed; its values are synthesized (--modules DIR to say where it is)`));
+    else out.push(paint('33', `module: ${name} not run (${m.status}: ${m.reason ?? 'no reason given'}); its values are synthesized`));
+  }
   if (result.injections.length > 0) {
     out.push('', paint('1', 'injected definitions'));
     for (const inj of result.injections) out.push(`  ${inj.source}  ${paint('2', `// ${inj.element}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
