@@ -11,6 +11,8 @@ import { loadEnvironments } from '../src/environments/loadEnvironments.ts';
 import type { EnvironmentSpec } from '../src/environments/registry.ts';
 import { moduleEnvironments, type ModuleUse } from '../src/environments/npmModules.ts';
 import { environmentFilename } from '../src/protocol/environment.ts';
+import { runSnippet } from '../src/index.ts';
+import { formatHuman } from '../src/report/formatHuman.ts';
 import type { GuestBundle } from '../src/sandbox/bundleGuest.ts';
 import { cli } from './helpers.ts';
 
@@ -175,4 +177,50 @@ test('CLI: --modules is checked before anything runs and names the flag', () => 
   const r = cli(['run', '-', '--json', '--modules', join(ELSEWHERE, 'missing')], 'console.log(1)');
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--modules: not a directory: .*missing/);
+});
+
+test('end to end: _.groupBy is lodash\'s when lodash is installed; the module is listed, not injected', async () => {
+  const code = "const _ = require('lodash');\nconst g = _.groupBy([1.3, 2.1, 2.4], Math.floor); console.log(g)\n";
+  const r = await runSnippet(code);
+  assert.equal(r.status, 'completed');
+  assert.equal(r.stdout, "{ '1': [ 1.3 ], '2': [ 2.1, 2.4 ] }\n");
+  assert.deepEqual([r.lines.covered, r.lines.total], [2, 2]);
+  assert.deepEqual(r.modules, [{ specifier: 'lodash', version: LODASH_VERSION, provider: 'module', status: 'bundled' }]);
+  assert.deepEqual(r.injections.map((i) => i.element), []);
+  const human = formatHuman(r, code, false);
+  assert.match(human, /^module: lodash \S+ \(installed, run for real\)$/m);
+  assert.doesNotMatch(human, /injected definitions/);
+});
+
+test('end to end: a module not installed or not pure is synthesized as before, and the result says why', async () => {
+  const code = "const pad = require('left-pad'); const addon = require('native-addon');\nconsole.log(typeof pad, typeof addon)\n";
+  const r = await runSnippet(code, { modulesDirs: [PROJECT] });
+  assert.deepEqual(r.modules, [
+    { specifier: 'left-pad', status: 'not-installed' },
+    { specifier: 'native-addon', version: '1.0.0', status: 'not-pure', reason: 'a native addon: build/Release/addon.node' },
+  ]);
+  assert.deepEqual(r.injections.map((i) => i.element).sort(), ['require("left-pad")', 'require("native-addon")']);
+  const human = formatHuman(r, code, false);
+  assert.match(human, /^module: left-pad not installed; its values are synthesized/m);
+  assert.match(human, /^module: native-addon 1\.0\.0 not run \(not-pure: a native addon: build\/Release\/addon\.node\)/m);
+});
+
+test('CLI: a module found through --modules, or from the working directory, runs for real', () => {
+  const code = "const { label } = require('tiny-pure');\nconsole.log(label(7))\n";
+  const cases: { name: string; args: string[]; cwd: string; stdout: string; status: string }[] = [
+    { name: '--modules DIR', args: ['--modules', PROJECT], cwd: ELSEWHERE, stdout: 'item-007\n', status: 'bundled' },
+    { name: '--modules given twice, both searched in order', args: ['--modules', join(PROJECT, 'node_modules'), '--modules', ROOT], cwd: ELSEWHERE, stdout: 'item-007\n', status: 'bundled' },
+    { name: 'working directory', args: [], cwd: join(PROJECT, 'node_modules/tiny-pure'), stdout: 'item-007\n', status: 'bundled' },
+    { name: 'nowhere', args: [], cwd: ELSEWHERE, stdout: '', status: 'not-installed' },
+  ];
+  for (const c of cases) {
+    const r = cli(['run', '-', '--json', ...c.args], code, 60_000, process.env, c.cwd);
+    assert.equal(r.code === 0 || r.code === 1, true, `${c.name}: ${r.stderr}`);
+    const result = JSON.parse(r.stdout) as { stdout: string; modules?: { specifier: string; status: string; provider?: string }[] };
+    assert.equal(result.modules?.[0]?.status, c.status, c.name);
+    if (c.status === 'bundled') {
+      assert.equal(result.stdout, c.stdout, c.name);
+      assert.equal(result.modules?.[0]?.provider, 'module', c.name);
+    }
+  }
 });
