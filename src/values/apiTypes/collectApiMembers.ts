@@ -12,6 +12,8 @@ export interface MemberDeclaration {
   readonly source: 'es' | 'dom' | 'node';
   /** Declared inside a namespace or module (Intl's option bags, Node's modules), not at the top level. */
   readonly nested: boolean;
+  /** Marked @deprecated: still there at run time, but says nothing of today's types. */
+  readonly deprecated: boolean;
   /** Kinds of its value when read (a property, accessor, or a method as a function). */
   readonly read: ReadonlySet<ApiKind>;
   /** Kinds of what calling it returns, for methods and function-typed properties; absent otherwise. */
@@ -70,12 +72,12 @@ export function collectApiMembers(): ApiMembers {
     // A constructor interface holds statics of a real global (Buffer.byteLength), never a value to synthesise.
     if (/(TagNameMap|EventMap|Constructor)$/.test(owner) || ts.getJSDocDeprecatedTag(node)) return;
     for (const m of node.members) {
-      if (ts.getJSDocDeprecatedTag(m) || ('questionToken' in m && m.questionToken !== undefined)) continue; // optional: what code passes in (options)
+      if ('questionToken' in m && m.questionToken !== undefined) continue; // optional: what code passes in (options)
       if (ts.isConstructorDeclaration(m) || ts.isIndexSignatureDeclaration(m) || ts.isCallSignatureDeclaration(m) || ts.isConstructSignatureDeclaration(m)) continue;
       if (m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword || x.kind === ts.SyntaxKind.PrivateKeyword || x.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
       const name = memberName(m.name);
       if (name === undefined) continue;
-      const decl = kinds.declaration({ owner, source, nested }, m);
+      const decl = kinds.declaration({ owner, source, nested, deprecated: ts.getJSDocDeprecatedTag(m) !== undefined }, m);
       if (!decl) continue;
       const list = members.get(name) ?? [];
       list.push(decl);
@@ -100,14 +102,11 @@ export function collectApiMembers(): ApiMembers {
     families.set(category, family(roots, bases));
     const names = new Set<string>();
     const type = declared.get(representative);
-    if (type) for (const p of checker.getPropertiesOfType(type)) if (!p.name.startsWith('__@') && !deprecated(p)) names.add(p.name);
+    // Deprecated members too: `substr` is still there on every string.
+    if (type) for (const p of checker.getPropertiesOfType(type)) if (!p.name.startsWith('__@')) names.add(p.name);
     categoryMembers.set(category, names);
   }
   return { members, families, categoryMembers, bases, files: files.sort() };
-}
-
-function deprecated(symbol: ts.Symbol): boolean {
-  return (symbol.getDeclarations() ?? []).every((d) => ts.getJSDocDeprecatedTag(d) !== undefined) && (symbol.getDeclarations() ?? []).length > 0;
 }
 
 /**
@@ -136,7 +135,7 @@ class KindReader {
     this.checker = checker;
   }
 
-  declaration(where: Pick<MemberDeclaration, 'owner' | 'source' | 'nested'>, m: ts.ClassElement | ts.TypeElement): MemberDeclaration | undefined {
+  declaration(where: Pick<MemberDeclaration, 'owner' | 'source' | 'nested' | 'deprecated'>, m: ts.ClassElement | ts.TypeElement): MemberDeclaration | undefined {
     const c = this.checker;
     if (ts.isMethodSignature(m) || ts.isMethodDeclaration(m)) {
       const sig = c.getSignatureFromDeclaration(m);

@@ -34,7 +34,7 @@ function kindsOf(d: MemberDeclaration, called: boolean): string {
  * those agree and so do most declarations of the platform that say anything.
  */
 function resolve(decls: readonly MemberDeclaration[], called: boolean, core: (d: MemberDeclaration) => boolean, inFamily: (owner: string) => boolean): Resolved {
-  const all = decls.filter((d) => (called ? d.returns !== undefined : !d.read.has('function') || d.read.size > 1));
+  const all = decls.filter((d) => !d.deprecated && (called ? d.returns !== undefined : !d.read.has('function') || d.read.size > 1));
   if (all.length === 0) return NOTHING;
   const fromCore = all.filter(core);
   const builtIn = all.filter((d) => inFamily(d.owner));
@@ -78,8 +78,11 @@ export function apiTypeRows(api: ApiMembers): ApiTypeRow[] {
     const call = resolve(decls, true, core, inFamily);
     const of = Object.keys(API_CATEGORIES).filter((c) => api.categoryMembers.get(c)?.has(name));
     // Declared by nothing but the families of the categories that have it: a name only they use.
-    const only = of.length > 0 && decls.every((d) => (familyOf.get(d.owner) ?? []).some((c) => of.includes(c)));
-    const flags = `${read.fixed ? 'r' : ''}${read.core ? 'R' : ''}${call.fixed ? 'c' : ''}${call.core ? 'C' : ''}${only ? 'x' : ''}`;
+    const only = of.length > 0 && decls.filter((d) => !d.deprecated).every((d) => (familyOf.get(d.owner) ?? []).some((c) => of.includes(c)));
+    // A method of those categories: their families declare it callable, never as a plain value.
+    const own = decls.filter((d) => (familyOf.get(d.owner) ?? []).some((c) => of.includes(c)));
+    const method = own.length > 0 && own.every((d) => d.returns !== undefined);
+    const flags = `${read.fixed ? 'r' : ''}${read.core ? 'R' : ''}${call.fixed ? 'c' : ''}${call.core ? 'C' : ''}${only ? 'x' : ''}${method ? 'm' : ''}`;
     if (of.length > 0 || (read.fixed && read.core) || (call.fixed && call.core)) rows.push([name, read.kinds === 'any' ? '' : read.kinds, call.kinds === 'any' ? '' : call.kinds, of.join(' '), flags]);
   }
   return rows;
@@ -89,7 +92,7 @@ export function apiTypeRows(api: ApiMembers): ApiTypeRow[] {
 export function instanceRows(api: ApiMembers): (readonly [string, string])[] {
   const out = new Map<string, string>();
   for (const [category, names] of api.families) {
-    if (category === 'object' || category === 'event') continue;
+    if (category === 'event') continue;
     for (const n of names) if (!out.has(n) && !/^_/.test(n)) out.set(n, category);
   }
   return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -110,7 +113,8 @@ export function renderApiTypeTable(api: ApiMembers = collectApiMembers()): strin
     ' * `[member, read, call, categories, flags]`: the kinds its value has when read and what calling it',
     " * returns ('' when the platform does not say), the categories whose representative interface has",
     " * it, and flags: `r` read type fixed, `R` decided by the core (ECMAScript's built-ins, an HTML element and",
-    " * what it inherits, events), `c` call type fixed, `C` decided by the core, `x` declared by those categories' families alone.",
+    " * what it inherits, events), `c` call type fixed, `C` decided by the core, `x` declared by those categories' families alone,",
+    ' * `m` a method of those categories.',
     ' */',
     'export const API_TYPE_ROWS: readonly ApiTypeRow[] = [',
     ...rows,
