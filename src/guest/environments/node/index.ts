@@ -35,7 +35,6 @@ export function setup(host: EnvironmentHost): void {
   const proc = createProcess(host);
   host.defineGlobal('process', proc);
   host.defineGlobal('Buffer', Buffer);
-  defineModuleGlobals(host);
   defineMissing(host, 'URL', URLModel);
   defineMissing(host, 'URLSearchParams', URLSearchParamsModel);
   defineMissing(host, 'TextEncoder', TextEncoderModel);
@@ -60,6 +59,7 @@ export function setup(host: EnvironmentHost): void {
     ...createTimers(G),
   };
   for (const [name, value] of Object.entries(modules)) host.defineModule(name, value);
+  defineModuleGlobals(host, new Map(Object.entries(modules)));
 
   host.afterSnippet('net servers', driveServers(net, () => host.valueOf('socket.data', 'the data a client sends is undefined')));
   host.afterSnippet('process exit', endOfProcess(proc));

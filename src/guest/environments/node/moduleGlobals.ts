@@ -15,9 +15,9 @@ export interface SnippetModule {
 
 /**
  * `__dirname`, `__filename`, `module`, `exports` (`module.exports === exports`), `global`, and
- * `require.main === module` when the runtime's `require` is a global we may mark.
+ * a global `require` whose `main` is `module` (or `.main` on a `require` someone already defined).
  */
-export function defineModuleGlobals(host: EnvironmentHost): SnippetModule {
+export function defineModuleGlobals(host: EnvironmentHost, ownModules: ReadonlyMap<string, unknown>): SnippetModule {
   const module: SnippetModule = {
     exports: {},
     id: '.',
@@ -33,13 +33,37 @@ export function defineModuleGlobals(host: EnvironmentHost): SnippetModule {
   host.defineGlobal('module', module);
   host.defineGlobal('exports', module.exports);
   host.defineGlobal('global', host.global);
-  const require = (host.global as { require?: unknown }).require;
-  if (typeof require === 'function') {
+  const existing = (host.global as { require?: unknown }).require;
+  if (typeof existing === 'function') {
     try {
-      Object.defineProperty(require, 'main', { value: module, writable: true, configurable: true });
+      Object.defineProperty(existing, 'main', { value: module, writable: true, configurable: true });
     } catch {
-      // a frozen require of the runtime's: require.main stays as the runtime has it
+      // a frozen require: require.main stays as it is
     }
-  }
+  } else host.defineGlobal('require', createRequire(module, ownModules));
   return module;
+}
+
+/**
+ * The global `require` when nothing defined one: `require.main`, `require.resolve` and
+ * `require.cache` as Node's main module has them. It returns this environment's modules and
+ * throws MODULE_NOT_FOUND for any other, so the runtime's own module lookup (the other
+ * environments' modules, then the value generator) goes on as without it.
+ */
+function createRequire(module: SnippetModule, ownModules: ReadonlyMap<string, unknown>): NodeJS.Require {
+  const notFound = (spec: unknown) => Object.assign(new Error(`Cannot find module '${String(spec)}'`), { code: 'MODULE_NOT_FOUND' });
+  const bare = (spec: unknown) => String(spec).replace(/^node:/, '');
+  const require = (spec: unknown): unknown => {
+    const key = bare(spec);
+    if (ownModules.has(key)) return ownModules.get(key);
+    throw notFound(spec);
+  };
+  const resolve = (spec: unknown): string => {
+    const text = String(spec);
+    if (ownModules.has(bare(text))) return text;
+    if (text.startsWith('/') || text.startsWith('.')) return text.startsWith('/') ? text : `${CWD}/${text.replace(/^\.\//, '')}`;
+    throw notFound(spec);
+  };
+  resolve.paths = () => module.paths;
+  return Object.assign(require, { main: module, resolve, cache: Object.create(null), extensions: Object.create(null) }) as unknown as NodeJS.Require;
 }
