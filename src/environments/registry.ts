@@ -42,8 +42,8 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     needs: ['node'],
     summary: 'fs and fs/promises over an in-memory volume (memfs) in /app; a file the snippet reads and did not write is created with learnt content (JSON that parses for .json); no host file is ever read or written',
     alias: {
-      buffer: './src/guest/environments/node-fs/shims/buffer.ts',
-      'node:buffer': './src/guest/environments/node-fs/shims/buffer.ts',
+      buffer: './src/guest/environments/node/shims/globalBuffer.ts',
+      'node:buffer': './src/guest/environments/node/shims/globalBuffer.ts',
       'node:url': './src/guest/environments/node-fs/shims/url.ts',
       'node:stream': './src/guest/environments/node-fs/shims/stream.ts',
       'node:path': 'path-browserify',
@@ -67,6 +67,14 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     modules: [],
     needs: [],
     summary: 'a real DOM (linkedom) with the global object as the window: every element the snippet queries exists (inputs and selects carry learnt values), localStorage/sessionStorage in memory, location/history at http://localhost/, navigator, fetch/XMLHttpRequest answering with learnt JSON; after the snippet its listeners fire once each, in registration order, with real events. No layout, no CSS, no navigation, no network',
+  },
+  {
+    name: 'jquery',
+    entry: 'jquery/index.ts',
+    globals: ['$', 'jQuery'],
+    modules: ['jquery'],
+    needs: ['browser'],
+    summary: "the real jQuery 4 on the browser environment's DOM: selectors, traversal, attributes, classes, .val, .each, .toggle/.show/.hide, animations on the virtual clock; handlers fire with jQuery events when the browser environment fires listeners; $.ajax/$.get/$.getJSON/$.post/$.getScript complete through the modelled fetch with learnt data. :visible judged from display and the hidden attribute (no layout: sizes and offsets are 0)",
   },
 ];
 

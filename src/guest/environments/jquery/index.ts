@@ -1,0 +1,23 @@
+/**
+ * The `jquery` environment: the real jQuery (the installed package, v4) bound to the browser
+ * environment's window and document, as `$`, `jQuery` and the module `jquery`. Its handlers are
+ * registered with addEventListener, so the browser environment's driver fires them with real
+ * events (jQuery wraps each in a jQuery.Event); its ajax completes through the modelled fetch.
+ */
+import { jQueryFactory } from 'jquery/factory';
+import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import { installAjaxTransport } from './ajaxTransport.ts';
+import { defineVisibility } from './visibility.ts';
+
+export function setup(host: EnvironmentHost): void {
+  const window = (host.global as unknown as { window?: Window & typeof globalThis }).window;
+  if (!window || typeof window !== 'object' || !window.document) throw new Error('the jquery environment needs the browser environment (no window with a document)');
+  // jQuery's own queries while it loads (feature tests) must not create elements in the page
+  const browser = (window.document as unknown as Record<symbol, { withoutCreating?: <T>(fn: () => T) => T } | undefined>)[Symbol.for('snipexec.browser')];
+  const $ = browser?.withoutCreating ? browser.withoutCreating(() => jQueryFactory(window)) : jQueryFactory(window);
+  defineVisibility($, window);
+  installAjaxTransport($, window as unknown as Record<string, unknown>);
+  host.defineGlobal('jQuery', $);
+  host.defineGlobal('$', $);
+  host.defineModule('jquery', $);
+}

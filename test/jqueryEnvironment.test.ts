@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runWithEnvironments } from './environmentHarness.ts';
+
+/** Each case runs its snippet on browser + jquery in a bare isolate (harness), with virtual timers. */
+interface Case {
+  readonly name: string;
+  readonly code: string;
+  readonly logs: readonly string[];
+  readonly values?: Record<string, unknown>;
+  readonly error?: RegExp;
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: 'a click handler runs with a jQuery event, preventDefault works (fired by the browser driver)',
+    code: "$('#b').on('click', function (e) { e.preventDefault(); console.log(e.type, typeof e.originalEvent, e.isDefaultPrevented(), this.id, e instanceof $.Event) })",
+    logs: ['click object true b true'],
+  },
+  {
+    name: '.click(fn) registers like .on',
+    code: "$('.btn').click(function () { console.log('clicked', $(this).hasClass('btn')) })",
+    logs: ['clicked true'],
+  },
+  {
+    name: '$(fn) and .ready run once the page is loaded, after the snippet',
+    code: "$(function () { console.log('ready', typeof $) }); $(document).ready(() => console.log('ready 2')); console.log('snippet')",
+    logs: ['snippet', 'ready function', 'ready 2'],
+  },
+  {
+    name: '.val reads and writes, .each iterates, .find, .append, .text',
+    code: "$('body').append('<ul id=\"l\"><li>a</li><li>b</li></ul><input id=\"i\" value=\"v\">'); $('#l').find('li').each(function (i) { console.log(i, $(this).text()) }); console.log($('#i').val()); $('#i').val('w'); console.log($('#i').val(), $('#l li').length)",
+    logs: ['0 a', '1 b', 'v', 'w 2'],
+  },
+  {
+    name: '.toggle hides and shows; :visible and :hidden follow display',
+    code: "$('body').append('<p id=\"p\">x</p>'); console.log($('#p').is(':visible')); $('#p').toggle(); console.log($('#p').css('display'), $('#p').is(':hidden')); $('#p').toggle(); console.log($('#p').is(':visible'))",
+    logs: ['true', 'none true', 'true'],
+  },
+  {
+    name: 'classes, attributes, data, chaining',
+    code: "const $d = $('<div>').addClass('a b').attr('title', 't').data('k', 1).removeClass('a'); console.log($d.attr('class'), $d.attr('title'), $d.data('k'), $d.is('.b'))",
+    logs: ['b t 1 true'],
+  },
+  {
+    name: 'trigger runs the handlers with a jQuery event that has no native event; the driver fires them again with a native one',
+    code: "$('#x').on('custom', (e, a) => console.log(e.type, a, typeof e.originalEvent)); $('#x').trigger('custom', ['arg'])",
+    logs: ['custom arg undefined', 'custom undefined object'],
+  },
+  {
+    name: '$.getJSON completes through the modelled fetch with the learnt data; success and .done run',
+    code: "$.getJSON('/api/users', function (data) { console.log(data[0].name) }).done((d) => console.log('done', d.length))",
+    values: { 'fetch("/api/users").json()': [{ name: 'Ada' }] },
+    logs: ['Ada', 'done 1'],
+  },
+  {
+    name: '$.get and $.post with no dataType give the JSON value; .then runs',
+    code: "$.get('/a', (d) => console.log('get', d.ok)); $.post('/b', { x: 1 }).then((d) => console.log('post', d.id))",
+    values: { 'fetch("/a").json()': { ok: true }, 'fetch("/b").json()': { id: 7 } },
+    logs: ['get true', 'post 7'],
+  },
+  {
+    name: '$.ajax with dataType text gives text',
+    code: "$.ajax({ url: '/t', dataType: 'text', success: (t) => console.log(typeof t, t) })",
+    values: { 'fetch("/t").text()': 'hello' },
+    logs: ['string hello'],
+  },
+  {
+    name: 'JSONP calls the callback with the learnt data',
+    code: "$.ajax({ url: 'https://other.example/p?a=1', dataType: 'jsonp' }).done((d) => console.log('jsonp', d.n))",
+    values: { 'fetch("https://other.example/p?a=1").json()': { n: 3 } },
+    logs: ['jsonp 3'],
+  },
+  {
+    name: '$.getScript completes (the script is modelled as loaded, running nothing); cache: false asks for the same URL',
+    code: "$.getScript('https://cdn.example/x.js', () => console.log('loaded')); $.ajax({ url: '/c', cache: false }).done((d) => console.log('c', d.v))",
+    values: { 'fetch("/c").json()': { v: 1 } },
+    logs: ['loaded', 'c 1'],
+  },
+  {
+    name: "require('jquery') is the same $",
+    code: "console.log(require('jquery') === $, jQuery === $, window.$ === $)",
+    logs: ['true true true'],
+  },
+  {
+    name: 'an error in a handler is the snippet\'s',
+    code: "$('#b').on('click', function () { null.x })",
+    logs: [],
+    error: /TypeError: Cannot read properties of null/,
+  },
+];
+
+for (const c of CASES) {
+  test(`jquery: ${c.name}`, { timeout: 60_000 }, async () => {
+    const result = await runWithEnvironments(['jquery'], c.code, { timers: true, values: c.values ?? {} });
+    if (c.error) {
+      assert.match(result.error?.text ?? '', c.error);
+      assert.match(result.error?.file ?? '', /^snipexec:snippet\b/);
+    } else assert.equal(result.error, undefined, result.error?.text);
+    assert.deepEqual(result.logs, c.logs);
+  });
+}
+
+test('jquery: loads without creating elements in the page, and defines $, jQuery and the jquery module', { timeout: 60_000 }, async () => {
+  const result = await runWithEnvironments(['jquery'], 'console.log(document.body.children.length, typeof $.fn.jquery)');
+  assert.deepEqual(result.logs, ['0 string']);
+  assert.ok(result.modules.includes('jquery'));
+});
