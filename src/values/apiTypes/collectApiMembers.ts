@@ -74,7 +74,7 @@ export function collectApiMembers(): ApiMembers {
     for (const m of node.members) {
       if ('questionToken' in m && m.questionToken !== undefined) continue; // optional: what code passes in (options)
       if (ts.isConstructorDeclaration(m) || ts.isIndexSignatureDeclaration(m) || ts.isCallSignatureDeclaration(m) || ts.isConstructSignatureDeclaration(m)) continue;
-      if (m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword || x.kind === ts.SyntaxKind.PrivateKeyword || x.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
+      if (ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword || x.kind === ts.SyntaxKind.PrivateKeyword || x.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
       const name = memberName(m.name);
       if (name === undefined) continue;
       const decl = kinds.declaration({ owner, source, nested, deprecated: ts.getJSDocDeprecatedTag(m) !== undefined }, m);
