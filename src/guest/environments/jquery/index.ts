@@ -12,9 +12,7 @@ import { defineVisibility } from './visibility.ts';
 export function setup(host: EnvironmentHost): void {
   const window = (host.global as unknown as { window?: Window & typeof globalThis }).window;
   if (!window || typeof window !== 'object' || !window.document) throw new Error('the jquery environment needs the browser environment (no window with a document)');
-  // jQuery's own queries while it loads (feature tests) must not create elements in the page
-  const browser = (window.document as unknown as Record<symbol, { withoutCreating?: <T>(fn: () => T) => T } | undefined>)[Symbol.for('snipexec.browser')];
-  const $ = browser?.withoutCreating ? browser.withoutCreating(() => jQueryFactory(window)) : jQueryFactory(window);
+  const $ = jQueryFactory(window); // its load-time feature tests query nothing: no element is created in the page
   defineVisibility($, window);
   installAjaxTransport($, window as unknown as Record<string, unknown>);
   host.defineGlobal('jQuery', $);
