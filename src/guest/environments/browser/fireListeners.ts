@@ -1,0 +1,109 @@
+/**
+ * The browser environment's driver: after the snippet, fire the listeners it registered, in
+ * registration order, each once, with a real event of the class the browser would use. Listeners
+ * registered while firing are fired too, also those registered later by promises and timers
+ * (another round after them), within bounds.
+ */
+import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import { linkedom } from './dom.ts';
+import * as events from './eventClasses.ts';
+import type { ListenerLog, Registration } from './listenerLog.ts';
+import { schedule } from './timers.ts';
+
+const MAX_DISPATCHES = 500;
+const MAX_ROUNDS = 10;
+
+type EventClass = new (type: string, init?: Record<string, unknown>) => Event;
+
+const CLASS_OF: readonly [RegExp, unknown][] = [
+  [/^(click|dblclick|auxclick|contextmenu|mouse(down|up|move|over|out|enter|leave))$/, events.MouseEvent],
+  [/^(pointer|gotpointercapture|lostpointercapture)/, events.PointerEvent],
+  [/^wheel$/, events.WheelEvent],
+  [/^(drag|drop)/, events.DragEvent],
+  [/^key(down|up|press)$/, events.KeyboardEvent],
+  [/^(focus|blur|focusin|focusout)$/, events.FocusEvent],
+  [/^touch/, events.TouchEvent],
+  [/^composition/, events.CompositionEvent],
+  [/^(before)?input$/, linkedom.InputEvent],
+  [/^submit$/, events.SubmitEvent],
+  [/^hashchange$/, events.HashChangeEvent],
+  [/^popstate$/, events.PopStateEvent],
+  [/^message(error)?$/, events.MessageEvent],
+  [/^storage$/, events.StorageEvent],
+  [/^(progress|loadstart|loadend|timeout)$/, events.ProgressEvent],
+  [/^animation/, events.AnimationEvent],
+  [/^transition/, events.TransitionEvent],
+  [/^(DOMContentLoaded|load|unload|beforeunload|pagehide|pageshow|resize|scroll|scrollend|change|select|reset|invalid|error|abort|readystatechange|visibilitychange|online|offline|copy|cut|paste|play|playing|pause|ended|timeupdate|canplay|canplaythrough|loadeddata|loadedmetadata|volumechange|seeked|seeking|toggle|close|cancel|open|success|fullscreenchange|orientationchange|selectionchange|languagechange)$/, linkedom.Event],
+];
+
+/** Events a user causes on an element: registered on document or window, they are fired at an element so `e.target.matches` works. */
+const ELEMENT_EVENT = /^(click|dblclick|auxclick|contextmenu|mouse|pointer|wheel|drag|drop|key|focusin|focusout|touch|composition|beforeinput|input|change|submit|reset|invalid|copy|cut|paste)/;
+const NOT_BUBBLING = /^(load|unload|focus|blur|mouseenter|mouseleave|pointerenter|pointerleave|resize|scroll|error|abort|play|pause|ended|toggle|close|cancel)$/;
+
+export interface DriverScope {
+  readonly host: EnvironmentHost;
+  readonly log: ListenerLog;
+  readonly document: Document;
+  readonly windowTarget: EventTarget;
+  /** Runs once before the first round: the document is then loaded (readyState "complete"). */
+  readonly beforeFirstRound: () => void;
+}
+
+/** The value the snippet's usage implies for `id`, else `fallback` (a probe while its shape is learnt). */
+function learnt(host: EnvironmentHost, id: string, reason: string, fallback: unknown, accept: (v: unknown) => boolean): unknown {
+  const v = host.valueOf(id, reason);
+  return host.isProbe(v) || accept(v) ? v : fallback;
+}
+
+/** A real event of the class a browser gives listeners of `type`, with what usage implies of its data. */
+export function eventFor(host: EnvironmentHost, type: string): Event {
+  const Class = (CLASS_OF.find(([re]) => re.test(type))?.[1] ?? linkedom.CustomEvent) as EventClass;
+  const event = new Class(type, { bubbles: !NOT_BUBBLING.test(type), cancelable: true, composed: true });
+  const lazy = (key: string, read: () => unknown) => {
+    let value: unknown;
+    let known = false;
+    Object.defineProperty(event, key, {
+      get: () => (known ? value : ((known = true), (value = read()))),
+      set: (v: unknown) => ((known = true), (value = v)),
+      configurable: true,
+      enumerable: true,
+    });
+  };
+  if (Class === events.KeyboardEvent) {
+    lazy('key', () => learnt(host, `${type} event.key`, `the key of a ${type} event is ''`, 'Enter', (v) => typeof v === 'string' && v !== ''));
+    Object.assign(event, { code: 'Enter', keyCode: 13, which: 13 });
+  } else if (Class === events.MessageEvent) lazy('data', () => learnt(host, `${type} event.data`, `the data of a ${type} event is null`, {}, (v) => v !== undefined));
+  else if (Class === (linkedom.CustomEvent as unknown)) lazy('detail', () => learnt(host, `CustomEvent(${JSON.stringify(type)}).detail`, `the detail of a ${type} event is undefined`, {}, (v) => v !== undefined));
+  return event;
+}
+
+/** The driver `host.afterSnippet` runs: fires every registered listener not fired yet. */
+export function listenerDriver(scope: DriverScope): () => void {
+  const { host, log, document, windowTarget } = scope;
+  let rounds = 0;
+  let dispatches = 0;
+  const dispatchNode = (r: Registration): EventTarget => {
+    if (r.target !== windowTarget && r.target !== (document as EventTarget)) return r.target;
+    if (/^(DOMContentLoaded|readystatechange|visibilitychange)$/.test(r.type)) return document;
+    if (!ELEMENT_EVENT.test(r.type)) return r.target;
+    if (r.type === 'submit' || r.type === 'reset') return document.querySelector('form') ?? document.body;
+    if (r.type === 'input' || r.type === 'change') return document.querySelector('input') ?? document.body;
+    return document.body;
+  };
+  const round = () => {
+    if (rounds === 0) scope.beforeFirstRound();
+    rounds++;
+    let fired = 0;
+    for (const r of log.entries) { // its iterator sees entries added while firing
+      if (dispatches >= MAX_DISPATCHES) break;
+      if (r.fired || r.removed) continue;
+      r.fired = true; // before dispatch: a listener that throws is not fired again
+      fired++;
+      dispatches++;
+      dispatchNode(r).dispatchEvent(eventFor(host, r.type));
+    }
+    // Listeners that promises or timers of these ones register get a round of their own.
+    if (fired > 0 && rounds < MAX_ROUNDS && dispatches < MAX_DISPATCHES) schedule(host.global, round, 0);
+  };
+  return round;
+}
