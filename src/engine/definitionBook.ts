@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CoverageMap, HookSite } from '../instrument/coverageModel.ts';
 import { mergeUsage, type Usage, type UsageTable } from '../instrument/usage.ts';
 import { dummyFor } from '../values/dummyTable.ts';
+import { fixedOnPath } from '../values/apiTypes/platformTypes.ts';
 import type { Degradation, ValueSource } from '../values/providers.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
 import { isExhausted, type Category, type ElementKind, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
@@ -209,6 +210,8 @@ export class DefinitionBook {
       if (e.attribution !== 'injected' || e.culprit === undefined) continue;
       const def = nearestDefined(e.culprit, (id) => this.defs.get(id));
       if (!def || def.proposal.probe || def.proposal.category === 'Dummy' || !this.broker.owns(def.provider)) continue;
+      // A type the platform fixes stands (items.length is a number): the error is the snippet's, nothing is refined.
+      if (this.fixedByPlatform(e.culprit)) continue;
       const before = def.proposal.source;
       await this.retry(def, e.message, {});
       await this.resolveParts(def, 0);
@@ -216,6 +219,15 @@ export class DefinitionBook {
       return def.proposal.source !== before || (def.proposal as Proposal).probe === true;
     }
     return false;
+  }
+
+  /**
+   * Whether an error with this culprit follows from a type the platform fixes (a member read or
+   * method result holding the platform's value, src/values/apiTypes/platformTypes.ts): then it is
+   * the snippet's error, and the value is not refined.
+   */
+  fixedByPlatform(culprit: string): boolean {
+    return fixedOnPath(culprit, (id) => this.defs.get(id)?.proposal.category);
   }
 
   /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */
@@ -295,6 +307,7 @@ export class DefinitionBook {
   /** Records the failure of the current definition and asks again, or falls back after maxAttempts. */
   private async retry(def: Definition, error: string, observed: Usage): Promise<Proposal | undefined> {
     if (def.proposal.probe) return undefined; // a recording proxy takes any operation; nothing to refine yet
+    if (fixedOnPath(def.id, (id) => this.defs.get(id)?.proposal.category)) return undefined; // the platform's type is not refined
     def.history.push({ source: def.proposal.source, error });
     if (def.proposal.category === 'Dummy') return undefined; // the last resort failed too: leave the error standing
     if (!def.proposal.generated && !def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);

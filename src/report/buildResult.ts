@@ -146,9 +146,12 @@ export function buildResult(parts: ResultParts): RunResult {
   const errors: ReportedError[] = [...(report?.errors ?? []), ...(report?.caught ?? [])].map((e) => {
     const site = map.sites[e.sid];
     const message = originalMessage(e.message, instrumented.hook, site?.text);
+    // An injected value whose type the platform fixes (items.length is a number) is no culprit: the error is the snippet's.
+    const culprit = 'culprit' in e && e.culprit ? e.culprit : undefined;
+    const fixed = e.attribution === 'injected' && culprit !== undefined && book.fixedByPlatform(culprit);
     return {
-      type: e.type, message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: e.attribution,
-      ...('explicit' in e && e.explicit ? { explicit: true } : {}), ...('culprit' in e && e.culprit ? { culprit: e.culprit } : {}), ...('caught' in e ? { caught: true as const } : {}),
+      type: e.type, message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: fixed ? 'snippet' : e.attribution,
+      ...('explicit' in e && e.explicit ? { explicit: true } : {}), ...(culprit && !fixed ? { culprit } : {}), ...('caught' in e ? { caught: true as const } : {}),
     };
   });
   if (execution && execution.status !== 'completed' && execution.status !== 'stopped') {

@@ -1,16 +1,6 @@
 import type { Usage } from '../instrument/usage.ts';
+import { platformValue, reveals } from './apiTypes/platformTypes.ts';
 import type { Category, TypeClassifier, ValueRequest } from './types.ts';
-
-const STRING_METHODS = new Set(['toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'split', 'startsWith', 'endsWith', 'charAt', 'charCodeAt', 'substring', 'substr', 'padStart', 'padEnd', 'replace', 'replaceAll', 'match', 'localeCompare', 'normalize', 'repeat']);
-const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'push', 'pop', 'shift', 'unshift', 'some', 'every', 'find', 'findIndex', 'sort', 'splice', 'flatMap', 'join', 'reverse']);
-const NUMBER_METHODS = new Set(['toFixed', 'toPrecision', 'toExponential']);
-const DATE_METHODS = new Set(['getTime', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getMinutes', 'getSeconds', 'toISOString', 'toLocaleDateString', 'toUTCString', 'setDate', 'setHours']);
-const ELEMENT_MEMBERS = new Set(['addEventListener', 'querySelector', 'querySelectorAll', 'innerHTML', 'textContent', 'innerText', 'classList', 'appendChild', 'setAttribute', 'getAttribute', 'removeChild', 'style', 'dataset', 'parentNode', 'getElementsByTagName', 'getElementsByClassName', 'closest', 'focus', 'tagName']);
-const PROMISE_METHODS = new Set(['then', 'catch', 'finally']);
-
-function any(list: string[] | undefined, set: Set<string>): boolean {
-  return list?.some((m) => set.has(m)) ?? false;
-}
 
 /** Ranked categories for an element, from how the syntax uses it and from its name. */
 export function rankCategories(usage: Usage, name: string): Category[] {
@@ -19,14 +9,14 @@ export function rankCategories(usage: Usage, name: string): Category[] {
   const used = [...(usage.methods ?? []), ...(usage.members ?? [])];
   if (usage.constructed) add('class');
   if (usage.called !== undefined) add('function');
-  if (usage.awaited || any(usage.methods, PROMISE_METHODS)) add('promise');
+  if (usage.awaited || reveals('promise', usage.methods, [])) add('promise');
   if (usage.arrayPattern) add('tuple');
-  if (any(used, ELEMENT_MEMBERS)) add('element');
-  if (any(usage.methods, DATE_METHODS)) add('Date');
+  if (reveals('element', usage.methods, usage.members)) add('element');
+  if (reveals('Date', usage.methods, [])) add('Date');
   if (usage.methods?.includes('test') || usage.methods?.includes('exec')) add('RegExp');
-  if (any(usage.methods, STRING_METHODS)) add('string');
-  if (any(usage.methods, ARRAY_METHODS) || usage.iterated || usage.indexed === 'number') add('array');
-  if (any(usage.methods, NUMBER_METHODS) || usage.arithmetic) add('number');
+  if (reveals('string', usage.methods, [])) add('string');
+  if (reveals('array', usage.methods, []) || usage.iterated || usage.indexed === 'number') add('array');
+  if (reveals('number', usage.methods, []) || usage.arithmetic) add('number');
   if (usage.methods?.includes('get') && usage.methods.includes('set')) add('Map');
   if (usage.methods?.includes('add') && usage.methods.includes('has')) add('Set');
   for (const c of usage.compared ?? []) if (c.type === 'number' || c.type === 'string' || c.type === 'boolean') add(c.type);
@@ -69,7 +59,9 @@ export const heuristicClassifier: TypeClassifier = {
   name: 'heuristic',
   async classify(request: ValueRequest): Promise<Category[]> {
     // The top-level `this` is a receiver object whatever its members suggest.
-    const ranked = request.kind === 'receiver' ? (['object', 'Dummy'] as Category[]) : rankCategories(request.usage, request.name);
+    // What the platform's types give a member or a method's result (`items.length`, `e.preventDefault()`) comes first.
+    const platform = platformValue(request.element)?.category;
+    const ranked = request.kind === 'receiver' ? (['object', 'Dummy'] as Category[]) : [...(platform ? [platform] : []), ...rankCategories(request.usage, request.name).filter((c) => c !== platform)];
     return ranked.filter((c) => !request.rejected.includes(c));
   },
 };

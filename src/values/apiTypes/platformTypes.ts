@@ -147,3 +147,21 @@ export function platformValue(id: string): PlatformValue | undefined {
 export function forcedByPlatform(id: string): boolean {
   return platformValue(id)?.forced === true;
 }
+
+/**
+ * Whether an error whose culprit is `culprit` follows from a type the platform fixes. Walking up
+ * from the culprit to its nearest definition, a member read or method result the platform forces
+ * (`items.length` is a number, `e.preventDefault()` undefined) decides: it is the snippet's error
+ * when that element holds the platform's value (its own definition's category, or a real
+ * member of a defined value). `categoryOf` gives a defined element's category.
+ */
+export function fixedOnPath(culprit: string, categoryOf: (id: string) => Category | undefined): boolean {
+  for (let id: string | undefined = culprit, guard = 0; id !== undefined && guard < 40; guard++) {
+    const defined = categoryOf(id);
+    const platform = platformValue(id);
+    if (platform?.forced) return defined === undefined || defined === platform.category;
+    if (defined !== undefined) return false;
+    id = id.endsWith('()') ? id.slice(0, -2) : lastStep(id)?.parent;
+  }
+  return false;
+}

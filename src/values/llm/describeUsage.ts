@@ -1,5 +1,5 @@
 import type { Usage } from '../../instrument/usage.ts';
-import { OBJECT_KEYS } from '../trace/inferCategory.ts';
+import { OBJECT_KEYS } from '../apiTypes/platformTypes.ts';
 import { memberId, type CallRecord, type Trace, type TraceView } from '../trace/trace.ts';
 
 const MAX_LINES = 40;

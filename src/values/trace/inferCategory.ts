@@ -1,22 +1,8 @@
 import type { Usage } from '../../instrument/usage.ts';
+import { instanceCategory, OBJECT_KEYS, platformValue, REGEXP_KEYS, reveals, REVEALING, SHARED_SEQUENCE_METHODS, type RevealedCategory } from '../apiTypes/platformTypes.ts';
 import { byName, rankCategories } from '../classifyHeuristic.ts';
 import type { Category } from '../types.ts';
 import { isUsed, memberId, type Trace, type TraceView } from './trace.ts';
-
-// Methods whose call reveals the receiver's type.
-const STRING_METHODS = new Set(['toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'split', 'startsWith', 'endsWith', 'charAt', 'charCodeAt', 'codePointAt', 'substring', 'substr', 'padStart', 'padEnd', 'replace', 'replaceAll', 'match', 'matchAll', 'localeCompare', 'normalize', 'repeat', 'toLocaleLowerCase', 'toLocaleUpperCase', 'search']);
-const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'push', 'pop', 'shift', 'unshift', 'some', 'every', 'find', 'findIndex', 'findLast', 'sort', 'splice', 'flatMap', 'flat', 'join', 'reverse', 'fill', 'entries']);
-const SHARED_SEQUENCE_METHODS = new Set(['slice', 'indexOf', 'lastIndexOf', 'includes']);
-const NUMBER_METHODS = new Set(['toFixed', 'toPrecision', 'toExponential']);
-const DATE_METHODS = new Set(['getTime', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getMinutes', 'getSeconds', 'getMilliseconds', 'toISOString', 'toLocaleDateString', 'toLocaleTimeString', 'toUTCString', 'toDateString', 'setDate', 'setHours', 'setFullYear', 'setMonth', 'getTimezoneOffset', 'valueOf']);
-const ELEMENT_MEMBERS = new Set(['addEventListener', 'removeEventListener', 'querySelector', 'querySelectorAll', 'innerHTML', 'textContent', 'innerText', 'classList', 'appendChild', 'setAttribute', 'getAttribute', 'removeChild', 'style', 'dataset', 'parentNode', 'getElementsByTagName', 'getElementsByClassName', 'closest', 'focus', 'tagName', 'insertBefore', 'outerHTML', 'childNodes', 'firstChild', 'nextSibling', 'getBoundingClientRect', 'offsetWidth', 'offsetHeight', 'scrollTop']);
-const BUILTIN_INSTANCE: Record<string, Category> = {
-  Date: 'Date', Array: 'array', Error: 'Error', TypeError: 'Error', Map: 'Map', Set: 'Set', RegExp: 'RegExp', Promise: 'promise',
-  Function: 'function', String: 'string', Number: 'number', Boolean: 'boolean', Object: 'object', HTMLElement: 'element', Element: 'element', Node: 'element',
-};
-
-/** Keys that every object answers; reading them says nothing about the element's shape. */
-export const OBJECT_KEYS = new Set(['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__proto__']);
 
 export interface TraceFacts {
   readonly trace: Trace | undefined;
@@ -42,8 +28,7 @@ export function factsOf(id: string, trace: Trace | undefined, traces: TraceView)
 
 /** `re.test(s)` and `re.exec(s)`, one string and no callback: not `child_process.exec(cmd, cb)`. */
 function looksLikeRegExp(id: string, facts: TraceFacts, traces: TraceView): boolean {
-  const regexpKeys = new Set(['test', 'exec', 'source', 'flags', 'lastIndex', 'global']);
-  if (!facts.methods.some((m) => m === 'test' || m === 'exec') || !facts.reads.every((k) => regexpKeys.has(k))) return false;
+  if (!facts.methods.some((m) => m === 'test' || m === 'exec') || !facts.reads.every((k) => REGEXP_KEYS.has(k))) return false;
   return facts.methods.every((m) => (traces.get(memberId(id, m))?.calls ?? []).every((c) => c.argc === 1 && c.callbacks.length === 0));
 }
 
@@ -61,36 +46,38 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   const out: Category[] = [];
   const add = (c: Category | undefined) => { if (c !== undefined && !out.includes(c)) out.push(c); };
   const t = facts.trace;
-  const has = (set: Set<string>) => facts.methods.some((m) => set.has(m)) || facts.reads.some((m) => set.has(m) && m !== 'length');
+  const has = (c: RevealedCategory) => reveals(c, facts.methods, facts.reads);
   const compared = t?.compared ?? [];
   const types = new Set(compared.filter((c) => c.value !== '__undefined__' && c.type !== 'null' && c.type !== 'undefined').map((c) => c.type));
   const numericIndex = facts.reads.some((k) => /^\d+$/.test(k));
   if (name === 'this') add('object');
+  // What the platform's types give a member or a method's result (`items.length`, `e.preventDefault()`) comes first.
+  add(platformValue(id)?.category);
   // `class X extends Base` reads Base.prototype; a value both called and constructed is a constructor function.
   if ((t?.constructed || facts.reads.includes('prototype')) && !t?.called) add('class');
   if (t?.constructed && t.called) add('function');
   if (t?.called) add('function');
   // What `await` gave is never a promise itself: await unwraps promises all the way.
   if ((t?.awaited || t?.promiseMethods?.length) && !id.startsWith('await ')) add('promise');
-  for (const target of t?.instanceOf ?? []) add(target.startsWith('@') ? 'object' : BUILTIN_INSTANCE[target]);
+  for (const target of t?.instanceOf ?? []) add(target.startsWith('@') ? 'object' : instanceCategory(target));
   for (const tp of t?.typeofs ?? []) add(tp === 'string' || tp === 'number' || tp === 'boolean' || tp === 'function' ? tp : tp === 'object' ? 'object' : undefined);
   if (t?.pattern) add('tuple');
   // Only tested by an `if` (`if (done) return;`, `if (isDeep) {…}`): a flag, false or true as the branch wants.
   if (t?.tests?.length && onlyTested(t)) add('boolean');
-  if (has(DATE_METHODS) && !has(STRING_METHODS)) add('Date');
+  if (has('Date') && !has('string')) add('Date');
   if (looksLikeRegExp(id, facts, traces)) add('RegExp');
-  if (has(ELEMENT_MEMBERS)) add('element');
-  if (has(STRING_METHODS)) add('string');
-  if (has(ARRAY_METHODS) || t?.iterated || numericIndex) add(numericIndex && !has(ARRAY_METHODS) && !t?.iterated ? 'tuple' : 'array');
-  if (has(NUMBER_METHODS)) add('number');
+  if (has('element')) add('element');
+  if (has('string')) add('string');
+  if (has('array') || t?.iterated || numericIndex) add(numericIndex && !has('array') && !t?.iterated ? 'tuple' : 'array');
+  if (has('number')) add('number');
   if (facts.methods.includes('get') && facts.methods.includes('set') && !facts.reads.some((k) => k !== 'get' && k !== 'set' && k !== 'has' && k !== 'delete' && k !== 'size')) add('Map');
   if (facts.methods.includes('add') && facts.methods.includes('has')) add('Set');
-  if (has(SHARED_SEQUENCE_METHODS)) {
+  if (facts.reads.some((k) => SHARED_SEQUENCE_METHODS.has(k))) {
     const stringArg = facts.methods.some((m) => SHARED_SEQUENCE_METHODS.has(m) && facts.methodArgs.get(m)?.some((v) => typeof v === 'string'));
     // `s.slice(1).replace(…)`: what is done with the result says what the value is.
     const results = facts.methods.filter((m) => SHARED_SEQUENCE_METHODS.has(m)).map((m) => traces.get(`${memberId(id, m)}()`)?.reads ?? []);
-    const resultString = results.some((r) => r.some((k) => STRING_METHODS.has(k)));
-    const resultArray = results.some((r) => r.some((k) => ARRAY_METHODS.has(k)));
+    const resultString = results.some((r) => r.some((k) => REVEALING.string.methods.has(k)));
+    const resultArray = results.some((r) => r.some((k) => REVEALING.array.methods.has(k)));
     const named = byName(name);
     add(stringArg || resultString || (!resultArray && (facts.reads.includes('length') || named.includes('string'))) ? 'string' : 'array');
   }

@@ -4,11 +4,11 @@ import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
 import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
 import { chooseBoolean, chooseLength, chooseNumber, chooseString } from './choosePrimitive.ts';
-import { OBJECT_KEYS, type TraceFacts } from './inferCategory.ts';
+import { FUNCTION_KEYS, OBJECT_KEYS } from '../apiTypes/platformTypes.ts';
+import type { TraceFacts } from './inferCategory.ts';
 import { isUsed, memberId, type CallbackRecord, type Trace, type TraceView } from './trace.ts';
 
 const SYNC_CALLBACKS = new Set<string>([...CALLBACK_CONVENTIONS.elementWise, ...CALLBACK_CONVENTIONS.sync]);
-const FUNCTION_KEYS = new Set(['call', 'apply', 'bind', 'prototype', 'length', 'name', ...OBJECT_KEYS]);
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const MAX_MEMBERS = 40;
 

@@ -1,3 +1,4 @@
+import { forcedByPlatform } from '../apiTypes/platformTypes.ts';
 import type { Proposal, ValueProvider, ValueRequest } from '../types.ts';
 import { factsOf, inferCategories } from './inferCategory.ts';
 import { synthesize } from './synthesizeValue.ts';
@@ -15,8 +16,8 @@ export const traceProvider: ValueProvider = {
   resynthesizes: true,
   async propose(request: ValueRequest): Promise<Proposal | undefined> {
     const { trace, traces, element } = request;
-    // Nothing seen yet, or the concrete value failed for the first time: record (again) first.
-    if (request.mayProbe && request.kind !== 'part' && (!isUsed(trace) || request.history.length === 1)) return PROBE;
+    // Nothing seen yet, or the concrete value failed for the first time: record (again) first; the platform's own types need no recording.
+    if (request.mayProbe && request.kind !== 'part' && (!isUsed(trace) || request.history.length === 1) && !forcedByPlatform(element)) return PROBE;
     const name = trace?.name ?? trace?.key ?? request.name;
     const facts = factsOf(element, trace, traces);
     const ranked = inferCategories(element, name, facts, request.usage, traces).filter((c) => !request.rejected.includes(c));
