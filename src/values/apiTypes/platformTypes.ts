@@ -122,7 +122,7 @@ export interface PlatformValue {
  * The value the platform's types give an element that is a member read (`items.length`) or a
  * method's result (`e.preventDefault()`). Forced: a number or boolean read, or a result that is
  * undefined (void), a number or a boolean, fixed and decided by the core. Otherwise a method's
- * result of one kind the core decided (`querySelector` gives an element or null) is a hint.
+ * fixed result of one other kind (`querySelector` gives an element or null) is a hint.
  */
 export function platformValue(id: string): PlatformValue | undefined {
   const step = lastStep(id);
@@ -134,9 +134,9 @@ export function platformValue(id: string): PlatformValue | undefined {
     const category = kind !== undefined && more === undefined && m.readFixed && m.readCore ? FORCED_KINDS[kind] : undefined;
     return category === undefined || category === 'undefined' ? undefined : { category, forced: true };
   }
-  if (!m.callCore) return undefined;
+  if (!m.callCore || !m.callFixed) return undefined;
   const [kind, more] = m.call;
-  if (kind !== undefined && more === undefined && m.callFixed && FORCED_KINDS[kind]) return { category: FORCED_KINDS[kind] as Category, forced: true };
+  if (kind !== undefined && more === undefined && FORCED_KINDS[kind]) return { category: FORCED_KINDS[kind] as Category, forced: true };
   // `element | null`, `string | undefined`: the value that lets the code go on.
   const kinds = m.call.filter((k) => k !== 'null' && k !== 'undefined');
   const soft = kinds.length === 1 ? SOFT_KINDS[kinds[0] as ApiKind] : undefined;
