@@ -1,7 +1,8 @@
 /**
  * linkedom registers a class for only some tags: `createElement('form')` (and the parser) make a
- * plain HTMLElement. Here document.createElement makes the element of the tag's own class
- * (HTMLFormElement, HTMLDivElement, …), so instanceof, and what is added to those classes, hold.
+ * plain HTMLElement. Here createElement (of the document's class: innerHTML parses in a document
+ * of its own) makes the element of the tag's own class (HTMLFormElement, HTMLDivElement, …), so
+ * instanceof, and what is added to those classes, hold.
  */
 
 const CLASS_OF_TAG: Readonly<Record<string, string>> = {
@@ -18,8 +19,9 @@ type ElementClass = new (ownerDocument: Document, localName: string) => Element;
 /** Makes `document.createElement` build each tag's own class; then rebuilds the page's html, head and body with them. */
 export function giveTagsTheirClasses(document: Document, classes: Readonly<Record<string, unknown>>): void {
   const HTMLElement = classes.HTMLElement;
-  const create = document.createElement;
-  Object.defineProperty(document, 'createElement', {
+  const owner = Object.getPrototypeOf(document) as Document;
+  const create = owner.createElement;
+  Object.defineProperty(owner, 'createElement', {
     value: function createElement(this: Document, localName: unknown, options?: ElementCreationOptions): Element {
       const element = create.call(this, localName as string, options);
       const name = CLASS_OF_TAG[element.localName];

@@ -77,6 +77,23 @@ export function eventFor(host: EnvironmentHost, type: string): Event {
   return event;
 }
 
+/**
+ * Each listener fires once: the event still bubbles, but past the targets `keep` names (where it is
+ * fired, whose listener is being fired, and those with listeners not yet fired). linkedom builds
+ * the propagation path by pushing onto `event._path`; if that ever changes, ancestors' listeners
+ * merely fire again.
+ */
+function keepPathTo(event: Event, keep: (target: unknown) => boolean): void {
+  const path: { currentTarget: unknown }[] = [];
+  Object.defineProperty(path, 'push', {
+    value: (...entries: { currentTarget: unknown }[]) => {
+      for (const entry of entries) if (keep(entry.currentTarget)) Array.prototype.push.call(path, entry);
+      return path.length;
+    },
+  });
+  (event as unknown as { _path: unknown })._path = path;
+}
+
 /** The driver `host.afterSnippet` runs: fires every registered listener not fired yet. */
 export function listenerDriver(scope: DriverScope): () => void {
   const { host, log, document, windowTarget } = scope;
@@ -100,7 +117,10 @@ export function listenerDriver(scope: DriverScope): () => void {
       r.fired = true; // before dispatch: a listener that throws is not fired again
       fired++;
       dispatches++;
-      dispatchNode(r).dispatchEvent(eventFor(host, r.type));
+      const node = dispatchNode(r);
+      const event = eventFor(host, r.type);
+      keepPathTo(event, (t) => t === node || t === r.target || log.hasUnfired(t, r.type));
+      node.dispatchEvent(event);
     }
     // Listeners that promises or timers of these ones register get a round of their own.
     if (fired > 0 && rounds < MAX_ROUNDS && dispatches < MAX_DISPATCHES) schedule(host.global, round, 0);

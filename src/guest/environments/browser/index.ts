@@ -32,6 +32,14 @@ export interface BrowserInternals {
   withoutCreating<T>(fn: () => T): T;
 }
 
+/** Makes an element the snippet queried by id or class only into the element its usage shows it is. */
+function retag(element: Element, localName: string, Class: { prototype: object }): void {
+  if (element.localName === localName) return;
+  Object.setPrototypeOf(element, Class.prototype);
+  (element as unknown as { localName: string }).localName = localName;
+  delete (element as unknown as { value?: unknown }).value; // a form has no value of its own
+}
+
 export function setup(host: EnvironmentHost): void {
   const G = host.global as unknown as Record<string, unknown>;
   const later = (fn: () => void) => void schedule(G, fn, 0);
@@ -46,7 +54,12 @@ export function setup(host: EnvironmentHost): void {
   const EventTarget = linkedom.EventTarget as unknown as { new (): EventTarget; prototype: EventTarget };
   const log = new ListenerLog();
   const windowTarget = new EventTarget();
-  recordListeners(EventTarget, linkedom.Event as unknown as { prototype: Event }, log, windowTarget, G);
+  const guessed = new WeakSet<object>();
+  // A submit listener says what an element of a guessed tag (`#signup`) is: a form.
+  const onAdd = (target: EventTarget, type: string) => {
+    if (type === 'submit' && guessed.has(target)) retag(target as Element, 'form', classes.HTMLFormElement as { prototype: object });
+  };
+  recordListeners(EventTarget, linkedom.Event as unknown as { prototype: Event }, log, windowTarget, G, onAdd);
   void page.addEventListener; // makes linkedom create the document's window EventTarget, whose key we replace
   const eventTargetKey = Object.getOwnPropertySymbols(document).find((s) => s.description === 'EventTarget');
   if (eventTargetKey) (document as unknown as Record<symbol, unknown>)[eventTargetKey] = windowTarget;
@@ -66,7 +79,10 @@ export function setup(host: EnvironmentHost): void {
   classes.HTMLDocument = linkedom.Document;
   giveTagsTheirClasses(document, classes);
 
-  const onCreated = (created: CreatedElement) => giveLearntValues(host, created);
+  const onCreated = (created: CreatedElement) => {
+    if (created.guessedTag) guessed.add(created.element);
+    giveLearntValues(host, created);
+  };
   wrapQueries(document, onCreated);
   extendFormControls(classes as Parameters<typeof extendFormControls>[0], onCreated);
   extendElements(classes.HTMLElement as { prototype: object });

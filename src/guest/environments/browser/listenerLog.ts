@@ -36,6 +36,13 @@ export class ListenerLog {
     byListener.delete(listener);
   }
 
+  /** Whether `target` has a listener for `type` that no dispatch reached yet. */
+  hasUnfired(target: unknown, type: string): boolean {
+    const byListener = typeof target === 'object' && target !== null ? this.#live.get(target)?.get(type) : undefined;
+    if (byListener) for (const entry of byListener.values()) if (!entry.fired) return true;
+    return false;
+  }
+
   /** A dispatch of `type` reached `target`'s listeners. */
   markFired(target: object, type: string): void {
     const byListener = this.#live.get(target)?.get(type);
@@ -48,7 +55,7 @@ export class ListenerLog {
  * Event.prototype's target/currentTarget so a dispatch marks what it reached, and so the window's
  * stand-in EventTarget reads as the window itself (`event.target === window`).
  */
-export function recordListeners(EventTargetClass: { prototype: EventTarget }, EventClass: { prototype: Event }, log: ListenerLog, windowTarget: EventTarget, window: object): void {
+export function recordListeners(EventTargetClass: { prototype: EventTarget }, EventClass: { prototype: Event }, log: ListenerLog, windowTarget: EventTarget, window: object, onAdd: (target: EventTarget, type: string) => void): void {
   const proto = EventTargetClass.prototype;
   const add = proto.addEventListener;
   const remove = proto.removeEventListener;
@@ -59,6 +66,7 @@ export function recordListeners(EventTargetClass: { prototype: EventTarget }, Ev
       if (listener === null || listener === undefined) return;
       if (typeof listener !== 'function' && typeof listener !== 'object') throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': parameter 2 is not of type 'Object'.");
       log.add(this, String(type), listener);
+      onAdd(this, String(type));
       add.call(this, String(type), listener as EventListener, options as AddEventListenerOptions);
     },
     writable: true,

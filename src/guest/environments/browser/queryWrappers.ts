@@ -42,6 +42,16 @@ const isEmpty = (answer: unknown) => answer === null || answer === undefined || 
 
 /** Wraps the query methods of the prototypes linkedom gives `document`, its elements and fragments. */
 export function wrapQueries(document: Document, onCreated: (created: CreatedElement) => void): QueryWrapping {
+  const documentProto = Object.getPrototypeOf(document) as Document;
+  if (!('getElementsByName' in documentProto)) {
+    Object.defineProperty(documentProto, 'getElementsByName', {
+      value: function getElementsByName(this: Document, name: unknown) {
+        return withoutCreating(() => this.querySelectorAll(`[name="${String(name).replace(/["\\]/g, '\\$&')}"]`));
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
   const originals = new Map<object, Map<Method, Query>>();
   const original = (root: QueryRoot, method: Method): Query | undefined => {
     for (let p: object | null = Object.getPrototypeOf(root); p; p = Object.getPrototypeOf(p)) {

@@ -1,0 +1,159 @@
+// The browser environment, unit-tested in a bare isolate (test/environmentHarness.ts): each case runs
+// its snippet on the environment, then the environment's driver (the registered listeners fire), and
+// compares what console.log printed. Values the environment asks for come from `values`.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runWithEnvironments } from './environmentHarness.ts';
+
+interface Case {
+  readonly name: string;
+  readonly code: string;
+  readonly logs: readonly string[];
+  readonly values?: Record<string, unknown>;
+  /** The uncaught error, raised in the snippet's file. */
+  readonly error?: RegExp;
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: 'the global object is the window; document is a real page',
+    code: 'console.log(window === globalThis, self === window, window.document === document, document.defaultView === window, document.body.tagName, document.body instanceof HTMLBodyElement, document.createElement("form") instanceof HTMLFormElement)',
+    logs: ['true true true true BODY true true'],
+  },
+  {
+    name: 'addEventListener("click", h) runs h once after the snippet, with a MouseEvent at the element',
+    code: 'const b = document.querySelector("#b"); b.addEventListener("click", function (e) { console.log("clicked", e.constructor.name, e instanceof MouseEvent, e.target === b, this === b, e.button) }); console.log("snippet")',
+    logs: ['snippet', 'clicked MouseEvent true true true 0'],
+  },
+  {
+    name: 'preventDefault() returns undefined, as the real one does, and sets defaultPrevented',
+    code: 'document.querySelector("a.link").addEventListener("click", (e) => { const r = e.preventDefault(); console.log(r === undefined, e.defaultPrevented) })',
+    logs: ['true true'],
+  },
+  {
+    name: 'the ASI case: a line starting with [ after e.preventDefault() indexes its undefined result',
+    code: 'const x = 1, y = 2, f = console.log\ndocument.querySelector("#b").addEventListener("click", function (e) { e.preventDefault()\n[x, y].forEach(f) })',
+    logs: [],
+    error: /^TypeError: Cannot read properties of undefined \(reading '2'\)$/,
+  },
+  {
+    name: 'an element the snippet queries exists, and an input has the learnt value (else empty)',
+    code: 'const n = document.querySelector("#name"); console.log(n !== null, n.id, JSON.stringify(n.value), JSON.stringify(document.getElementById("age").value), document.querySelector("#name") === n)',
+    values: { 'document.querySelector("#name").value': 'Ada' },
+    logs: ['true name "Ada" "" true'],
+  },
+  {
+    name: 'a value the snippet sets is the one it reads',
+    code: 'const i = document.querySelector("input#q"); i.value = "typed"; console.log(i.value, i.tagName)',
+    values: { 'document.querySelector("input#q").value': 'learnt' },
+    logs: ['typed INPUT'],
+  },
+  {
+    name: 'every query method creates what it looks for',
+    code: 'console.log(document.getElementsByClassName("card").length, document.getElementsByTagName("section")[0].tagName, document.getElementsByName("email")[0].tagName, document.querySelectorAll("li.item").length, document.querySelector(".card") === document.getElementsByClassName("card")[0])',
+    logs: ['1 SECTION INPUT 1 true'],
+  },
+  {
+    name: 'a selector with combinators creates nested elements, reusing the part that exists',
+    code: 'document.body.innerHTML = "<ul id=\\"list\\"></ul>"; const a = document.querySelector("#list > li.item a[href=\\"/x\\"]"); console.log(a.tagName, document.body.innerHTML)',
+    logs: ['A <ul id="list"><li class="item"><a href="/x"></a></li></ul>'],
+  },
+  {
+    name: 'queries on an element create inside it; a selector more specific than a new element can be still gets the element',
+    code: 'const form = document.querySelector("form"); const e = form.querySelector("[name=email]"); const d = document.querySelector("p:nth-child(5)"); console.log(e.parentNode === form, e.tagName, d.tagName)',
+    logs: ['true INPUT P'],
+  },
+  {
+    name: 'a select has the option its learnt value names',
+    code: 'const s = document.querySelector("select#color"); console.log(s.value, s.options.length, s.selectedIndex, s.options[0].textContent)',
+    values: { 'document.querySelector("select#color").value': 'red' },
+    logs: ['red 1 0 red'],
+  },
+  {
+    name: 'localStorage round-trips (items, named properties, keys); sessionStorage is another store',
+    code: 'localStorage.setItem("todos", JSON.stringify([1, 2])); localStorage.theme = "dark"; console.log(JSON.parse(localStorage.getItem("todos")).length, localStorage.getItem("theme"), localStorage.length, localStorage.key(0), localStorage.getItem("none"), sessionStorage.length, localStorage instanceof Storage); localStorage.removeItem("todos"); localStorage.clear(); console.log(localStorage.length)',
+    logs: ['2 dark 2 todos null 0 true', '0'],
+  },
+  {
+    name: 'fetch answers with the learnt JSON; an unknown URL gives {}; a body is read once',
+    code: 'fetch("/api/users").then((r) => { console.log(r.ok, r.status); return r.json() }).then((users) => console.log(users[0].name)); fetch("/other").then((r) => r.json()).then((v) => console.log(JSON.stringify(v))); fetch("/t").then(async (r) => { console.log(await r.text()); await r.text() }).catch((e) => console.log(e.constructor.name))',
+    values: { 'fetch("/api/users").json()': [{ name: 'Ada' }], 'fetch("/t").text()': 'hello' },
+    logs: ['true 200', 'hello', 'Ada', '{}', 'TypeError'],
+  },
+  {
+    name: 'XMLHttpRequest loads the learnt text and fires onload',
+    code: 'const x = new XMLHttpRequest(); x.open("GET", "/api/t"); x.onload = function () { console.log(this.readyState, this.status, this.responseText) }; x.send()',
+    values: { 'fetch("/api/t").text()': 'body' },
+    logs: ['4 200 body'],
+  },
+  {
+    name: 'DOMContentLoaded fires on the document, load on the window, in registration order',
+    code: 'window.addEventListener("load", function (e) { console.log("load", this === window, e.target === window) }); document.addEventListener("DOMContentLoaded", (e) => console.log("ready", e.target === document, document.readyState)); console.log(document.readyState)',
+    logs: ['loading', 'load true true', 'ready true complete'],
+  },
+  {
+    name: 'on<event> properties fire like listeners; resize and scroll on the window',
+    code: 'document.querySelector("#b").onclick = (e) => console.log("onclick", e.type); window.onload = () => console.log("onload"); window.addEventListener("resize", () => console.log("resize", innerWidth)); window.onscroll = () => console.log("scroll")',
+    logs: ['onclick click', 'onload', 'resize 1280', 'scroll'],
+  },
+  {
+    name: 'listeners registered while firing are fired too; each listener once; a removed one never',
+    code: 'const h = () => console.log("never"); document.addEventListener("DOMContentLoaded", () => { document.querySelector("#late").addEventListener("click", () => console.log("late click")) }); const p = document.querySelector("#p"); const c = document.querySelector("#p #c"); p.addEventListener("click", () => console.log("parent")); c.addEventListener("click", () => console.log("child")); c.addEventListener("keyup", h); c.removeEventListener("keyup", h)',
+    logs: ['parent', 'child', 'late click'],
+  },
+  {
+    name: 'keydown gets a KeyboardEvent whose key is learnt (else Enter); a document listener gets an element as target',
+    code: 'document.addEventListener("keydown", (e) => console.log(e.constructor.name, e.key, e.target.tagName, typeof e.target.matches)); document.querySelector("#s").addEventListener("keyup", (e) => console.log("up", e.key))',
+    values: { 'keyup event.key': 'Escape' },
+    logs: ['KeyboardEvent Enter BODY function', 'up Escape'],
+  },
+  {
+    name: 'input and change fire at an input that has a value; submit with a SubmitEvent at a form that has its fields',
+    code: 'const f = document.querySelector("#signup"); f.addEventListener("submit", (e) => { e.preventDefault(); console.log(e.constructor.name, f.elements.email.value, new FormData(f).get("email")) }); document.querySelector("#q").addEventListener("input", (e) => console.log(e.constructor.name, e.target.value))',
+    values: { 'form.elements.email.value': 'a@b.c', 'document.querySelector("#q").value': 'hi' },
+    logs: ['SubmitEvent a@b.c a@b.c', 'InputEvent hi'],
+  },
+  {
+    name: 'click() on a submit button submits its form; on a checkbox it checks it',
+    code: 'document.body.innerHTML = "<form><input type=checkbox id=c><button id=go>Go</button></form>"; document.querySelector("form").addEventListener("submit", (e) => { e.preventDefault(); console.log("submitted", e.submitter.id) }, { once: true }); const c = document.querySelector("#c"); c.click(); console.log(c.checked); document.querySelector("#go").click()',
+    logs: ['true', 'submitted go'],
+  },
+  {
+    name: 'a custom event gets a CustomEvent whose detail is learnt (else {})',
+    code: 'document.querySelector("#w").addEventListener("todo-added", (e) => console.log(e instanceof CustomEvent, e.detail.title)); window.addEventListener("x-ping", (e) => console.log(JSON.stringify(e.detail)))',
+    values: { 'CustomEvent("todo-added").detail': { title: 'milk' } },
+    logs: ['true milk', '{}'],
+  },
+  {
+    name: 'location and history: pushState moves the location; setting the hash fires hashchange',
+    code: 'console.log(location.href, location.origin); history.pushState({ page: 2 }, "", "/list?page=2"); console.log(location.pathname, location.search, history.state.page, history.length, document.location === location); addEventListener("hashchange", (e) => console.log("hash", e.newURL)); location.hash = "top"',
+    logs: ['http://localhost/ http://localhost', '/list ?page=2 2 2 true', 'hash http://localhost/list?page=2#top'],
+  },
+  {
+    name: 'dialogs print nothing: alert is undefined, confirm true, prompt the learnt answer (else empty)',
+    code: 'console.log(alert("hi"), confirm("sure?"), JSON.stringify(prompt("name?")), JSON.stringify(prompt("age?")))',
+    values: { 'prompt("name?")': 'Zed' },
+    logs: ['undefined true "Zed" ""'],
+  },
+  {
+    name: 'requestAnimationFrame runs through the timers; navigator, cookies, matchMedia',
+    code: 'requestAnimationFrame((t) => console.log("frame", typeof t)); document.cookie = "a=1"; document.cookie = "b=2; path=/"; console.log(navigator.language, document.cookie, matchMedia("(min-width: 600px)").matches)',
+    logs: ['en-US a=1; b=2 false', 'frame number'],
+  },
+  {
+    name: 'nothing of the host: the module loader linkedom would reach is back as it was, atob and btoa are the browser\'s',
+    code: 'console.log(typeof require, atob(btoa("héllo")) === "héllo", btoa("hi"))',
+    logs: ['function true aGk='],
+  },
+];
+
+for (const c of CASES) {
+  test(`browser: ${c.name}`, { timeout: 60_000 }, async () => {
+    const result = await runWithEnvironments(['browser'], c.code, { timers: true, values: c.values ?? {} });
+    if (c.error) {
+      assert.match(result.error?.text ?? '', c.error);
+      assert.match(result.error?.file ?? '', /^snipexec:snippet\b/);
+    } else assert.equal(result.error, undefined, result.error?.text);
+    assert.deepEqual(result.logs, c.logs);
+  });
+}
