@@ -104,19 +104,21 @@ for (const p of PATHS) {
   });
 }
 
-/** Trace mode through runSnippet: the values the snippet sees. */
-const RUNS = [
+/** Trace mode through runSnippet: the values the snippet sees, and the error that follows when the snippet expects otherwise. */
+const RUNS: readonly { name: string; code: string; out: string; error?: string }[] = [
   { name: 'a length is a number', code: 'const count = items.length;\nconsole.log(typeof count);', out: 'number\n' },
-  { name: 'forEach returns undefined', code: 'const r = arr.forEach(f);\nconsole.log(typeof r);', out: 'undefined\n' },
-  { name: 'preventDefault returns undefined', code: 'const r = e.preventDefault();\nconsole.log(typeof r);', out: 'undefined\n' },
+  { name: 'forEach returns undefined', code: 'const r = arr.forEach(f);\nconsole.log(typeof r);\nconsole.log(r.length);', out: 'undefined\n', error: "Cannot read properties of undefined (reading 'length')" },
+  { name: 'preventDefault returns undefined', code: 'const r = e.preventDefault();\nconsole.log(typeof r);\nconsole.log(r.done);', out: 'undefined\n', error: "Cannot read properties of undefined (reading 'done')" },
   { name: 'size and byteLength are numbers on an object', code: 'console.log(typeof box.size, typeof box.byteLength, box.label.trim().length > 0);', out: 'number number true\n' },
   { name: 'querySelector gives an element', code: "const el = root.querySelector('#a');\nconsole.log(typeof el.getAttribute);", out: 'function\n' },
-] as const;
+];
 
 for (const c of selected(RUNS)) {
   test(`trace: ${c.name}`, { timeout: 60_000 }, async () => {
     const r = await runSnippet(c.code, { mode: 'trace' });
     assert.equal(r.stdout, c.out, JSON.stringify(r.injections));
+    // The snippet's own error: the platform's value stands, it is not refined into what the snippet wanted.
+    assert.deepEqual(r.errors.map((e) => [e.message, e.attribution]), c.error === undefined ? [] : [[c.error, 'snippet']]);
   });
 }
 
@@ -124,7 +126,8 @@ test('trace: count.padStart on a length is the snippet\'s TypeError, not refined
   const r = await runSnippet("const count = items.length;\nconsole.log(count.padStart(3, '0'));", { mode: 'trace' });
   assert.equal(r.status, 'stopped');
   assert.deepEqual(r.errors.map((e) => [e.type, e.message, e.line, e.attribution, e.culprit]), [['TypeError', 'count.padStart is not a function', 2, 'snippet', undefined]]);
-  assert.ok(!r.injections.some((i) => i.element === 'items.length' && i.category === 'string'), JSON.stringify(r.injections));
+  // items stays the array it was: refining it could not change what a length is.
+  assert.deepEqual(r.injections.map((i) => [i.element, i.category, i.attempts]), [['items', 'array', 1]]);
 });
 
 const dirs: string[] = [];
