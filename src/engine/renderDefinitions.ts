@@ -16,7 +16,7 @@ export interface RenderedDefinitions {
   readonly identifiers: ReadonlySet<string>;
   /**
    * The prelude as the sandbox runs it: each statement guarded, so a definition that throws (an
-   * LLM's, say) is reported through `hook.pf(id, error)` instead of ending the run.
+   * LLM's, say) is reported instead of ending the run: the script evaluates to the `[id, error]` pairs.
    */
   guarded(hook: string): string;
 }
@@ -116,8 +116,10 @@ export function renderDefinitions(defs: ReadonlyMap<string, Definition>): Render
   const identifiers = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
   const guarded = (hook: string): string => {
     if (body === '') return '';
-    const guardedLines = owners.map((id, i) => `try { ${lines[i]}\n} catch (e) { ${hook}.pf(${jsString(id)}, e); }`);
-    return `${helpers}${guardedLines.join('\n')}\n${requireLine ?? ''}\n`;
+    // The failures are the script's completion value, which the sandbox hands to the runtime: no global names it.
+    const failures = `${hook}_pf`;
+    const guardedLines = owners.map((id, i) => `try { ${lines[i]}\n} catch (e) { ${failures}[${failures}.length] = [${jsString(id)}, e]; }`);
+    return `${helpers}{ const ${failures} = [];\n${guardedLines.join('\n')}\n${requireLine ?? ''}\n${failures}; }\n`;
   };
   return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors, receiver, identifiers, guarded };
 }

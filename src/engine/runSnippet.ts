@@ -163,7 +163,8 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
 
 async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
   const rendered = renderDefinitions(book.defs);
-  const adopt = rendered.accessors.length === 0 ? '' : `${instrumented.hook}.adopt([${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}]);`;
+  // A script that evaluates to the `[id, value]` pairs the runtime adopts.
+  const adopt = rendered.accessors.length === 0 ? '' : `[${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}];`;
   return runInIsolate({
     prelude: rendered.guarded(instrumented.hook),
     adopt,

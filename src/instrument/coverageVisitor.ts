@@ -47,7 +47,8 @@ function placeCounter(path: NodePath<t.Statement>, state: VisitorState): Placeme
     out.before.push(mark());
   } else if (t.isIfStatement(node)) node.test = test(node.test);
   else if (t.isSwitchStatement(node)) node.discriminant = test(node.discriminant);
-  else if (t.isWithStatement(node)) node.object = test(node.object);
+  // `with (o)`: the runtime counts it and wraps o, so o cannot answer for the hook's name.
+  else if (t.isWithStatement(node)) node.object = h(state, 'wp', [num(sid), node.object]);
   else out.after.push(mark());
   if (t.isLoop(node)) addLoopBranch(node, out, state);
   if (t.isLabeledStatement(node)) {

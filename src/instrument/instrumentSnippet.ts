@@ -17,9 +17,9 @@ import { hookVisitor, type VisitorState } from './visitor.ts';
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
 
 export interface InstrumentedSnippet {
-  /** Script to run in the isolate after the runtime: the snippet wrapped in one function. */
+  /** Script to run in the isolate after the runtime: evaluates to `(hook) => { hook.main(function () { <snippet> }) }`. */
   readonly code: string;
-  /** Name of the in-isolate hook object the code calls. */
+  /** Name of the parameter through which the code reaches the runtime's hooks. */
   readonly hook: string;
   readonly map: CoverageMap;
   readonly usage: UsageTable;
@@ -99,7 +99,10 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const program = ast.program;
   const fn = t.functionExpression(null, [], t.blockStatement(program.body, program.directives), false, isAsync);
   const main = t.expressionStatement(t.callExpression(t.memberExpression(t.identifier(hook), t.identifier('main')), [fn]));
-  const code = generate(t.program([main]), { comments: false, compact: false }).code;
+  // The script evaluates to an arrow the runtime calls with its hooks: no global holds them, and an
+  // arrow has no `.arguments` a stack-trace trick could read them from.
+  const wrapper = t.expressionStatement(t.arrowFunctionExpression([t.identifier(hook)], t.blockStatement([main])));
+  const code = generate(t.program([wrapper]), { comments: false, compact: false }).code;
   return { code, hook, map: model, usage, async: isAsync, topLevelNames, entryPoints, callUncalled: options.callUncalled === true, topLevelReturn };
 }
 

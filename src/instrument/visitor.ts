@@ -207,6 +207,12 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (!original(path, state)) return;
       const node = path.node;
       const callee = node.callee;
+      if (t.isIdentifier(callee, { name: 'eval' }) && node.arguments.length > 0 && t.isExpression(node.arguments[0]) && !path.scope.getBinding('eval')) {
+        // A direct eval stays direct (it sees the snippet's scope), but its code may not name the hook, which is in that scope too.
+        state.done.add(node);
+        node.arguments[0] = h(state, 'ev', [node.arguments[0]]);
+        return;
+      }
       if (t.isSuper(callee) || t.isImport(callee) || t.isIdentifier(callee, { name: 'eval' })) return;
       if (path.parentPath.isOptionalMemberExpression() || path.parentPath.isOptionalCallExpression()) return;
       const spec = requireSpecifier(node);

@@ -85,6 +85,19 @@ const lifecycle = ObjectFreeze({
     }
     return ran;
   },
+  /** Calls the snippet's script (an arrow taking the hooks), which runs it through main. */
+  enter(script) {
+    if (typeof script === 'function') apply(script, undefined, [H]);
+  },
+  /** The `[id, value]` pairs of the adopt script: the prelude's values, by element id. */
+  adopt(pairs) {
+    if (isArray(pairs)) H.adopt(pairs);
+  },
+  /** The `[id, error]` pairs of the prelude's definitions that threw. */
+  preludeFailures(pairs) {
+    if (!isArray(pairs)) return;
+    for (let i = 0; i < pairs.length; i++) H.pf(pairs[i][0], pairs[i][1]);
+  },
   tick: H.tick,
   drive: H.drive,
   report: H.report,

@@ -19,6 +19,7 @@ const wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set, wmHas = Weak
 const wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
 const arrPush = Array.prototype.push, arrJoin = Array.prototype.join;
 const strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf, strReplace = String.prototype.replace;
+const parseIntFn = parseInt, fromCodePoint = String.fromCodePoint;
 const StringCtor = String, ObjectCtor = Object, ErrorCtor = Error, TypeErrorCtor = TypeError, ReferenceErrorCtor = ReferenceError;
 const symIterator = Symbol.iterator, symAsyncIterator = Symbol.asyncIterator, symToPrimitive = Symbol.toPrimitive;
 const indirectEval = eval;
@@ -606,6 +607,18 @@ const H = {
     }
     return arithmetic(op, a, b);
   },
+  /** `with (o)`: counted, and o wrapped so that it cannot answer for the hook's name (its has says false). */
+  wp(id, o) {
+    if (exited) throw EXIT;
+    statements[id]++;
+    if (o === null || o === undefined) throw new TypeErrorCtor('Cannot convert undefined or null to object');
+    return new ProxyCtor(ObjectCtor(o), WITH_HANDLER);
+  },
+  /** A direct eval's code: it sees the snippet's scope, where the hook is a parameter; code that names the hook is refused. */
+  ev(code) {
+    if (typeof code === 'string' && namesHook(code)) throw new ReferenceErrorCtor(`${config.hook} is not defined`);
+    return code;
+  },
   // lifecycle, called by the host
   adopt(pairs) {
     for (let i = 0; i < pairs.length; i++) {
@@ -613,7 +626,7 @@ const H = {
       const id = pairs[i][0];
       if (id === 'this') { receiver = pairs[i][1]; continue; }
       injectedGlobals[id] = true;
-      if (id.slice(0, 8) === 'require(') { try { modules[parse(apply(strSlice, id, [8, -1]))] = pairs[i][1]; } catch {} }
+      if (apply(strSlice, id, [0, 8]) === 'require(') { try { modules[parse(apply(strSlice, id, [8, -1]))] = pairs[i][1]; } catch {} }
     }
   },
   main(fn) {
@@ -725,4 +738,30 @@ const globals = {
 };
 for (const name of ownKeys(globals)) defineProperty(G, name, { value: globals[name], writable: true, configurable: true, enumerable: false });
 Math.random = random;
-defineProperty(G, config.hook, { value: ObjectFreeze(H), writable: false, configurable: false, enumerable: false });
+// The hooks are on no global: the snippet's script evaluates to an arrow the lifecycle calls with them.
+ObjectFreeze(H);
+
+const reflectHas = Reflect.has;
+/** Whether a name is the hook's, or one the instrumenter derives from it (`<hook>_e`). */
+function isHookName(k) {
+  return typeof k === 'string' && apply(strSlice, k, [0, config.hook.length]) === config.hook;
+}
+const WITH_HANDLER = ObjectFreeze({ __proto__: null, has(target, k) { return isHookName(k) ? false : reflectHas(target, k); } });
+/** Whether source text names the hook, escapes (`\u005f`) decoded as the parser would. */
+function namesHook(code) {
+  if (apply(strIndexOf, code, [config.hook]) >= 0) return true;
+  if (apply(strIndexOf, code, ['\\u']) < 0) return false;
+  let decoded = '';
+  for (let i = 0; i < code.length; i++) {
+    const ch = code[i];
+    if (ch === '\\' && code[i + 1] === 'u') {
+      const braced = code[i + 2] === '{';
+      const end = braced ? apply(strIndexOf, code, ['}', i + 3]) : i + 6;
+      const hex = apply(strSlice, code, [braced ? i + 3 : i + 2, end]);
+      const n = parseIntFn(hex, 16);
+      if (end > i && n === n) { decoded += fromCodePoint(n); i = braced ? end : end - 1; continue; }
+    }
+    decoded += ch;
+  }
+  return apply(strIndexOf, decoded, [config.hook]) >= 0;
+}

@@ -52,7 +52,7 @@ export interface ExecutionResult {
 }
 
 /** The lifecycle object the runtime's closure returns (src/isolate/environmentHost.js). */
-type Lifecycle = Record<'loadEnvironment' | 'afterSnippet' | 'tick' | 'drive' | 'report', unknown>;
+type Lifecycle = Record<'loadEnvironment' | 'enter' | 'adopt' | 'preludeFailures' | 'afterSnippet' | 'tick' | 'drive' | 'report', unknown>;
 
 /** How long after the deadline the watchdog disposes an isolate that is still running. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -116,9 +116,11 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       const failure = await loadEnvironment(context, call, env, remaining());
       if (failure !== undefined) environmentFailures.push({ name: env.name, message: failure });
     }
-    if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining());
-    if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining());
-    await runScript(isolate, context, exec.script, 'snipexec:snippet', remaining());
+    // Each script evaluates to what the runtime takes from it (the prelude's failures, the values to
+    // adopt, the snippet as an arrow taking the hooks), so none of them reaches the runtime by a global.
+    if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining(), (v) => call('preludeFailures', [v], remaining()));
+    if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
+    await runScript(isolate, context, exec.script, 'snipexec:snippet', remaining(), (v) => call('enter', [v], remaining()));
     await runTimers(call, exec.maxTimerTicks, remaining);
     // The environments' drivers (fire the listeners, call the handlers), then what they queued.
     if ((await call('afterSnippet', [], remaining())) === true) await runTimers(call, exec.maxTimerTicks, remaining);
@@ -209,11 +211,15 @@ async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () =>
   }
 }
 
-async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number): Promise<void> {
+/** Runs a script and hands its completion value (a Reference into the isolate) to `take`. */
+async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number, take: (value: unknown) => Promise<unknown>): Promise<void> {
   const script = await isolate.compileScript(code, { filename });
+  let value: ivm.Reference<unknown> | undefined;
   try {
-    await script.run(context, { timeout });
+    value = (await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
+    await take(value.derefInto());
   } finally {
+    value?.release();
     script.release();
   }
 }
