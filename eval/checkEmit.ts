@@ -89,7 +89,7 @@ for (const source of sources) {
   const name = isDir ? source.replace(/\/+$/, '').split('/').pop() ?? source : source.split('/').pop()?.replace(/\.jsonl$/, '') ?? source;
   const { full, holds, failures } = await check(name, isDir ? readHandwritten(source) : readDataset(source));
   const pct = full === 0 ? 100 : (100 * holds) / full;
-  console.log(`\n${name} (mode ${mode}${callUncalled ? ', call-uncalled' : ''}): ${holds} of ${full} fully executed snippets' emitted programs exit 0 with the same stdout (${pct.toFixed(1)} %)`);
+  console.log(`\n${name} (mode ${mode}${callUncalled ? ', call-uncalled' : ''}): ${holds} of ${full} fully executed snippets' emitted programs exit with the run's code (0 unless process.exit ended it) and the same stdout (${pct.toFixed(1)} %)`);
   const groups = new Map<string, Failure[]>();
   for (const f of failures) groups.set(f.cause, [...(groups.get(f.cause) ?? []), f]);
   for (const [cause, list] of [...groups].sort((a, b) => b[1].length - a[1].length)) {

@@ -34,7 +34,7 @@ const lister = env('list', "host.afterSnippet('list', () => { console.log(host.t
 
 /** A definition the run learnt, as the definition book holds it. */
 function definition(id: string, kind: Definition['kind'], source: string, name = id): Definition {
-  return { id, kind, parent: undefined, name, usageKey: id, line: 1, message: '', proposal: { source, refs: [], category: 'Object' }, provider: 'test', attempts: 1, history: [], rejected: [], fallbacks: 0 };
+  return { id, kind, parent: undefined, name, usageKey: id, line: 1, message: '', proposal: { source, refs: [], category: 'object' }, provider: 'test', attempts: 1, history: [], rejected: [], fallbacks: 0 };
 }
 
 interface Unit {

@@ -56,16 +56,19 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
       code = `var __snipexec_threw = false;\ntry {\n${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) __snipexec_afterTimers(() => { ${calls.join(' ')} }); } // called by snipexec: declared, never called\n`;
     } else code += `__snipexec_afterTimers(() => { // ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n});\n`;
   }
+  // Environments read the clock and queue their drivers after the snippet's timers: they need it.
+  const withClock = parts.clock !== undefined && (envs !== undefined || calls.length > 0 || readsClock(rendered.source + code));
   // The live run keeps the snippet in its own function scope, called with the injected receiver
   // (else the global object); the program does the same when it has to: a receiver, a top-level
   // name that shadows one the definitions use (`let Promise = require('promise')`), a top-level
-  // await (a CommonJS script cannot have one), or a directive such as 'use strict'.
-  const shadows = instrumented.topLevelNames.some((n) => rendered.identifiers.has(n));
+  // await (a CommonJS script cannot have one), or a directive such as 'use strict'; also a
+  // top-level name the preambles read (`var globalThis = global` would be hoisted over them).
+  const preambleNames = withClock || envs ? PREAMBLE_NAMES : new Set<string>();
+  const shadows = instrumented.topLevelNames.some((n) => rendered.identifiers.has(n) || preambleNames.has(n));
   if (rendered.receiver !== undefined || shadows || instrumented.async || snippet.directives) {
     code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'globalThis'});\n`;
   }
-  // Environments read the clock and queue their drivers after the snippet's timers: they need it.
-  const clock = parts.clock && (envs || calls.length > 0 || readsClock(rendered.source + code)) ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
+  const clock = parts.clock && withClock ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
   const environments = envs ? environmentPreamble(envs, rendered, clock !== '') : '';
   const definitions = envs ? preludeWithEnvironments(rendered.source) : rendered.source;
   const prelude = definitions === '' ? '' : `// ---- injected by snipexec ----\n${definitions}`;
@@ -84,6 +87,9 @@ function insertAfterPrologue(code: string, statement: string, directives: boolea
   }
   return end === undefined ? `${statement}\n${code}` : `${code.slice(0, end)}\n${statement}${code.slice(end)}`;
 }
+
+/** The names the clock and environment preambles read at the program's top level. */
+const PREAMBLE_NAMES: ReadonlySet<string> = new Set(['globalThis', 'Date', 'Math', 'Object', 'Reflect', 'String', 'Number', 'setImmediate', 'require', 'module', '__dirname', '__filename']);
 
 function drivenCalls(parts: ProgramParts): string[] {
   const access = new Map(parts.rendered.accessors);

@@ -17,9 +17,10 @@ export function readsClock(source: string): boolean {
  * same seed; timers run in the order of their virtual due time, one per event-loop turn, at most
  * `maxTimerTicks` of them, with no real waiting. `__snipexec_afterTimers(fn)` runs fn once the
  * timers have run out, as the sandbox calls the functions nothing called (callUncalled), then
- * drains the timers fn set; functions given in turn run in turn, each after the timers the one
- * before it set (the environments' drivers, then the functions nothing called). One line, so a
- * re-run of the program leaves no line of it uncovered.
+ * runs the timers again (those fn set, and those the tick cap left), unless fn returned false (the
+ * sandbox runs them again only after drivers that ran); functions given in turn run in turn (the
+ * environments' drivers, then the functions nothing called). One line, so a re-run of the program
+ * leaves no line of it uncovered.
  */
 export function clockPreamble(clock: ClockSettings): string {
   const source = [
@@ -44,8 +45,15 @@ export function clockPreamble(clock: ClockSettings): string {
     '  return id;',
     '}',
     'function clear(id) { for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { timers.splice(i, 1); return; } }',
+    'function idleNext() {',
+    '  while (idle.length > 0) {',
+    '    const again = idle.shift()() !== false;',
+    '    if (draining) return;',
+    '    if (again && timers.length > 0) { draining = true; realImmediate(tick); return; }',
+    '  }',
+    '}',
     'function tick() {',
-    `  if (timers.length === 0 || ticks++ >= ${clock.maxTimerTicks}) { draining = false; ticks = 0; if (idle.length > 0) { idle.shift()(); if (!draining && idle.length > 0) { draining = true; realImmediate(tick); } } return; }`,
+    `  if (timers.length === 0 || ticks++ >= ${clock.maxTimerTicks}) { draining = false; ticks = 0; idleNext(); return; }`,
     '  let best = 0;',
     '  for (let i = 1; i < timers.length; i++) if (timers[i].at < timers[best].at || (timers[i].at === timers[best].at && timers[i].seq < timers[best].seq)) best = i;',
     '  const timer = timers[best];',

@@ -49,7 +49,7 @@ export function environmentPreamble(envs: ProgramEnvironments, rendered: Rendere
   const names = envs.loaded.map((e) => e.name).join(', ');
   return [
     `// ---- environments (${commentText(names)}): loaded from snipexec as the run loaded them ----`,
-    `var ${NODE_REQUIRE} = require, ${ENVIRONMENTS_VARIABLE} = require(${jsString(NODE_ENVIRONMENTS_LOADER)}).loadNodeEnvironments({ module, environments: [${list}], values: { ${values.join(', ')} } });`,
+    `var ${NODE_REQUIRE} = require, ${ENVIRONMENTS_VARIABLE} = require(${jsString(NODE_ENVIRONMENTS_LOADER)}).loadNodeEnvironments({ module, environments: [${list}], values: {${values.length > 0 ? ` ${values.join(', ')} ` : ''}} });`,
     // The module's own names shadow the globals an environment defines: the run saw the environment's.
     `__dirname = ${ENVIRONMENTS_VARIABLE}.moduleValue('__dirname', __dirname); __filename = ${ENVIRONMENTS_VARIABLE}.moduleValue('__filename', __filename);`,
     // The drivers run once the snippet's timers ran out, before the functions nothing called.

@@ -32,8 +32,8 @@ export interface NodeEnvironmentOptions {
 export interface NodeEnvironments {
   /** Where topLevelFunctions() reads the snippet's top-level functions from (set by the snippet's scope). */
   functions(list: () => readonly EmittedFunction[]): void;
-  /** Runs the drivers the environments added (fire the listeners, call the handlers), in order. */
-  afterSnippet(): void;
+  /** Runs the drivers the environments added (fire the listeners, call the handlers), in order; whether any ran (then the timers run again, as in the sandbox). */
+  afterSnippet(): boolean;
   /** Runs the drivers once Node's event loop is empty (a program without the sandbox's clock has no `__snipexec_afterTimers`). */
   afterEventLoop(): void;
   /** The value an environment gave the global `name` (`__dirname`: `/app`), else the program's own. */
@@ -120,12 +120,13 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
     },
     afterSnippet() {
       for (const { drive } of drivers) drive(); // an error it lets escape ends the program, as it ended the run
+      return drivers.length > 0;
     },
     moduleValue(name, own) {
       return globals.has(name) ? globals.get(name) : own;
     },
     afterEventLoop() {
-      nodeProcess.once('beforeExit', () => this.afterSnippet());
+      nodeProcess.once('beforeExit', () => void this.afterSnippet());
     },
   };
 }
