@@ -133,8 +133,8 @@ test('refusal: native addons, a Node built-in no environment gives, a bundler er
 });
 
 test('loadEnvironments: installed modules load after the registry\'s environments; a package an environment provides is its own', async () => {
-  const registry: EnvironmentSpec[] = [{ name: 'demo', entry: '../../../test/fixtures/environments/demo.ts', globals: ['b'], modules: ['jquery'], needs: [], summary: '' }];
-  const loaded = await loadEnvironments({ globals: ['b'], modules: ['tiny-pure', 'jquery', 'jquery/dist/jquery.slim', 'path', 'nowhere'] }, registry, { cwd: PROJECT, dirs: [] });
+  const registry: EnvironmentSpec[] = [{ name: 'demo', entry: '../../../test/fixtures/environments/demo.ts', globals: ['b'], modules: ['jquery', 'react-dom/client'], needs: [], summary: '' }];
+  const loaded = await loadEnvironments({ globals: ['b'], modules: ['tiny-pure', 'jquery', 'jquery/dist/jquery.slim', 'react-dom/client', 'path', 'nowhere'] }, registry, { cwd: PROJECT, dirs: [] });
   assert.deepEqual(loaded.bundles.map((b) => b.name), ['demo', 'module:tiny-pure']);
   assert.deepEqual(loaded.modules?.map((m) => [m.specifier, m.status]), [['tiny-pure', 'bundled'], ['nowhere', 'not-installed']]);
 });

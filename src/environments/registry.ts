@@ -53,6 +53,23 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     },
   },
   {
+    name: 'node-crypto',
+    entry: 'node-crypto/index.ts',
+    globals: [],
+    modules: ['crypto'],
+    needs: ['node'],
+    summary: 'crypto: createHash/createHmac (md5, sha1, sha2, sha3) and pbkdf2 from @noble/hashes; randomUUID, randomBytes and randomInt from the run\'s seeded Math.random, so runs repeat; no ciphers, signatures or keys',
+  },
+  {
+    name: 'node-assert',
+    entry: 'node-assert/index.ts',
+    globals: [],
+    modules: ['assert', 'assert/strict'],
+    needs: ['node'],
+    summary: 'assert and assert/strict from the assert package (Node\'s assert for bundlers)',
+    define: { 'process.env.NODE_DEBUG': 'undefined' },
+  },
+  {
     name: 'browser',
     entry: 'browser/index.ts',
     globals: [
@@ -75,6 +92,14 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     modules: ['jquery'],
     needs: ['browser'],
     summary: "the real jQuery 4 on the browser environment's DOM: selectors, traversal, attributes, classes, .val, .each, .toggle/.show/.hide, animations on the virtual clock; handlers fire with jQuery events when the browser environment fires listeners; $.ajax/$.get/$.getJSON/$.post/$.getScript complete through the modelled fetch with learnt data. :visible judged from display and the hidden attribute (no layout: sizes and offsets are 0)",
+  },
+  {
+    name: 'server',
+    entry: 'server/index.ts',
+    globals: ['app', 'router', 'server', 'express'],
+    modules: ['express', 'http', 'https', 'body-parser', 'cors', 'cookie-parser', 'express-session', 'morgan', 'helmet', 'compression'],
+    needs: [],
+    summary: "Express-style servers with nothing listening (express(), Router, the free app and router of answers that leave them out, body-parser, cors) and http.createServer; after the snippet each route gets one request of its method through the middleware before it, with :id-like parameters as numeric strings and query, body, headers and cookies learnt per route; responses are recorded, never sent",
   },
 ];
 

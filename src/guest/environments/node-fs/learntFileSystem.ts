@@ -1,6 +1,6 @@
 import path from 'path-browserify';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
-import { Buffer } from './shims/buffer.ts';
+import { Buffer } from '../node/shims/globalBuffer.ts';
 import { contentOf, extensionOf, fallbackContent, listingOf, type FileContent } from './missingFiles.ts';
 
 /** What an fs call does with each path argument it takes. */

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'events';
-import { Buffer } from './buffer.ts';
+import { Buffer } from '../../node/shims/globalBuffer.ts';
 
 /**
  * A small `Readable`/`Writable` pair for memfs's read and write streams (the isolate has no

@@ -1,0 +1,73 @@
+import { hmac } from '@noble/hashes/hmac.js';
+import { md5, ripemd160, sha1 } from '@noble/hashes/legacy.js';
+import { sha224, sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
+import { sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
+import type { CHash } from '@noble/hashes/utils.js';
+import { Buffer } from '../node/shims/globalBuffer.ts';
+
+/** A noble hash function: `create()` gives an incremental hasher. */
+export type HashFn = CHash;
+
+/** The digests `createHash`/`createHmac` know, by the names Node (OpenSSL) accepts. */
+export const HASHES: Readonly<Record<string, HashFn>> = {
+  md5, sha1, ripemd160, rmd160: ripemd160, sha224, sha256, sha384, sha512, 'sha3-256': sha3_256, 'sha3-512': sha3_512,
+};
+
+/** The hash function for a name, case-insensitive and with `SHA-256` spelled as `sha256`; throws Node's error otherwise. */
+export function hashNamed(name: unknown): HashFn {
+  const key = String(name).toLowerCase();
+  const fn = HASHES[key] ?? HASHES[key.replace(/^sha-(\d)/, 'sha$1')];
+  if (!fn) throw Object.assign(new Error('Digest method not supported'), { code: 'ERR_CRYPTO_INVALID_DIGEST' });
+  return fn;
+}
+
+/** Data as bytes, as Node's hash.update(data, inputEncoding) reads it. */
+export function bytesOf(data: unknown, encoding?: unknown): Uint8Array {
+  if (typeof data === 'string') return Buffer.from(data, (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding);
+  if (data instanceof Uint8Array) return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  throw Object.assign(new TypeError(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${data === null ? 'null' : typeof data}`), { code: 'ERR_INVALID_ARG_TYPE' });
+}
+
+/** A digest as Node returns it: a Buffer, or a string in the encoding asked for. */
+export function digestAs(bytes: Uint8Array, encoding?: unknown): Buffer | string {
+  const buf = Buffer.from(bytes);
+  return typeof encoding === 'string' && encoding !== 'buffer' ? buf.toString(encoding as BufferEncoding) : buf;
+}
+
+interface Incremental {
+  update(data: Uint8Array): unknown;
+  digest(): Uint8Array;
+  clone(): Incremental;
+}
+
+/** Node's Hash/Hmac object over an incremental noble hasher: update() chains, digest() once. */
+export class HashModel {
+  #state: Incremental;
+  #done = false;
+  constructor(state: Incremental) {
+    this.#state = state;
+  }
+  update(data: unknown, encoding?: unknown): this {
+    if (this.#done) throw Object.assign(new Error('Digest already called'), { code: 'ERR_CRYPTO_HASH_FINALIZED' });
+    this.#state.update(bytesOf(data, encoding));
+    return this;
+  }
+  digest(encoding?: unknown): Buffer | string {
+    if (this.#done) throw Object.assign(new Error('Digest already called'), { code: 'ERR_CRYPTO_HASH_FINALIZED' });
+    this.#done = true;
+    return digestAs(this.#state.digest(), encoding);
+  }
+  copy(): HashModel {
+    return new HashModel(this.#state.clone());
+  }
+}
+
+export function createHash(algorithm: unknown): HashModel {
+  return new HashModel(hashNamed(algorithm).create() as unknown as Incremental);
+}
+
+export function createHmac(algorithm: unknown, key: unknown): HashModel {
+  return new HashModel(hmac.create(hashNamed(algorithm), bytesOf(key)) as unknown as Incremental);
+}
