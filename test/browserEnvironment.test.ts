@@ -3,7 +3,11 @@
 // compares what console.log printed. Values the environment asks for come from `values`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runSnippet } from '../src/engine/runSnippet.ts';
+import type { RunResult } from '../src/report/buildResult.ts';
+import { parseSelector } from '../src/guest/environments/browser/selectorSkeleton.ts';
 import { runWithEnvironments } from './environmentHarness.ts';
+import { selected } from './helpers.ts';
 
 interface Case {
   readonly name: string;
@@ -147,7 +151,7 @@ const CASES: readonly Case[] = [
   },
 ];
 
-for (const c of CASES) {
+for (const c of selected(CASES)) {
   test(`browser: ${c.name}`, { timeout: 60_000 }, async () => {
     const result = await runWithEnvironments(['browser'], c.code, { timers: true, values: c.values ?? {} });
     if (c.error) {
@@ -155,5 +159,87 @@ for (const c of CASES) {
       assert.match(result.error?.file ?? '', /^snipexec:snippet\b/);
     } else assert.equal(result.error, undefined, result.error?.text);
     assert.deepEqual(result.logs, c.logs);
+  });
+}
+
+/** The selector chains queries create: [selector, compounds as tag#id.classes[attrs], combinators] (undefined: not simple). */
+const SELECTORS: readonly (readonly [string, string[] | undefined, string[]?])[] = [
+  ['#name', ['?#name'], []],
+  ['input.big[name="q"]', ['input.big[name=q]'], []],
+  ['#list > li.item a[href="/x"]', ['?#list', 'li.item', 'a[href=/x]'], ['>', ' ']],
+  ['h1 + p ~ span', ['h1', 'p', 'span'], ['+', '~']],
+  ["input[type=checkbox]:checked, .other", ['input[type=checkbox][checked=]'], []],
+  [':scope > li:nth-child(2n+1)', ['li'], []],
+  ['a[data-id=\'7\' i]', ['a[data-id=7]'], []],
+  ['#a\\:b', ['?#a:b'], []],
+  ['', undefined],
+  [':hover', undefined],
+  ['div!', undefined],
+  ['.a div.b', ['?.a', 'div.b'], [' ']],
+];
+
+for (const [selector, compounds, combinators] of SELECTORS) {
+  test(`browser: selector ${JSON.stringify(selector)}`, () => {
+    const parsed = parseSelector(selector);
+    if (compounds === undefined) return assert.equal(parsed, undefined);
+    const shown = parsed?.compounds.map((c) => `${c.tag ?? '?'}${c.id !== undefined ? `#${c.id}` : ''}${c.classes.map((k) => `.${k}`).join('')}${c.attributes.map(([n, v]) => `[${n}=${v}]`).join('')}`);
+    assert.deepEqual(shown, compounds.map((c) => (/^[?a-z]/.test(c) ? c : `?${c}`)));
+    assert.deepEqual(parsed?.combinators, combinators);
+  });
+}
+
+/** End to end through runSnippet (trace mode, the registry's environments selected by the names the snippet uses). */
+interface EndToEnd {
+  readonly name: string;
+  readonly code: string;
+  readonly check: (r: RunResult) => void;
+}
+
+const END_TO_END: readonly EndToEnd[] = [
+  {
+    name: "addEventListener('click', h) runs h: its lines are covered",
+    code: "const b = document.querySelector('#b');\nfunction h(e) {\n  e.preventDefault();\n  console.log('clicked', e.type);\n}\nb.addEventListener('click', h);\n",
+    check: (r) => {
+      assert.equal(r.status, 'completed');
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.lines.uncovered, []);
+      assert.equal(r.stdout, 'clicked click\n');
+      assert.deepEqual(r.environments?.loaded, ['browser']);
+    },
+  },
+  {
+    name: 'the ASI case in a click handler throws, attributed to the snippet (x and y learnt)',
+    code: "document.querySelector('#b').addEventListener('click', function (e) { e.preventDefault()\n[x, y].forEach(f) })\n",
+    check: (r) => {
+      assert.equal(r.errors.length, 1);
+      const [e] = r.errors;
+      // V8 names the key it read of undefined: the value of y (`[x, y]` is an index with a comma).
+      assert.match(`${e?.type}: ${e?.message}`, /^TypeError: Cannot read properties of undefined \(reading '[^']*'\)$/);
+      assert.equal(e?.attribution, 'snippet');
+      assert.equal(e?.line, 1);
+    },
+  },
+  {
+    name: 'the ASI case with x and y declared: the exact message',
+    code: "const x = 1, y = 2, f = console.log\ndocument.querySelector('#b').addEventListener('click', function (e) { e.preventDefault()\n[x, y].forEach(f) })\n",
+    check: (r) => {
+      assert.deepEqual(r.errors.map((e) => [e.type, e.message, e.attribution]), [['TypeError', "Cannot read properties of undefined (reading '2')", 'snippet']]);
+    },
+  },
+  {
+    name: 'learnt from usage: an input value, fetched JSON, the key a keydown handler compares',
+    code: "const name = document.querySelector('#name').value.trim();\nif (name.length > 0) {\n  console.log('hi');\n}\nfetch('/api/users')\n  .then((r) => r.json())\n  .then((users) => {\n    users.forEach((u) => console.log(u.name.toUpperCase().length > 0));\n  });\ndocument.addEventListener('keydown', (e) => {\n  if (e.key === 'Escape') console.log('esc');\n});\n",
+    check: (r) => {
+      assert.equal(r.status, 'completed');
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.lines.uncovered, []);
+      assert.equal(r.stdout, 'hi\ntrue\nesc\n');
+    },
+  },
+];
+
+for (const c of selected(END_TO_END)) {
+  test(`browser end to end: ${c.name}`, { timeout: 120_000 }, async () => {
+    c.check(await runSnippet(c.code, { timeoutMs: 30_000 }));
   });
 }
