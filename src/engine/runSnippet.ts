@@ -133,7 +133,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,
     llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
     clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
-    environments: { names: environments.names, failed: environments.failures },
+    environments: { names: environments.names, failed: environments.failures, bundles: environments.bundles },
     ...(environments.modules ? { modules: environments.modules } : {}),
   });
 }
