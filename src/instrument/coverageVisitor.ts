@@ -1,8 +1,9 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
+import { HOOKS, type HookName } from '../protocol/hooks.ts';
 import type { VisitorState } from './visitor.ts';
 
-function h(state: VisitorState, method: string, args: t.Expression[]): t.CallExpression {
+function h(state: VisitorState, method: HookName, args: t.Expression[]): t.CallExpression {
   return t.callExpression(t.memberExpression(t.identifier(state.hook), t.identifier(method)), args);
 }
 function stmt(expr: t.Expression): t.ExpressionStatement {
@@ -34,12 +35,12 @@ function placeCounter(path: NodePath<t.Statement>, state: VisitorState): Placeme
   if (!node.loc || t.isBlockStatement(node) || t.isEmptyStatement(node) || state.done.has(node)) return out;
   state.done.add(node);
   const sid = statementId(path, state);
-  const mark = (id = sid) => stmt(h(state, 'c', [num(id)]));
-  const test = (e: t.Expression) => h(state, 't', [num(sid), e]);
+  const mark = (id = sid) => stmt(h(state, HOOKS.statement, [num(id)]));
+  const test = (e: t.Expression) => h(state, HOOKS.test, [num(sid), e]);
   if (t.isFunctionDeclaration(node)) out.hoist.push(mark());
   else if (t.isReturnStatement(node) || t.isThrowStatement(node)) {
     const left = t.isReturnStatement(node) ? jumpedOut(path as NodePath<t.ReturnStatement>, state) : [];
-    if (node.argument) node.argument = left.length === 0 ? h(state, 'r', [num(sid), node.argument]) : h(state, 'rl', [num(sid), node.argument, t.arrayExpression(left.map(num))]);
+    if (node.argument) node.argument = left.length === 0 ? h(state, HOOKS.returned, [num(sid), node.argument]) : h(state, HOOKS.returnedFromLoops, [num(sid), node.argument, t.arrayExpression(left.map(num))]);
     else out.before.push(mark(), ...left.map(mark));
   } else if (t.isBreakStatement(node) || t.isContinueStatement(node)) {
     out.before.push(mark(), ...jumpedOut(path as NodePath<t.BreakStatement | t.ContinueStatement>, state).map(mark));
@@ -48,7 +49,7 @@ function placeCounter(path: NodePath<t.Statement>, state: VisitorState): Placeme
   } else if (t.isIfStatement(node)) node.test = test(node.test);
   else if (t.isSwitchStatement(node)) node.discriminant = test(node.discriminant);
   // `with (o)`: the runtime counts it and wraps o, so o cannot answer for the hook's name.
-  else if (t.isWithStatement(node)) node.object = h(state, 'wp', [num(sid), node.object]);
+  else if (t.isWithStatement(node)) node.object = h(state, HOOKS.withObject, [num(sid), node.object]);
   else out.after.push(mark());
   if (t.isLoop(node)) addLoopBranch(node, out, state);
   if (t.isLabeledStatement(node)) {
@@ -99,11 +100,11 @@ function jumpedOut(path: NodePath<t.ReturnStatement | t.BreakStatement | t.Conti
  */
 function addLoopBranch(node: t.Loop, out: Placement, state: VisitorState): void {
   const bid = state.model.newBranch(node, 'loop', 2);
-  (node.body as t.BlockStatement).body.unshift(stmt(h(state, 'l1', [num(bid)])));
-  out.before.push(stmt(h(state, 'l0', [num(bid)])));
-  out.after.unshift(stmt(h(state, 'l2', [num(bid)])));
-  if (t.isWhileStatement(node) || t.isDoWhileStatement(node)) node.test = h(state, 'lt', [num(bid), node.test]);
-  else if (t.isForStatement(node)) node.test = h(state, 'lt', [num(bid), node.test ?? t.booleanLiteral(true)]);
+  (node.body as t.BlockStatement).body.unshift(stmt(h(state, HOOKS.loopBody, [num(bid)])));
+  out.before.push(stmt(h(state, HOOKS.loopEnter, [num(bid)])));
+  out.after.unshift(stmt(h(state, HOOKS.loopExit, [num(bid)])));
+  if (t.isWhileStatement(node) || t.isDoWhileStatement(node)) node.test = h(state, HOOKS.loopTest, [num(bid), node.test]);
+  else if (t.isForStatement(node)) node.test = h(state, HOOKS.loopTest, [num(bid), node.test ?? t.booleanLiteral(true)]);
 }
 
 function instrumentList(paths: NodePath<t.Statement>[], state: VisitorState): t.Statement[] {
@@ -129,9 +130,9 @@ export const coverageVisitor: Visitor<VisitorState> = {
       const bid = state.model.newBranch(path.node, 'if', 2);
       const cons = path.node.consequent as t.BlockStatement;
       state.done.add(cons);
-      cons.body.unshift(stmt(h(state, 'b', [num(bid), num(0)])));
+      cons.body.unshift(stmt(h(state, HOOKS.branch, [num(bid), num(0)])));
       const alt = path.node.alternate;
-      const counter = stmt(h(state, 'b', [num(bid), num(1)]));
+      const counter = stmt(h(state, HOOKS.branch, [num(bid), num(1)]));
       if (!alt) path.node.alternate = t.blockStatement([counter]);
       else if (t.isBlockStatement(alt)) alt.body.unshift(counter);
       else path.node.alternate = t.blockStatement([counter, alt]);
@@ -141,7 +142,7 @@ export const coverageVisitor: Visitor<VisitorState> = {
     exit(path, state) {
       if (!path.node.loc || state.done.has(path.node.discriminant)) return;
       const bid = state.model.newBranch(path.node, 'switch', path.node.cases.length);
-      path.node.cases.forEach((c, i) => c.consequent.unshift(stmt(h(state, 'b', [num(bid), num(i)]))));
+      path.node.cases.forEach((c, i) => c.consequent.unshift(stmt(h(state, HOOKS.branch, [num(bid), num(i)]))));
     },
   },
   ConditionalExpression: {
@@ -149,8 +150,8 @@ export const coverageVisitor: Visitor<VisitorState> = {
       if (!path.node.loc || state.done.has(path.node)) return;
       state.done.add(path.node);
       const bid = state.model.newBranch(path.node, 'cond-expr', 2);
-      path.node.consequent = t.sequenceExpression([h(state, 'b', [num(bid), num(0)]), path.node.consequent]);
-      path.node.alternate = t.sequenceExpression([h(state, 'b', [num(bid), num(1)]), path.node.alternate]);
+      path.node.consequent = t.sequenceExpression([h(state, HOOKS.branch, [num(bid), num(0)]), path.node.consequent]);
+      path.node.alternate = t.sequenceExpression([h(state, HOOKS.branch, [num(bid), num(1)]), path.node.alternate]);
     },
   },
   LogicalExpression: {
@@ -158,8 +159,8 @@ export const coverageVisitor: Visitor<VisitorState> = {
       if (!path.node.loc || state.done.has(path.node)) return;
       state.done.add(path.node);
       const bid = state.model.newBranch(path.node, 'logical', 2);
-      path.node.left = h(state, 'lg', [num(bid), path.node.left, t.stringLiteral(path.node.operator)]);
-      path.node.right = t.sequenceExpression([h(state, 'b', [num(bid), num(1)]), path.node.right]);
+      path.node.left = h(state, HOOKS.logical, [num(bid), path.node.left, t.stringLiteral(path.node.operator)]);
+      path.node.right = t.sequenceExpression([h(state, HOOKS.branch, [num(bid), num(1)]), path.node.right]);
     },
   },
 };

@@ -1,4 +1,5 @@
 import * as t from '@babel/types';
+import { HOOKS, type HookName } from '../protocol/hooks.ts';
 
 /** A function the snippet declares at its top level, which `callUncalled` calls when nothing else did. */
 export interface EntryPoint {
@@ -18,25 +19,25 @@ export interface EntryPoint {
  */
 export function markEntryPoints(program: t.Program, hook: string, functionScopedOnly = false): EntryPoint[] {
   const entries: EntryPoint[] = [];
-  const call = (method: string, args: t.Expression[]) => t.expressionStatement(t.callExpression(t.memberExpression(t.identifier(hook), t.identifier(method)), args));
+  const call = (method: HookName, args: t.Expression[]) => t.expressionStatement(t.callExpression(t.memberExpression(t.identifier(hook), t.identifier(method)), args));
   const hoisted: t.Statement[] = [];
   const body: t.Statement[] = [];
   const add = (name: string, fn: t.Function): number => {
     const k = entries.length;
     entries.push({ name, params: fn.params.length, line: fn.loc?.start.line ?? 0 });
-    if (t.isBlockStatement(fn.body)) fn.body.body.unshift(call('fe', [t.numericLiteral(k)]));
+    if (t.isBlockStatement(fn.body)) fn.body.body.unshift(call(HOOKS.entryEnter, [t.numericLiteral(k)]));
     return k;
   };
   for (const stmt of program.body) {
     const decl = t.isExportNamedDeclaration(stmt) || t.isExportDefaultDeclaration(stmt) ? stmt.declaration : stmt;
     body.push(stmt);
     if (t.isFunctionDeclaration(decl) && decl.id && !decl.generator && t.isBlockStatement(decl.body)) {
-      hoisted.push(call('fr', [t.numericLiteral(add(decl.id.name, decl)), t.identifier(decl.id.name)]));
+      hoisted.push(call(HOOKS.entryRegister, [t.numericLiteral(add(decl.id.name, decl)), t.identifier(decl.id.name)]));
     } else if (t.isVariableDeclaration(decl) && (!functionScopedOnly || decl.kind === 'var')) {
       for (const d of decl.declarations) {
         const init = d.init;
         if (!t.isIdentifier(d.id) || !(t.isFunctionExpression(init) || t.isArrowFunctionExpression(init)) || init.generator || !t.isBlockStatement(init.body)) continue;
-        body.push(call('fr', [t.numericLiteral(add(d.id.name, init)), t.identifier(d.id.name)]));
+        body.push(call(HOOKS.entryRegister, [t.numericLiteral(add(d.id.name, init)), t.identifier(d.id.name)]));
       }
     }
   }

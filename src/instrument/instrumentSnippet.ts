@@ -6,6 +6,7 @@ import type { Lang } from '../options.ts';
 import { stripTypes, traverse } from '../parse/stripTypes.ts';
 import { transformJsx } from '../parse/transformJsx.ts';
 import type { DeadlineCheck } from '../engine/hostDeadline.ts';
+import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
 import { markEntryPoints, type EntryPoint } from './entryPoints.ts';
@@ -98,7 +99,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
 
   const program = ast.program;
   const fn = t.functionExpression(null, [], t.blockStatement(program.body, program.directives), false, isAsync);
-  const main = t.expressionStatement(t.callExpression(t.memberExpression(t.identifier(hook), t.identifier('main')), [fn]));
+  const main = t.expressionStatement(t.callExpression(t.memberExpression(t.identifier(hook), t.identifier(HOOKS.main)), [fn]));
   // The script evaluates to an arrow the runtime calls with its hooks: no global holds them, and an
   // arrow has no `.arguments` a stack-trace trick could read them from.
   const wrapper = t.expressionStatement(t.arrowFunctionExpression([t.identifier(hook)], t.blockStatement([main])));

@@ -1,5 +1,6 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
+import { HOOKS, type HookName } from '../protocol/hooks.ts';
 import type { CoverageModel, HookKind } from './coverageModel.ts';
 import type { PathPreferences } from './pathPreference.ts';
 import { requireSpecifier, staticPropertyName, type UsageKeys } from './usage.ts';
@@ -43,7 +44,7 @@ function reserve(owner: NodePath, operand: NodePath, state: VisitorState, kind: 
   state.pending.set(owner.node, state.model.newSite(operand.node, kind, text(operand, state), state.keys.keyOf(operand), undefined, undefined, messages));
 }
 
-function h(state: VisitorState, method: string, args: t.Expression[]): t.CallExpression {
+function h(state: VisitorState, method: HookName, args: t.Expression[]): t.CallExpression {
   return t.callExpression(t.memberExpression(t.identifier(state.hook), t.identifier(method)), args);
 }
 
@@ -67,7 +68,7 @@ function replace(path: NodePath, state: VisitorState, replacement: t.Expression)
   // (`if (done) return;` falsy, `if (isDeep) { … }` truthy), and learns that.
   const want = state.operatorHooks ? state.preferences.tests.get(path.node) : undefined;
   if (want !== undefined) {
-    node = h(state, 'op', [site(path, state, 'operator', 'test', want), t.stringLiteral('test'), replacement, t.booleanLiteral(want)]);
+    node = h(state, HOOKS.operator, [site(path, state, 'operator', 'test', want), t.stringLiteral('test'), replacement, t.booleanLiteral(want)]);
   }
   state.done.add(path.node);
   const parent = path.parent;
@@ -122,7 +123,7 @@ function injectBeforeWrite(path: NodePath<t.UpdateExpression | t.AssignmentExpre
   const name = target.name;
   if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name)) return;
   state.done.add(path.node);
-  const read = h(state, 'g', [site(path, state, 'global', name), t.stringLiteral(name)]);
+  const read = h(state, HOOKS.global, [site(path, state, 'global', name), t.stringLiteral(name)]);
   path.replaceWith(t.sequenceExpression([read, path.node]));
   path.skip();
 }
@@ -169,7 +170,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (!node.loc || !node.handler || CATCHING.has(node)) return;
       CATCHING.add(node);
       const e = t.identifier(`${state.hook}_e`);
-      const record = t.expressionStatement(h(state, 'ct', [t.cloneNode(e)]));
+      const record = t.expressionStatement(h(state, HOOKS.caught, [t.cloneNode(e)]));
       node.block = t.blockStatement([t.tryStatement(node.block, t.catchClause(e, t.blockStatement([record, t.throwStatement(t.cloneNode(e))])))]);
     },
   },
@@ -180,13 +181,13 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (path.scope.getBinding(name) && state.operatorHooks && state.preferences.tests.get(path.node) !== undefined) return replace(path, state, t.identifier(name));
       if (ISOLATE_GLOBALS.has(name) || path.scope.getBinding(name) || state.blockFunctions.has(name)) return;
       if (name === 'require' && t.isCallExpression(path.parent) && path.parent.callee === path.node && requireSpecifier(path.parent) !== undefined) return;
-      replace(path, state, h(state, 'g', [site(path, state, 'global', name), t.stringLiteral(name)]));
+      replace(path, state, h(state, HOOKS.global, [site(path, state, 'global', name), t.stringLiteral(name)]));
     },
   },
   ThisExpression: {
     exit(path, state) {
       if (!original(path, state) || !isTopLevelThis(path)) return;
-      replace(path, state, h(state, 'th', [site(path, state, 'this'), t.thisExpression()]));
+      replace(path, state, h(state, HOOKS.receiver, [site(path, state, 'this'), t.thisExpression()]));
     },
   },
   MemberExpression: {
@@ -196,7 +197,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (path.parentPath.isOptionalMemberExpression() || path.parentPath.isOptionalCallExpression()) return;
       const key = path.node.computed ? (path.node.property as t.Expression) : t.stringLiteral(staticPropertyName(path.node) ?? '');
       const lostThis = isFunctionThis(path.node.object, path) ? [t.booleanLiteral(true)] : [];
-      replace(path, state, h(state, 'm', [site(path, state, 'member', staticPropertyName(path.node)), path.node.object as t.Expression, key, ...lostThis]));
+      replace(path, state, h(state, HOOKS.member, [site(path, state, 'member', staticPropertyName(path.node)), path.node.object as t.Expression, key, ...lostThis]));
     },
   },
   CallExpression: {
@@ -210,24 +211,24 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (t.isIdentifier(callee, { name: 'eval' }) && node.arguments.length > 0 && t.isExpression(node.arguments[0]) && !path.scope.getBinding('eval')) {
         // A direct eval stays direct (it sees the snippet's scope), but its code may not name the hook, which is in that scope too.
         state.done.add(node);
-        node.arguments[0] = h(state, 'ev', [node.arguments[0]]);
+        node.arguments[0] = h(state, HOOKS.directEval, [node.arguments[0]]);
         return;
       }
       if (t.isSuper(callee) || t.isImport(callee) || t.isIdentifier(callee, { name: 'eval' })) return;
       if (path.parentPath.isOptionalMemberExpression() || path.parentPath.isOptionalCallExpression()) return;
       const spec = requireSpecifier(node);
       if (spec !== undefined && !path.scope.getBinding('require')) {
-        return replace(path, state, h(state, 'req', [site(path, state, 'require', spec), t.stringLiteral(spec)]));
+        return replace(path, state, h(state, HOOKS.require, [site(path, state, 'require', spec), t.stringLiteral(spec)]));
       }
       if (t.isMemberExpression(callee) && !t.isSuper(callee.object) && !t.isPrivateName(callee.property)) {
         const key = callee.computed ? (callee.property as t.Expression) : t.stringLiteral(staticPropertyName(callee) ?? '');
         const lostThis = isFunctionThis(callee.object, path) ? [t.booleanLiteral(true)] : [];
         const sid = site(path, state, 'method-call', staticPropertyName(callee), undefined, CALL_MESSAGES.get(node));
-        return replace(path, state, h(state, 'mc', [sid, callee.object as t.Expression, key, argsArray(node.arguments), ...lostThis]));
+        return replace(path, state, h(state, HOOKS.methodCall, [sid, callee.object as t.Expression, key, argsArray(node.arguments), ...lostThis]));
       }
       if (t.isV8IntrinsicIdentifier(callee)) return;
       const name = t.isIdentifier(callee) ? (callee as t.Identifier).name : undefined;
-      replace(path, state, h(state, 'call', [site(path, state, 'call', name, undefined, CALL_MESSAGES.get(node)), callee, argsArray(node.arguments)]));
+      replace(path, state, h(state, HOOKS.call, [site(path, state, 'call', name, undefined, CALL_MESSAGES.get(node)), callee, argsArray(node.arguments)]));
     },
   },
   NewExpression: {
@@ -239,14 +240,14 @@ export const hookVisitor: Visitor<VisitorState> = {
       const callee = path.node.callee;
       if (!t.isExpression(callee)) return;
       const name = t.isIdentifier(callee) ? callee.name : undefined;
-      replace(path, state, h(state, 'nw', [site(path, state, 'new', name, undefined, CALL_MESSAGES.get(path.node)), callee, argsArray(path.node.arguments)]));
+      replace(path, state, h(state, HOOKS.construct, [site(path, state, 'new', name, undefined, CALL_MESSAGES.get(path.node)), callee, argsArray(path.node.arguments)]));
     },
   },
   AwaitExpression: {
     exit(path, state) {
       if (!original(path, state)) return;
       state.done.add(path.node);
-      path.node.argument = h(state, 'aw', [site(path, state, 'await'), path.node.argument]);
+      path.node.argument = h(state, HOOKS.await, [site(path, state, 'await'), path.node.argument]);
     },
   },
   VariableDeclarator: {
@@ -258,7 +259,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const sid = state.pending.get(path.node);
       if (sid === undefined || !path.node.init) return;
       state.pending.delete(path.node);
-      path.node.init = h(state, 'ds', [t.numericLiteral(sid), path.node.init, patternShape(path.node.id)]);
+      path.node.init = h(state, HOOKS.destructure, [t.numericLiteral(sid), path.node.init, patternShape(path.node.id)]);
     },
   },
   AssignmentExpression: {
@@ -272,7 +273,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const sid = state.pending.get(path.node);
       if (sid === undefined) return;
       state.pending.delete(path.node);
-      path.node.right = h(state, 'ds', [t.numericLiteral(sid), path.node.right, patternShape(path.node.left)]);
+      path.node.right = h(state, HOOKS.destructure, [t.numericLiteral(sid), path.node.right, patternShape(path.node.left)]);
     },
   },
   ForOfStatement: {
@@ -283,7 +284,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const sid = state.pending.get(path.node);
       if (sid === undefined) return;
       state.pending.delete(path.node);
-      path.node.right = h(state, 'it', [t.numericLiteral(sid), path.node.right, t.booleanLiteral(path.node.await)]);
+      path.node.right = h(state, HOOKS.iterable, [t.numericLiteral(sid), path.node.right, t.booleanLiteral(path.node.await)]);
     },
   },
   SpreadElement: {
@@ -294,7 +295,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const sid = state.pending.get(path.node);
       if (sid === undefined) return;
       state.pending.delete(path.node);
-      path.node.argument = h(state, 'it', [t.numericLiteral(sid), path.node.argument, t.booleanLiteral(false)]);
+      path.node.argument = h(state, HOOKS.iterable, [t.numericLiteral(sid), path.node.argument, t.booleanLiteral(false)]);
     },
   },
   UnaryExpression: {
@@ -311,9 +312,9 @@ export const hookVisitor: Visitor<VisitorState> = {
       const prefer = wanted === undefined ? undefined : parent.operator.startsWith('!') ? !wanted : wanted;
       // An undeclared name is looked up by the hook, which injects it or, as `typeof` does, gives 'undefined'.
       const free = t.isIdentifier(arg) && !path.scope.getBinding(arg.name) && !ISOLATE_GLOBALS.has(arg.name);
-      const operand = free ? h(state, 'gt', [site(path, state, 'global', arg.name), t.stringLiteral(arg.name)]) : arg;
+      const operand = free ? h(state, HOOKS.globalTypeof, [site(path, state, 'global', arg.name), t.stringLiteral(arg.name)]) : arg;
       if (t.isIdentifier(arg) && !free && !path.scope.getBinding(arg.name)) return; // a built-in: typeof as it is
-      replace(path, state, h(state, 'op', [site(path, state, 'operator', 'typeof', prefer), t.stringLiteral('typeof'), operand, t.stringLiteral(other.value)]));
+      replace(path, state, h(state, HOOKS.operator, [site(path, state, 'operator', 'typeof', prefer), t.stringLiteral('typeof'), operand, t.stringLiteral(other.value)]));
     },
   },
   SwitchStatement: {
@@ -323,7 +324,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       SWITCHED.add(path.node);
       const chosen = preferredCase(path.node);
       if (!chosen) return;
-      path.node.discriminant = h(state, 'op', [site(path.get('discriminant') as NodePath, state, 'operator', 'switch'), t.stringLiteral('switch'), path.node.discriminant, t.cloneNode(chosen)]);
+      path.node.discriminant = h(state, HOOKS.operator, [site(path.get('discriminant') as NodePath, state, 'operator', 'switch'), t.stringLiteral('switch'), path.node.discriminant, t.cloneNode(chosen)]);
     },
   },
   UpdateExpression: {
@@ -338,7 +339,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (!state.operatorHooks || !original(path, state) || t.isPrivateName(path.node.left)) return;
       const { operator, left, right } = path.node;
       if (!COMPARISONS.has(operator) && !(ARITHMETIC.has(operator) && !(isLiteral(left) && isLiteral(right)))) return;
-      replace(path, state, h(state, 'op', [site(path, state, 'operator', operator, state.preferences.comparisons.get(path.node)), t.stringLiteral(operator), left as t.Expression, right]));
+      replace(path, state, h(state, HOOKS.operator, [site(path, state, 'operator', operator, state.preferences.comparisons.get(path.node)), t.stringLiteral(operator), left as t.Expression, right]));
     },
   },
 };
