@@ -22,6 +22,7 @@ export const runOptionsSchema = z
     maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
     maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),
     callUncalled: z.boolean().default(false).describe('After the snippet, call each top-level function it declares but never called, with injected arguments (and in --emit too). Off by default: the research protocol runs code as written.'),
+    environments: z.boolean().default(true).describe('Environments: the names a snippet uses select a DOM, jQuery, React, Node\'s built-ins, Express-style servers or installed pure npm modules, loaded before it runs. On by default; --no-environments runs the snippet on learnt values alone.'),
     modulesDirs: z
       .array(z.string().min(1).refine(isDirectory, { error: (issue) => `not a directory: ${String(issue.input)}` }))
       .default([])

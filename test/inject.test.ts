@@ -22,7 +22,8 @@ const FULL = [
 
 for (const c of selected(FULL)) {
   test(`inject: ${c.name}`, async () => {
-    const r = await runSnippet(c.code, { mode: 'dummy' });
+    // Injection alone: with environments, express, fs and document are the environments' own, not injected.
+    const r = await runSnippet(c.code, { mode: 'dummy', environments: false });
     assert.equal(r.fullyExecuted, true, `uncovered ${r.lines.uncovered}; errors ${JSON.stringify(r.errors)}`);
     const inj = r.injections.find((i) => i.element === c.element);
     assert.ok(inj, `no injection for ${c.element}: ${r.injections.map((i) => i.element).join(', ')}`);
@@ -73,7 +74,8 @@ test('inject: a value that fails again at the same element is refined', async ()
 
 test('inject: the emitted program runs fully with mode none and injects nothing', async () => {
   for (const c of FULL) {
-    const r = await runSnippet(c.code, { mode: 'dummy' });
+    // Injection alone: a program that loads environments loads them from snipexec, for plain Node (test/emitEnvironments.test.ts).
+    const r = await runSnippet(c.code, { mode: 'dummy', environments: false });
     assert.ok(r.program);
     const again = await runSnippet(r.program, { mode: 'none', fileName: 'program.js' });
     assert.equal(again.fullyExecuted, true, `${c.name}: ${JSON.stringify(again.errors)}\n${r.program}`);

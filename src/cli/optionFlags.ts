@@ -40,6 +40,7 @@ export const RUN_FLAGS = {
   seed: { flag: '--seed', value: 'n', parse: integer },
   memoryLimitMb: { flag: '--memory', value: 'mb', parse: integer },
   callUncalled: { flag: '--call-uncalled' },
+  environments: { flag: '--no-environments' },
   modulesDirs: { flag: '--modules', value: 'dir', repeat: true },
 } as const satisfies FlagTable<RunOptionsInput>;
 

@@ -66,8 +66,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   if ('status' in prepared) return prepared;
   const { parsed, instrumented } = prepared;
   // The environments the snippet's names select (a DOM for `document`, Node's built-ins for `require('path')`).
-  const environments: LoadedEnvironments = deps.environments
-    ? { bundles: deps.environments, names: deps.environments.map((e) => e.name), failures: [] }
+  const environments: LoadedEnvironments = deps.environments || !options.environments
+    ? { bundles: deps.environments ?? [], names: (deps.environments ?? []).map((e) => e.name), failures: [] }
     : await loadEnvironments(prepared.names, undefined, { cwd: process.cwd(), dirs: options.modulesDirs });
   let session: LlmSession | undefined;
   let values = deps.values;
