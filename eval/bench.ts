@@ -1,144 +1,360 @@
-// `npm run bench`: speed on a fixed subset, printed as a table and written to eval/results/bench.json.
-// Usage: npm run bench [-- --subset FILE.jsonl] [--memory-snippets N]
-//   throughput (snippets/s) of trace at concurrency 1 and 2, and of none at 2;
-//   per-snippet latency p50/p95; time per injected value; peak RSS;
-//   the overhead of instrumentation: the --emit'ted program run instrumented (mode none) against
-//   the same program run bare in a fresh isolate;
-//   batch memory over N snippets (default 2,000): heap after GC in the first and last tenth;
-//   host work per line (parse + instrument) of generated 5,000- and 20,000-line snippets: a linear
-//   pipeline gives about the same figure at both sizes.
-import { writeFileSync } from 'node:fs';
+// `npm run bench`: speed, printed as a table and written to eval/results/bench.json (or --out).
+// Usage: npm run bench [-- --only SECTIONS] [--out FILE] [--start-runs N] [--functions FILE]
+//                      [--functions-limit N] [--handwritten-rounds N] [--concurrency N]
+//                      [--subset FILE] [--memory-snippets N]
+// Sections (--only, comma-separated; all by default), measured in this order:
+//   start        time to start a run, through runSnippet in mode none: `1;` (isolate + runtime),
+//                `document.title;` (the browser environment) and `$('#x');` (jQuery on it). The first
+//                call of each, in a fresh process, is reported on its own as the cold start, with
+//                whether the bundle cache (node_modules/.cache/snipexec) was warm; then one warm-up
+//                each, then N runs each (default 30), interleaved: median and p95;
+//   functions    trace throughput (snippets/s) over the function-body set (datasets/generated/
+//                functions.jsonl, built by `npm run datasets`), one pass at --concurrency (default 2);
+//   handwritten  trace throughput over datasets/handwritten (its dom, jquery and react snippets load
+//                environments), --handwritten-rounds passes (default 3), with per-part latency;
+//   subset       on a fixed subset (--subset FILE, else datasets/handwritten): throughput of trace at
+//                concurrency 1 and 2, of none and dummy at 2; per-snippet latency p50/p95; time per
+//                injected value; peak RSS; the overhead of instrumentation (the --emit'ted program run
+//                instrumented in mode none against the same program run bare in a fresh isolate);
+//                batch memory over --memory-snippets snippets (default 2,000): heap after GC in the
+//                first and last tenth; host work per line (parse + instrument) of generated 5,000-
+//                and 20,000-line snippets: a linear pipeline gives about the same figure at both sizes.
+// Timings are wall clock on a shared machine: compare runs of the same machine and load only.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import ivm from 'isolated-vm';
-import { readHandwritten } from '../datasets/loadDatasets.ts';
+import { FUNCTIONS_FILE, readHandwritten } from '../datasets/loadDatasets.ts';
 import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
 import type { BatchRow } from '../src/batch/summarize.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
+import type { RunResult } from '../src/report/buildResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import type { Mode } from '../src/options.ts';
 
-const here = new URL('.', import.meta.url).pathname;
-const { values } = parseArgs({ options: { subset: { type: 'string' }, 'memory-snippets': { type: 'string', default: '2000' } } });
-const items: DatasetItem[] = [];
-for await (const item of values.subset ? readDataset(values.subset) : readHandwritten()) items.push(item);
-const subsetName = values.subset ?? 'datasets/handwritten (60 snippets, committed)';
-const gc = (globalThis as { gc?: () => void }).gc;
+const SECTIONS = ['start', 'functions', 'handwritten', 'subset'] as const;
+type Section = (typeof SECTIONS)[number];
 
-async function* cycle(n: number): AsyncGenerator<DatasetItem> {
+const here = new URL('.', import.meta.url).pathname;
+const root = join(here, '..');
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: SECTIONS.join(',') },
+    out: { type: 'string', default: join(here, 'results', 'bench.json') },
+    'start-runs': { type: 'string', default: '30' },
+    functions: { type: 'string', default: FUNCTIONS_FILE },
+    'functions-limit': { type: 'string' },
+    'handwritten-rounds': { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '2' },
+    subset: { type: 'string' },
+    'memory-snippets': { type: 'string', default: '2000' },
+  },
+});
+const sections = new Set(values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+for (const s of sections) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s}; the sections are ${SECTIONS.join(', ')}`);
+const wants = (s: Section) => sections.has(s);
+const concurrency = positive('concurrency');
+const gc = (globalThis as { gc?: () => void }).gc;
+const mb = (b: number) => b / 1024 / 1024;
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const f = (x: number, d = 1) => x.toFixed(d);
+const lines: string[] = [];
+/** Whether this version has environments (src/environments, issue 12); the start rows measure what exists. */
+const hasEnvironments = existsSync(join(root, 'src', 'environments'));
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);
+const result: Record<string, unknown> = {
+  generatedAt: new Date().toISOString(), node: process.version, commit: commitOf(root), sections: [...sections],
+  loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+};
+
+// ---- start: time to start a run (first, so that its cold starts are the process's first runs) ----
+if (wants('start')) {
+  const start = await startTimes(positive('start-runs'));
+  result.startTime = start;
+  for (const s of start.snippets) {
+    const env = s.environments === null ? 'no environments in this version' : s.environments.length === 0 ? 'no environment' : s.environments.join(' + ');
+    lines.push(`| start \`${s.code}\` (none; ${env}; ${s.status}), median / p95 of ${start.runs} | ${f(s.medianMs)} ms / ${f(s.p95Ms)} ms |`);
+  }
+  for (const s of start.snippets) {
+    lines.push(`| cold start \`${s.code}\` (first call in the process; bundle cache ${s.cold.cache}) | ${f(s.cold.ms)} ms |`);
+  }
+}
+
+// ---- functions: trace throughput on the function-body set ----
+if (wants('functions')) {
+  if (!existsSync(values.functions)) {
+    lines.push(`| trace throughput, function bodies | absent: ${values.functions} (build it with \`npm run datasets\`) |`);
+    result.functions = { absent: values.functions };
+  } else {
+    const limit = values['functions-limit'] === undefined ? undefined : positive('functions-limit');
+    const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit);
+    result.functions = { file: values.functions, ...t.figures };
+    lines.push(`| trace throughput, function bodies (${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms) |`);
+  }
+}
+
+// ---- handwritten: trace throughput on datasets/handwritten, with its parts ----
+if (wants('handwritten')) {
+  const hand: DatasetItem[] = [];
+  for await (const item of readHandwritten()) hand.push(item);
+  const rounds = positive('handwritten-rounds');
+  const t = await throughput(() => cycle(hand, hand.length * rounds), 'trace', concurrency);
+  const parts = new Map<string, BatchRow[]>();
+  for (const row of t.rows) {
+    const part = row.id.split('/')[0] ?? '';
+    parts.set(part, [...(parts.get(part) ?? []), row]);
+  }
+  const byPart = Object.fromEntries([...parts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([part, rows]) => {
+    const ms = rows.map((r) => r.elapsedMs).sort((a, b) => a - b);
+    const withEnv = hasEnvironments ? rows.filter((r) => (environmentsOf(r) ?? []).length > 0).length : null;
+    return [part, { snippets: rows.length, meanMs: mean(ms), p95Ms: percentile(ms, 0.95), withEnvironment: withEnv }];
+  }));
+  result.handwritten = { set: hand.length, rounds, ...t.figures, parts: byPart };
+  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s) |`);
+  lines.push(`| handwritten per part, mean ms per snippet (runs with an environment) | ${Object.entries(byPart).map(([p, v]) => `${p} ${f(v.meanMs, 0)}${hasEnvironments ? ` (${v.withEnvironment}/${v.snippets})` : ''}`).join(', ')} |`);
+}
+
+// ---- subset: throughput, latency, overhead, memory and host work on a fixed subset ----
+if (wants('subset')) await subsetRows();
+
+clearInterval(sampler);
+result.peakRssMb = mb(peakRss);
+lines.push(`| peak RSS (whole run) | ${f(mb(peakRss), 0)} MB |`);
+result.loadAverageAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+writeFileSync(values.out, JSON.stringify(result, null, 2) + '\n');
+const commit = String(result.commit);
+console.log([`| measure (commit ${commit.slice(0, 7)}${commit.endsWith('+uncommitted') ? ' with uncommitted changes' : ''}, ${process.version}) | value |`, '|---|---|', ...lines].join('\n'));
+console.log(`load average at start / end: ${(result.loadAverageAtStart as number[]).join(' ')} / ${(result.loadAverageAtEnd as number[]).join(' ')}; written to ${values.out}`);
+
+// ---------------------------------------------------------------------------------------------
+
+interface StartSnippet {
+  readonly code: string;
+  readonly status: string;
+  /** The environments the run loaded; null when this version's results have no such field. */
+  readonly environments: readonly string[] | null;
+  readonly cold: { readonly ms: number; readonly cache: string; readonly bundlesWritten: number };
+  readonly medianMs: number;
+  readonly p95Ms: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  readonly samplesMs: readonly number[];
+}
+
+/** Wall time of runSnippet in mode none on three trivial snippets: cold, then warm (median, p95). */
+async function startTimes(runs: number): Promise<{ runs: number; cacheDir: string; snippets: StartSnippet[] }> {
+  const codes = ['1;', 'document.title;', "$('#x');"];
+  const cacheDir = join(root, 'node_modules', '.cache', 'snipexec');
+  const timed = async (code: string): Promise<{ ms: number; r: RunResult }> => {
+    const t0 = performance.now();
+    const r = await runSnippet(code, { mode: 'none', lang: 'js' });
+    return { ms: performance.now() - t0, r };
+  };
+  const cold: { ms: number; cache: string; bundlesWritten: number }[] = [];
+  const last = new Map<string, RunResult>();
+  for (const code of codes) {
+    const before = cacheStamps(cacheDir);
+    const { ms, r } = await timed(code);
+    const after = cacheStamps(cacheDir);
+    const written = [...after].filter(([name, mtime]) => before.get(name) !== mtime).length;
+    const loaded = environmentsOf(r);
+    const cache = loaded === null || loaded.length === 0 ? 'not used' : written > 0 ? `cold (${written} bundle${written === 1 ? '' : 's'} built)` : 'warm';
+    cold.push({ ms, cache, bundlesWritten: written });
+  }
+  for (const code of codes) await timed(code); // warm-up
+  const samples = codes.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++) {
+    for (const [k, code] of codes.entries()) {
+      const { ms, r } = await timed(code);
+      samples[k]?.push(ms);
+      last.set(code, r);
+    }
+  }
+  return {
+    runs, cacheDir,
+    snippets: codes.map((code, k) => {
+      const sorted = [...(samples[k] ?? [])].sort((a, b) => a - b);
+      const r = last.get(code);
+      return {
+        code, status: r ? statusOf(r) : 'not run', environments: r ? environmentsOf(r) : null, cold: cold[k] ?? { ms: 0, cache: 'not run', bundlesWritten: 0 },
+        medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), minMs: sorted[0] ?? 0, maxMs: sorted.at(-1) ?? 0,
+        samplesMs: sorted.map((x) => Math.round(x * 10) / 10),
+      };
+    }),
+  };
+}
+
+/** The environments a result says it loaded; null in a version without environments (before issue 12). */
+function environmentsOf(r: RunResult | BatchRow): readonly string[] | null {
+  if (!hasEnvironments) return null;
+  return (r as { environments?: { loaded?: readonly string[] } }).environments?.loaded ?? [];
+}
+
+function statusOf(r: RunResult): string {
+  const e = r.errors[0];
+  return e ? `${r.status}: ${e.type}` : r.status;
+}
+
+function cacheStamps(dir: string): Map<string, number> {
+  const stamps = new Map<string, number>();
+  if (!existsSync(dir)) return stamps;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try { stamps.set(name, statSync(join(dir, name)).mtimeMs); } catch { /* removed meanwhile */ }
+  }
+  return stamps;
+}
+
+async function* cycle(from: readonly DatasetItem[], n: number): AsyncGenerator<DatasetItem> {
   for (let i = 0; i < n; i++) {
-    const item = items[i % items.length] as DatasetItem;
+    const item = from[i % from.length] as DatasetItem;
     yield { ...item, id: `${item.id}#${i}` };
   }
 }
 
-async function throughput(mode: Mode, concurrency: number, rounds: number): Promise<{ perSecond: number; rows: BatchRow[] }> {
+interface ThroughputFigures {
+  readonly snippets: number;
+  readonly seconds: number;
+  readonly perSecond: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP95Ms: number;
+  readonly statuses: Record<string, number>;
+  readonly meanRuns: number;
+}
+
+async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
   const rows: BatchRow[] = [];
   const started = performance.now();
-  await runBatch(cycle(items.length * rounds), { mode }, { concurrency }, (p) => { rows.push(p.last); });
-  return { perSecond: rows.length / ((performance.now() - started) / 1000), rows };
+  await runBatch(items(), { mode }, { concurrency: c, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
+  const seconds = (performance.now() - started) / 1000;
+  const ms = rows.map((r) => r.elapsedMs).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  return {
+    rows,
+    figures: {
+      snippets: rows.length, seconds, perSecond: rows.length / seconds,
+      latencyP50Ms: percentile(ms, 0.5), latencyP95Ms: percentile(ms, 0.95), statuses, meanRuns: mean(rows.map((r) => r.runs)),
+    },
+  };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
 
-let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);
-
-// Warm-up: module loading and JIT, not measured.
-await throughput('trace', 2, 1);
-
-const trace1 = await throughput('trace', 1, 3);
-const trace2 = await throughput('trace', 2, 3);
-const none2 = await throughput('none', 2, 3);
-const dummy2 = await throughput('dummy', 2, 3);
-const latencies = trace1.rows.map((r) => r.elapsedMs).sort((a, b) => a - b);
-const injected = trace1.rows.reduce((n, r) => n + r.injections.length, 0);
-const traceMs = trace1.rows.reduce((n, r) => n + r.elapsedMs, 0);
-
-// Instrumentation overhead: the same completed program, instrumented and bare.
-let instrumentedMs = 0;
-let bareMs = 0;
-let programs = 0;
-for (const item of items) {
-  const r = await runSnippet(item.code, { mode: 'trace', ...(item.lang ? { lang: item.lang } : {}) });
-  if (!r.program || r.status !== 'completed') continue;
-  if (item.lang !== undefined && item.lang !== 'js') continue; // the bare run below takes plain JavaScript only
-  if (!(await runBare(r.program))) continue; // e.g. top-level await, which a bare script cannot have
-  for (let k = 0; k < 3; k++) {
-    const t0 = performance.now();
-    await runSnippet(r.program, { mode: 'none', ...(item.lang ? { lang: item.lang } : {}) });
-    instrumentedMs += performance.now() - t0;
-    const t1 = performance.now();
-    await runBare(r.program);
-    bareMs += performance.now() - t1;
-  }
-  programs++;
+function positive(name: 'start-runs' | 'functions-limit' | 'handwritten-rounds' | 'concurrency'): number {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: a positive integer, not ${String(values[name])}`);
+  return n;
 }
 
-// Memory over a long batch: heap after GC, sampled every 100 snippets.
-const memorySnippets = Number(values['memory-snippets']);
-const heap: number[] = [];
-let done = 0;
-await runBatch(cycle(memorySnippets), { mode: 'trace' }, { concurrency: 2 }, () => {
-  if (++done % 100 === 0) {
-    gc?.();
-    heap.push(process.memoryUsage().heapUsed);
-  }
-});
-clearInterval(sampler);
-
-// Host work per line: parse and instrument generated snippets of 5,000 and 20,000 lines.
-const hostWork: Record<string, Record<number, number>> = {};
-for (const shape of ['ordinary', 'ifs'] as HostShape[]) {
-  hostWork[shape] = {};
-  for (const lines of [5_000, 20_000]) {
-    const code = HOST_SHAPES[shape](lines);
-    gc?.();
-    const t0 = performance.now();
-    const parsed = parseSnippet(code, 'js');
-    instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: true });
-    (hostWork[shape] as Record<number, number>)[lines] = ((performance.now() - t0) * 1000) / lines;
+function commitOf(dir: string): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!eval/bench.ts'], { cwd: dir, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+uncommitted` : head;
+  } catch {
+    return 'unknown';
   }
 }
-const tenth = Math.max(1, Math.floor(heap.length / 10));
-const mb = (b: number) => b / 1024 / 1024;
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const heapFirst = mb(mean(heap.slice(0, tenth)));
-const heapLast = mb(mean(heap.slice(-tenth)));
 
-const result = {
-  generatedAt: new Date().toISOString(), node: process.version, subset: subsetName, snippets: items.length,
-  traceSnippetsPerSecondC1: trace1.perSecond, traceSnippetsPerSecondC2: trace2.perSecond,
-  noneSnippetsPerSecondC2: none2.perSecond, dummySnippetsPerSecondC2: dummy2.perSecond,
-  traceOverNoneTime: none2.perSecond / trace2.perSecond,
-  latencyP50Ms: percentile(latencies, 0.5), latencyP95Ms: percentile(latencies, 0.95),
-  msPerInjectedValue: injected === 0 ? 0 : traceMs / injected,
-  peakRssMb: mb(peakRss),
-  overhead: { programs, instrumentedMs: instrumentedMs / Math.max(1, programs * 3), bareMs: bareMs / Math.max(1, programs * 3), ratio: bareMs === 0 ? 0 : instrumentedMs / bareMs },
-  hostWorkMicrosecondsPerLine: hostWork,
-  memory: { snippets: memorySnippets, gcExposed: gc !== undefined, heapFirstTenthMb: heapFirst, heapLastTenthMb: heapLast, growthMb: heapLast - heapFirst, heapMbEvery100: heap.map((b) => Math.round(mb(b) * 10) / 10) },
-};
-writeFileSync(join(here, 'results', 'bench.json'), JSON.stringify(result, null, 2) + '\n');
-const f = (x: number, d = 1) => x.toFixed(d);
-console.log([
-  `| measure (${subsetName}) | value |`, '|---|---|',
-  `| trace throughput, concurrency 1 | ${f(trace1.perSecond)} snippets/s |`,
-  `| trace throughput, concurrency 2 | ${f(trace2.perSecond)} snippets/s |`,
-  `| none throughput, concurrency 2 | ${f(none2.perSecond)} snippets/s |`,
-  `| dummy throughput, concurrency 2 | ${f(dummy2.perSecond)} snippets/s |`,
-  `| trace time / none time (concurrency 2) | ${f(result.traceOverNoneTime, 2)}× |`,
-  `| trace latency p50 / p95 (concurrency 1) | ${f(result.latencyP50Ms)} ms / ${f(result.latencyP95Ms)} ms |`,
-  `| time per injected value (trace) | ${f(result.msPerInjectedValue, 2)} ms |`,
-  `| peak RSS | ${f(result.peakRssMb, 0)} MB |`,
-  `| instrumented / bare run of the emitted program (${programs} programs) | ${f(result.overhead.instrumentedMs, 2)} ms / ${f(result.overhead.bareMs, 2)} ms = ${f(result.overhead.ratio, 2)}× |`,
-  `| host work per line (parse + instrument), 5k / 20k lines | ordinary ${f(hostWork.ordinary?.[5_000] ?? 0, 0)} / ${f(hostWork.ordinary?.[20_000] ?? 0, 0)} µs, if-heavy ${f(hostWork.ifs?.[5_000] ?? 0, 0)} / ${f(hostWork.ifs?.[20_000] ?? 0, 0)} µs |`,
-  `| heap after GC over ${memorySnippets} snippets, first / last tenth | ${f(heapFirst)} MB / ${f(heapLast)} MB (${heapLast - heapFirst >= 0 ? '+' : ''}${f(heapLast - heapFirst)} MB)${gc ? '' : ' (no --expose-gc)'} |`,
-].join('\n'));
+async function subsetRows(): Promise<void> {
+  const items: DatasetItem[] = [];
+  for await (const item of values.subset ? readDataset(values.subset) : readHandwritten()) items.push(item);
+  const subsetName = values.subset ?? 'datasets/handwritten';
+  const batch = async (mode: Mode, c: number, rounds: number) => throughput(() => cycle(items, items.length * rounds), mode, c);
+
+  // Warm-up: module loading and JIT, not measured.
+  await batch('trace', 2, 1);
+
+  const trace1 = await batch('trace', 1, 3);
+  const trace2 = await batch('trace', 2, 3);
+  const none2 = await batch('none', 2, 3);
+  const dummy2 = await batch('dummy', 2, 3);
+  const latencies = trace1.rows.map((r) => r.elapsedMs).sort((a, b) => a - b);
+  const injected = trace1.rows.reduce((n, r) => n + r.injections.length, 0);
+  const traceMs = trace1.rows.reduce((n, r) => n + r.elapsedMs, 0);
+
+  // Instrumentation overhead: the same completed program, instrumented and bare.
+  let instrumentedMs = 0;
+  let bareMs = 0;
+  let programs = 0;
+  for (const item of items) {
+    const r = await runSnippet(item.code, { mode: 'trace', ...(item.lang ? { lang: item.lang } : {}) });
+    if (!r.program || r.status !== 'completed') continue;
+    if (item.lang !== undefined && item.lang !== 'js') continue; // the bare run below takes plain JavaScript only
+    if (!(await runBare(r.program))) continue; // e.g. top-level await, which a bare script cannot have
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      await runSnippet(r.program, { mode: 'none', ...(item.lang ? { lang: item.lang } : {}) });
+      instrumentedMs += performance.now() - t0;
+      const t1 = performance.now();
+      await runBare(r.program);
+      bareMs += performance.now() - t1;
+    }
+    programs++;
+  }
+
+  // Memory over a long batch: heap after GC, sampled every 100 snippets.
+  const memorySnippets = Number(values['memory-snippets']);
+  const heap: number[] = [];
+  let done = 0;
+  await runBatch(cycle(items, memorySnippets), { mode: 'trace' }, { concurrency: 2 }, () => {
+    if (++done % 100 === 0) {
+      gc?.();
+      heap.push(process.memoryUsage().heapUsed);
+    }
+  });
+
+  // Host work per line: parse and instrument generated snippets of 5,000 and 20,000 lines.
+  const hostWork: Record<string, Record<number, number>> = {};
+  for (const shape of ['ordinary', 'ifs'] as HostShape[]) {
+    hostWork[shape] = {};
+    for (const n of [5_000, 20_000]) {
+      const code = HOST_SHAPES[shape](n);
+      gc?.();
+      const t0 = performance.now();
+      const parsed = parseSnippet(code, 'js');
+      instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: true });
+      (hostWork[shape] as Record<number, number>)[n] = ((performance.now() - t0) * 1000) / n;
+    }
+  }
+  const tenth = Math.max(1, Math.floor(heap.length / 10));
+  const heapFirst = mb(mean(heap.slice(0, tenth)));
+  const heapLast = mb(mean(heap.slice(-tenth)));
+
+  const subset = {
+    subset: subsetName, snippets: items.length,
+    traceSnippetsPerSecondC1: trace1.figures.perSecond, traceSnippetsPerSecondC2: trace2.figures.perSecond,
+    noneSnippetsPerSecondC2: none2.figures.perSecond, dummySnippetsPerSecondC2: dummy2.figures.perSecond,
+    traceOverNoneTime: none2.figures.perSecond / trace2.figures.perSecond,
+    latencyP50Ms: percentile(latencies, 0.5), latencyP95Ms: percentile(latencies, 0.95),
+    msPerInjectedValue: injected === 0 ? 0 : traceMs / injected,
+    overhead: { programs, instrumentedMs: instrumentedMs / Math.max(1, programs * 3), bareMs: bareMs / Math.max(1, programs * 3), ratio: bareMs === 0 ? 0 : instrumentedMs / bareMs },
+    hostWorkMicrosecondsPerLine: hostWork,
+    memory: { snippets: memorySnippets, gcExposed: gc !== undefined, heapFirstTenthMb: heapFirst, heapLastTenthMb: heapLast, growthMb: heapLast - heapFirst, heapMbEvery100: heap.map((b) => Math.round(mb(b) * 10) / 10) },
+  };
+  Object.assign(result, subset); // the same top-level fields as before the sections
+  lines.push(
+    `| trace throughput, concurrency 1 (${subsetName}, ${items.length} × 3) | ${f(subset.traceSnippetsPerSecondC1)} snippets/s |`,
+    `| trace throughput, concurrency 2 | ${f(subset.traceSnippetsPerSecondC2)} snippets/s |`,
+    `| none throughput, concurrency 2 | ${f(subset.noneSnippetsPerSecondC2)} snippets/s |`,
+    `| dummy throughput, concurrency 2 | ${f(subset.dummySnippetsPerSecondC2)} snippets/s |`,
+    `| trace time / none time (concurrency 2) | ${f(subset.traceOverNoneTime, 2)}× |`,
+    `| trace latency p50 / p95 (concurrency 1) | ${f(subset.latencyP50Ms)} ms / ${f(subset.latencyP95Ms)} ms |`,
+    `| time per injected value (trace) | ${f(subset.msPerInjectedValue, 2)} ms |`,
+    `| instrumented / bare run of the emitted program (${programs} programs) | ${f(subset.overhead.instrumentedMs, 2)} ms / ${f(subset.overhead.bareMs, 2)} ms = ${f(subset.overhead.ratio, 2)}× |`,
+    `| host work per line (parse + instrument), 5k / 20k lines | ordinary ${f(hostWork.ordinary?.[5_000] ?? 0, 0)} / ${f(hostWork.ordinary?.[20_000] ?? 0, 0)} µs, if-heavy ${f(hostWork.ifs?.[5_000] ?? 0, 0)} / ${f(hostWork.ifs?.[20_000] ?? 0, 0)} µs |`,
+    `| heap after GC over ${memorySnippets} snippets, first / last tenth | ${f(heapFirst)} MB / ${f(heapLast)} MB (${heapLast - heapFirst >= 0 ? '+' : ''}${f(heapLast - heapFirst)} MB)${gc ? '' : ' (no --expose-gc)'} |`,
+  );
+}
 
 /** The program alone: a fresh isolate with a console and timers, nothing of snipexec. */
 async function runBare(program: string): Promise<boolean> {
