@@ -94,6 +94,15 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     summary: "the real jQuery 4 on the browser environment's DOM: selectors, traversal, attributes, classes, .val, .each, .toggle/.show/.hide, animations on the virtual clock; handlers fire with jQuery events when the browser environment fires listeners; $.ajax/$.get/$.getJSON/$.post/$.getScript complete through the modelled fetch with learnt data. :visible judged from display and the hidden attribute (no layout: sizes and offsets are 0)",
   },
   {
+    name: 'react',
+    entry: 'react/index.ts',
+    globals: ['React', 'ReactDOM', 'createRoot', 'useState', 'useEffect', 'useLayoutEffect', 'useRef', 'useMemo', 'useCallback', 'useContext', 'useReducer', 'useId', 'useTransition', 'useDeferredValue', 'useSyncExternalStore', 'useImperativeHandle', 'createContext'],
+    modules: ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'],
+    needs: ['browser'],
+    summary: "the real React 19 and react-dom (production builds) on the browser environment's DOM: React, ReactDOM (createRoot, and the render/hydrate/unmountComponentAtNode of React 17, synchronous), the hooks as bare globals; JSX lowered to React.createElement; the scheduler on the virtual clock, so effects run after the commit and a state setter re-renders. After the snippet, the top-level function components nothing rendered are rendered with learnt props, then each onClick/onChange/onSubmit/… handler React shows fires once (typing first, submitting last). Hooks called where no component renders (a component's body on its own) get a stand-in: the initial state, setters that store, a dispatch that runs the reducer, effects run once after the snippet; nothing re-renders. Not modelled: class components and expression-bodied arrow components nothing rendered (not seen as top-level functions), Suspense data, server components, layout; only common minified React errors get their full message",
+    define: { 'process.env.NODE_ENV': '"production"' },
+  },
+  {
     name: 'server',
     entry: 'server/index.ts',
     globals: ['app', 'router', 'server', 'express'],
