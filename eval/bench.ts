@@ -79,10 +79,10 @@ if (wants('start')) {
   result.startTime = start;
   for (const s of start.snippets) {
     const env = s.environments === null ? 'no environments in this version' : s.environments.length === 0 ? 'no environment' : s.environments.join(' + ');
-    lines.push(`| start \`${s.code}\` (none; ${env}; ${s.status}), median / p95 of ${start.runs} | ${f(s.medianMs)} ms / ${f(s.p95Ms)} ms |`);
+    lines.push(`| start \`${s.code}\` (none; ${env}; ${s.status}), median / p95 of ${start.runs}; median CPU | ${f(s.medianMs)} ms / ${f(s.p95Ms)} ms; CPU ${f(s.medianCpuMs)} ms |`);
   }
   for (const s of start.snippets) {
-    lines.push(`| cold start \`${s.code}\` (first call in the process; bundle cache ${s.cold.cache}) | ${f(s.cold.ms)} ms |`);
+    lines.push(`| cold start \`${s.code}\` (first call in the process; bundle cache ${s.cold.cache}) | ${f(s.cold.ms)} ms; CPU ${f(s.cold.cpuMs)} ms |`);
   }
 }
 
@@ -95,7 +95,7 @@ if (wants('functions')) {
     const limit = values['functions-limit'] === undefined ? undefined : positive('functions-limit');
     const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit);
     result.functions = { file: values.functions, ...t.figures };
-    lines.push(`| trace throughput, function bodies (${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms) |`);
+    lines.push(`| trace throughput, function bodies (${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
   }
 }
 
@@ -116,7 +116,7 @@ if (wants('handwritten')) {
     return [part, { snippets: rows.length, meanMs: mean(ms), p95Ms: percentile(ms, 0.95), withEnvironment: withEnv }];
   }));
   result.handwritten = { set: hand.length, rounds, ...t.figures, parts: byPart };
-  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s) |`);
+  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s${environmentNote(t.figures)} |`);
   lines.push(`| handwritten per part, mean ms per snippet (runs with an environment) | ${Object.entries(byPart).map(([p, v]) => `${p} ${f(v.meanMs, 0)}${hasEnvironments ? ` (${v.withEnvironment}/${v.snippets})` : ''}`).join(', ')} |`);
 }
 
@@ -139,8 +139,11 @@ interface StartSnippet {
   readonly status: string;
   /** The environments the run loaded; null when this version's results have no such field. */
   readonly environments: readonly string[] | null;
-  readonly cold: { readonly ms: number; readonly cache: string; readonly bundlesWritten: number };
+  readonly cold: { readonly ms: number; readonly cpuMs: number; readonly cache: string; readonly bundlesWritten: number };
   readonly medianMs: number;
+  /** CPU time of this process (all its threads, the isolates' included) per run: less sensitive to other processes' load than wall time. */
+  readonly medianCpuMs: number;
+  readonly p95CpuMs: number;
   readonly p95Ms: number;
   readonly minMs: number;
   readonly maxMs: number;
@@ -151,28 +154,31 @@ interface StartSnippet {
 async function startTimes(runs: number): Promise<{ runs: number; cacheDir: string; snippets: StartSnippet[] }> {
   const codes = ['1;', 'document.title;', "$('#x');"];
   const cacheDir = join(root, 'node_modules', '.cache', 'snipexec');
-  const timed = async (code: string): Promise<{ ms: number; r: RunResult }> => {
+  const timed = async (code: string): Promise<{ ms: number; cpuMs: number; r: RunResult }> => {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await runSnippet(code, { mode: 'none', lang: 'js' });
-    return { ms: performance.now() - t0, r };
+    return { ms: performance.now() - t0, cpuMs: cpuMsSince(c0), r };
   };
-  const cold: { ms: number; cache: string; bundlesWritten: number }[] = [];
+  const cold: { ms: number; cpuMs: number; cache: string; bundlesWritten: number }[] = [];
   const last = new Map<string, RunResult>();
   for (const code of codes) {
     const before = cacheStamps(cacheDir);
-    const { ms, r } = await timed(code);
+    const { ms, cpuMs, r } = await timed(code);
     const after = cacheStamps(cacheDir);
     const written = [...after].filter(([name, mtime]) => before.get(name) !== mtime).length;
     const loaded = environmentsOf(r);
     const cache = loaded === null || loaded.length === 0 ? 'not used' : written > 0 ? `cold (${written} bundle${written === 1 ? '' : 's'} built)` : 'warm';
-    cold.push({ ms, cache, bundlesWritten: written });
+    cold.push({ ms, cpuMs, cache, bundlesWritten: written });
   }
   for (const code of codes) await timed(code); // warm-up
   const samples = codes.map(() => [] as number[]);
+  const cpu = codes.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) {
     for (const [k, code] of codes.entries()) {
-      const { ms, r } = await timed(code);
+      const { ms, cpuMs, r } = await timed(code);
       samples[k]?.push(ms);
+      cpu[k]?.push(cpuMs);
       last.set(code, r);
     }
   }
@@ -180,10 +186,11 @@ async function startTimes(runs: number): Promise<{ runs: number; cacheDir: strin
     runs, cacheDir,
     snippets: codes.map((code, k) => {
       const sorted = [...(samples[k] ?? [])].sort((a, b) => a - b);
+      const sortedCpu = [...(cpu[k] ?? [])].sort((a, b) => a - b);
       const r = last.get(code);
       return {
-        code, status: r ? statusOf(r) : 'not run', environments: r ? environmentsOf(r) : null, cold: cold[k] ?? { ms: 0, cache: 'not run', bundlesWritten: 0 },
-        medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), minMs: sorted[0] ?? 0, maxMs: sorted.at(-1) ?? 0,
+        code, status: r ? statusOf(r) : 'not run', environments: r ? environmentsOf(r) : null, cold: cold[k] ?? { ms: 0, cpuMs: 0, cache: 'not run', bundlesWritten: 0 },
+        medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), medianCpuMs: percentile(sortedCpu, 0.5), p95CpuMs: percentile(sortedCpu, 0.95), minMs: sorted[0] ?? 0, maxMs: sorted.at(-1) ?? 0,
         samplesMs: sorted.map((x) => Math.round(x * 10) / 10),
       };
     }),
@@ -194,6 +201,13 @@ async function startTimes(runs: number): Promise<{ runs: number; cacheDir: strin
 function environmentsOf(r: RunResult | BatchRow): readonly string[] | null {
   if (!hasEnvironments) return null;
   return (r as { environments?: { loaded?: readonly string[] } }).environments?.loaded ?? [];
+}
+
+/** `; environments: browser 60, jquery 30` — how many snippets of a batch loaded each environment. */
+function environmentNote(t: ThroughputFigures): string {
+  if (!hasEnvironments) return '';
+  const used = Object.entries(t.environments).sort(([, a], [, b]) => b - a);
+  return used.length === 0 ? '; no environments loaded' : `; environments loaded: ${used.map(([e, n]) => `${e} ${n}`).join(', ')}`;
 }
 
 function statusOf(r: RunResult): string {
@@ -222,6 +236,11 @@ interface ThroughputFigures {
   readonly snippets: number;
   readonly seconds: number;
   readonly perSecond: number;
+  /** Snippets per second of this process's CPU time (all threads): steadier than perSecond when other processes load the machine. */
+  readonly cpuSeconds: number;
+  readonly perCpuSecond: number;
+  /** How many snippets loaded each environment (in versions with environments). */
+  readonly environments: Record<string, number>;
   readonly latencyP50Ms: number;
   readonly latencyP95Ms: number;
   readonly statuses: Record<string, number>;
@@ -230,19 +249,28 @@ interface ThroughputFigures {
 
 async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
   const rows: BatchRow[] = [];
+  const c0 = process.cpuUsage();
   const started = performance.now();
   await runBatch(items(), { mode }, { concurrency: c, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuMsSince(c0) / 1000;
+  const environments: Record<string, number> = {};
+  for (const r of rows) for (const e of environmentsOf(r) ?? []) environments[e] = (environments[e] ?? 0) + 1;
   const ms = rows.map((r) => r.elapsedMs).sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
   for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   return {
     rows,
     figures: {
-      snippets: rows.length, seconds, perSecond: rows.length / seconds,
+      snippets: rows.length, seconds, perSecond: rows.length / seconds, cpuSeconds, perCpuSecond: rows.length / cpuSeconds, environments,
       latencyP50Ms: percentile(ms, 0.5), latencyP95Ms: percentile(ms, 0.95), statuses, meanRuns: mean(rows.map((r) => r.runs)),
     },
   };
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
