@@ -28,6 +28,8 @@ interface Case {
   readonly program?: (program: string) => void;
   /** Also run `typedProgram` as a .ts file under Node's type stripping. */
   readonly typed?: boolean;
+  /** Why the case cannot pass yet (a bug outside emit, by file): reported, not failing the suite. */
+  readonly todo?: string;
 }
 
 const noRawLineSeparators = (program: string) => assert.doesNotMatch(program, /[\u2028\u2029]/, 'a raw U+2028/U+2029 in generated source');
@@ -43,12 +45,17 @@ function everyValueA(category: 'Dummy' | 'Error'): ValueSource {
 
 const CASES: readonly Case[] = [
   {
+    // lodash is installed here (a devDependency): the run bundles the real module (module:lodash), and the
+    // program, run from a temporary directory with no node_modules, loads that same bundle through the
+    // environment preamble, resolved from where the run found lodash.
     name: 'an import in a program wrapped for its receiver',
     code: "import _ from 'lodash';\nconsole.log(this.title, _.capitalize('fred'));\n",
-    stdout: /^\S+ \S+\n$/,
+    stdout: /^\S+ Fred\n$/,
     program: (p) => {
       assert.match(p, /\.call\(/, 'the snippet is wrapped, as the run was');
       assert.doesNotMatch(p, /^\s*import /m);
+      assert.match(p, /"name":"module:lodash"/, 'the program loads the module bundle the run used');
+      assert.doesNotMatch(p, /var _lodash\b/, 'lodash is not synthesized');
     },
   },
   {
@@ -80,11 +87,20 @@ const CASES: readonly Case[] = [
     program: (p) => assert.match(p, /var require = function require/),
   },
   {
+    // Not `path` (Node's environment gives it now, and a global require with it): a module no environment gives.
     name: 'a require of a computed name beside an injected module',
-    code: "var path = require('path');\nvar file = path.join('a', 'b');\nvar loaded = require(file);\nconsole.log(typeof loaded);\n",
+    code: "var pad = require('left-pad');\nvar file = ['a', 'b'].join('/');\nvar loaded = require(file);\nconsole.log(typeof loaded);\n",
     mode: 'dummy',
     stdout: 'undefined\n',
     program: (p) => assert.match(p, /return require2\(id\)/, 'the module table hands other names to the injected require'),
+  },
+  {
+    name: 'a require of a computed name beside an environment\'s module',
+    code: "var path = require('path');\nvar file = path.join('a', 'b');\nvar loaded = require(file);\nconsole.log(typeof loaded);\n",
+    stdout: /^\w+\n$/,
+    // The run's node environment answers require('a/b') through its global require with a learnt value (valueOf):
+    // the program's require asks the same environment's require, which answers with the run's value.
+    program: (p) => assert.match(p, /"require\(\\"a\/b\\"\)": \(\) =>/, 'the value the environment asked for'),
   },
   {
     name: 'Date.now, new Date, Math.random and timers read the run\'s clock',
@@ -162,7 +178,7 @@ const CASES: readonly Case[] = [
 ];
 
 for (const c of selected(CASES)) {
-  test(`emit: ${c.name}`, async () => {
+  test(`emit: ${c.name}`, c.todo ? { todo: c.todo } : {}, async () => {
     const r = await runSnippet(c.code, { mode: c.mode ?? 'trace', callUncalled: c.callUncalled ?? false, ...(c.lang ? { lang: c.lang } : {}) }, c.values ? { values: c.values } : {});
     assert.equal(r.status, 'completed', JSON.stringify(r.errors));
     assert.equal(r.fullyExecuted, true, JSON.stringify(r.lines));

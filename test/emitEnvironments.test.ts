@@ -2,7 +2,6 @@
 // Node, from this snipexec installation (src/emit/nodeEnvironments.ts), and prints what the run
 // printed. Programs are run with runWithNode (this process's binary, Node 24), not through snipexec.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { buildProgram, type ProgramParts } from '../src/emit/buildProgram.ts';
@@ -29,6 +28,14 @@ const demo = env('demo', `
   host.defineGlobal('fetchData', () => host.valueOf('fetchData()', 'fetchData() returned nothing'));
   host.defineGlobal('probe', (v) => host.isProbe(v));
   host.afterSnippet('events', () => { if (log.length > 0) console.log('driver'); for (const h of log) h({ type: 'click' }); });
+`);
+// A global require as Node's environment defines one: its answers (the run's values), MODULE_NOT_FOUND for the rest.
+const requirer = env('requirer', `
+  host.defineGlobal('require', (spec) => {
+    if (spec === 'learnt-module') return { v: 'learnt' };
+    if (spec === 'broken') throw new Error('no broken here');
+    throw Object.assign(new Error('Cannot find module ' + spec), { code: 'MODULE_NOT_FOUND' });
+  });
 `);
 const lister = env('list', "host.afterSnippet('list', () => { console.log(host.topLevelFunctions().map((f) => f.name + ':' + f.called).join(' ')); });");
 
@@ -106,6 +113,12 @@ const UNITS: readonly Unit[] = [
     program: (p) => assert.match(p, /return __snipexec_require\(id\);/),
   },
   {
+    name: 'a global require an environment defines answers the program\'s require after its modules, before Node\'s',
+    code: "const name = ['learnt', 'module'].join('-');\nconsole.log(require(name).v, typeof require('node:os').cpus, require('demo').twice(1));\ntry { require('broken'); } catch (e) { console.log(e.message); }",
+    environments: [demo, requirer],
+    output: 'learnt function 2\nno broken here\n',
+  },
+  {
     name: 'only the program\'s own require gets the environments\' modules',
     code: "const Module = require('module');\ntry { new Module('/elsewhere.js').require('demo'); } catch (e) { console.log(e.code); }",
     output: 'MODULE_NOT_FOUND\n',
@@ -143,12 +156,6 @@ test('emit with environments: a program without environments has no environment 
   assert.doesNotMatch(buildProgram({ parsed, instrumented, rendered: renderDefinitions(new Map()), driven: [] }), /__snipexec_env|nodeEnvironments/);
 });
 
-/**
- * Until runSnippet hands buildResult the bundles it ran with (`environments.bundles`), its program
- * cannot load them: the end-to-end cases are `todo` (run, reported, not failing the suite) until then.
- */
-const WIRED = /bundles: environments\.bundles/.test(readFileSync(new URL('../src/engine/runSnippet.ts', import.meta.url), 'utf8'));
-const TODO = WIRED ? {} : { todo: 'runSnippet does not pass environments.bundles to buildResult yet' };
 
 /** End to end: runSnippet with an inline environment (or the registry's, when none is given), then its program under plain Node. */
 const E2E: readonly { readonly name: string; readonly code: string; readonly environments?: readonly GuestBundle[]; readonly loaded?: readonly string[]; readonly stdout: string; readonly options?: Parameters<typeof runSnippet>[1] }[] = [
@@ -182,7 +189,7 @@ const E2E: readonly { readonly name: string; readonly code: string; readonly env
 ];
 
 for (const c of selected(E2E)) {
-  test(`emit with environments, end to end: ${c.name}`, TODO, async () => {
+  test(`emit with environments, end to end: ${c.name}`, async () => {
     const r = await runSnippet(c.code, { timeoutMs: 30_000, mode: 'trace', ...c.options }, c.environments ? { environments: c.environments } : {});
     assert.equal(r.status, 'completed', JSON.stringify(r.errors));
     if (c.loaded) assert.deepEqual(r.environments, { loaded: c.loaded, failed: [] });

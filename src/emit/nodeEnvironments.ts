@@ -99,7 +99,7 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
     },
     isProbe: () => false,
   });
-  hookRequire(options.module, modules);
+  hookRequire(options.module, modules, () => globals.get('require'));
   for (const env of options.environments) {
     try {
       const code = 'code' in env ? env.code : bundleGuestSync(env.request).code;
@@ -145,13 +145,26 @@ function bareSpecifier(specifier: string): string {
   return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
 }
 
-/** The program's `require(spec)` returns an environment's module for the specifiers environments define, and only for the program's own module. */
-function hookRequire(program: object, modules: ReadonlyMap<string, unknown>): void {
+/**
+ * The program's `require(spec)`, and only its own module's, looks up as the sandbox did: an
+ * environment's module for the specifiers environments define; then the global `require` an
+ * environment defined (Node's environment gives one, which answers with the values the run gave,
+ * `require(file)` of a computed name included), unless it says MODULE_NOT_FOUND; then Node's own.
+ */
+function hookRequire(program: object, modules: ReadonlyMap<string, unknown>, environmentRequire: () => unknown): void {
   const original = loader._load;
   loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
     if (parent === program && typeof request === 'string') {
       const key = bareSpecifier(request);
       if (modules.has(key)) return modules.get(key);
+      const required = environmentRequire();
+      if (typeof required === 'function') {
+        try {
+          return (required as (spec: string) => unknown)(request);
+        } catch (error) {
+          if ((error as { code?: unknown } | null)?.code !== 'MODULE_NOT_FOUND') throw error;
+        }
+      }
     }
     return original.call(this, request, parent, isMain);
   };
