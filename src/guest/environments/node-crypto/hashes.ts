@@ -1,22 +1,24 @@
+import { blake2b, blake2s } from '@noble/hashes/blake2.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { md5, ripemd160, sha1 } from '@noble/hashes/legacy.js';
-import { sha224, sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
-import { sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
+import { sha224, sha256, sha384, sha512, sha512_224, sha512_256 } from '@noble/hashes/sha2.js';
+import { sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256 } from '@noble/hashes/sha3.js';
 import type { CHash } from '@noble/hashes/utils.js';
 import { Buffer } from '../node/shims/globalBuffer.ts';
 
-/** A noble hash function: `create()` gives an incremental hasher. */
+/** A noble hash function: `create()` gives an incremental hasher (`create({ dkLen })` for an extendable one). */
 export type HashFn = CHash;
 
-/** The digests `createHash`/`createHmac` know, by the names Node (OpenSSL) accepts. */
+/** The digests `createHash`/`createHmac` know, by the names Node (OpenSSL) lists in getHashes(), without the RSA- and WithRSAEncryption aliases. */
 export const HASHES: Readonly<Record<string, HashFn>> = {
-  md5, sha1, ripemd160, rmd160: ripemd160, sha224, sha256, sha384, sha512, 'sha3-256': sha3_256, 'sha3-512': sha3_512,
+  md5, sha1, ripemd160, ripemd: ripemd160, rmd160: ripemd160, sha224, sha256, sha384, sha512, 'sha512-224': sha512_224, 'sha512-256': sha512_256,
+  'sha3-224': sha3_224, 'sha3-256': sha3_256, 'sha3-384': sha3_384, 'sha3-512': sha3_512, shake128, shake256, blake2b512: blake2b, blake2s256: blake2s,
 };
 
-/** The hash function for a name, case-insensitive and with `SHA-256` spelled as `sha256`; throws Node's error otherwise. */
+/** The hash function for a name as Node accepts it: any case, `SHA-256`, `RSA-SHA256`, `sha256WithRSAEncryption`, `RSA-SHA512/256`; throws Node's error otherwise. */
 export function hashNamed(name: unknown): HashFn {
-  const key = String(name).toLowerCase();
-  const fn = HASHES[key] ?? HASHES[key.replace(/^sha-(\d)/, 'sha$1')];
+  const key = String(name).toLowerCase().replace(/^rsa-/, '').replace(/withrsaencryption$/, '').replace(/^sha-(\d)/, 'sha$1').replace('/', '-');
+  const fn = Object.hasOwn(HASHES, key) ? HASHES[key] : undefined;
   if (!fn) throw Object.assign(new Error('Digest method not supported'), { code: 'ERR_CRYPTO_INVALID_DIGEST' });
   return fn;
 }
@@ -64,8 +66,12 @@ export class HashModel {
   }
 }
 
-export function createHash(algorithm: unknown): HashModel {
-  return new HashModel(hashNamed(algorithm).create() as unknown as Incremental);
+/** `createHash(algorithm, { outputLength })`: the output length is for the extendable shake128/shake256. */
+export function createHash(algorithm: unknown, options?: { outputLength?: unknown }): HashModel {
+  const fn = hashNamed(algorithm);
+  const length = options?.outputLength;
+  const create = fn.create as (options?: { dkLen: number }) => unknown;
+  return new HashModel((typeof length === 'number' ? create({ dkLen: length }) : create()) as Incremental);
 }
 
 export function createHmac(algorithm: unknown, key: unknown): HashModel {

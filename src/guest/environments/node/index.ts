@@ -1,26 +1,27 @@
 /**
  * The `node` environment: Node's globals (`process`, `Buffer`, `__dirname`, `module`, …) and its
  * light built-in modules, from the pure-JavaScript packages browser bundlers use (path-browserify,
- * events, util, url, querystring-es3, buffer, string_decoder), with `os`, `child_process` and
+ * events, util, url, buffer, string_decoder; `querystring` ported from Node's), with `os`, `child_process` and
  * `net` modelled. Nothing here reaches the host. `fs`, `crypto` and `assert` are environments of
  * their own (node-fs, node-crypto, node-assert), loaded only when a snippet names them.
  */
 import { Buffer, constants as bufferConstants, kMaxLength, SlowBuffer } from 'buffer';
 import EventEmitter from 'events';
 import path from 'path-browserify';
-import * as querystring from 'querystring-es3';
 import { StringDecoder } from 'string_decoder';
 import * as legacyUrl from 'url';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import { addBase64Url } from './bufferEncodings.ts';
 import { createChildProcess } from './childProcessModule.ts';
 import { defineModuleGlobals } from './moduleGlobals.ts';
 import { createNet, driveServers } from './netModule.ts';
 import { createOs } from './osModule.ts';
 import { CWD, createProcess, endOfProcess } from './processModel.ts';
+import { querystringModule } from './querystringModule.ts';
 import { TextDecoderModel, TextEncoderModel } from './textCoding.ts';
 import { createTimers } from './timersModule.ts';
 import { createUtil } from './utilModule.ts';
-import { fileURLToPath, pathToFileURL, URLModel, URLSearchParamsModel } from './whatwgUrl.ts';
+import { fileURLToPath, formatUrl, pathToFileURL, URLModel, URLSearchParamsModel } from './whatwgUrl.ts';
 
 /** Defines a global only when nothing (another environment, the runtime) has defined it. */
 function defineMissing(host: EnvironmentHost, name: string, value: unknown): void {
@@ -34,6 +35,7 @@ export function setup(host: EnvironmentHost): void {
   const enqueue = (fn: () => void) => G.queueMicrotask(fn);
   const proc = createProcess(host);
   host.defineGlobal('process', proc);
+  addBase64Url(Buffer);
   host.defineGlobal('Buffer', Buffer);
   defineMissing(host, 'URL', URLModel);
   defineMissing(host, 'URLSearchParams', URLSearchParamsModel);
@@ -43,20 +45,29 @@ export function setup(host: EnvironmentHost): void {
   defineMissing(host, 'btoa', (s: string) => Buffer.from(String(s), 'latin1').toString('base64'));
 
   const net = createNet(enqueue);
+  const timers = createTimers(G);
   const modules: Record<string, unknown> = {
     process: proc,
     path,
     'path/posix': path,
     events: EventEmitter, // require('events') is the EventEmitter class, with .EventEmitter and .once on it
-    util: createUtil(),
-    url: { ...legacyUrl, URL: URLModel, URLSearchParams: URLSearchParamsModel, fileURLToPath, pathToFileURL: (p: string) => pathToFileURL(p, CWD) },
-    querystring: { ...querystring },
+    util: createUtil(timers.promiseForms),
+    url: {
+      ...legacyUrl,
+      format: (u: unknown, options?: object) => (u instanceof URLModel ? formatUrl(u, options) : legacyUrl.format(u as string)),
+      URL: URLModel,
+      URLSearchParams: URLSearchParamsModel,
+      fileURLToPath,
+      pathToFileURL: (p: string) => pathToFileURL(p, CWD),
+    },
+    querystring: querystringModule,
     buffer: { Buffer, SlowBuffer, kMaxLength, constants: bufferConstants, atob: G.atob, btoa: G.btoa },
     string_decoder: { StringDecoder },
     os: createOs(),
     child_process: createChildProcess(enqueue),
     net: net.module,
-    ...createTimers(G),
+    timers: timers.timers,
+    'timers/promises': timers.promises,
   };
   for (const [name, value] of Object.entries(modules)) host.defineModule(name, value);
   defineModuleGlobals(host, new Map(Object.entries(modules)));

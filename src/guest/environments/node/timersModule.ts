@@ -4,7 +4,7 @@ type Timer = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[])
  * `timers` and `timers/promises` over the runtime's virtual timers (captured before the snippet
  * runs, so a snippet that replaces `setTimeout` does not change them).
  */
-export function createTimers(G: typeof globalThis): Record<string, unknown> {
+export function createTimers(G: typeof globalThis): { timers: Record<string, unknown>; promises: Record<string, unknown>; promiseForms: ReadonlyMap<unknown, (...args: never[]) => unknown> } {
   const setTimeout = G.setTimeout as unknown as Timer;
   const setImmediate = (G as unknown as { setImmediate: Timer }).setImmediate;
   const timers = {
@@ -24,5 +24,7 @@ export function createTimers(G: typeof globalThis): Record<string, unknown> {
     },
     scheduler: { wait: (ms: number) => wait(ms), yield: () => wait(0) },
   };
-  return { timers: { ...timers, promises }, 'timers/promises': promises };
+  // util.promisify(setTimeout) is timers/promises' setTimeout, as Node's custom promise form is
+  const promiseForms = new Map<unknown, (...args: never[]) => unknown>([[setTimeout, promises.setTimeout], [setImmediate, promises.setImmediate]]);
+  return { timers: { ...timers, promises }, promises, promiseForms };
 }

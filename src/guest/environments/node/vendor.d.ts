@@ -3,9 +3,13 @@ declare module 'path-browserify' {
   import path from 'node:path';
   export default path;
 }
-declare module 'querystring-es3' {
-  export * from 'node:querystring';
-}
 declare module 'node-inspect-extracted' {
   export { inspect, format, formatWithOptions, stripVTControlCharacters } from 'node:util';
+}
+declare module 'assert/build/internal/util/comparisons.js' {
+  export { isDeepStrictEqual } from 'node:util';
+}
+declare module 'punycode/' {
+  const punycode: { toASCII(domain: string): string; toUnicode(domain: string): string };
+  export default punycode;
 }
