@@ -9,6 +9,7 @@ type Access =
   | 'stat' //     looks a path up: a missing one with an extension is created as a read would
   | 'dir' //      lists a directory: a missing one is created with the learnt listing
   | 'write' //    replaces or removes a file: its learnt content is forgotten
+  | 'append' //   appends to a file: a missing one is created with only what is appended, as Node does
   | 'none';
 
 /** The calls that touch a path, with what they do to each path argument; `probe` when a probe may stand for the result. */
@@ -26,10 +27,11 @@ const CALLS: Readonly<Record<string, { readonly access: readonly Access[]; reado
   copyFile: { access: ['read', 'write'] },
   rename: { access: ['write', 'write'] },
   writeFile: { access: ['write'] },
-  appendFile: { access: ['read', 'none'] }, // appends to the learnt content, as to a real file
+  appendFile: { access: ['append'] },
   truncate: { access: ['write'] },
   unlink: { access: ['write'] },
   rm: { access: ['write'] },
+  rmdir: { access: ['write'] },
   createWriteStream: { access: ['write'] },
 };
 
@@ -50,10 +52,15 @@ export class LearntFileSystem {
   /** Files a learnt listing named: they exist, and get their content on the first read. */
   readonly #placeholders = new Set<string>();
   readonly #probeListings = new Map<string, unknown>();
+  /** Paths the snippet wrote, removed or renamed: what is (not) there is its doing, never learnt. */
+  readonly #touched = new Set<string>();
+  /** Called with each probe handed out for a file's content (see learnJsonParse.ts). */
+  readonly #onContentProbe: (probe: unknown) => void;
 
-  constructor(host: EnvironmentHost, vol: Volume) {
+  constructor(host: EnvironmentHost, vol: Volume, onContentProbe: (probe: unknown) => void = () => undefined) {
     this.#host = host;
     this.#vol = vol;
+    this.#onContentProbe = onContentProbe;
   }
 
   /** A path argument as an absolute path, or undefined for a descriptor or a FileHandle. */
@@ -82,6 +89,19 @@ export class LearntFileSystem {
     return this.#vol.existsSync(file) as boolean;
   }
 
+  /** Whether the snippet touched the path or a directory above it (a missing file there stays missing). */
+  #touchedBySnippet(file: string): boolean {
+    for (let p = file; ; p = path.dirname(p)) {
+      if (this.#touched.has(p)) return true;
+      if (p === '/') return false;
+    }
+  }
+
+  /** A missing path the value generator may fill: nobody removed it, nobody wrote it. */
+  #learnable(file: string): boolean {
+    return !this.#exists(file) && !this.#touchedBySnippet(file);
+  }
+
   /** Readies one path argument for a call; returns the probe that stands for the call's result, if any. */
   prepare(access: Access, arg: unknown): { probe: unknown } | undefined {
     const file = this.absolute(arg);
@@ -89,19 +109,27 @@ export class LearntFileSystem {
     switch (access) {
       case 'read':
         if (this.#placeholders.delete(file)) this.#fill(file);
-        else if (!this.#exists(file)) this.#fill(file);
-        return this.#probes.has(file) ? { probe: this.#probes.get(file) } : undefined;
+        else if (this.#learnable(file)) this.#fill(file);
+        if (!this.#probes.has(file)) return undefined;
+        this.#onContentProbe(this.#probes.get(file));
+        return { probe: this.#probes.get(file) };
       case 'stat':
         if (this.#placeholders.delete(file)) this.#fill(file);
-        else if (!this.#exists(file) && extensionOf(file) !== '') this.#fill(file);
+        else if (this.#learnable(file) && extensionOf(file) !== '') this.#fill(file);
         return undefined;
       case 'dir':
         if (this.#probeListings.has(file)) return { probe: this.#probeListings.get(file) };
-        if (this.#exists(file)) return undefined;
+        if (!this.#learnable(file)) return undefined;
         return this.#list(file);
+      case 'append':
+        if (this.#placeholders.delete(file)) this.#fill(file);
+        this.#probes.delete(file);
+        this.#touched.add(file);
+        return undefined;
       case 'write':
         this.#probes.delete(file);
         this.#placeholders.delete(file);
+        this.#touched.add(file);
         return undefined;
       case 'none':
         return undefined;
@@ -129,7 +157,7 @@ export class LearntFileSystem {
       for (const [key, style] of [[`${name}Sync`, 'sync'], [name, name.startsWith('create') ? 'sync' : 'callback']] as const) {
         const raw = fs[key];
         if (typeof raw !== 'function') continue;
-        fs[key] = this.#wrap(raw as Fn, call.access, call.probe === true, style);
+        fs[key] = this.#wrap(raw as Fn, name, call.access, call.probe === true, style);
       }
     }
   }
@@ -139,16 +167,16 @@ export class LearntFileSystem {
     const out: Record<string, unknown> = { ...promises };
     for (const [name, call] of Object.entries(CALLS)) {
       const raw = promises[name];
-      if (typeof raw === 'function') out[name] = this.#wrap(raw as Fn, call.access, call.probe === true, 'promise');
+      if (typeof raw === 'function') out[name] = this.#wrap(raw as Fn, name, call.access, call.probe === true, 'promise');
     }
     return out;
   }
 
-  #wrap(raw: Fn, access: readonly Access[], probes: boolean, style: 'sync' | 'callback' | 'promise'): Fn {
+  #wrap(raw: Fn, name: string, access: readonly Access[], probes: boolean, style: 'sync' | 'callback' | 'promise'): Fn {
     const self = this;
     return function (this: unknown, ...args: unknown[]) {
       let stand: { probe: unknown } | undefined;
-      access.forEach((a, i) => {
+      (name === 'open' ? [openAccess(args[1])] : access).forEach((a, i) => {
         const r = self.prepare(a, args[i]);
         if (i === 0) stand = r;
       });
@@ -163,4 +191,10 @@ export class LearntFileSystem {
       return raw.apply(this, args);
     };
   }
+}
+
+/** What `open(path, flags)` does to the path: 'r' and 'r+' read it, 'w' writes it, 'a' appends to it. */
+function openAccess(flags: unknown): Access {
+  const text = typeof flags === 'string' ? flags : 'r';
+  return text.startsWith('a') ? 'append' : text.startsWith('w') ? 'write' : 'read';
 }
