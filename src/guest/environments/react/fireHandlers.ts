@@ -6,6 +6,7 @@
  * is on the page before the next one. Handlers that re-renders reveal are fired in a later round.
  */
 import { flushSync } from 'react-dom';
+import type { Quietly } from './domFixes.ts';
 
 const MAX_DISPATCHES = 200;
 const MAX_ROUNDS = 5;
@@ -44,22 +45,48 @@ export function domEventType(prop: string, element: Element): string | undefined
   return DOM_TYPE[name] ?? name.toLowerCase();
 }
 
-/** Sets a form control's value past React's value tracker (which would hide the change from onChange). */
-function type(element: Element): void {
-  let proto: object | null = Object.getPrototypeOf(element);
-  let setter: ((v: string) => void) | undefined;
-  for (; proto && !setter; proto = Object.getPrototypeOf(proto)) setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
-  const current = String((element as HTMLInputElement).value ?? '');
-  let next: string;
-  if (element.localName === 'select') {
-    const options = [...element.querySelectorAll('option')].map((o) => o.getAttribute('value') ?? o.textContent ?? '');
-    next = options.find((v) => v !== current) ?? current;
-  } else {
-    const kind = element.getAttribute('type');
-    next = kind === 'number' || kind === 'range' ? String((Number(current) || 0) + 1) : kind === 'email' ? 'user@example.com' : current ? `${current}a` : 'text';
+/** The setter of `name` on the element's prototype chain: past the own property React's value tracker puts on the element. */
+function protoSetter(element: Element, name: string): ((v: unknown) => void) | undefined {
+  for (let proto = Object.getPrototypeOf(element) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) {
+    const set = Object.getOwnPropertyDescriptor(proto, name)?.set;
+    if (set) return set;
   }
-  if (setter) setter.call(element, next);
+  return undefined;
+}
+
+/**
+ * What the user does to a control before its event, as a browser does it, past React's value
+ * tracker (which would otherwise hide the change from onChange): a text field gets text, a number
+ * field a number, a select its other option, a checkbox is toggled and a radio checked. Returns
+ * how to undo a toggle the event's handler cancels. `quietly` runs DOM reads without making the
+ * browser environment create the elements they look for.
+ */
+function changeControl(element: Element, eventType: string, quietly: Quietly): (() => void) | undefined {
+  const input = element as HTMLInputElement;
+  if (eventType === 'click' && isToggle(element)) {
+    const before = Boolean(input.checked);
+    const set = protoSetter(element, 'checked');
+    const put = (v: boolean) => (set ? set.call(element, v) : (input.checked = v));
+    put(element.getAttribute('type') === 'radio' ? true : !before);
+    return () => put(before);
+  }
+  if (element.localName === 'select' && eventType === 'change') {
+    quietly(() => {
+      const options = [...element.querySelectorAll('option')] as HTMLOptionElement[];
+      const current = options.findIndex((o) => o.selected);
+      const next = options.findIndex((o, i) => i !== current && !o.disabled);
+      if (next >= 0) options.forEach((o, i) => (o.selected = i === next));
+    });
+    return undefined;
+  }
+  if (eventType !== 'input' && !(eventType === 'change' && (element.localName === 'input' || element.localName === 'textarea'))) return undefined;
+  const current = String(input.value ?? '');
+  const kind = element.getAttribute('type');
+  const next = kind === 'number' || kind === 'range' ? String((Number(current) || 0) + 1) : kind === 'email' ? 'user@example.com' : current ? `${current}a` : 'text';
+  const set = protoSetter(element, 'value');
+  if (set) set.call(element, next);
   else element.setAttribute('value', next);
+  return undefined;
 }
 
 /** A native event of the class a browser uses for `type`. */
@@ -90,27 +117,29 @@ function elementsUnder(root: Element): Element[] {
  * The order a user acts in: what is typed or chosen (and focus) comes first, then clicks and the
  * rest, submitting last, so a form's submit handler sees the values its fields' handlers stored.
  */
-function phaseOf(eventType: string): number {
-  if (/^(input|change|key|focus|blur)/.test(eventType)) return 0;
-  return eventType === 'submit' ? 2 : 1;
+function phaseOf(prop: string): number {
+  if (/^on(Change|Input|BeforeInput|Key|Focus|Blur)/.test(prop)) return 0;
+  return prop === 'onSubmit' || prop === 'onSubmitCapture' ? 2 : 1;
 }
 
 /** Fires, once each, the handlers React attached to the page's elements; how many it dispatched. */
-export function fireReactHandlers(document: Document, window: Record<string, unknown>): number {
+export function fireReactHandlers(document: Document, window: Record<string, unknown>, quietly: Quietly): number {
   const fired = new WeakMap<Element, Set<string>>();
   let dispatches = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const due: { element: Element; eventType: string }[] = [];
+    const due: { element: Element; eventType: string; phase: number }[] = [];
     for (const element of elementsUnder(document.documentElement)) {
       const props = reactPropsOf(element);
       if (!props) continue;
       for (const [prop, handler] of Object.entries(props)) {
         const eventType = typeof handler === 'function' ? domEventType(prop, element) : undefined;
-        if (!eventType || fired.get(element)?.has(eventType) || due.some((d) => d.element === element && d.eventType === eventType)) continue;
-        due.push({ element, eventType });
+        if (!eventType || fired.get(element)?.has(eventType)) continue;
+        const same = due.find((d) => d.element === element && d.eventType === eventType);
+        if (same) same.phase = Math.min(same.phase, phaseOf(prop));
+        else due.push({ element, eventType, phase: phaseOf(prop) });
       }
     }
-    due.sort((a, b) => phaseOf(a.eventType) - phaseOf(b.eventType)); // stable: document order within a phase
+    due.sort((a, b) => a.phase - b.phase); // stable: document order within a phase
     let thisRound = 0;
     for (const { element, eventType } of due) {
       if (dispatches >= MAX_DISPATCHES) return dispatches;
@@ -120,8 +149,10 @@ export function fireReactHandlers(document: Document, window: Record<string, unk
       done.add(eventType);
       dispatches++;
       thisRound++;
-      if (eventType === 'input' || (eventType === 'change' && element.localName === 'select')) type(element);
-      flushSync(() => element.dispatchEvent(eventOf(window, eventType)));
+      const undo = changeControl(element, eventType, quietly);
+      const event = eventOf(window, eventType);
+      flushSync(() => element.dispatchEvent(event));
+      if (undo && event.defaultPrevented) undo();
     }
     if (thisRound === 0) break;
   }

@@ -16,7 +16,7 @@ import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { keepingElementKind } from './containerKind.ts';
 import { snippetHooks } from './detachedHooks.ts';
 import { explainReactError } from './reactErrors.ts';
-import { defaultInputType } from './inputType.ts';
+import { fixDom, type Quietly } from './domFixes.ts';
 import { fireReactHandlers } from './fireHandlers.ts';
 import { createLegacyApi } from './legacyRoot.ts';
 import { probeSafeCreateElement, probeSafeJsx } from './probeSafeElements.ts';
@@ -43,7 +43,9 @@ export function setup(host: EnvironmentHost): void {
   const G = host.global as unknown as Record<string, unknown>;
   const document = G.document as Document | undefined;
   if (!document || typeof document.createElement !== 'function') throw new Error('the react environment needs the browser environment (no document)');
-  defaultInputType(document);
+  const internals = (document as unknown as Record<symbol, { withoutCreating?: Quietly } | undefined>)[Symbol.for('snipexec.browser')];
+  const quietly: Quietly = (fn) => (internals?.withoutCreating ? internals.withoutCreating(fn) : fn());
+  fixDom(document, quietly);
   const isProbe = (v: unknown) => host.isProbe(v);
   const setTimeout = G.setTimeout as (fn: () => void, ms: number) => unknown;
   const later = (fn: () => void) => void setTimeout(fn, 0);
@@ -71,6 +73,6 @@ export function setup(host: EnvironmentHost): void {
 
   host.afterSnippet('react components', () => {
     renderUncalledComponents(host, document);
-    fireReactHandlers(document, G);
+    fireReactHandlers(document, G, quietly);
   });
 }
