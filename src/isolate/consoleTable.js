@@ -4,11 +4,20 @@
 // lib/internal/cli_table.js. The runtime takes it off the global object before the snippet runs.
 globalThis.__snipexec_consoleTable = (function (inspect) {
   'use strict';
-  const { apply } = Reflect;
+  // Captured here, in the snapshot, before any snippet: nothing the snippet patches takes part.
+  const { apply, defineProperty, getPrototypeOf } = Reflect;
   const isArray = Array.isArray, objectKeys = Object.keys, hasOwn = Object.prototype.hasOwnProperty;
-  const MapCtor = Map, SetCtor = Set, mathMax = Math.max, codePointAt = String.prototype.codePointAt, repeat = String.prototype.repeat;
-  const arrJoin = Array.prototype.join, arrPush = Array.prototype.push, arrUnshift = Array.prototype.unshift;
+  const mathMax = Math.max, codePointAt = String.prototype.codePointAt, repeat = String.prototype.repeat;
+  const arrJoin = Array.prototype.join;
   const mapEntries = Map.prototype.entries, setValues = Set.prototype.values;
+  const mapSize = Reflect.getOwnPropertyDescriptor(Map.prototype, 'size').get, setSize = Reflect.getOwnPropertyDescriptor(Set.prototype, 'size').get;
+  const mapIteratorNext = getPrototypeOf(new Map().entries()).next, setIteratorNext = getPrototypeOf(new Set().values()).next;
+  /** Sets a[k] by defining it: no setter on Array.prototype takes part (as push would let it). */
+  const put = (a, k, v) => { defineProperty(a, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true }); };
+  const push = (a, v) => put(a, a.length, v);
+  /** Whether v is a Map (a Set): by the built-in's brand check, which Symbol.hasInstance cannot change. */
+  const isMap = (v) => { try { apply(mapSize, v, []); return true; } catch { return false; } };
+  const isSet = (v) => { try { apply(setSize, v, []); return true; } catch { return false; } };
 
   // Node's getStringWidth without ICU (lib/internal/util/inspect.js).
   function isFullWidth(code) {
@@ -46,19 +55,20 @@ globalThis.__snipexec_consoleTable = (function (inspect) {
   function render(head, columns) {
     const rows = [];
     const widths = [];
-    for (let i = 0; i < head.length; i++) widths[i] = width(head[i]);
+    for (let i = 0; i < head.length; i++) put(widths, i, width(head[i]));
     let longest = 0;
     for (let i = 0; i < columns.length; i++) longest = mathMax(longest, columns[i].length);
     for (let i = 0; i < head.length; i++) {
       const column = columns[i];
       for (let j = 0; j < longest; j++) {
-        if (rows[j] === undefined) rows[j] = [];
-        const value = (rows[j][i] = apply(hasOwn, column, [j]) ? column[j] : '');
-        widths[i] = mathMax(widths[i] || 0, width(value));
+        if (!apply(hasOwn, rows, [j])) put(rows, j, []);
+        const value = apply(hasOwn, column, [j]) ? column[j] : '';
+        put(rows[j], i, value);
+        put(widths, i, mathMax(widths[i] || 0, width(value)));
       }
     }
     const divider = [];
-    for (let i = 0; i < widths.length; i++) apply(arrPush, divider, [line(widths[i] + 2)]);
+    for (let i = 0; i < widths.length; i++) push(divider, line(widths[i] + 2));
     let out = `┌${apply(arrJoin, divider, ['┬'])}┐\n${renderRow(head, widths)}\n├${apply(arrJoin, divider, ['┼'])}┤\n`;
     for (let j = 0; j < rows.length; j++) out += `${renderRow(rows[j], widths)}\n`;
     return out + `└${apply(arrJoin, divider, ['┴'])}┘`;
@@ -69,7 +79,7 @@ globalThis.__snipexec_consoleTable = (function (inspect) {
   };
   const indexes = (n) => {
     const out = [];
-    for (let i = 0; i < n; i++) apply(arrPush, out, [cell(i)]);
+    for (let i = 0; i < n; i++) push(out, cell(i));
     return out;
   };
 
@@ -77,16 +87,16 @@ globalThis.__snipexec_consoleTable = (function (inspect) {
   return function table(data, properties) {
     if (data === null || typeof data !== 'object') return undefined;
     if (!isArray(properties)) properties = undefined;
-    if (data instanceof MapCtor) {
+    if (isMap(data)) {
       const keys = [], values = [];
       const it = apply(mapEntries, data, []);
-      for (let e = it.next(); !e.done; e = it.next()) { apply(arrPush, keys, [cell(e.value[0])]); apply(arrPush, values, [cell(e.value[1])]); }
+      for (let e = apply(mapIteratorNext, it, []); !e.done; e = apply(mapIteratorNext, it, [])) { push(keys, cell(e.value[0])); push(values, cell(e.value[1])); }
       return render(['(iteration index)', 'Key', 'Values'], [indexes(keys.length), keys, values]);
     }
-    if (data instanceof SetCtor) {
+    if (isSet(data)) {
       const values = [];
       const it = apply(setValues, data, []);
-      for (let e = it.next(); !e.done; e = it.next()) apply(arrPush, values, [cell(e.value)]);
+      for (let e = apply(setIteratorNext, it, []); !e.done; e = apply(setIteratorNext, it, [])) push(values, cell(e.value));
       return render(['(iteration index)', 'Values'], [indexes(values.length), values]);
     }
     const map = { __proto__: null };
@@ -98,22 +108,21 @@ globalThis.__snipexec_consoleTable = (function (inspect) {
       const primitive = item === null || (typeof item !== 'function' && typeof item !== 'object');
       if (properties === undefined && primitive) {
         hasPrimitives = true;
-        valuesColumn[i] = cell(item);
+        put(valuesColumn, i, cell(item));
       } else {
         const keys = properties || objectKeys(item);
         for (let k = 0; k < keys.length; k++) {
           const key = keys[k];
           if (map[key] === undefined) map[key] = [];
-          map[key][i] = (primitive && properties) || !apply(hasOwn, item, [key]) ? '' : cell(item[key]);
+          put(map[key], i, (primitive && properties) || !apply(hasOwn, item, [key]) ? '' : cell(item[key]));
         }
       }
     }
     const head = objectKeys(map);
-    const columns = [];
-    for (let i = 0; i < head.length; i++) apply(arrPush, columns, [map[head[i]]]);
-    if (hasPrimitives) { apply(arrPush, head, ['Values']); apply(arrPush, columns, [valuesColumn]); }
-    apply(arrUnshift, head, ['(index)']);
-    apply(arrUnshift, columns, [indexColumn]);
-    return render(head, columns);
+    const heads = ['(index)'];
+    const columns = [indexColumn];
+    for (let i = 0; i < head.length; i++) { push(heads, head[i]); push(columns, map[head[i]]); }
+    if (hasPrimitives) { push(heads, 'Values'); push(columns, valuesColumn); }
+    return render(heads, columns);
   };
 })(globalThis.__snipexec_nodeUtil.inspect);

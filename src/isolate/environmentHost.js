@@ -4,7 +4,7 @@
 // returns that object to the host as a Reference: no global names it.
 
 const environmentModules = ObjectCreate(null); // module specifier (without `node:`) -> an environment's value
-const drivers = [];                           // { name, drive } in the order added
+const drivers = list();                           // { name, drive } in the order added
 const environmentValues = ObjectCreate(null);  // element id -> the value valueOf gave in this run
 /** Thrown by exit(): it unwinds whatever runs, and ends the run as completed. */
 const EXIT = ObjectFreeze(ObjectCreate(null));
@@ -14,7 +14,7 @@ let exitCode = 0;
 const environmentHost = ObjectFreeze({
   global: G,
   defineGlobal(name, value) {
-    defineProperty(G, str(name), { value, writable: true, configurable: true, enumerable: false });
+    defineProperty(G, str(name), { __proto__: null, value, writable: true, configurable: true, enumerable: false });
   },
   defineModule(specifier, value) {
     let key = str(specifier);
@@ -22,7 +22,7 @@ const environmentHost = ObjectFreeze({
     environmentModules[key] = value;
   },
   afterSnippet(name, drive) {
-    if (typeof drive === 'function') push(drivers, { name: str(name), drive });
+    if (typeof drive === 'function') push(drivers, { __proto__: null, name: str(name), drive });
   },
   topLevelFunctions() {
     const out = [];
@@ -45,7 +45,7 @@ const environmentHost = ObjectFreeze({
     const key = str(id);
     if (key in environmentValues) return environmentValues[key];
     lastSite = -1;
-    const v = inject({ id: key, kind: 'environment', sid: -1, message: cut(str(reason), 500) });
+    const v = inject({ __proto__: null, id: key, kind: 'environment', sid: -1, message: cut(str(reason), 500) });
     const value = v === NONE ? undefined : v;
     environmentValues[key] = value;
     return value;
@@ -78,7 +78,8 @@ const lifecycle = ObjectFreeze({
       ran = true;
       try {
         const r = apply(drivers[i].drive, undefined, []);
-        if (r && typeof r.then === 'function') r.then(undefined, (e) => uncaught(e));
+        if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
+        else if (r && typeof r.then === 'function') r.then(undefined, (e) => uncaught(e));
       } catch (e) {
         uncaught(e);
       }

@@ -5,8 +5,8 @@
 // synthesises concrete values from the traces; probes never appear in a measured run.
 
 const fnToString = Function.prototype.toString, getOwnDescriptor = Reflect.getOwnPropertyDescriptor; // isArray comes from runtime.js, which shares this closure
-const PromiseCtor = Promise, promiseResolve = Promise.resolve, promiseThen = Promise.prototype.then, promiseFinally = Promise.prototype.finally;
-const ProxyCtor = Proxy, mathMax = Math.max;
+const promiseResolve = Promise.resolve, promiseFinally = Promise.prototype.finally, strTrim = String.prototype.trim;
+const mathMax = MathMax; // PromiseCtor, promiseThen, ProxyCtor, MathMax: runtime.js
 const MAX_TRACES = 2000;
 const MAX_LIST = 8;
 const MAX_PROBE_OPS = 100000;
@@ -21,15 +21,15 @@ let probeOps = 0;
 
 // How callbacks run: the host's conventions (src/values/trace/callbackConventions.ts), via the config.
 const ELEMENT_CALLBACKS = ObjectCreate(null), SYNC_CALLBACKS = ObjectCreate(null);
-for (const m of config.callbacks.elementWise) ELEMENT_CALLBACKS[m] = 1;
-for (const m of config.callbacks.sync) SYNC_CALLBACKS[m] = 1;
+for (let i = 0; i < config.callbacks.elementWise.length; i++) ELEMENT_CALLBACKS[config.callbacks.elementWise[i]] = 1;
+for (let i = 0; i < config.callbacks.sync.length; i++) SYNC_CALLBACKS[config.callbacks.sync[i]] = 1;
 const ERROR_FIRST = new RegExp(config.callbacks.errorFirst, 'i'), ERROR_ONLY = new RegExp(config.callbacks.errorOnly, 'i');
 const EVENT_METHODS = ObjectCreate(null);
-for (const m of config.callbacks.eventMethods) EVENT_METHODS[m] = 1;
+for (let i = 0; i < config.callbacks.eventMethods.length; i++) EVENT_METHODS[config.callbacks.eventMethods[i]] = 1;
 /** Node's error-first convention (callbackConventions.ts): whether the callback's first parameter is an error, null when none happened. */
 function errorFirst(names, params, method) {
   if (method !== undefined && EVENT_METHODS[method] === 1) return false; // an event handler's parameter is an event
-  return mathMax(params, names.length) >= 2 ? ERROR_FIRST.test(names[0] || '') : ERROR_ONLY.test(names[0] || '');
+  return mathMax(params, names.length) >= 2 ? test(ERROR_FIRST, names[0] || '') : test(ERROR_ONLY, names[0] || '');
 }
 const ERROR_HANDLER = /^(on)?(error|fail|failure|reject|rejected|catch)$/i;
 
@@ -42,7 +42,7 @@ function probeId(v) {
 function traceOf(id) {
   let t = traces[id];
   if (t === undefined) {
-    t = { id };
+    t = { __proto__: null, id };
     if (traceCount < MAX_TRACES) { traces[id] = t; traceCount++; }
   }
   return t;
@@ -56,13 +56,13 @@ function spend() {
 function same(a, b) {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return stringify(a) === stringify(b);
+  return toJson(a) === toJson(b);
 }
 /** Adds a value to one of a trace's lists, once, up to MAX_LIST entries. */
 function note(t, field, value) {
-  const list = t[field] || (t[field] = []);
-  for (let i = 0; i < list.length; i++) if (same(list[i], value)) return;
-  if (list.length < MAX_LIST) push(list, value);
+  const values = t[field] || (t[field] = list());
+  for (let i = 0; i < values.length; i++) if (same(values[i], value)) return;
+  if (values.length < MAX_LIST) push(values, value);
 }
 function kindOf(v) {
   if (isProbe(v)) return 'probe';
@@ -77,7 +77,7 @@ function primitiveOf(v) {
   return undefined;
 }
 function leafName(id) {
-  const m = /([A-Za-z_$][\w$]*)[^\w$]*$/.exec(id);
+  const m = exec(/([A-Za-z_$][\w$]*)[^\w$]*$/, id);
   return m ? m[1] : 'value';
 }
 function standIn(id, hint) {
@@ -91,9 +91,10 @@ function probeFor(id, parent, key) {
   const t = traceOf(id);
   if (parent !== undefined && t.parent === undefined) t.parent = parent;
   if (key !== undefined && t.key === undefined) t.key = key;
-  const info = { id, parent, key, written: ObjectCreate(null), compares: 0 };
+  const info = { __proto__: null, id, parent, key, written: ObjectCreate(null), compares: 0 };
   const target = function () {};
   const proxy = new ProxyCtor(target, {
+    __proto__: null,
     get(_, k) {
       spend();
       if (typeof k === 'symbol') {
@@ -153,35 +154,38 @@ function child(parentProbe, id, key) {
 function paramNames(fn) {
   let src;
   try { src = apply(fnToString, fn, []); } catch { return []; }
-  const m = /^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(([^)]*)\)/.exec(src) || /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(src);
-  if (!m || m[1].trim() === '') return [];
-  const names = [];
-  const parts = m[1].split(',');
+  const m = exec(/^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(([^)]*)\)/, src) || exec(/^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/, src);
+  const names = list();
+  if (!m || apply(strTrim, m[1], []) === '') return names;
+  const parts = splitOn(m[1], ',');
   for (let i = 0; i < parts.length && i < 8; i++) {
-    const p = parts[i].trim().replace(/=.*$/, '').trim();
-    push(names, /^[A-Za-z_$][\w$]*$/.test(p) ? p : '');
+    let p = parts[i];
+    const eq = apply(strIndexOf, p, ['=']);
+    if (eq >= 0) p = apply(strSlice, p, [0, eq]);
+    p = apply(strTrim, p, []);
+    push(names, test(/^[A-Za-z_$][\w$]*$/, p) ? p : '');
   }
   return names;
 }
 
 /** Records the arguments of a call or `new`; returns the callbacks among them. */
 function recordCall(t, field, args) {
-  const call = { argc: args.length, args: [], values: [], callbacks: [] };
+  const call = { __proto__: null, argc: args.length, args: list(), values: list(), callbacks: list() };
   for (let i = 0; i < args.length && i < 8; i++) {
     const a = args[i];
     push(call.args, kindOf(a));
     const p = primitiveOf(a);
     push(call.values, p === undefined ? null : p);
     if (isProbe(a)) { note(t, 'argProbes', probeId(a)); continue; }
-    if (typeof a === 'function') { const names = paramNames(a); push(call.callbacks, { index: i, params: a.length, names, errorFirst: errorFirst(names, a.length, t.key) }); }
+    if (typeof a === 'function') { const names = paramNames(a); push(call.callbacks, { __proto__: null, index: i, params: a.length, names, errorFirst: errorFirst(names, a.length, t.key) }); }
     else if (a !== null && typeof a === 'object' && !isArray(a)) {
       const keys = ownKeys(a);
       for (let k = 0; k < keys.length && k < 16; k++) {
         const key = keys[k];
-        if (typeof key !== 'string' || ERROR_HANDLER.test(key)) continue;
+        if (typeof key !== 'string' || test(ERROR_HANDLER, key)) continue;
         let v;
         try { v = a[key]; } catch { continue; }
-        if (typeof v === 'function' && !isProbe(v)) { const names = paramNames(v); push(call.callbacks, { index: i, prop: key, params: v.length, names, errorFirst: errorFirst(names, v.length, t.key) }); }
+        if (typeof v === 'function' && !isProbe(v)) { const names = paramNames(v); push(call.callbacks, { __proto__: null, index: i, prop: key, params: v.length, names, errorFirst: errorFirst(names, v.length, t.key) }); }
       }
     }
   }
@@ -205,7 +209,7 @@ function runCallbacks(proxy, info, callbacks, args) {
     if (isClass(fn)) continue; // a class handed over is not a callback
     const base = `${info.id}#cb${cb.index}${cb.prop === undefined ? '' : '.' + cb.prop}`;
     const n = mathMax(cb.params, cb.names.length);
-    const cbArgs = [];
+    const cbArgs = list();
     for (let k = 0; k < n; k++) {
       if (k === 0 && cb.errorFirst) push(cbArgs, null);
       else if (elementWise && k === 0) push(cbArgs, child(parent, `${info.parent}[0]`, '0'));
@@ -219,8 +223,8 @@ function runCallbacks(proxy, info, callbacks, args) {
       }
     }
     if (key === 'reduce' && parent !== undefined) {
-      cbArgs[0] = args.length > 1 ? args[1] : child(parent, `${info.parent}[0]`, '0');
-      cbArgs[1] = child(parent, `${info.parent}[0]`, '0');
+      put(cbArgs, 0, args.length > 1 ? args[1] : child(parent, `${info.parent}[0]`, '0'));
+      put(cbArgs, 1, child(parent, `${info.parent}[0]`, '0'));
     }
     const self = probeFor(`${base}#this`, undefined, undefined);
     if (sync) apply(fn, self, cbArgs);
@@ -234,6 +238,7 @@ function probePromiseMethod(p, key) {
   t.awaited = true;
   note(t, 'promiseMethods', key);
   const settled = apply(promiseResolve, PromiseCtor, [child(p, `await ${probeId(p)}`, undefined)]);
+  defineProperty(settled, 'constructor', { __proto__: null, value: SPECIES, configurable: true }); // then/finally make their promise with the real Promise
   return function (...args) {
     if (key === 'then') return apply(promiseThen, settled, args);
     if (key === 'finally') return apply(promiseFinally, settled, args);
@@ -254,19 +259,19 @@ function probePattern(p, length) {
 }
 
 const NULLISH = (v) => v === null || v === undefined;
-const COMPARISON_OPS = { '===': 1, '==': 1, '!==': 1, '!=': 1, '<': 1, '>': 1, '<=': 1, '>=': 1 };
-const NEGATED = { '===': '!==', '==': '!=', '!==': '===', '!=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' };
-const FLIPPED = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+const COMPARISON_OPS = { __proto__: null, '===': 1, '==': 1, '!==': 1, '!=': 1, '<': 1, '>': 1, '<=': 1, '>=': 1 };
+const NEGATED = { __proto__: null, '===': '!==', '==': '!=', '!==': '===', '!=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' };
+const FLIPPED = { __proto__: null, '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 /** The probe of a binary operation, the other operand, and the relation as seen from the probe's side. */
 function operands(op, a, b) {
   const left = isProbe(a);
   const p = left ? a : b;
   const other = left ? b : a;
-  const entry = { op: left ? op : FLIPPED[op] || op, type: kindOf(other) };
+  const entry = { __proto__: null, op: left ? op : FLIPPED[op] || op, type: kindOf(other) };
   const value = primitiveOf(other);
   if (value !== undefined) entry.value = value;
   if (other === undefined) entry.value = '__undefined__';
-  return { left, p, other, entry };
+  return { __proto__: null, left, p, other, entry };
 }
 function answerAs(op, a, b, answer) {
   const { p, other, entry } = operands(op, a, b);

@@ -1,17 +1,28 @@
 // Runs INSIDE the isolate. It imports nothing and sees nothing of the host: the only way out is
 // `bridge`, a function that takes and returns JSON strings. Evaluated with evalClosure, where
-// $0 is the bridge reference, $1 the JSON config and $2 the shared buffer of the coverage
-// counters, which the host reads even after the isolate is gone; none is stored on any global.
+// $0 is the bridge reference, $1 the JSON config, $2 the shared buffer of the coverage counters,
+// which the host reads even after the isolate is gone, and $3 the memory limit in MiB; none is
+// stored on any global.
+//
+// Integrity: whatever runs while or after the snippet runs (hooks, console, timers, probes, the
+// report) calls only built-ins captured here, before the snippet can patch them, and keeps its
+// data in lists and records without a prototype, so nothing the snippet puts on Array.prototype,
+// Object.prototype, String.prototype or Promise.prototype takes part (test/integrity.test.ts).
 'use strict';
 const bridgeRef = $0;
-const config = JSON.parse($1);
 const counterBuffer = $2;
 
 // Primordials, captured before the snippet can change them.
 const G = globalThis;
-const { apply, construct, defineProperty, getPrototypeOf, ownKeys, getOwnPropertyDescriptor } = Reflect;
+const { apply, construct, defineProperty, getPrototypeOf, setPrototypeOf, ownKeys, getOwnPropertyDescriptor } = Reflect;
+const reflectHas = Reflect.has;
 const objHasOwn = Object.prototype.hasOwnProperty, isArray = Array.isArray;
 const { stringify, parse } = JSON;
+const MathMax = Math.max, MathMin = Math.min, MathImul = Math.imul, MathTrunc = Math.trunc;
+const ProxyCtor = Proxy, PromiseCtor = Promise, PromiseProto = Promise.prototype, promiseThen = Promise.prototype.then;
+const regexpExec = RegExp.prototype.exec;
+const RangeErrorCtor = RangeError, NumberCtor = Number, BigIntCtor = BigInt;
+const ErrorProto = Error.prototype, TypeErrorProto = TypeError.prototype;
 const ObjectFreeze = Object.freeze;
 const ObjectCreate = Object.create;
 const WM = WeakMap, WS = WeakSet, RealDate = Date;
@@ -24,9 +35,103 @@ const StringCtor = String, ObjectCtor = Object, ErrorCtor = Error, TypeErrorCtor
 const symIterator = Symbol.iterator, symAsyncIterator = Symbol.asyncIterator, symToPrimitive = Symbol.toPrimitive;
 const indirectEval = eval;
 
-const push = (a, v) => apply(arrPush, a, [v]);
+const DATA = { __proto__: null, value: undefined, writable: true, enumerable: true, configurable: true };
+/** Sets o[k] by defining it: no setter the snippet put on a prototype takes part. */
+function put(o, k, v) {
+  DATA.value = v;
+  defineProperty(o, k, DATA);
+  DATA.value = undefined;
+  return v;
+}
+/** Appends v to an array by defining its next index (Array.prototype's push would call setters on the prototype). */
+const push = (a, v) => { put(a, a.length, v); };
+/** A runtime list: an array without a prototype, so no method or index of Array.prototype is ever read through it. */
+function list() {
+  const a = [];
+  setPrototypeOf(a, null);
+  return a;
+}
+/** A runtime record: an object without a prototype. */
+const record = () => ObjectCreate(null);
+/** Removes a[i] (Array.prototype.splice would read the species and the prototype's indexes). */
+function removeAt(a, i) {
+  for (let j = i; j < a.length - 1; j++) put(a, j, a[j + 1]);
+  a.length = a.length - 1;
+}
+/** The last element of a, removed. */
+function pop(a) {
+  const v = a[a.length - 1];
+  a.length = a.length - 1;
+  return v;
+}
+const exec = (re, s) => apply(regexpExec, re, [s]);
+const test = (re, s) => exec(re, s) !== null;
+/** s with its first occurrence of `find` (a string) replaced; String.prototype.replace would ask String.prototype[Symbol.replace]. */
+function replaceFirst(s, find, by) {
+  const i = apply(strIndexOf, s, [find]);
+  return i < 0 ? s : apply(strSlice, s, [0, i]) + by + apply(strSlice, s, [i + find.length]);
+}
+/** s cut at each `sep` (a string); String.prototype.split would ask String.prototype[Symbol.split]. */
+function splitOn(s, sep) {
+  const out = list();
+  let from = 0;
+  for (let i = apply(strIndexOf, s, [sep]); i >= 0; i = apply(strIndexOf, s, [sep, from])) {
+    push(out, apply(strSlice, s, [from, i]));
+    from = i + sep.length;
+  }
+  push(out, apply(strSlice, s, [from]));
+  return out;
+}
+function joinWith(a, sep) {
+  let out = '';
+  for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : sep) + a[i];
+  return out;
+}
+/** `v instanceof C` for a built-in C, by the prototype chain: the snippet may give C a Symbol.hasInstance. */
+function inherits(v, proto) {
+  if ((typeof v !== 'object' || v === null) && typeof v !== 'function') return false;
+  try {
+    for (let p = getPrototypeOf(v); p !== null; p = getPrototypeOf(p)) if (p === proto) return true;
+  } catch {}
+  return false;
+}
+/** Data parsed from JSON, made of records and lists all the way down: nothing it lacks is read from a prototype. */
+function detached(v) {
+  if (v === null || typeof v !== 'object') return v;
+  const keys = ownKeys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const d = getOwnPropertyDescriptor(v, keys[i]);
+    if (d !== undefined && apply(objHasOwn, d, ['value'])) put(v, keys[i], detached(d.value));
+  }
+  setPrototypeOf(v, null);
+  return v;
+}
+const config = detached(parse($1));
 const str = (v) => { try { return StringCtor(v); } catch { return '[unprintable]'; } };
 const cut = (s, n) => (s.length > n ? apply(strSlice, s, [0, n]) + '…' : s);
+/**
+ * A function of the runtime as the snippet sees it: a proxy without traps, which calls and constructs
+ * as the function does, but whose source Function.prototype.toString does not show (`[native code]`).
+ */
+const NATIVE = ObjectFreeze(ObjectCreate(null));
+function native(fn, name) {
+  if (name !== undefined) defineProperty(fn, 'name', { __proto__: null, value: name, configurable: true });
+  return new ProxyCtor(fn, NATIVE);
+}
+/**
+ * Calls ok or fail once a promise of the runtime's settles, with the built-in then: neither
+ * Promise.prototype.then nor a species the snippet gave Promise takes part (the promise gets a
+ * `constructor` of its own whose species is the real Promise).
+ */
+const SPECIES = ObjectFreeze({ __proto__: null, [Symbol.species]: PromiseCtor });
+function settle(p, ok, fail) {
+  defineProperty(p, 'constructor', { __proto__: null, value: SPECIES, configurable: true });
+  apply(promiseThen, p, [ok, fail]);
+}
+/** Whether v is a promise the engine made (an async function's result): its prototype is Promise's own. */
+function isPromise(v) {
+  try { return typeof v === 'object' && v !== null && getPrototypeOf(v) === PromiseProto; } catch { return false; }
+}
 
 /**
  * JSON text of the runtime's own plain data, for the host. JSON.stringify would call a `toJSON`
@@ -63,7 +168,7 @@ function ownValue(o, k) {
 const HALT = ObjectFreeze(new ErrorCtor('snipexec: the time limit was reached'));
 function ask(message) {
   if (state.halted) throw HALT;
-  const reply = parse(bridgeRef.applySyncPromise(undefined, [toJson(message)]));
+  const reply = detached(parse(bridgeRef.applySyncPromise(undefined, [toJson(message)])));
   if (reply.halt === true) {
     state.halted = state.stopped = true;
     throw HALT;
@@ -74,9 +179,9 @@ function ask(message) {
 // ---- coverage counters --------------------------------------------------------------------
 // Views on the shared buffer: statements first, then each branch's outcomes.
 const statements = new Float64Array(counterBuffer, 0, config.statements);
-const branches = [];
+const branches = list();
 for (let i = 0, at = config.statements; i < config.branches.length; at += config.branches[i], i++) push(branches, new Float64Array(counterBuffer, at * 8, config.branches[i]));
-const loopStacks = new Array(config.branches.length).fill(null);
+const loopStacks = list();
 let lastSite = -1;
 
 // ---- console --------------------------------------------------------------------------------
@@ -92,12 +197,11 @@ let stdoutDropped = 0;
 let groupIndent = '';
 const counts = ObjectCreate(null);
 const INSPECT_CUSTOM = Symbol.for('nodejs.util.inspect.custom');
-const strSplit = String.prototype.split, arrUnshift = Array.prototype.unshift;
 /** A recording proxy prints as its name: inspecting it would record what the printing reads. */
 function printable(v) {
   if (!isProbe(v)) return v;
   const name = `[${leafName(probeId(v))}]`;
-  return { [INSPECT_CUSTOM]: () => name };
+  return { __proto__: null, [INSPECT_CUSTOM]: () => name };
 }
 function format(args) {
   const shown = [{}];
@@ -111,7 +215,7 @@ function format(args) {
 function write(text) {
   if (exited) return; // nothing prints after exit()
   let out = text;
-  if (groupIndent !== '') out = groupIndent + apply(arrJoin, apply(strSplit, out, ['\n']), [`\n${groupIndent}`]);
+  if (groupIndent !== '') out = groupIndent + joinWith(splitOn(out, '\n'), `\n${groupIndent}`);
   const line = out + '\n';
   const room = config.maxConsoleBytes - stdout.length;
   if (room <= 0) { stdoutDropped += line.length; return; }
@@ -119,47 +223,49 @@ function write(text) {
   else stdout += line;
 }
 const consoleObject = {};
-for (const name of ['log', 'info', 'debug', 'dirxml', 'error', 'warn']) consoleObject[name] = function (...args) { write(format(args)); };
-consoleObject.table = function (data, properties) {
+for (const name of ['log', 'info', 'debug', 'dirxml', 'error', 'warn']) consoleObject[name] = (...args) => { write(format(args)); };
+const consoleUnshift = (args, v) => { for (let i = args.length; i > 0; i--) put(args, i, args[i - 1]); put(args, 0, v); };
+consoleObject.table = (data, properties) => {
   let table;
   try { table = consoleTable(data, properties); } catch (e) { table = undefined; }
   write(table === undefined ? format([data]) : table);
 };
-consoleObject.dir = function (v, options) {
+consoleObject.dir = (v, options) => {
   try { write(apply(nodeUtil.inspect, undefined, [printable(v), { customInspect: false, ...options }])); } catch (e) { write(format([v])); }
 };
-consoleObject.trace = function (...args) { write(`Trace${args.length > 0 ? ': ' : ''}${format(args)}`); };
-consoleObject.assert = function (cond, ...args) {
+consoleObject.trace = (...args) => { write(`Trace${args.length > 0 ? ': ' : ''}${format(args)}`); };
+consoleObject.assert = (cond, ...args) => {
   if (cond) return;
-  if (args.length > 0 && typeof args[0] === 'string') args[0] = `Assertion failed: ${args[0]}`;
-  else apply(arrUnshift, args, ['Assertion failed']);
+  if (args.length > 0 && typeof args[0] === 'string') put(args, 0, `Assertion failed: ${args[0]}`);
+  else consoleUnshift(args, 'Assertion failed');
   write(format(args));
 };
-consoleObject.count = function (label = 'default') {
+consoleObject.count = (label = 'default') => {
   const key = `${label}`;
   counts[key] = (counts[key] || 0) + 1;
   write(`${key}: ${counts[key]}`);
 };
-consoleObject.countReset = function (label = 'default') { delete counts[`${label}`]; };
-consoleObject.group = consoleObject.groupCollapsed = function (...args) {
+consoleObject.countReset = (label = 'default') => { delete counts[`${label}`]; };
+consoleObject.group = consoleObject.groupCollapsed = (...args) => {
   if (args.length > 0) write(format(args));
   groupIndent += '  ';
 };
-consoleObject.groupEnd = function () { groupIndent = apply(strSlice, groupIndent, [0, groupIndent.length - 2]); };
-consoleObject.time = consoleObject.timeEnd = consoleObject.timeLog = function () {};
+consoleObject.groupEnd = () => { groupIndent = apply(strSlice, groupIndent, [0, groupIndent.length - 2]); };
+consoleObject.time = consoleObject.timeEnd = consoleObject.timeLog = () => {};
 
 // ---- virtual clock --------------------------------------------------------------------------
 let now = config.startTime;
 let timerSeq = 0;
-const timers = [];
+const timers = list();
 function addTimer(fn, ms, args, interval) {
   const id = ++timerSeq;
-  const delay = Math.max(0, Number(ms) || 0);
-  push(timers, { id, at: now + delay, seq: id, fn, args, interval: interval ? Math.max(1, delay) : 0 });
+  let delay = 0;
+  try { delay = MathMax(0, +ms || 0); } catch {} // a BigInt or symbol is a delay of 0, as in Node
+  push(timers, { __proto__: null, id, at: now + delay, seq: id, fn, args, interval: interval ? MathMax(1, delay) : 0 });
   return id;
 }
 function clearTimer(id) {
-  for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { timers.splice(i, 1); return; }
+  for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { removeAt(timers, i); return; }
 }
 function nextTimer() {
   let best = -1;
@@ -169,21 +275,26 @@ function nextTimer() {
   }
   return best;
 }
-function FakeDate(...args) {
-  if (!new.target) return str(new RealDate(now));
-  return args.length === 0 ? new RealDate(now) : construct(RealDate, args, new.target === FakeDate ? RealDate : new.target);
+const dateToString = RealDate.prototype.toString;
+/** Date on the virtual clock; the global Date is it behind native() (so `new.target` may be either). */
+function DateImpl(...args) {
+  if (!new.target) return apply(dateToString, new RealDate(now), []);
+  return args.length === 0 ? new RealDate(now) : construct(RealDate, args, new.target === FakeDate || new.target === DateImpl ? RealDate : new.target);
 }
-FakeDate.prototype = RealDate.prototype;
-FakeDate.now = () => now;
-FakeDate.parse = RealDate.parse;
-FakeDate.UTC = RealDate.UTC;
-defineProperty(RealDate.prototype, 'constructor', { value: FakeDate, writable: true, configurable: true });
+DateImpl.prototype = RealDate.prototype;
+defineProperty(DateImpl, 'prototype', { __proto__: null, writable: false });
+defineProperty(DateImpl, 'length', { __proto__: null, value: 7 });
+DateImpl.now = native(() => now, 'now');
+DateImpl.parse = RealDate.parse;
+DateImpl.UTC = RealDate.UTC;
+const FakeDate = native(DateImpl, 'Date');
+defineProperty(RealDate.prototype, 'constructor', { __proto__: null, value: FakeDate, writable: true, configurable: true });
 let seed = config.seed >>> 0;
 function random() {
   seed = (seed + 0x6d2b79f5) >>> 0;
   let x = seed;
-  x = Math.imul(x ^ (x >>> 15), x | 1);
-  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+  x = MathImul(x ^ (x >>> 15), x | 1);
+  x ^= x + MathImul(x ^ (x >>> 7), x | 61);
   return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
 }
 
@@ -198,10 +309,10 @@ let receiver; // the snippet's top-level `this`: injected on first use, or adopt
 let lastResult;
 let lastCulprit; // the injected element the last hook result came from, if any
 const errorInfo = new WM();
-const preludeFailures = [];
+const preludeFailures = list();
 const explicitErrors = new WS();
-const entries = [];
-const entered = [];
+const entries = list();
+const entered = list();
 const PREFER = ObjectCreate(null);
 for (const k of ownKeys(config.prefer || {})) PREFER[k] = config.prefer[k];
 
@@ -233,7 +344,7 @@ function errorCulprit(e, sid, culprit, raised) {
   if ((typeof e === 'object' && e !== null) && !apply(wmHas, errorInfo, [e])) {
     // Raised inside an environment's own code: the environment's fault, whoever called it.
     const env = !raised && raisedByEnvironment(e);
-    apply(wmSet, errorInfo, [e, { sid, attribution: env ? 'environment' : culprit !== undefined ? 'injected' : 'snippet', culprit: env ? undefined : culprit, raised }]);
+    apply(wmSet, errorInfo, [e, { __proto__: null, sid, attribution: env ? 'environment' : culprit !== undefined ? 'injected' : 'snippet', culprit: env ? undefined : culprit, raised }]);
   }
 }
 function isConstructor(C) {
@@ -262,7 +373,7 @@ function siteMessage(sid, v) {
   const pair = config.messages[sid];
   if (pair === undefined) return `${config.sites[sid]} is not valid`;
   const m = v === null || v === undefined ? pair[0] : pair[1];
-  return apply(strReplace, apply(strReplace, m, ['%d', defaultCallSite(v)]), ['%v', str(v)]);
+  return replaceFirst(replaceFirst(m, '%d', defaultCallSite(v)), '%v', str(v));
 }
 function defaultCallSite(v) {
   if (typeof v === 'string') return `string "${v}"`;
@@ -275,13 +386,13 @@ function defaultCallSite(v) {
  * (`__snx_….ds(...)`); it is put back as V8 names the original expression of the site.
  */
 function originalMessage(message, sid) {
-  if (typeof message !== 'string' || message.indexOf(config.hook) < 0) return message;
+  if (typeof message !== 'string' || apply(strIndexOf, message, [config.hook]) < 0) return message;
   const text = sid >= 0 && sid < config.sites.length ? config.sites[sid] : '(intermediate value)';
   let out = '';
   let rest = message;
   for (let i = apply(strIndexOf, rest, [config.hook]); i >= 0; i = apply(strIndexOf, rest, [config.hook])) {
     let end = i + config.hook.length;
-    const m = /^\.[A-Za-z_$][\w$]*(\(\.\.\.\))?/.exec(apply(strSlice, rest, [end]));
+    const m = exec(/^\.[A-Za-z_$][\w$]*(\(\.\.\.\))?/, apply(strSlice, rest, [end]));
     if (m) end += m[0].length;
     out += apply(strSlice, rest, [0, i]) + text;
     rest = apply(strSlice, rest, [end]);
@@ -296,7 +407,7 @@ function restoreMessage(e, sid) {
     const stack = e.stack;
     if (typeof stack !== 'string') { if (after !== before) e.message = after; return; }
     let clean = withoutRuntimeFrames(stack);
-    if (after !== before) { e.message = after; clean = apply(strReplace, clean, [before, after]); }
+    if (after !== before) { e.message = after; clean = replaceFirst(clean, before, after); }
     if (clean !== stack) e.stack = clean;
   } catch {}
 }
@@ -321,31 +432,33 @@ function evaluate(source) {
 }
 /** Asks the host for the element's value and checks each proposal by evaluating it here. */
 function inject(request) {
-  let reply = ask({ op: 'value', ...request });
+  let reply = ask({ __proto__: null, op: 'value', ...request });
   if (reply.probe === true) return probeFor(request.id, request.parent, request.key);
   while (reply.source !== undefined) {
     try {
-      const parts = [];
+      const parts = list();
+      let params = '';
       for (let i = 0; i < reply.refs.length; i++) {
-        const part = inject({ id: reply.refs[i], kind: 'part', sid: request.sid, parent: request.id, message: `part of ${request.id}` });
+        const part = inject({ __proto__: null, id: reply.refs[i], kind: 'part', sid: request.sid, parent: request.id, message: `part of ${request.id}` });
         push(parts, part === NONE ? undefined : part);
+        params += (i === 0 ? '$' : ',$') + i;
       }
-      const value = parts.length === 0 ? evaluate(reply.source) : apply(evaluate(`function (${apply(arrJoin, parts.map((_, i) => '$' + i), [','])}) { return (${reply.source}\n); }`), undefined, parts);
+      const value = parts.length === 0 ? evaluate(reply.source) : apply(evaluate(`function (${params}) { return (${reply.source}\n); }`), undefined, parts);
       register(value, request.id);
       return value;
     } catch (e) {
-      reply = ask({ op: 'reject', id: request.id, error: cut(str(e && e.message !== undefined ? e.message : e), 500) });
+      reply = ask({ __proto__: null, op: 'reject', id: request.id, error: cut(str(e && e.message !== undefined ? e.message : e), 500) });
     }
   }
   return NONE;
 }
 function childId(parent, key) {
   if (parent === '') return key;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${stringify(key)}]`;
+  return test(/^[A-Za-z_$][\w$]*$/, key) ? `${parent}.${key}` : `${parent}[${stringify(key)}]`;
 }
 function holderFor(obj) {
   const cls = apply(wmGet, instanceOf, [obj]);
-  return cls !== undefined ? { id: `new ${cls}`, target: getPrototypeOf(obj) } : { id: ownerOf(obj), target: obj };
+  return cls !== undefined ? { __proto__: null, id: `new ${cls}`, target: getPrototypeOf(obj) } : { __proto__: null, id: ownerOf(obj), target: obj };
 }
 const placedMembers = ObjectCreate(null); // element ids of members injected into their holder in this run
 function missingMember(sid, obj, key, kind) {
@@ -355,7 +468,7 @@ function missingMember(sid, obj, key, kind) {
   const id = childId(holder.id, k);
   // Put in place once, and missing again: the snippet removed it (shift, pop, delete), as it would the real one.
   if (placedMembers[id] === true) return undefined;
-  const v = inject({ id, kind, sid, parent: holder.id, key: k, message: `${id} is undefined` });
+  const v = inject({ __proto__: null, id, kind, sid, parent: holder.id, key: k, message: `${id} is undefined` });
   if (v === NONE) return undefined;
   try { holder.target[k] = v; } catch {}
   try { if (k in holder.target) placedMembers[id] = true; } catch {}
@@ -365,7 +478,7 @@ function missingMember(sid, obj, key, kind) {
 function globalValue(sid, name) {
   lastSite = sid;
   if (name in G) return result(G[name], name in injectedGlobals ? name : culpritOf(G[name]));
-  const v = inject({ id: name, kind: 'global', sid, message: `${name} is not defined` });
+  const v = inject({ __proto__: null, id: name, kind: 'global', sid, message: `${name} is not defined` });
   if (v === NONE) return NONE;
   G[name] = v;
   injectedGlobals[name] = true;
@@ -387,7 +500,7 @@ function fail(Ctor, message, sid, culprit) {
 }
 function refine(sid, id, kind, message, parent, key) {
   if (id === undefined) return NONE;
-  return inject({ id, kind, sid, message, refine: true, parent, key });
+  return inject({ __proto__: null, id, kind, sid, message, refine: true, parent, key });
 }
 function member(sid, obj, key, lostThis) {
   if (isProbe(obj) && (key === 'then' || key === 'catch' || key === 'finally')) return result(probePromiseMethod(obj, key), probeId(obj));
@@ -395,7 +508,7 @@ function member(sid, obj, key, lostThis) {
   let v = obj[key];
   // `this.x` in a function called plainly reaches the global object: no global is injected for it.
   const injectable = !(lostThis && obj === G) && holderFor(obj).id !== undefined;
-  if (v === undefined && typeof key !== 'symbol' && !(key in Object(obj)) && injectable) v = missingMember(sid, obj, key, 'member');
+  if (v === undefined && typeof key !== 'symbol' && !(key in ObjectCtor(obj)) && injectable) v = missingMember(sid, obj, key, 'member');
   const own = (typeof v === 'object' && v !== null) || typeof v === 'function' ? culpritOf(v) : undefined;
   if (own !== undefined) return result(v, own);
   const from = culpritOf(obj);
@@ -412,7 +525,7 @@ function callResult(sid, fn, value) {
   if (value !== undefined || !isInjected(fn)) return value;
   if (apply(wmHas, returns, [fn])) return apply(wmGet, returns, [fn]);
   const id = `${ownerOf(fn)}()`;
-  let v = inject({ id, kind: 'return', sid, parent: ownerOf(fn), message: `${id} returned undefined` });
+  let v = inject({ __proto__: null, id, kind: 'return', sid, parent: ownerOf(fn), message: `${id} returned undefined` });
   if (v === NONE) v = undefined;
   apply(wmSet, returns, [fn, v]);
   return v;
@@ -427,7 +540,7 @@ function invoke(sid, fn, self, args) {
     const raised = typeof e === 'object' && e !== null && !apply(wmHas, errorInfo, [e]) && raisedBySnippet(e);
     if (raised) restoreMessage(e, lastSite);
     // `f.call.apply(1)`: V8 names the call it was in, here the runtime's; in Node, the snippet's.
-    else if (e instanceof TypeErrorCtor && e.message === 'apply is not a function' && !apply(wmHas, errorInfo, [e])) throw fail(TypeErrorCtor, siteMessage(sid, undefined), sid, culprit);
+    else if (inherits(e, TypeErrorProto) && e.message === 'apply is not a function' && !apply(wmHas, errorInfo, [e])) throw fail(TypeErrorCtor, siteMessage(sid, undefined), sid, culprit);
     errorCulprit(e, raised ? lastSite : sid, culprit, raised);
     throw e;
   }
@@ -444,9 +557,9 @@ const H = {
   b(id, i) { if (exited) throw EXIT; branches[id][i]++; },
   lg(id, v, op) { if (exited) throw EXIT; if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) branches[id][0]++; return v; },
   // loops: one frame per entry, whether its body ran and how many iterations recording proxies took part in
-  l0(id) { push(loopStacks[id] ||= [], { entered: false, probed: 0, ops: probeOps }); },
+  l0(id) { push(loopStacks[id] ||= list(), { __proto__: null, entered: false, probed: 0, ops: probeOps }); },
   l1(id) { if (exited) throw EXIT; branches[id][0]++; const s = loopStacks[id]; if (s && s.length) s[s.length - 1].entered = true; },
-  l2(id) { const s = loopStacks[id]; if (s && s.length && !s.pop().entered) branches[id][1]++; },
+  l2(id) { const s = loopStacks[id]; if (s && s.length && !pop(s).entered) branches[id][1]++; },
   /** A loop test: false once recording proxies kept the loop going for MAX_PROBED_ITERATIONS, whatever they answer. */
   lt(id, v) {
     if (exited) throw EXIT;
@@ -473,7 +586,7 @@ const H = {
   th(sid, v) {
     lastSite = sid;
     if (receiver === undefined) {
-      const r = inject({ id: 'this', kind: 'receiver', sid, message: 'this is the receiver of the snippet' });
+      const r = inject({ __proto__: null, id: 'this', kind: 'receiver', sid, message: 'this is the receiver of the snippet' });
       receiver = r === NONE ? v : r;
     }
     return result(receiver, receiver !== v ? 'this' : undefined);
@@ -506,7 +619,7 @@ const H = {
     const value = callResult(sid, fn, invoke(sid, fn, undefined, args));
     lastSite = sid;
     // `TypeError('…')` without new: an error the code makes itself, as with `new`.
-    if (value instanceof ErrorCtor && (fn === ErrorCtor || fn.prototype instanceof ErrorCtor)) apply(wsAdd, explicitErrors, [value]);
+    if (inherits(value, ErrorProto) && (fn === ErrorCtor || inherits(fn.prototype, ErrorProto))) apply(wsAdd, explicitErrors, [value]);
     return result(value, returnCulprit(fn, undefined, value));
   },
   nw(sid, C, args) {
@@ -526,7 +639,7 @@ const H = {
       throw e;
     }
     const cls = ownerOf(C);
-    if (value instanceof ErrorCtor) apply(wsAdd, explicitErrors, [value]); // `throw new TypeError(…)`: the code's own decision
+    if (inherits(value, ErrorProto)) apply(wsAdd, explicitErrors, [value]); // `throw new TypeError(…)`: the code's own decision
     if (cls !== undefined && cls !== '' && typeof value === 'object' && value !== null && !apply(wmHas, owner, [value])) apply(wmSet, instanceOf, [value, cls]);
     return result(value, cls !== undefined && cls !== '' ? `new ${cls}` : undefined);
   },
@@ -540,10 +653,10 @@ const H = {
       try { return (modules[spec] = G.require(spec)); } catch (e) { if (!(e && e.code === 'MODULE_NOT_FOUND')) throw e; }
     }
     const id = `require(${stringify(spec)})`;
-    const v = inject({ id, kind: 'module', sid, key: spec, message: `Cannot find module '${spec}'` });
+    const v = inject({ __proto__: null, id, kind: 'module', sid, key: spec, message: `Cannot find module '${spec}'` });
     if (v === NONE) {
       const e = fail(ErrorCtor, `Cannot find module '${spec}'`, sid, false);
-      e.code = 'MODULE_NOT_FOUND';
+      put(e, 'code', 'MODULE_NOT_FOUND');
       throw e;
     }
     return (modules[spec] = v);
@@ -561,7 +674,7 @@ const H = {
       return v;
     }
     if (v === null || v === undefined) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
-    if (holderFor(v).id !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in Object(v))) missingMember(sid, v, shape[i], 'member');
+    if (holderFor(v).id !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in ObjectCtor(v))) missingMember(sid, v, shape[i], 'member');
     return v;
   },
   it(sid, v, isAsync) {
@@ -632,7 +745,8 @@ const H = {
   main(fn) {
     try {
       const r = apply(fn, G, []);
-      if (r && typeof r.then === 'function') r.then(() => { state.done = true; }, (e) => uncaught(e));
+      if (isPromise(r)) settle(r, () => { state.done = true; }, (e) => uncaught(e));
+      else if (r && typeof r.then === 'function') r.then(() => { state.done = true; }, (e) => uncaught(e)); // a thenable the snippet returned
       else state.done = true;
     } catch (e) {
       uncaught(e);
@@ -643,31 +757,32 @@ const H = {
     const i = nextTimer();
     if (i < 0) return false;
     const timer = timers[i];
-    if (timer.interval) timer.at += timer.interval; else timers.splice(i, 1);
-    if (timer.at > now) now = Math.max(now, timer.at - (timer.interval || 0));
+    if (timer.interval) timer.at += timer.interval; else removeAt(timers, i);
+    if (timer.at > now) now = MathMax(now, timer.at - (timer.interval || 0));
     try { apply(timer.fn, G, timer.args); } catch (e) { uncaught(e); return false; }
     // A timer ran: the host asks again, after the microtasks it queued, which may add timers.
     return true;
   },
   // entry points (callUncalled): registered, entered, and called at the end when never entered
-  fr(k, fn) { if (typeof fn === 'function') entries[k] = fn; },
-  fe(k) { entered[k] = true; },
+  fr(k, fn) { if (typeof fn === 'function') put(entries, k, fn); },
+  fe(k) { put(entered, k, true); },
   drive() {
     if (state.stopped) return toJson([]);
-    const driven = [];
+    const driven = list();
     for (let k = 0; k < entries.length; k++) {
       const fn = entries[k];
       if (fn === undefined || entered[k] || state.stopped) continue;
       const name = config.entryPoints[k].name;
-      const args = [];
+      const args = list();
       for (let i = 0; i < config.entryPoints[k].params; i++) {
-        const v = inject({ id: `${name}#arg${i}`, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of ${name}, which the snippet never calls` });
+        const v = inject({ __proto__: null, id: `${name}#arg${i}`, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of ${name}, which the snippet never calls` });
         push(args, v === NONE ? undefined : v);
       }
       push(driven, k);
       try {
         const r = apply(fn, undefined, args);
-        if (r && typeof r.then === 'function') r.then(undefined, (e) => uncaught(e));
+        if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
+        else if (r && typeof r.then === 'function') r.then(undefined, (e) => uncaught(e));
       } catch (e) {
         uncaught(e);
       }
@@ -676,7 +791,7 @@ const H = {
   },
   /** A definition of the prelude threw: the host feeds the error back to its provider. */
   pf(id, e) {
-    if (preludeFailures.length < 100) push(preludeFailures, { id: str(id), message: cut(str(e && e.message !== undefined ? e.message : e), 500) });
+    if (preludeFailures.length < 100) push(preludeFailures, { __proto__: null, id: str(id), message: cut(str(e && e.message !== undefined ? e.message : e), 500) });
   },
   /**
    * A `catch` of the snippet caught e. A TypeError, RangeError or ReferenceError that an operation
@@ -690,7 +805,7 @@ const H = {
     const info = apply(wmGet, errorInfo, [e]);
     const sid = info !== undefined ? info.sid : lastSite;
     restoreMessage(e, sid);
-    if (caught.length >= 20 || apply(wsHas, explicitErrors, [e]) || !(e instanceof ErrorCtor)) return;
+    if (caught.length >= 20 || apply(wsHas, explicitErrors, [e]) || !inherits(e, ErrorProto)) return;
     let type, message;
     try { type = str(e.name); message = str(e.message); } catch { return; }
     if (type !== 'TypeError' && type !== 'RangeError' && type !== 'ReferenceError') return;
@@ -698,50 +813,56 @@ const H = {
     const attribution = info !== undefined ? info.attribution : lastCulprit !== undefined ? 'injected' : 'snippet';
     if (!raised || attribution !== 'snippet') return;
     for (let i = 0; i < caught.length; i++) if (caught[i].sid === sid && caught[i].message === cut(message, 1000)) return; // once per site and message
-    push(caught, { type, message: cut(message, 1000), sid, attribution, caught: true });
+    push(caught, { __proto__: null, type, message: cut(message, 1000), sid, attribution, caught: true });
     push(caughtErrors, e);
   },
   report() {
-    return toJson({ halted: state.halted, stdout, stdoutDropped, errors: state.errors, caught, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures, ...(exited ? { exit: exitCode } : {}) });
+    return toJson({ __proto__: null, halted: state.halted, stdout, stdoutDropped, errors: state.errors, caught, done: state.done, pendingTimers: timers.length, lastSite, traces, preludeFailures, ...(exited ? { exit: exitCode } : {}) });
   },
 };
-const caught = [];       // errors the snippet caught itself, reported with caught: true
-const caughtErrors = []; // the error object of each, to drop it if it ends uncaught after all
+const caught = list();       // errors the snippet caught itself, reported with caught: true
+const caughtErrors = list(); // the error object of each, to drop it if it ends uncaught after all
 const caughtSeen = new WS();
-const state = { done: false, stopped: false, halted: false, errors: [] };
+const state = { __proto__: null, done: false, stopped: false, halted: false, errors: list() };
 function uncaught(e) {
   state.stopped = true;
   if (e === HALT || e === EXIT) return;
   if (state.errors.length >= 20) return;
-  const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { sid: lastSite, attribution: raisedByEnvironment(e) ? 'environment' : 'snippet' };
-  for (let i = caughtErrors.length - 1; i >= 0; i--) if (caughtErrors[i] === e) { caughtErrors.splice(i, 1); caught.splice(i, 1); }
+  const info = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || { __proto__: null, sid: lastSite, attribution: raisedByEnvironment(e) ? 'environment' : 'snippet' };
+  for (let i = caughtErrors.length - 1; i >= 0; i--) if (caughtErrors[i] === e) { removeAt(caughtErrors, i); removeAt(caught, i); }
   if (typeof e === 'object' && e !== null) restoreMessage(e, info.sid);
   let type = 'Error', message;
   try { type = str(e && e.name) || 'Error'; message = str(e && e.message !== undefined ? e.message : e); } catch { message = '[unprintable error]'; }
   const explicit = typeof e === 'object' && e !== null && apply(wsHas, explicitErrors, [e]);
-  push(state.errors, { type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit, ...(explicit ? { explicit: true } : {}) });
+  push(state.errors, { __proto__: null, type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit, ...(explicit ? { explicit: true } : {}) });
 }
 
 // Helpers the injected definitions use; the host emits the same source in --emit output.
 indirectEval(config.helpers);
 
+/** queueMicrotask: fn runs as a microtask; what it throws is an unhandled rejection, as before. */
+async function microtask(fn) {
+  await undefined;
+  fn();
+}
 const globals = {
   console: consoleObject,
-  setTimeout: (fn, ms, ...args) => addTimer(fn, ms, args, false),
-  setInterval: (fn, ms, ...args) => addTimer(fn, ms, args, true),
-  setImmediate: (fn, ...args) => addTimer(fn, 0, args, false),
-  clearTimeout: clearTimer,
-  clearInterval: clearTimer,
-  clearImmediate: clearTimer,
-  queueMicrotask: (fn) => { Promise.resolve().then(fn); },
+  setTimeout: native((fn, ms, ...args) => addTimer(fn, ms, args, false), 'setTimeout'),
+  setInterval: native((fn, ms, ...args) => addTimer(fn, ms, args, true), 'setInterval'),
+  setImmediate: native((fn, ...args) => addTimer(fn, 0, args, false), 'setImmediate'),
+  clearTimeout: native((id) => clearTimer(id), 'clearTimeout'),
+  clearInterval: native((id) => clearTimer(id), 'clearInterval'),
+  clearImmediate: native((id) => clearTimer(id), 'clearImmediate'),
+  queueMicrotask: native((fn) => { microtask(fn); }, 'queueMicrotask'),
   Date: FakeDate,
 };
-for (const name of ownKeys(globals)) defineProperty(G, name, { value: globals[name], writable: true, configurable: true, enumerable: false });
-Math.random = random;
-// The hooks are on no global: the snippet's script evaluates to an arrow the lifecycle calls with them.
+for (const name of ownKeys(consoleObject)) consoleObject[name] = native(consoleObject[name], name);
+for (const name of ownKeys(globals)) defineProperty(G, name, { __proto__: null, value: globals[name], writable: true, configurable: true, enumerable: false });
+Math.random = native(() => random(), 'random');
+// The functions the snippet is handed are arrows or proxies of them: none has a `prototype` whose
+// constructor is the runtime's own function. The hooks are on no global: the snippet's script evaluates to an arrow the lifecycle calls with them.
 ObjectFreeze(H);
 
-const reflectHas = Reflect.has;
 /** Whether a name is the hook's, or one the instrumenter derives from it (`<hook>_e`). */
 function isHookName(k) {
   return typeof k === 'string' && apply(strSlice, k, [0, config.hook.length]) === config.hook;

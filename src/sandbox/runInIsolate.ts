@@ -6,9 +6,10 @@ import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { SharedCounters } from './sharedCounters.ts';
 
-// One closure: the runtime, the recording proxies of trace mode and the environments' host, which
-// share its primordials; it returns the lifecycle object the host drives the run with.
-const RUNTIME_SOURCE = `${['runtime.js', 'probe.js', 'environmentHost.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n')}\nreturn lifecycle;`;
+// One closure: the runtime, the recording proxies of trace mode, the memory cap (WebAssembly and
+// resizable buffers, which isolated-vm does not count) and the environments' host, which share its
+// primordials; it returns the lifecycle object the host drives the run with.
+const RUNTIME_SOURCE = `${['runtime.js', 'probe.js', 'memoryCap.js', 'environmentHost.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n')}\nreturn lifecycle;`;
 // Node's util.inspect (node-inspect-extracted, one self-contained file), which the console prints with.
 // Evaluating it takes 10-20 ms, so it is evaluated once, into the startup snapshot every isolate starts
 // from; the runtime takes it off the global object before any snippet code runs. It reads a global
@@ -110,7 +111,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   try {
     context = await isolate.createContext();
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
-    lifecycle = (await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config), counters.transferable()], { timeout: remaining(), result: { reference: true } })) as ivm.Reference<Lifecycle>;
+    lifecycle = (await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config), counters.transferable(), exec.memoryLimitMb], { timeout: remaining(), result: { reference: true } })) as ivm.Reference<Lifecycle>;
     const call = lifecycleCaller(lifecycle);
     for (const env of exec.environments) {
       const failure = await loadEnvironment(context, call, env, remaining());
