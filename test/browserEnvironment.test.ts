@@ -145,6 +145,52 @@ const CASES: readonly Case[] = [
     logs: ['en-US a=1; b=2 false', 'frame number'],
   },
   {
+    name: 'a queried element has the relatives the snippet reads: siblings of the tag its own implies',
+    code: 'const h = document.querySelector(".accordion-header"); const p = h.nextElementSibling; p.style.maxHeight = "10px"; console.log(p.tagName, p.previousElementSibling === h, h.nextElementSibling === p, document.querySelector("ul#l li.item").previousElementSibling.tagName, document.querySelector("form label.l").nextElementSibling.tagName)',
+    logs: ['DIV true true LI INPUT'],
+  },
+  {
+    name: 'a queried element has the children and ancestors the snippet reads: children[i], first/lastElementChild, closest(selector)',
+    code: 'const ul = document.querySelector("ul#list"); console.log(ul.firstElementChild.tagName, ul.children[2].tagName, ul.children.length, ul.lastElementChild === ul.children[2]); const del = document.querySelector(".delete"); const card = del.closest(".card"); console.log(card.className, card.contains(del), del.closest(".card") === card, document.querySelector(".card .delete") === del)',
+    logs: ['LI LI 3 true', 'card true true true'],
+  },
+  {
+    name: 'elements the snippet created keep plain DOM semantics: no relatives are invented for them',
+    code: 'const d = document.createElement("div"); document.body.append(d); console.log(d.nextElementSibling, d.firstElementChild, d.children.length, d.children[0], d.closest(".card")); d.innerHTML = "<p></p>"; console.log(d.firstElementChild.nextElementSibling)',
+    logs: ['null null 0 undefined null', 'null'],
+  },
+  {
+    name: 'relatives made for the page make none of their own: a walk along siblings or down first children ends',
+    code: 'let n = document.querySelector(".step"), k = 0; while ((n = n.nextElementSibling)) k++; let m = document.querySelector(".box"), depth = 0; while ((m = m.firstElementChild)) depth++; console.log(k, depth)',
+    logs: ['1 1'],
+  },
+  {
+    name: "the environment's own traversal creates nothing: click() on a button outside any form looks for its form and finds none",
+    code: 'const b = document.querySelector("button#go"); b.click(); console.log(b.parentElement.tagName, document.body.children.length)',
+    logs: ['BODY 1'],
+  },
+  {
+    name: 'an element guessed from its id becomes a table when the snippet calls table methods; insertRow/insertCell as the standard defines them',
+    code: 'const t = document.getElementById("users"); const r = t.insertRow(); r.insertCell(0).textContent = "a"; r.insertCell(1).textContent = "b"; t.insertRow(0).insertCell().textContent = "first"; console.log(t.tagName, t instanceof HTMLTableElement, t.rows.length, t.tBodies.length, t.rows[1].cells[1].textContent, r.rowIndex, r.cells[1].cellIndex, r.cells[0].colSpan); console.log(t.innerHTML)',
+    logs: ['TABLE true 2 1 b 1 1 1', '<tbody><tr><td>first</td></tr><tr><td>a</td><td>b</td></tr></tbody>'],
+  },
+  {
+    name: 'the table API: sections in their places, rows in head-body-foot order, IndexSizeError past the end',
+    code: 'const t = document.createElement("table"); t.createTFoot().insertRow().insertCell().textContent = "foot"; const h = t.createTHead(); h.insertRow().insertCell().textContent = "head"; t.createTBody().insertRow().insertCell().textContent = "body"; console.log([...t.rows].map((r) => r.textContent).join(), [...t.children].map((c) => c.localName).join(), t.tHead === h, t.createTHead() === h, h instanceof HTMLTableSectionElement); try { t.insertRow(9) } catch (e) { console.log(e.name) } t.deleteRow(-1); t.deleteTHead(); console.log([...t.rows].map((r) => r.textContent).join(), t.createCaption().tagName, t.firstElementChild.localName, t.tBodies[0].rows[0].sectionRowIndex)',
+    logs: ['head,body,foot thead,tfoot,tbody true true true', 'IndexSizeError', 'body CAPTION caption 0'],
+  },
+  {
+    name: "an element guessed from its id becomes a canvas when the snippet calls getContext; the 2d context keeps its state and draws nothing; webgl is null",
+    code: 'const c = document.getElementById("chart"); const ctx = c.getContext("2d"); ctx.fillStyle = "#36A"; ctx.lineWidth = -1; ctx.fillRect(0, 0, 10, 10); ctx.save(); ctx.font = "20px serif"; ctx.fillStyle = "red"; const w = ctx.measureText("abcd").width; ctx.restore(); console.log(c.tagName, c.width, c.height, ctx instanceof CanvasRenderingContext2D, ctx.canvas === c, c.getContext("2d") === ctx, ctx.fillStyle, ctx.lineWidth, w, ctx.font, ctx.fillRect(1, 1, 1, 1), c.getContext("webgl"), ctx.getImageData(0, 0, 1, 1).data.join())',
+    logs: ['CANVAS 300 150 true true true #3366aa 1 40 10px sans-serif undefined null 0,0,0,0'],
+  },
+  {
+    name: 'a guessed element becomes what its members say (a checkbox with its learnt checked, a form with its fields); an element of a known tag stays',
+    code: 'const a = document.getElementById("agree"); console.log(a.checked, a.tagName, a.type); const f = document.querySelector(".signup"); console.log(f.elements.email.tagName, f.tagName, typeof document.querySelector("div.x").insertRow)',
+    values: { 'document.getElementById("agree").checked': true },
+    logs: ['true INPUT checkbox', 'INPUT FORM undefined'],
+  },
+  {
     name: 'nothing of the host: the module loader linkedom would reach is back as it was, atob and btoa are the browser\'s',
     code: 'console.log(typeof require, atob(btoa("héllo")) === "héllo", btoa("hi"))',
     logs: ['function true aGk='],
@@ -196,6 +242,24 @@ interface EndToEnd {
 }
 
 const END_TO_END: readonly EndToEnd[] = [
+  {
+    name: "the accordion: the header's panel (its next sibling) exists, through the runtime's member hooks",
+    code: "document.querySelectorAll('.accordion-header').forEach(header => {\n  header.addEventListener('click', () => {\n    const panel = header.nextElementSibling;\n    header.classList.toggle('active');\n    if (panel.style.maxHeight) {\n      panel.style.maxHeight = null;\n    } else {\n      panel.style.maxHeight = panel.scrollHeight + 'px';\n    }\n  });\n});\n",
+    check: (r) => {
+      assert.deepEqual(r.errors, []);
+      assert.equal(r.status, 'completed');
+      assert.deepEqual(r.lines.uncovered, [6]); // one click: the panel opens
+    },
+  },
+  {
+    name: 'a table and a canvas from their usage',
+    code: "const table = document.getElementById('users');\nconst row = table.insertRow();\nrow.insertCell(0).textContent = 'x';\nconst ctx = document.getElementById('chart').getContext('2d');\nctx.fillStyle = '#36a';\nctx.fillRect(0, 0, ctx.canvas.width / 2, 10);\nconsole.log(table.rows.length, ctx.fillStyle);\n",
+    check: (r) => {
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.lines.uncovered, []);
+      assert.equal(r.stdout, '1 #3366aa\n');
+    },
+  },
   {
     name: "addEventListener('click', h) runs h: its lines are covered",
     code: "const b = document.querySelector('#b');\nfunction h(e) {\n  e.preventDefault();\n  console.log('clicked', e.type);\n}\nb.addEventListener('click', h);\n",

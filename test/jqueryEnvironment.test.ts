@@ -78,6 +78,16 @@ const CASES: readonly Case[] = [
     logs: ['loaded', 'c 1'],
   },
   {
+    name: 'a delegated handler runs: the driver fires at an element matching its selector, made under the delegating element',
+    code: "$('#todo-list').on('click', 'li .remove', function (e) { e.stopPropagation(); const $li = $(this).closest('li'); console.log(this.className, $li.length, $li.parent().attr('id'), e.delegateTarget.id, e.currentTarget === this) })",
+    logs: ['remove 1 todo-list todo-list true'],
+  },
+  {
+    name: "delegation on the document: each selector gets its click, the document's own handler runs with each",
+    code: "$(document).on('click', '.btn', function () { console.log('btn', this.tagName) }); $(document).on('click', 'a.more', function (e) { e.preventDefault(); console.log('more', this.tagName) }); $(document).on('click', function () { console.log('doc') })",
+    logs: ['btn DIV', 'doc', 'more A', 'doc'],
+  },
+  {
     name: "require('jquery') is the same $",
     code: "console.log(require('jquery') === $, jQuery === $, window.$ === $)",
     logs: ['true true true'],

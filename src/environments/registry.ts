@@ -83,7 +83,7 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     ],
     modules: [],
     needs: [],
-    summary: 'a real DOM (linkedom) with the global object as the window: every element the snippet queries exists (inputs and selects carry learnt values), localStorage/sessionStorage in memory, location/history at http://localhost/, navigator, fetch/XMLHttpRequest answering with learnt JSON; after the snippet its listeners fire once each, in registration order, with real events. No layout, no CSS, no navigation, no network',
+    summary: 'a real DOM (linkedom) with the global object as the window: every element the snippet queries exists (inputs and selects carry learnt values) with the relatives the snippet reads of it (siblings, children, closest ancestor), and an element guessed from its id or class becomes what its usage says (a table for insertRow, a canvas for getContext, a form, a checkbox); the table API as the standard defines it; a canvas whose 2d context keeps its state and draws nothing (getImageData is blank, measureText estimates from the font size; webgl contexts are null), localStorage/sessionStorage in memory, location/history at http://localhost/, navigator, fetch/XMLHttpRequest answering with learnt JSON; after the snippet its listeners fire once each, in registration order, with real events. No layout, no CSS, no navigation, no network',
   },
   {
     name: 'jquery',
@@ -91,7 +91,7 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     globals: ['$', 'jQuery'],
     modules: ['jquery'],
     needs: ['browser'],
-    summary: "the real jQuery 4 on the browser environment's DOM: selectors, traversal, attributes, classes, .val, .each, .toggle/.show/.hide, animations on the virtual clock; handlers fire with jQuery events when the browser environment fires listeners; $.ajax/$.get/$.getJSON/$.post/$.getScript complete through the modelled fetch with learnt data. :visible judged from display and the hidden attribute (no layout: sizes and offsets are 0)",
+    summary: "the real jQuery 4 on the browser environment's DOM: selectors, traversal, attributes, classes, .val, .each, .toggle/.show/.hide, animations on the virtual clock; handlers fire with jQuery events when the browser environment fires listeners (a delegated handler at an element matching its selector, made under the delegating element); $.ajax/$.get/$.getJSON/$.post/$.getScript complete through the modelled fetch with learnt data. :visible judged from display and the hidden attribute (no layout: sizes and offsets are 0)",
   },
   {
     name: 'react',

@@ -11,7 +11,7 @@ const CLASS_OF_TAG: Readonly<Record<string, string>> = {
   head: 'Head', hr: 'HR', html: 'Html', label: 'Label', legend: 'Legend', li: 'LI', map: 'Map', marquee: 'Marquee', menu: 'Menu',
   meter: 'Meter', del: 'Mod', ins: 'Mod', ol: 'OList', object: 'Object', optgroup: 'OptGroup', output: 'Output', p: 'Paragraph',
   param: 'Param', picture: 'Picture', pre: 'Pre', progress: 'Progress', q: 'Quote', blockquote: 'Quote', span: 'Span',
-  caption: 'TableCaption', td: 'TableCell', th: 'TableCell', table: 'Table', tr: 'TableRow', track: 'Track', ul: 'UList', video: 'Video',
+  caption: 'TableCaption', td: 'TableCell', th: 'TableCell', table: 'Table', tr: 'TableRow', thead: 'TableSection', tbody: 'TableSection', tfoot: 'TableSection', track: 'Track', ul: 'UList', video: 'Video',
 };
 
 type ElementClass = new (ownerDocument: Document, localName: string) => Element;

@@ -40,11 +40,20 @@ const CLASS_OF: readonly [RegExp, unknown][] = [
 const ELEMENT_EVENT = /^(click|dblclick|auxclick|contextmenu|mouse|pointer|wheel|drag|drop|key|focusin|focusout|touch|composition|beforeinput|input|change|submit|reset|invalid|copy|cut|paste)/;
 const NOT_BUBBLING = /^(load|unload|focus|blur|mouseenter|mouseleave|pointerenter|pointerleave|resize|scroll|error|abort|play|pause|ended|toggle|close|cancel)$/;
 
+/**
+ * The selectors a library's listener on `target` delegates `type` events to (jQuery's
+ * `.on(type, selector, handler)`): the driver fires at an element matching each, made to exist
+ * under the target, so the delegated handler runs. `target` is the window itself for the window's listeners.
+ */
+export type DelegatedSelectors = (target: object, type: string) => readonly string[];
+
 export interface DriverScope {
   readonly host: EnvironmentHost;
   readonly log: ListenerLog;
   readonly document: Document;
   readonly windowTarget: EventTarget;
+  /** Filled by the environments built on this one (BrowserInternals.addDelegation). */
+  readonly delegations: readonly DelegatedSelectors[];
   /** Runs once before the first round: the document is then loaded (readyState "complete"). */
   readonly beforeFirstRound: () => void;
 }
@@ -107,6 +116,29 @@ export function listenerDriver(scope: DriverScope): () => void {
     if (r.type === 'input' || r.type === 'change') return document.querySelector('input') ?? document.body;
     return document.body;
   };
+  /** The elements under `node` (created when missing) that the listener's delegated selectors name. */
+  const delegatedNodes = (r: Registration): EventTarget[] => {
+    const owner = r.target === windowTarget ? host.global : r.target;
+    const root = (r.target === windowTarget ? document : r.target) as unknown as ParentNode;
+    const out: EventTarget[] = [];
+    for (const selectorsOf of scope.delegations) {
+      for (const selector of selectorsOf(owner, r.type)) {
+        let found: Element | null = null;
+        try {
+          found = root.querySelector(selector); // creates what it names: the page has what the handler waits for
+        } catch {
+          found = null; // a library's own selector syntax (`:first`): fire at the target itself
+        }
+        if (found && !out.includes(found)) out.push(found);
+      }
+    }
+    return out;
+  };
+  const fire = (r: Registration, node: EventTarget) => {
+    const event = eventFor(host, r.type);
+    keepPathTo(event, (t) => t === node || t === r.target || log.hasUnfired(t, r.type));
+    node.dispatchEvent(event);
+  };
   const round = () => {
     if (rounds === 0) scope.beforeFirstRound();
     rounds++;
@@ -118,9 +150,9 @@ export function listenerDriver(scope: DriverScope): () => void {
       fired++;
       dispatches++;
       const node = dispatchNode(r);
-      const event = eventFor(host, r.type);
-      keepPathTo(event, (t) => t === node || t === r.target || log.hasUnfired(t, r.type));
-      node.dispatchEvent(event);
+      const delegated = ELEMENT_EVENT.test(r.type) ? delegatedNodes(r) : [];
+      // one event per delegated selector (each a click a user could make), else one at the target
+      for (const at of delegated.length > 0 ? delegated : [node]) fire(r, at);
     }
     // Listeners that promises or timers of these ones register get a round of their own.
     if (fired > 0 && rounds < MAX_ROUNDS && dispatches < MAX_DISPATCHES) schedule(host.global, round, 0);

@@ -8,6 +8,7 @@
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { linkedom } from './dom.ts';
 import { MouseEvent, SubmitEvent } from './eventClasses.ts';
+import { markPage } from './pageElements.ts';
 import { withoutCreating, type CreatedElement } from './queryWrappers.ts';
 
 /** An own property read lazily: `read` runs on the first get that no set came before. */
@@ -69,6 +70,7 @@ function formElements(form: HTMLFormElement, onCreated: (created: CreatedElement
       input.setAttribute('name', key);
       form.append(input);
       target.push(input);
+      markPage(input, `form.elements.${key}`);
       onCreated({ element: input, expression: `form.elements.${key}`, guessedTag: false });
       return input;
     },

@@ -7,18 +7,23 @@
  */
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { atob, btoa } from './base64.ts';
+import { CANVAS_GLOBALS, extendCanvas } from './canvas.ts';
 import { linkedom } from './dom.ts';
 import { extendDocument, extendElements, readiness } from './documentExtras.ts';
 import { giveTagsTheirClasses } from './elementClasses.ts';
+import { guessedTags } from './guessedTags.ts';
 import { EVENT_CLASSES } from './eventClasses.ts';
-import { listenerDriver } from './fireListeners.ts';
+import { listenerDriver, type DelegatedSelectors } from './fireListeners.ts';
 import { extendFormControls, FormData, giveLearntValues } from './formControls.ts';
 import { defineHandlerProperties, DOCUMENT_HANDLERS, WINDOW_HANDLERS } from './handlerProperties.ts';
 import { ListenerLog, recordListeners } from './listenerLog.ts';
 import { createLocation } from './locationModel.ts';
 import { createNetwork } from './network.ts';
+import { expressionOf } from './pageElements.ts';
 import { withoutCreating, wrapQueries, type CreatedElement } from './queryWrappers.ts';
+import { giveRelatives } from './relatives.ts';
 import { createStorage, Storage } from './storage.ts';
+import { extendTables } from './tables.ts';
 import { schedule } from './timers.ts';
 import { scroll, windowExtras } from './windowExtras.ts';
 
@@ -26,18 +31,12 @@ const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 
 /**
  * What other environments built on this one (jquery, react) may use, on
- * `document[Symbol.for('snipexec.browser')]`: run library code with query-creation off.
+ * `document[Symbol.for('snipexec.browser')]`: run library code with query-creation off; tell the
+ * driver the selectors a listener delegates to (see fireListeners.ts).
  */
 export interface BrowserInternals {
   withoutCreating<T>(fn: () => T): T;
-}
-
-/** Makes an element the snippet queried by id or class only into the element its usage shows it is. */
-function retag(element: Element, localName: string, Class: { prototype: object }): void {
-  if (element.localName === localName) return;
-  Object.setPrototypeOf(element, Class.prototype);
-  (element as unknown as { localName: string }).localName = localName;
-  delete (element as unknown as { value?: unknown }).value; // a form has no value of its own
+  addDelegation(selectorsOf: DelegatedSelectors): void;
 }
 
 export function setup(host: EnvironmentHost): void {
@@ -54,10 +53,9 @@ export function setup(host: EnvironmentHost): void {
   const EventTarget = linkedom.EventTarget as unknown as { new (): EventTarget; prototype: EventTarget };
   const log = new ListenerLog();
   const windowTarget = new EventTarget();
-  const guessed = new WeakSet<object>();
   // A submit listener says what an element of a guessed tag (`#signup`) is: a form.
   const onAdd = (target: EventTarget, type: string) => {
-    if (type === 'submit' && guessed.has(target)) retag(target as Element, 'form', classes.HTMLFormElement as { prototype: object });
+    if (type === 'submit') guesses.become(target, 'form');
   };
   recordListeners(EventTarget, linkedom.Event as unknown as { prototype: Event }, log, windowTarget, G, onAdd);
   void page.addEventListener; // makes linkedom create the document's window EventTarget, whose key we replace
@@ -77,19 +75,26 @@ export function setup(host: EnvironmentHost): void {
   for (const name of ['MutationObserver', 'customElements', 'Image', 'DOMParser']) classes[name] = page[name];
   classes.Document = linkedom.Document;
   classes.HTMLDocument = linkedom.Document;
+  extendTables(classes);
+  extendCanvas(classes.HTMLCanvasElement);
   giveTagsTheirClasses(document, classes);
 
+  const guesses = guessedTags(document, (element) => giveLearntValues(host, { element, expression: expressionOf(element) ?? 'element', guessedTag: false }));
   const onCreated = (created: CreatedElement) => {
-    if (created.guessedTag) guessed.add(created.element);
+    if (created.guessedTag) guesses.watch(created.element);
     giveLearntValues(host, created);
   };
   wrapQueries(document, onCreated);
+  giveRelatives(document);
   extendFormControls(classes as Parameters<typeof extendFormControls>[0], onCreated);
   extendElements(classes.HTMLElement as { prototype: object });
-  Object.defineProperty(document, Symbol.for('snipexec.browser'), { value: Object.freeze({ withoutCreating } satisfies BrowserInternals) });
+  const delegations: DelegatedSelectors[] = [];
+  const addDelegation = (selectorsOf: DelegatedSelectors) => void delegations.push(selectorsOf);
+  Object.defineProperty(document, Symbol.for('snipexec.browser'), { value: Object.freeze({ withoutCreating, addDelegation } satisfies BrowserInternals) });
 
   for (const [name, value] of Object.entries(classes)) define(name, value);
   for (const [name, value] of Object.entries(EVENT_CLASSES)) define(name, value);
+  for (const [name, value] of Object.entries(CANVAS_GLOBALS)) define(name, value);
   for (const [name, value] of Object.entries(windowExtras(host))) define(name, value);
   for (const [name, value] of Object.entries(createNetwork(host, later).globals)) define(name, value);
   define('document', document);
@@ -110,5 +115,5 @@ export function setup(host: EnvironmentHost): void {
   defineHandlerProperties(G, WINDOW_HANDLERS, () => windowTarget);
   defineHandlerProperties(document, DOCUMENT_HANDLERS, () => document);
 
-  host.afterSnippet('browser events', listenerDriver({ host, log, document, windowTarget, beforeFirstRound: () => (readiness.state = 'complete') }));
+  host.afterSnippet('browser events', listenerDriver({ host, log, document, windowTarget, delegations, beforeFirstRound: () => (readiness.state = 'complete') }));
 }

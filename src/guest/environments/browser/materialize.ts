@@ -3,6 +3,7 @@
  * found nothing finds them: the longest prefix of the chain that already matches is reused, the
  * rest is built inside it (`html`, `head` and `body` are the document's own).
  */
+import { markPage } from './pageElements.ts';
 import { impliedTag, parseSelector, prefixSelector, type CompoundSpec } from './selectorSkeleton.ts';
 
 /** A query root: the document, an element or a fragment. */
@@ -54,6 +55,7 @@ export function materialize(root: QueryRoot, selector: string, raw: RawQueries):
   if (!skeleton) {
     const div = document.createElement('div');
     containerOf(root).append(div);
+    markPage(div);
     return div;
   }
   const { compounds, combinators } = skeleton;
@@ -78,6 +80,7 @@ export function materialize(root: QueryRoot, selector: string, raw: RawQueries):
     const own = isDocument(root) && (previous === undefined || previous === document.documentElement) ? ownElement(document, spec) : undefined;
     const element = own ?? elementFor(document, spec);
     if (!own) {
+      markPage(element);
       if ((combinator === '+' || combinator === '~') && previous) previous.after(element);
       else (previous ?? containerOf(root)).append(element);
     }

@@ -7,6 +7,7 @@
  */
 import { linkedom } from './dom.ts';
 import { elementFor, materialize, type QueryRoot, type RawQueries } from './materialize.ts';
+import { markPage } from './pageElements.ts';
 
 type Query = (this: QueryRoot, arg: string) => unknown;
 
@@ -23,6 +24,11 @@ export interface QueryWrapping {
 }
 
 let creating = true;
+
+/** Whether queries (and reads of page elements' relatives) create what they look for now. */
+export function creationOn(): boolean {
+  return creating;
+}
 
 /** Runs `fn` with creation off: the environment's own queries, a library's feature tests, see the DOM as it is. */
 export function withoutCreating<T>(fn: () => T): T {
@@ -67,7 +73,7 @@ export function wrapQueries(document: Document, onCreated: (created: CreatedElem
     const doc = root.nodeType === 9 ? (root as Document) : (root.ownerDocument as Document);
     const container = root.nodeType === 9 ? doc.body : root;
     const spec = (fields: { tag?: string; id?: string; classes?: string[]; attributes?: [string, string][] }) => ({ tag: fields.tag, id: fields.id, classes: fields.classes ?? [], attributes: fields.attributes ?? [], text: '' });
-    const append = (element: Element) => (container.append(element), element);
+    const append = (element: Element) => (container.append(element), markPage(element), element);
     switch (method) {
       case 'querySelector':
       case 'querySelectorAll':
@@ -101,7 +107,9 @@ export function wrapQueries(document: Document, onCreated: (created: CreatedElem
         const arg = String(args[0]);
         const element = create(this, method, arg);
         const where = this.nodeType === 9 ? 'document' : 'element';
-        onCreated({ element, expression: `${where}.${method}(${JSON.stringify(arg)})`, guessedTag: guessed(method, arg) });
+        const expression = `${where}.${method}(${JSON.stringify(arg)})`;
+        markPage(element, expression);
+        onCreated({ element, expression, guessedTag: guessed(method, arg) });
         const again = query.apply(this, args as [string]);
         if (!isEmpty(again)) return again;
         if (method !== 'querySelectorAll') return element; // the selector asks for more than a new element can carry (`:nth-child(3)`)

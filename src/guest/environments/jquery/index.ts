@@ -6,7 +6,9 @@
  */
 import { jQueryFactory } from 'jquery/factory';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import type { BrowserInternals } from '../browser/index.ts';
 import { installAjaxTransport } from './ajaxTransport.ts';
+import { delegatedSelectors } from './delegation.ts';
 import { defineVisibility } from './visibility.ts';
 
 export function setup(host: EnvironmentHost): void {
@@ -15,6 +17,8 @@ export function setup(host: EnvironmentHost): void {
   const $ = jQueryFactory(window); // its load-time feature tests query nothing: no element is created in the page
   defineVisibility($, window);
   installAjaxTransport($, window as unknown as Record<string, unknown>);
+  const browser = (window.document as unknown as Record<symbol, BrowserInternals | undefined>)[Symbol.for('snipexec.browser')];
+  browser?.addDelegation(delegatedSelectors($ as Parameters<typeof delegatedSelectors>[0]));
   host.defineGlobal('jQuery', $);
   host.defineGlobal('$', $);
   host.defineModule('jquery', $);
