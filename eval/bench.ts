@@ -1,7 +1,7 @@
 // `npm run bench`: speed, printed as a table and written to eval/results/bench.json (or --out).
 // Usage: npm run bench [-- --only SECTIONS] [--out FILE] [--start-runs N] [--functions FILE]
 //                      [--functions-limit N] [--handwritten-rounds N] [--concurrency N]
-//                      [--subset FILE] [--memory-snippets N]
+//                      [--subset FILE] [--memory-snippets N] [--rows FILE]
 // Sections (--only, comma-separated; all by default), measured in this order:
 //   start        time to start a run, through runSnippet in mode none: `1;` (isolate + runtime),
 //                `document.title;` (the browser environment) and `$('#x');` (jQuery on it). The first
@@ -19,9 +19,11 @@
 //                batch memory over --memory-snippets snippets (default 2,000): heap after GC in the
 //                first and last tenth; host work per line (parse + instrument) of generated 5,000-
 //                and 20,000-line snippets: a linear pipeline gives about the same figure at both sizes.
+// --rows FILE appends each snippet of the functions and handwritten sections (id, status, runs,
+// elapsedMs, environments) to FILE as JSONL, to compare two versions snippet by snippet.
 // Timings are wall clock on a shared machine: compare runs of the same machine and load only.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     subset: { type: 'string' },
     'memory-snippets': { type: 'string', default: '2000' },
+    rows: { type: 'string' },
   },
 });
 const sections = new Set(values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''));
@@ -95,7 +98,7 @@ if (wants('functions')) {
     const limit = values['functions-limit'] === undefined ? undefined : positive('functions-limit');
     const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit);
     result.functions = { file: values.functions, ...t.figures };
-    lines.push(`| trace throughput, function bodies (${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
+    lines.push(`| trace throughput, function bodies (${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
   }
 }
 
@@ -116,7 +119,7 @@ if (wants('handwritten')) {
     return [part, { snippets: rows.length, meanMs: mean(ms), p95Ms: percentile(ms, 0.95), withEnvironment: withEnv }];
   }));
   result.handwritten = { set: hand.length, rounds, ...t.figures, parts: byPart };
-  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s${environmentNote(t.figures)} |`);
+  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run${environmentNote(t.figures)} |`);
   lines.push(`| handwritten per part, mean ms per snippet (runs with an environment) | ${Object.entries(byPart).map(([p, v]) => `${p} ${f(v.meanMs, 0)}${hasEnvironments ? ` (${v.withEnvironment}/${v.snippets})` : ''}`).join(', ')} |`);
 }
 
@@ -207,7 +210,10 @@ function environmentsOf(r: RunResult | BatchRow): readonly string[] | null {
 function environmentNote(t: ThroughputFigures): string {
   if (!hasEnvironments) return '';
   const used = Object.entries(t.environments).sort(([, a], [, b]) => b - a);
-  return used.length === 0 ? '; no environments loaded' : `; environments loaded: ${used.map(([e, n]) => `${e} ${n}`).join(', ')}`;
+  if (used.length === 0) return '; no environments loaded';
+  const { loaded, none } = t.byEnvironment;
+  const pct = (100 * loaded.elapsedMs) / Math.max(1, loaded.elapsedMs + none.elapsedMs);
+  return `; environments loaded: ${used.map(([e, n]) => `${e} ${n}`).join(', ')} (by ${loaded.snippets} snippets, ${f(pct, 0)} % of the snippets' summed time)`;
 }
 
 function statusOf(r: RunResult): string {
@@ -232,6 +238,12 @@ async function* cycle(from: readonly DatasetItem[], n: number): AsyncGenerator<D
   }
 }
 
+interface RowsShare {
+  readonly snippets: number;
+  readonly runs: number;
+  readonly elapsedMs: number;
+}
+
 interface ThroughputFigures {
   readonly snippets: number;
   readonly seconds: number;
@@ -239,8 +251,12 @@ interface ThroughputFigures {
   /** Snippets per second of this process's CPU time (all threads): steadier than perSecond when other processes load the machine. */
   readonly cpuSeconds: number;
   readonly perCpuSecond: number;
+  /** CPU time per isolate run (the batch's CPU time over the runs of all its snippets). */
+  readonly cpuMsPerRun: number;
   /** How many snippets loaded each environment (in versions with environments). */
   readonly environments: Record<string, number>;
+  /** The snippets that loaded an environment and those that did not: count, runs and wall time (the sum of their elapsedMs). */
+  readonly byEnvironment: { readonly loaded: RowsShare; readonly none: RowsShare };
   readonly latencyP50Ms: number;
   readonly latencyP95Ms: number;
   readonly statuses: Record<string, number>;
@@ -256,13 +272,18 @@ async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c
   const cpuSeconds = cpuMsSince(c0) / 1000;
   const environments: Record<string, number> = {};
   for (const r of rows) for (const e of environmentsOf(r) ?? []) environments[e] = (environments[e] ?? 0) + 1;
+  const share = (xs: readonly BatchRow[]): RowsShare => ({ snippets: xs.length, runs: xs.reduce((n, r) => n + r.runs, 0), elapsedMs: xs.reduce((n, r) => n + r.elapsedMs, 0) });
+  const loaded = rows.filter((r) => (environmentsOf(r) ?? []).length > 0);
+  const runs = rows.reduce((n, r) => n + r.runs, 0);
+  if (values.rows) appendFileSync(values.rows, rows.map((r) => JSON.stringify({ id: r.id, status: r.status, runs: r.runs, elapsedMs: r.elapsedMs, environments: environmentsOf(r) })).join('\n') + '\n');
   const ms = rows.map((r) => r.elapsedMs).sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
   for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   return {
     rows,
     figures: {
-      snippets: rows.length, seconds, perSecond: rows.length / seconds, cpuSeconds, perCpuSecond: rows.length / cpuSeconds, environments,
+      snippets: rows.length, seconds, perSecond: rows.length / seconds, cpuSeconds, perCpuSecond: rows.length / cpuSeconds, cpuMsPerRun: (cpuSeconds * 1000) / Math.max(1, runs), environments,
+      byEnvironment: { loaded: share(loaded), none: share(rows.filter((r) => !loaded.includes(r))) },
       latencyP50Ms: percentile(ms, 0.5), latencyP95Ms: percentile(ms, 0.95), statuses, meanRuns: mean(rows.map((r) => r.runs)),
     },
   };
