@@ -11,7 +11,7 @@ import path from 'path-browserify';
 import { StringDecoder } from 'string_decoder';
 import * as legacyUrl from 'url';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
-import { addBase64Url } from './bufferEncodings.ts';
+import { asNodeBuffer } from './bufferEncodings.ts';
 import { createChildProcess } from './childProcessModule.ts';
 import { defineModuleGlobals } from './moduleGlobals.ts';
 import { createNet, driveServers } from './netModule.ts';
@@ -35,7 +35,7 @@ export function setup(host: EnvironmentHost): void {
   const enqueue = (fn: () => void) => G.queueMicrotask(fn);
   const proc = createProcess(host);
   host.defineGlobal('process', proc);
-  addBase64Url(Buffer);
+  asNodeBuffer(Buffer);
   host.defineGlobal('Buffer', Buffer);
   defineMissing(host, 'URL', URLModel);
   defineMissing(host, 'URLSearchParams', URLSearchParamsModel);

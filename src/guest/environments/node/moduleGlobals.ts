@@ -40,23 +40,26 @@ export function defineModuleGlobals(host: EnvironmentHost, ownModules: ReadonlyM
     } catch {
       // a frozen require: require.main stays as it is
     }
-  } else host.defineGlobal('require', createRequire(module, ownModules));
+  } else host.defineGlobal('require', createRequire(host, module, ownModules));
   return module;
 }
 
 /**
  * The global `require` when nothing defined one: `require.main`, `require.resolve` and
- * `require.cache` as Node's main module has them. It returns this environment's modules and
- * throws MODULE_NOT_FOUND for any other, so the runtime's own module lookup (the other
- * environments' modules, then the value generator) goes on as without it.
+ * `require.cache` as Node's main module has them. It returns this environment's modules; any
+ * other it asks the runtime for, as `valueOf('require("<spec>")')`: the module the runtime's own
+ * require gives (another environment's, an installed one, else a learnt value), so a require of
+ * a computed name goes on as it did before environments. MODULE_NOT_FOUND when there is none.
  */
-function createRequire(module: SnippetModule, ownModules: ReadonlyMap<string, unknown>): NodeJS.Require {
+function createRequire(host: EnvironmentHost, module: SnippetModule, ownModules: ReadonlyMap<string, unknown>): NodeJS.Require {
   const notFound = (spec: unknown) => Object.assign(new Error(`Cannot find module '${String(spec)}'`), { code: 'MODULE_NOT_FOUND' });
   const bare = (spec: unknown) => String(spec).replace(/^node:/, '');
   const require = (spec: unknown): unknown => {
     const key = bare(spec);
     if (ownModules.has(key)) return ownModules.get(key);
-    throw notFound(spec);
+    const v = host.valueOf(`require(${JSON.stringify(String(spec))})`, `Cannot find module '${String(spec)}'`);
+    if (v === undefined) throw notFound(spec);
+    return v;
   };
   const resolve = (spec: unknown): string => {
     const text = String(spec);
