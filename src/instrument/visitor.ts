@@ -208,8 +208,9 @@ export const hookVisitor: Visitor<VisitorState> = {
       if (!original(path, state)) return;
       const node = path.node;
       const callee = node.callee;
-      if (t.isIdentifier(callee, { name: 'eval' }) && node.arguments.length > 0 && t.isExpression(node.arguments[0]) && !path.scope.getBinding('eval')) {
+      if (t.isIdentifier(callee, { name: 'eval' }) && node.arguments.length > 0 && t.isExpression(node.arguments[0])) {
         // A direct eval stays direct (it sees the snippet's scope), but its code may not name the hook, which is in that scope too.
+        // Also when `eval` is a local binding (a parameter, a var): a call through it is direct when it holds the real eval.
         state.done.add(node);
         node.arguments[0] = h(state, HOOKS.directEval, [node.arguments[0]]);
         return;
