@@ -307,6 +307,47 @@ function Point(x) {
     },
   },
   {
+    name: 'a listener an effect of a component the driver renders registers is fired too',
+    code: `function App() {
+  const [width, setWidth] = useState(window.innerWidth);
+  useEffect(() => {
+    const onResize = () => {
+      console.log('resized');
+      setWidth(window.innerWidth);
+    };
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return <p>{width}</p>;
+}
+`,
+    check: (r) => {
+      assert.equal(r.status, 'completed');
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.lines.uncovered, []);
+      assert.equal(r.stdout, 'resized\n');
+    },
+  },
+  {
+    name: 'default and namespace imports of react and react-dom/client; an exported component nothing renders is rendered',
+    code: `import React, { useState } from 'react';
+import ReactDOM from 'react-dom/client';
+import * as Client from 'react-dom/client';
+
+export default function App({ start }) {
+  const [n, setN] = useState(start);
+  return <button onClick={() => setN(n + 1)}>{n}</button>;
+}
+console.log(typeof React.createElement, ReactDOM.createRoot === Client.createRoot);
+`,
+    check: (r) => {
+      assert.equal(r.status, 'completed');
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.lines.uncovered, []);
+      assert.equal(r.stdout, 'function true\n');
+    },
+  },
+  {
     name: 'a snippet that is a component\'s body: its hooks run on their own, effects after it',
     code: `const [items, setItems] = useState([]);
 useEffect(() => {

@@ -39,6 +39,17 @@ function explained<T>(fn: () => T): T {
   }
 }
 
+/**
+ * The browser environment's driver runs before this one and goes on for another round, after the
+ * drivers, only when its first round fired something. A listener of its own on an element that is
+ * in no page makes sure it does: the listeners that effects of the components this driver renders
+ * register (`window.addEventListener('resize', …)`) are then fired in that round. Nothing the
+ * snippet sees: the event reaches only that element.
+ */
+function keepListenerRoundsGoing(document: Document): void {
+  document.createElement('i').addEventListener('snipexec-react-driver', () => undefined);
+}
+
 export function setup(host: EnvironmentHost): void {
   const G = host.global as unknown as Record<string, unknown>;
   const document = G.document as Document | undefined;
@@ -71,6 +82,7 @@ export function setup(host: EnvironmentHost): void {
   host.defineModule('react-dom', dom);
   host.defineModule('react-dom/client', client);
 
+  keepListenerRoundsGoing(document);
   host.afterSnippet('react components', () => {
     renderUncalledComponents(host, document);
     fireReactHandlers(document, G, quietly);
