@@ -5,7 +5,9 @@
 // ended the run) and its console output (stdout and stderr as one stream, in order: the
 // sandbox has one console) equals the run's stdout. When the run's capture was capped (64 KiB), what
 // it kept must be the start of the program's output.
-// Usage: npm run check-emit -- [--mode trace] [--call-uncalled] [--timeout MS] [--out FILE] [DATASET.jsonl|DIR…]
+// Usage: npm run check-emit -- [--mode trace] [--call-uncalled] [--all-completed] [--timeout MS] [--out FILE] [DATASET.jsonl|DIR…]
+// --all-completed checks every completed run, fully executed or not. Each dataset's line also counts
+// the programs that load environments (the registry's, and installed modules as module:<name>).
 // With no dataset: ../shared/datasets/so-node-edits.jsonl, ../shared/datasets/npm-readme-examples.jsonl
 // and datasets/handwritten.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
@@ -24,12 +26,22 @@ const flag = (name: string): string | undefined => {
 const mode = (flag('--mode') ?? 'trace') as 'none' | 'dummy' | 'trace';
 const timeoutMs = Number(flag('--timeout') ?? 10_000);
 const outFile = flag('--out');
-const callAt = args.indexOf('--call-uncalled');
-const callUncalled = callAt >= 0;
-if (callUncalled) args.splice(callAt, 1);
+const switchOn = (name: string): boolean => {
+  const at = args.indexOf(name);
+  if (at >= 0) args.splice(at, 1);
+  return at >= 0;
+};
+const callUncalled = switchOn('--call-uncalled');
+// Every completed run, not only the fully executed ones: a program whose run left lines uncovered must print the same too.
+const allCompleted = switchOn('--all-completed');
 const sources = args.length > 0 ? args : [join(SHARED_DIR, 'so-node-edits.jsonl'), join(SHARED_DIR, 'npm-readme-examples.jsonl'), HANDWRITTEN_DIR];
 
-interface Failure { readonly id: string; readonly cause: string; readonly detail: string }
+interface Failure { readonly id: string; readonly cause: string; readonly detail: string; readonly environments: readonly string[] }
+
+/** The environments a run loaded: the registry's by name, then the installed modules it bundled (`module:lodash`). */
+function environmentsOf(r: { environments?: { loaded: readonly string[] }; modules?: readonly { specifier: string; provider?: string }[] }): string[] {
+  return [...(r.environments?.loaded ?? []), ...(r.modules ?? []).filter((m) => m.provider === 'module').map((m) => `module:${m.specifier}`)];
+}
 
 /** The cause of a failed program, coarse enough to group by: the error's name and code, a timeout, or differing output. */
 function causeOf(exitCode: number | null, timedOut: boolean, output: string, expected: string, expectedExit: number): { cause: string; detail: string } {
@@ -54,9 +66,23 @@ function sameOutput(output: string, stdout: string): boolean {
   return capped ? output.startsWith(stdout.slice(0, capped.index)) : output === stdout;
 }
 
-async function check(name: string, items: AsyncIterable<DatasetItem>): Promise<{ full: number; holds: number; failures: Failure[] }> {
+interface Checked {
+  readonly full: number;
+  readonly holds: number;
+  /** Of the fully executed: how many loaded an environment, and how many of those held. */
+  readonly withEnvironments: number;
+  readonly holdsWithEnvironments: number;
+  /** Per environment (registry name or `module:<specifier>`): programs that loaded it, and those that held. */
+  readonly byEnvironment: Record<string, { full: number; holds: number }>;
+  readonly failures: Failure[];
+}
+
+async function check(name: string, items: AsyncIterable<DatasetItem>): Promise<Checked> {
   let full = 0;
   let holds = 0;
+  let withEnvironments = 0;
+  let holdsWithEnvironments = 0;
+  const byEnvironment: Record<string, { full: number; holds: number }> = {};
   const failures: Failure[] = [];
   const iterator = items[Symbol.asyncIterator]();
   const worker = async (): Promise<void> => {
@@ -65,18 +91,29 @@ async function check(name: string, items: AsyncIterable<DatasetItem>): Promise<{
       if (next.done) return;
       const item = next.value;
       const r = await runSnippet(item.code, { mode, callUncalled, ...(item.lang ? { lang: item.lang } : {}) });
-      if (!r.fullyExecuted || r.status !== 'completed' || r.program === undefined) continue;
+      if ((!allCompleted && !r.fullyExecuted) || r.status !== 'completed' || r.program === undefined) continue;
       full++;
+      const environments = environmentsOf(r);
       const run = await runWithNode(r.program, { timeoutMs });
       // A run ended by process.exit(code) (an environment's exit) is completed; its program exits with that code.
       const exitCode = r.exitCode ?? 0;
-      if (run.exitCode === exitCode && !run.timedOut && sameOutput(run.output, r.stdout)) holds++;
-      else failures.push({ id: item.id, ...causeOf(run.exitCode, run.timedOut, run.output, r.stdout, exitCode) });
+      const held = run.exitCode === exitCode && !run.timedOut && sameOutput(run.output, r.stdout);
+      if (held) holds++;
+      else failures.push({ id: item.id, ...causeOf(run.exitCode, run.timedOut, run.output, r.stdout, exitCode), environments });
+      if (environments.length > 0) {
+        withEnvironments++;
+        if (held) holdsWithEnvironments++;
+      }
+      for (const e of environments) {
+        const tally = (byEnvironment[e] ??= { full: 0, holds: 0 });
+        tally.full++;
+        if (held) tally.holds++;
+      }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   process.stderr.write(`${name}: done\n`);
-  return { full, holds, failures };
+  return { full, holds, withEnvironments, holdsWithEnvironments, byEnvironment, failures };
 }
 
 const report: unknown[] = [];
@@ -87,15 +124,18 @@ for (const source of sources) {
   }
   const isDir = statSync(source).isDirectory();
   const name = isDir ? source.replace(/\/+$/, '').split('/').pop() ?? source : source.split('/').pop()?.replace(/\.jsonl$/, '') ?? source;
-  const { full, holds, failures } = await check(name, isDir ? readHandwritten(source) : readDataset(source));
+  const checked = await check(name, isDir ? readHandwritten(source) : readDataset(source));
+  const { full, holds, failures } = checked;
   const pct = full === 0 ? 100 : (100 * holds) / full;
-  console.log(`\n${name} (mode ${mode}${callUncalled ? ', call-uncalled' : ''}): ${holds} of ${full} fully executed snippets' emitted programs exit with the run's code (0 unless process.exit ended it) and the same stdout (${pct.toFixed(1)} %)`);
+  console.log(`\n${name} (mode ${mode}${callUncalled ? ', call-uncalled' : ''}): ${holds} of ${full} ${allCompleted ? 'completed' : 'fully executed'} snippets' emitted programs exit with the run's code (0 unless process.exit ended it) and the same stdout (${pct.toFixed(1)} %)`);
+  const tallies = Object.entries(checked.byEnvironment).sort((a, b) => b[1].full - a[1].full).map(([e, t]) => `${e} ${t.holds}/${t.full}`);
+  console.log(`  with environments: ${checked.holdsWithEnvironments} of ${checked.withEnvironments}${tallies.length > 0 ? ` (${tallies.join(', ')})` : ''}`);
   const groups = new Map<string, Failure[]>();
   for (const f of failures) groups.set(f.cause, [...(groups.get(f.cause) ?? []), f]);
   for (const [cause, list] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
     console.log(`  ${list.length} × ${cause}`);
-    for (const f of list.slice(0, 5)) console.log(`      ${f.id}: ${f.detail}`);
+    for (const f of list.slice(0, 5)) console.log(`      ${f.id}${f.environments.length > 0 ? ` [${f.environments.join(', ')}]` : ''}: ${f.detail}`);
   }
-  report.push({ dataset: name, mode, callUncalled, fullyExecuted: full, holds, failures });
+  report.push({ dataset: name, mode, callUncalled, allCompleted, [allCompleted ? 'completed' : 'fullyExecuted']: full, holds, withEnvironments: checked.withEnvironments, holdsWithEnvironments: checked.holdsWithEnvironments, byEnvironment: checked.byEnvironment, failures });
 }
 if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
