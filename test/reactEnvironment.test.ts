@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runWithNode } from '../src/emit/runWithNode.ts';
 import { runSnippet } from '../src/index.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
 import { reactMessage } from '../src/guest/environments/react/reactErrors.ts';
@@ -405,4 +406,18 @@ test('react end to end: JSX in a .jsx file through the CLI', { timeout: 120_000 
   assert.deepEqual(result.environments?.loaded, ['browser', 'react']);
   assert.deepEqual(result.lines.uncovered, []);
   assert.equal(result.stdout, 'added text\nitems 1\n'); // the driver typed "text", then submitted
+});
+
+test('react end to end: the --emit program loads React in plain Node, renders the component with the learnt props and fires its handler', { timeout: 120_000 }, async () => {
+  const code = `function UserCard({ user, onSelect }) {
+  const [open, setOpen] = useState(false);
+  console.log(typeof user.name, open);
+  return <div onClick={() => { setOpen(!open); onSelect(user.id); }}><h2>{user.name}</h2></div>;
+}
+`;
+  const r = await runSnippet(code, { lang: 'jsx', timeoutMs: 30_000 });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, 'string false\nstring true\n');
+  const run = await runWithNode(r.program ?? '', { timeoutMs: 60_000 });
+  assert.deepEqual([run.exitCode, run.output], [0, r.stdout], r.program);
 });
