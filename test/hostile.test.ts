@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -59,8 +59,9 @@ const CASES: readonly HostileCase[] = [
     status: 'stopped', error: ['ReferenceError', /^process is not defined$/], stdout: '',
   },
   {
+    // The names are computed: naming process or require would load the node environment, whose models are checked below.
     name: 'Error.prepareStackTrace tricks',
-    code: 'Error.prepareStackTrace = (e, frames) => frames.map((f) => [typeof f.getThis(), typeof f.getFunction()]);\nconst st = new Error("x").stack;\nconsole.log(JSON.stringify(st));\nconsole.log(typeof require, typeof process);',
+    code: 'Error.prepareStackTrace = (e, frames) => frames.map((f) => [typeof f.getThis(), typeof f.getFunction()]);\nconst st = new Error("x").stack;\nconsole.log(JSON.stringify(st));\nconsole.log(typeof globalThis["req" + "uire"], typeof globalThis["pro" + "cess"]);',
     status: 'completed',
     stdout: (out) => {
       const [frames, globals, rest] = out.split('\n');
@@ -107,21 +108,75 @@ test('hostile: prototype pollution does not reach the next snippet', async () =>
   assert.equal(r.stdout, 'undefined function\n');
 });
 
-test('hostile: nothing of the host is reachable from any global', async () => {
-  const { runSnippet } = await import('../src/index.ts');
-  const probe = `
+/**
+ * Walks everything reachable from the global object: own names (non-enumerable ones too), symbols,
+ * getters (their functions and what they return) and prototype chains. Prints how many objects it
+ * saw and the paths of any isolated-vm object (a Reference, ExternalCopy, Callback, Isolate, Context, Script).
+ */
+const WALK = `
 const seen = new Set(); const bad = [];
+const HOST = ['Reference', 'ExternalCopy', 'Callback', 'Isolate', 'Context', 'Script', 'NativeModule'];
 function walk(v, path, depth) {
-  if (v === null || (typeof v !== 'object' && typeof v !== 'function') || seen.has(v) || depth > 3) return;
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function') || seen.has(v) || depth > 4 || seen.size > 200000) return;
   seen.add(v);
-  const ctor = v.constructor && v.constructor.name;
-  if (ctor === 'Reference' || ctor === 'ExternalCopy' || ctor === 'Isolate' || ctor === 'Callback') bad.push(path);
-  for (const k of Object.getOwnPropertyNames(v)) { let x; try { x = v[k]; } catch { continue; } walk(x, path + '.' + k, depth + 1); }
+  let ctor; try { const d = Reflect.getOwnPropertyDescriptor(Reflect.getPrototypeOf(v) || {}, 'constructor'); ctor = d && d.value && d.value.name; } catch {}
+  if (HOST.includes(ctor)) bad.push(path);
+  let keys; try { keys = Reflect.ownKeys(v); } catch { return; }
+  for (const k of keys) {
+    let d; try { d = Reflect.getOwnPropertyDescriptor(v, k); } catch { continue; }
+    if (!d) continue;
+    const at = path + '.' + String(k);
+    walk(d.value, at, depth + 1);
+    if (d.get) { walk(d.get, at + '(get)', depth + 1); let x; try { x = d.get.call(v); } catch { x = undefined; } walk(x, at, depth + 1); }
+    walk(d.set, at + '(set)', depth + 1);
+  }
+  let proto; try { proto = Reflect.getPrototypeOf(v); } catch {}
+  walk(proto, path + '.__proto__', depth + 1);
 }
 walk(globalThis, 'globalThis', 0);
-console.log(bad.length, typeof process, typeof require, typeof $0, typeof $1);`;
-  const r = await runSnippet(probe, { mode: 'none' });
-  assert.equal(r.stdout, '0 undefined undefined undefined undefined\n');
+console.log(JSON.stringify(bad), seen.size > 200);
+`;
+
+test('hostile: nothing of the host is reachable from any global', async () => {
+  const { runSnippet } = await import('../src/index.ts');
+  // Names are computed, so no environment is loaded: the bare context.
+  const r = await runSnippet(`${WALK}console.log(typeof globalThis['pro' + 'cess'], typeof globalThis['req' + 'uire'], typeof globalThis['$' + '0'], typeof globalThis['$' + '1']);`, { mode: 'none' });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, '[] true\nundefined undefined undefined undefined\n');
+});
+
+test('hostile: with the browser, jQuery, node and server environments loaded, nothing of the host is reachable and process and require are models', async () => {
+  const { runSnippet } = await import('../src/index.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-'));
+  const secretFile = join(dir, 'secret.txt');
+  writeFileSync(secretFile, 'host secret');
+  const marker = join(dir, 'ran-on-host');
+  process.env.SNIPEXEC_HOST_SECRET = 'host secret';
+  try {
+    // Naming document, $, process, require and express loads the environments that model them; the walk covers them too.
+    const code = `${WALK}
+const uses = [typeof document, typeof $, typeof express];
+const server = require('express');
+console.log(uses.join(), typeof process, typeof require, typeof server);
+console.log(process.pid === ${process.pid}, typeof process.binding, typeof process.dlopen, String(process.env.SNIPEXEC_HOST_SECRET), JSON.stringify(process.env).includes('host secret'));
+let ran = 'no';
+try { require('child_process').execSync(${JSON.stringify(`touch ${marker}`)}); ran = 'returned'; } catch (e) { ran = 'threw'; }
+let read = '';
+try { read = String(require('fs').readFileSync(${JSON.stringify(secretFile)}, 'utf8')); } catch (e) { read = 'threw'; }
+console.log(ran, read.includes('host secret'));`;
+    const r = await runSnippet(code, { mode: 'trace', timeoutMs: 60_000 });
+    assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+    const [walked, uses, models, effects] = r.stdout.split('\n');
+    assert.equal(walked, '[] true', 'no isolated-vm object is reachable, environments included');
+    assert.equal(uses, 'object,function,function object function function', 'the environments are loaded');
+    // Compared with nothing, the variable is learnt as some string: never the host's value.
+    assert.match(models ?? '', /^false undefined undefined (?!host secret).* false$/, 'process is the model: not the host pid, no binding or dlopen, not the host env');
+    assert.match(effects ?? '', / false$/, 'fs reads the model file system, not the host file');
+    assert.equal(existsSync(marker), false, 'execSync ran nothing on the host');
+    assert.deepEqual(['browser', 'jquery', 'node', 'node-fs', 'server'].filter((n) => !r.environments?.loaded.includes(n)), [], `loaded: ${r.environments?.loaded.join()}`);
+  } finally {
+    delete process.env.SNIPEXEC_HOST_SECRET;
+  }
 });
 
 test('hostile: binary and non-UTF-8 input gets a clear error', () => {

@@ -49,9 +49,17 @@ export interface InstrumentOptions {
   readonly deadline?: DeadlineCheck;
 }
 
-/** Derives the hook object's name from the source, so it cannot collide with the snippet's names. */
+/**
+ * Derives the hook's name from the source, so it cannot collide with the snippet's names: a source
+ * cannot hold its own hash, and should it hold the name anyway (as text, or as the start of a
+ * longer name), the next salted hash is taken. The name must occur nowhere in the source: the
+ * runtime refuses a direct eval whose code names it, and `with` hides every name it begins.
+ */
 export function hookNameFor(source: string): string {
-  return `__snx_${createHash('sha256').update(source).digest('hex').slice(0, 10)}`;
+  for (let salt = 0; ; salt++) {
+    const name = `__snx_${createHash('sha256').update(salt === 0 ? source : `${salt}\0${source}`).digest('hex').slice(0, 10)}`;
+    if (!source.includes(name)) return name;
+  }
 }
 
 /** Instruments a parsed snippet in place and generates the script the sandbox runs. */
