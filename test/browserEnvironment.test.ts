@@ -191,6 +191,24 @@ const CASES: readonly Case[] = [
     logs: ['true INPUT checkbox', 'INPUT FORM undefined'],
   },
   {
+    name: 'an empty queried element has the text its usage implies (learnt, else none); text the snippet sets wins; its own elements have none',
+    code: 'const p = document.querySelector(".price"); console.log(p.textContent, p.innerText, p.childNodes.length, document.createElement("span").textContent === ""); const q = document.querySelector(".q"); q.textContent = "mine"; console.log(q.textContent, JSON.stringify(document.querySelector(".none").textContent))',
+    values: { 'document.querySelector(".price").textContent': '12.50', 'document.querySelector(".q").textContent': 'learnt' },
+    logs: ['12.50 12.50 1 true', 'mine ""'],
+  },
+  {
+    name: 'a queried element has the data-*, aria-*, href, src, title and alt attributes its usage implies (getAttribute, dataset); others stay absent',
+    code: 'const c = document.querySelector(".card"); console.log(c.dataset.price, c.getAttribute("data-qty"), c.getAttribute("data-none"), c.getAttribute("class"), c.hasAttribute("data-price"), c.getAttribute("role"), c.dataset.price === c.getAttribute("data-price"))',
+    values: { 'document.querySelector(".card").getAttribute("data-price")': '9.5', 'document.querySelector(".card").getAttribute("data-qty")': 2, 'document.querySelector(".card").getAttribute("role")': 'button' },
+    logs: ['9.5 2 null card true null true'],
+  },
+  {
+    name: "a learnt object is no text, attribute or control value: they stay empty; the DOM library's own matching learns nothing",
+    code: 'console.log(JSON.stringify(document.querySelector("#n").value), JSON.stringify(document.querySelector(".t").textContent), document.querySelector(".t").getAttribute("data-x")); const c = document.querySelector(".card"); console.log(c.matches("[data-price]"), c.hasAttribute("data-price"))',
+    values: { 'document.querySelector("#n").value': {}, 'document.querySelector(".t").textContent': {}, 'document.querySelector(".t").getAttribute("data-x")': { a: 1 }, 'document.querySelector(".card").getAttribute("data-price")': '1' },
+    logs: ['"" "" null', 'false false'],
+  },
+  {
     name: 'nothing of the host: the module loader linkedom would reach is back as it was, atob and btoa are the browser\'s',
     code: 'console.log(typeof require, atob(btoa("héllo")) === "héllo", btoa("hi"))',
     logs: ['function true aGk='],

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runSnippet } from '../src/engine/runSnippet.ts';
 import { runWithEnvironments } from './environmentHarness.ts';
 
 /** Each case runs its snippet on browser + jquery in a bare isolate (harness), with virtual timers. */
@@ -88,6 +89,12 @@ const CASES: readonly Case[] = [
     logs: ['btn DIV', 'doc', 'more A', 'doc'],
   },
   {
+    name: '.text(), .attr() and .data() read what the page has: learnt text and attributes of the queried elements',
+    code: "$('table#cart tr').each(function () { console.log($(this).find('.price').text(), $(this).attr('data-id'), $(this).data('qty'), $(this).find('a').attr('href')) })",
+    values: { 'element.getElementsByClassName("price").textContent': '4.5', 'document.querySelectorAll("table#cart tr").getAttribute("data-id")': '7', 'document.querySelectorAll("table#cart tr").getAttribute("data-qty")': '3', 'element.getElementsByTagName("a").getAttribute("href")': '/item/7' },
+    logs: ['4.5 7 3 /item/7'],
+  },
+  {
     name: "require('jquery') is the same $",
     code: "console.log(require('jquery') === $, jQuery === $, window.$ === $)",
     logs: ['true true true'],
@@ -115,4 +122,13 @@ test('jquery: loads without creating elements in the page, and defines $, jQuery
   const result = await runWithEnvironments(['jquery'], 'console.log(document.body.children.length, typeof $.fn.jquery)');
   assert.deepEqual(result.logs, ['0 string']);
   assert.ok(result.modules.includes('jquery'));
+});
+
+// End to end (trace mode): what only a learning run shows, with the runtime's recording probes.
+test('jquery end to end: $.each, $.map and $.grep over a learnt response run their callbacks, so the elements are learnt', { timeout: 120_000 }, async () => {
+  const code = "$.getJSON('/api/items', function (data) {\n  $.each(data.items, function (i, item) {\n    $('#list').append('<li>' + item.name.toUpperCase() + '</li>');\n  });\n  var ids = $.map(data.users, function (u) { return u.id * 2; });\n  var adults = $.grep(data.users, function (u) { return u.age >= 18; });\n  console.log($('#list li').length, ids.length, adults.length);\n});\n";
+  const r = await runSnippet(code, { timeoutMs: 30_000 });
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.match(r.stdout, /^[1-9]\d* [1-9]\d* \d+\n$/);
 });

@@ -31,7 +31,8 @@ export function giveLearntValues(host: EnvironmentHost, created: CreatedElement)
   const tag = element.localName;
   const learnt = (key: string, empty: unknown, convert: (v: unknown) => unknown) => () => {
     const v = host.valueOf(`${expression}.${key}`, `${expression}.${key} is empty`);
-    return host.isProbe(v) ? v : v === undefined ? empty : convert(v);
+    // an object says the usage showed no value of the control's kind: the control stays empty
+    return host.isProbe(v) ? v : v === undefined || v === null || typeof v === 'object' ? empty : convert(v);
   };
   const type = (element.getAttribute('type') ?? '').toLowerCase();
   if (tag === 'input' && (type === 'checkbox' || type === 'radio')) lazyProperty(element, 'checked', learnt('checked', element.hasAttribute('checked'), Boolean), Boolean);

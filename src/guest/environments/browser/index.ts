@@ -16,6 +16,7 @@ import { EVENT_CLASSES } from './eventClasses.ts';
 import { listenerDriver, type DelegatedSelectors } from './fireListeners.ts';
 import { extendFormControls, FormData, giveLearntValues } from './formControls.ts';
 import { defineHandlerProperties, DOCUMENT_HANDLERS, WINDOW_HANDLERS } from './handlerProperties.ts';
+import { learnContent } from './learntContent.ts';
 import { ListenerLog, recordListeners } from './listenerLog.ts';
 import { createLocation } from './locationModel.ts';
 import { createNetwork } from './network.ts';
@@ -86,6 +87,7 @@ export function setup(host: EnvironmentHost): void {
   };
   wrapQueries(document, onCreated);
   giveRelatives(document);
+  learnContent(host, document);
   extendFormControls(classes as Parameters<typeof extendFormControls>[0], onCreated);
   extendElements(classes.HTMLElement as { prototype: object });
   const delegations: DelegatedSelectors[] = [];

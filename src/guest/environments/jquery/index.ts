@@ -9,6 +9,7 @@ import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import type { BrowserInternals } from '../browser/index.ts';
 import { installAjaxTransport } from './ajaxTransport.ts';
 import { delegatedSelectors } from './delegation.ts';
+import { iterateProbes } from './probeIteration.ts';
 import { defineVisibility } from './visibility.ts';
 
 export function setup(host: EnvironmentHost): void {
@@ -16,6 +17,7 @@ export function setup(host: EnvironmentHost): void {
   if (!window || typeof window !== 'object' || !window.document) throw new Error('the jquery environment needs the browser environment (no window with a document)');
   const $ = jQueryFactory(window); // its load-time feature tests query nothing: no element is created in the page
   defineVisibility($, window);
+  iterateProbes($ as unknown as Record<string, unknown>, (v) => host.isProbe(v));
   installAjaxTransport($, window as unknown as Record<string, unknown>);
   const browser = (window.document as unknown as Record<symbol, BrowserInternals | undefined>)[Symbol.for('snipexec.browser')];
   browser?.addDelegation(delegatedSelectors($ as Parameters<typeof delegatedSelectors>[0]));
