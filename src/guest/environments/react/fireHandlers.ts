@@ -2,8 +2,9 @@
  * The second half of the React environment's driver: fire the event handlers (`onClick`,
  * `onChange`, `onSubmit`, …) of the elements React shows, each once, in document order, with the
  * native event React listens for, dispatched at the element so React's own event system runs the
- * handler with a SyntheticEvent: typing first, then clicks, submitting last (phaseOf). Each dispatch is flushed (flushSync): a state setter's re-render
- * is on the page before the next one. Handlers that re-renders reveal are fired in a later round.
+ * handler with a SyntheticEvent: typing first, then clicks, submitting last (phaseOf). Each
+ * dispatch is flushed (flushSync): a state setter's re-render is on the page before the next one.
+ * Handlers that re-renders reveal are fired in a later round.
  */
 import { flushSync } from 'react-dom';
 import type { Quietly } from './domFixes.ts';

@@ -58,8 +58,9 @@ export function setup(host: EnvironmentHost): void {
   const quietly: Quietly = (fn) => (internals?.withoutCreating ? internals.withoutCreating(fn) : fn());
   fixDom(document, quietly);
   const isProbe = (v: unknown) => host.isProbe(v);
-  const setTimeout = G.setTimeout as (fn: () => void, ms: number) => unknown;
-  const later = (fn: () => void) => void setTimeout(fn, 0);
+  // The runtime's (virtual) setTimeout, taken before the snippet can replace it; a microtask where there is none.
+  const setTimeout = G.setTimeout as ((fn: () => void, ms: number) => unknown) | undefined;
+  const later = typeof setTimeout === 'function' ? (fn: () => void) => void setTimeout(fn, 0) : (fn: () => void) => void Promise.resolve().then(fn);
 
   const react = { ...React, createElement: probeSafeCreateElement(React.createElement, isProbe), ...snippetHooks(React as unknown as Record<string, unknown>, later) } as Record<string, unknown>;
   const runtime = { ...jsxRuntime, jsx: probeSafeJsx(jsxRuntime.jsx, isProbe), jsxs: probeSafeJsx(jsxRuntime.jsxs, isProbe), jsxDEV: probeSafeJsx(jsxRuntime.jsx, isProbe) };
