@@ -16,7 +16,7 @@ interface IntegrityCase {
   readonly name: string;
   readonly code: string;
   readonly args?: readonly string[];
-  readonly status: 'completed' | 'stopped' | 'memory-limit';
+  readonly status: 'completed' | 'stopped' | 'pending' | 'memory-limit';
   /** The run's stdout, exactly. */
   readonly stdout: string;
   /** The lines the run leaves uncovered, exactly. */
@@ -251,6 +251,38 @@ const text = fs.readFileSync('a.txt', 'utf8');
 console.log('done');
 `,
     status: 'completed', stdout: 'loop 0\nloop 1\ndone\ntimeout\n', uncovered: [],
+  },
+  {
+    // A value request's reply is read from its own fields only: an inherited halt would end the run as a timeout.
+    name: 'values on Object.prototype named as a reply\'s fields (halt, probe, source) do not steer the value requests',
+    args: ['--mode', 'trace'],
+    code: `Object.prototype.halt = true;
+Object.prototype.probe = false;
+Object.prototype.source = 'forged';
+Object.prototype.refs = ['x'];
+const text = fs.readFileSync('a.txt', 'utf8');
+console.log('done');
+`,
+    status: 'completed', stdout: 'done\n', uncovered: [],
+  },
+  {
+    name: 'the top level awaits with Promise.prototype.then and Promise[Symbol.species] patched, and ends when it is done',
+    code: `Promise.prototype.then = function () { return this; };
+Object.defineProperty(Promise, Symbol.species, { get() { throw new Error('species'); } });
+await null;
+console.log('after');
+await new Promise((resolve) => setTimeout(resolve, 5));
+console.log('timer');
+`,
+    status: 'completed', stdout: 'after\ntimer\n', uncovered: [],
+  },
+  {
+    name: 'a top level waiting forever with Promise.prototype.then patched is pending, not completed',
+    code: `Promise.prototype.then = function (ok) { ok(); return this; };
+await new Promise(() => {});
+console.log('never');
+`,
+    status: 'pending', stdout: '', uncovered: [2, 3], errors: ['pending'],
   },
   {
     name: 'a WebAssembly.Memory cannot grow past --memory',
