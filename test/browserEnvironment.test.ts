@@ -203,10 +203,10 @@ const CASES: readonly Case[] = [
     logs: ['9.5 2 null card true null true'],
   },
   {
-    name: "a learnt object is no text, attribute or control value: they stay empty; the DOM library's own matching learns nothing",
+    name: "a learnt object where the DOM holds a string (a control's value, a text, an attribute) is the generator's default string, never [object Object]; the DOM library's own matching learns nothing",
     code: 'console.log(JSON.stringify(document.querySelector("#n").value), JSON.stringify(document.querySelector(".t").textContent), document.querySelector(".t").getAttribute("data-x")); const c = document.querySelector(".card"); console.log(c.matches("[data-price]"), c.hasAttribute("data-price"))',
     values: { 'document.querySelector("#n").value': {}, 'document.querySelector(".t").textContent': {}, 'document.querySelector(".t").getAttribute("data-x")': { a: 1 }, 'document.querySelector(".card").getAttribute("data-price")': '1' },
-    logs: ['"" "" null', 'false false'],
+    logs: ['"example" "example" example', 'false false'],
   },
   {
     name: 'nothing of the host: the module loader linkedom would reach is back as it was, atob and btoa are the browser\'s',

@@ -8,6 +8,7 @@
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { linkedom } from './dom.ts';
 import { MouseEvent, SubmitEvent } from './eventClasses.ts';
+import { learntString } from './learntContent.ts';
 import { markPage } from './pageElements.ts';
 import { withoutCreating, type CreatedElement } from './queryWrappers.ts';
 
@@ -24,6 +25,8 @@ function lazyProperty(target: object, key: string, read: () => unknown, convert:
 }
 
 const asString = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+/** A learnt value as a control's value (learntString; '' when nothing was learnt). */
+const fromLearnt = (v: unknown) => learntString(v) ?? '';
 
 /** Gives a created element the learnt values its kind has. */
 export function giveLearntValues(host: EnvironmentHost, created: CreatedElement): void {
@@ -31,13 +34,12 @@ export function giveLearntValues(host: EnvironmentHost, created: CreatedElement)
   const tag = element.localName;
   const learnt = (key: string, empty: unknown, convert: (v: unknown) => unknown) => () => {
     const v = host.valueOf(`${expression}.${key}`, `${expression}.${key} is empty`);
-    // an object says the usage showed no value of the control's kind: the control stays empty
-    return host.isProbe(v) ? v : v === undefined || v === null || typeof v === 'object' ? empty : convert(v);
+    return host.isProbe(v) ? v : v === undefined ? empty : convert(v);
   };
   const type = (element.getAttribute('type') ?? '').toLowerCase();
   if (tag === 'input' && (type === 'checkbox' || type === 'radio')) lazyProperty(element, 'checked', learnt('checked', element.hasAttribute('checked'), Boolean), Boolean);
   else if (tag === 'select') {
-    const read = learnt('value', '', asString);
+    const read = learnt('value', '', fromLearnt);
     lazyProperty(element, 'value', () => {
       const v = read();
       if (typeof v === 'string' && v !== '' && !withoutCreating(() => element.querySelector(`option[value="${v.replace(/["\\]/g, '\\$&')}"]`))) {
@@ -49,7 +51,7 @@ export function giveLearntValues(host: EnvironmentHost, created: CreatedElement)
       }
       return v;
     }, asString);
-  } else if (tag === 'input' || tag === 'textarea' || created.guessedTag) lazyProperty(element, 'value', learnt('value', element.getAttribute('value') ?? '', asString), asString);
+  } else if (tag === 'input' || tag === 'textarea' || created.guessedTag) lazyProperty(element, 'value', learnt('value', element.getAttribute('value') ?? '', fromLearnt), asString);
 }
 
 const CONTROLS = 'input, select, textarea, button, fieldset, output';

@@ -17,6 +17,17 @@ const LEARNT_ATTRIBUTE = /^(data-[\w.:-]+|aria-[a-z]+|href|src|title|alt)$/;
 /** Elements whose text is not what the snippet reads of them (a control's value, code). */
 const NO_TEXT = new Set(['input', 'select', 'textarea', 'option', 'script', 'style', 'template']);
 
+/**
+ * A learnt value where the DOM holds a string (a text, an attribute, a control's value): strings as
+ * they are, numbers and booleans as text; an object (the usage showed a value, truthy, but no text
+ * of it) is the value generator's own default string, 'example', never "[object Object]";
+ * undefined or null: nothing learnt.
+ */
+export function learntString(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'object' || typeof v === 'function' ? 'example' : String(v);
+}
+
 const hyphenated = (key: string) => `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** The owner of `key` on `instance`'s prototype chain, and its descriptor. */
@@ -50,8 +61,7 @@ export function learnContent(host: EnvironmentHost, document: Document): void {
   const learnt = (element: Element, what: string): unknown => {
     const id = `${expressionOf(element) ?? 'element'}.${what}`;
     const v = host.valueOf(id, `${id} is empty`);
-    // text and attribute values are strings: an object says the usage showed no string (nothing is learnt)
-    return host.isProbe(v) || typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    return host.isProbe(v) ? v : learntString(v);
   };
   const probes = new WeakMap<object, Map<string, unknown>>();
   const keepProbe = (element: object, name: string, v: unknown) => {
