@@ -155,6 +155,12 @@ const CASES: readonly Case[] = [
     logs: ['LI LI 3 true', 'card true true true'],
   },
   {
+    name: 'a relative made for the page is named after the element it was read from, so it carries learnt text and attributes too',
+    code: 'const h = document.querySelector(".h"); console.log(h.nextElementSibling.textContent, h.closest(".card").dataset.id, document.querySelector("ul#u").children[1].textContent)',
+    values: { 'document.querySelector(".h").nextElementSibling.textContent': 'panel text', 'document.querySelector(".h").closest(".card").getAttribute("data-id")': '5', 'document.querySelector("ul#u").children[1].textContent': 'second' },
+    logs: ['panel text 5 second'],
+  },
+  {
     name: 'elements the snippet created keep plain DOM semantics: no relatives are invented for them',
     code: 'const d = document.createElement("div"); document.body.append(d); console.log(d.nextElementSibling, d.firstElementChild, d.children.length, d.children[0], d.closest(".card")); d.innerHTML = "<p></p>"; console.log(d.firstElementChild.nextElementSibling)',
     logs: ['null null 0 undefined null', 'null'],

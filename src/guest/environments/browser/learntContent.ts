@@ -9,6 +9,7 @@
  */
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { callerOf } from './callerKind.ts';
+import { ownerOf } from './memberOwner.ts';
 import { expressionOf, isPage } from './pageElements.ts';
 import { creationOn } from './queryWrappers.ts';
 
@@ -29,15 +30,6 @@ export function learntString(v: unknown): string | undefined {
 }
 
 const hyphenated = (key: string) => `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-
-/** The owner of `key` on `instance`'s prototype chain, and its descriptor. */
-function ownerOf(instance: object, key: string): [object, PropertyDescriptor] | undefined {
-  for (let p: object | null = Object.getPrototypeOf(instance); p; p = Object.getPrototypeOf(p)) {
-    const d = Object.getOwnPropertyDescriptor(p, key);
-    if (d) return [p, d];
-  }
-  return undefined;
-}
 
 /** Learns the text and attributes of page elements (see the module comment). */
 export function learnContent(host: EnvironmentHost, document: Document): void {

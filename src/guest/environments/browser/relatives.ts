@@ -9,8 +9,9 @@
  * DOM semantics, and relatives created here make no relatives of their own (a walk along siblings ends).
  */
 import { callerOf } from './callerKind.ts';
+import { ownerOf } from './memberOwner.ts';
 import { elementFor } from './materialize.ts';
-import { growsRelatives, markPage } from './pageElements.ts';
+import { expressionOf, growsRelatives, markPage } from './pageElements.ts';
 import { creationOn } from './queryWrappers.ts';
 import { parseSelector } from './selectorSkeleton.ts';
 
@@ -28,19 +29,12 @@ function mayCreate(element: unknown, member: (...args: never[]) => unknown): ele
   return creationOn() && growsRelatives(element) && (element as Element).isConnected && callerOf(member) === 'snippet';
 }
 
-function relative(of: Element, tag: string): Element {
+/** A new `tag` element standing for `of`'s relative `path` (named after it, for its learnt values). */
+function relative(of: Element, tag: string, path: string): Element {
   const element = of.ownerDocument.createElement(tag);
-  markPage(element, undefined, true);
+  const base = expressionOf(of);
+  markPage(element, base === undefined ? undefined : `${base}.${path}`, true);
   return element;
-}
-
-/** The owner of a member on `instance`'s prototype chain, and its descriptor. */
-function ownerOf(instance: object, key: string): [object, PropertyDescriptor] | undefined {
-  for (let p: object | null = Object.getPrototypeOf(instance); p; p = Object.getPrototypeOf(p)) {
-    const d = Object.getOwnPropertyDescriptor(p, key);
-    if (d) return [p, d];
-  }
-  return undefined;
 }
 
 /** Replaces the getter of `key` with one that answers `create(element)` where the DOM answers `empty`. */
@@ -64,7 +58,7 @@ function growingChildren(element: Element, list: Element[]): Element[] {
         if (index >= target.length && index < MAX_CHILDREN && creationOn()) {
           const tag = CHILD_OF[element.localName] ?? 'div';
           while (target.length <= index) {
-            const child = relative(element, tag);
+            const child = relative(element, tag, `children[${target.length}]`);
             element.append(child);
             target.push(child);
           }
@@ -88,7 +82,8 @@ function wrapInAncestor(element: Element, selector: string): Element | undefined
     const spec = skeleton.compounds[i];
     if (!spec) break;
     const ancestor = elementFor(element.ownerDocument, spec);
-    markPage(ancestor, undefined, true);
+    const base = expressionOf(element);
+    markPage(ancestor, nearest === undefined && base !== undefined ? `${base}.closest(${JSON.stringify(selector)})` : undefined, true);
     inner.replaceWith(ancestor);
     ancestor.append(inner);
     nearest ??= ancestor;
@@ -102,22 +97,22 @@ export function giveRelatives(document: Document): void {
   const sample = document.createElement('div');
   const isNull = (answer: unknown) => answer === null || answer === undefined;
   wrapGetter(sample, 'nextElementSibling', isNull, (element) => {
-    const sibling = relative(element, NEXT_OF[element.localName] ?? 'div');
+    const sibling = relative(element, NEXT_OF[element.localName] ?? 'div', 'nextElementSibling');
     element.after(sibling);
     return sibling;
   });
   wrapGetter(sample, 'previousElementSibling', isNull, (element) => {
-    const sibling = relative(element, PREVIOUS_OF[element.localName] ?? 'div');
+    const sibling = relative(element, PREVIOUS_OF[element.localName] ?? 'div', 'previousElementSibling');
     element.before(sibling);
     return sibling;
   });
-  const child = (element: Element) => {
-    const made = relative(element, CHILD_OF[element.localName] ?? 'div');
+  const child = (path: string) => (element: Element) => {
+    const made = relative(element, CHILD_OF[element.localName] ?? 'div', path);
     element.append(made);
     return made;
   };
-  wrapGetter(sample, 'firstElementChild', isNull, child);
-  wrapGetter(sample, 'lastElementChild', isNull, child);
+  wrapGetter(sample, 'firstElementChild', isNull, child('firstElementChild'));
+  wrapGetter(sample, 'lastElementChild', isNull, child('lastElementChild'));
   wrapGetter(sample, 'children', () => true, (element, answer) => growingChildren(element, answer as Element[]));
 
   const closest = ownerOf(sample, 'closest');
