@@ -181,6 +181,16 @@ const E2E: readonly { readonly name: string; readonly code: string; readonly env
     name: 'jquery: a click handler runs with a jQuery event', code: "$('#b').on('click', function (e) { e.preventDefault(); console.log('jq', e.type); });",
     loaded: ['browser', 'jquery'], stdout: 'jq click\n',
   },
+  // so-29734376-2: in the sandbox an injected global is the global object's; the program's `var` is put on it too (globalMirror).
+  {
+    name: 'node: an injected global read through the real global object', code: "var port = global.settings.port;\nconsole.log(typeof port, global.settings === settings);\nglobal.settings = 1;\nconsole.log(settings);",
+    loaded: ['node'], stdout: 'number true\n1\n',
+  },
+  // so-57143203-3: window[name] finds the injected global, not the snippet's own function (the sandbox runs it in a function scope).
+  {
+    name: 'browser: window[name] of an injected global', code: "function foo(n) { console.log('own', n); }\nconst func = 'foo 5'.split(' ')[0];\nwindow[func](5);\nconsole.log('after');",
+    loaded: ['browser'], stdout: 'after\n',
+  },
   {
     name: 'node-fs and process.env: the learnt file and variable, and __dirname as the run saw them',
     code: "const fs = require('fs');\nconst text = fs.readFileSync('notes.txt', 'utf8');\nconsole.log(text.split('\\n').length > 0, process.env.PORT, __dirname);",

@@ -8,6 +8,7 @@ import { lowerForTypeStripping, stripTypes, traverse } from '../parse/stripTypes
 import { transformJsx } from '../parse/transformJsx.ts';
 import { clockPreamble, readsClock, type ClockSettings } from './clockPreamble.ts';
 import { environmentPreamble, functionsRegistration, preludeWithEnvironments, type ProgramEnvironments } from './environmentPreamble.ts';
+import { globalMirror } from './globalMirror.ts';
 
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
 
@@ -63,7 +64,9 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   // name that shadows one the definitions use (`let Promise = require('promise')`), a top-level
   // await (a CommonJS script cannot have one), or a directive such as 'use strict'; also a
   // top-level name the preambles read (`var globalThis = global` would be hoisted over them).
-  const preambleNames = withClock || envs ? PREAMBLE_NAMES : new Set<string>();
+  // Injected globals the snippet may read through the global object are put on it (globalMirror), as the sandbox has them.
+  const mirror = rendered.source === '' ? '' : globalMirror(rendered, snippet.code);
+  const preambleNames = withClock || envs || mirror !== '' ? PREAMBLE_NAMES : new Set<string>();
   const shadows = instrumented.topLevelNames.some((n) => rendered.identifiers.has(n) || preambleNames.has(n));
   if (rendered.receiver !== undefined || shadows || instrumented.async || snippet.directives) {
     code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'globalThis'});\n`;
@@ -71,7 +74,7 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   const clock = parts.clock && withClock ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
   const environments = envs ? environmentPreamble(envs, rendered, clock !== '') : '';
   const definitions = envs ? preludeWithEnvironments(rendered.source) : rendered.source;
-  const prelude = definitions === '' ? '' : `// ---- injected by snipexec ----\n${definitions}`;
+  const prelude = definitions === '' ? '' : `// ---- injected by snipexec ----\n${definitions}${mirror}`;
   const head = clock + environments + prelude;
   return head + (head === '' ? '' : '// ---- snippet ----\n') + code;
 }
