@@ -1,6 +1,7 @@
 // `npm run eval`: every mode over every dataset present, side by side.
 // Usage: npm run eval [-- --modes none,dummy,trace,trace+calls,llm] [--datasets a,b] [--reps N] [--limit N] [--baseline FILE]
-//   MODE+calls runs MODE with callUncalled: top-level functions never called are called at the end.
+//   MODE+calls runs MODE with callUncalled: top-level functions never called are called at the end;
+//   MODE+noenv runs MODE without environments (the ablation of issue 12).
 //                        [--concurrency N] [--out DIR] [--llm-cache DIR]
 // Writes to eval/results/: DATASET.MODE[.repK].jsonl (per snippet), summary.json, table.md,
 // coverage.svg. `llm` runs only when an endpoint is configured or its response cache exists.
@@ -47,7 +48,8 @@ const wanted = values.datasets?.split(',');
 const chosen = datasets.filter((d) => !wanted || wanted.includes(d.name));
 
 let modes = values.modes.split(',');
-const baseMode = (m: string) => m.replace(/\+calls$/, '') as Mode;
+// Suffixes: +calls calls what nothing called; +noenv runs without environments (an ablation).
+const baseMode = (m: string) => m.replace(/(\+calls|\+noenv)+$/, '') as Mode;
 const llm = modes.some((m) => baseMode(m) === 'llm') ? llmEnvironment(values['llm-cache']) : undefined;
 if (!llm) modes = modes.filter((m) => baseMode(m) !== 'llm');
 
@@ -59,7 +61,7 @@ for (const dataset of chosen) {
   for (const mode of modes) {
     // Only the LLM is stochastic; the offline modes are deterministic for a seed, so one run says it all.
     const n = baseMode(mode) === 'llm' ? reps : 1;
-    const runOptions = { mode: baseMode(mode), callUncalled: mode.endsWith('+calls') };
+    const runOptions = { mode: baseMode(mode), callUncalled: mode.includes('+calls'), environments: !mode.includes('+noenv') };
     const runs: BatchRow[][] = [];
     const started = Date.now();
     for (let k = 0; k < n; k++) {
