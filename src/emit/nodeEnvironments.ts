@@ -47,8 +47,9 @@ export class EmittedEnvironmentFailed extends SnipexecError {
   }
 }
 
-type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
-const loader = Module as unknown as { _load: Load };
+type Require = (this: unknown, id: unknown) => unknown;
+// The method every module's `require` calls (`function require(id) { return mod.require(id); }`).
+const modulePrototype = Module.prototype as unknown as { require: Require };
 // Node's own process, taken before an environment replaces the global `process` with its model.
 const nodeProcess = process;
 const exitProcess = process.exit.bind(process);
@@ -149,23 +150,23 @@ function bareSpecifier(specifier: string): string {
  * The program's `require(spec)`, and only its own module's, looks up as the sandbox did: an
  * environment's module for the specifiers environments define; then the global `require` an
  * environment defined (Node's environment gives one, which answers with the values the run gave,
- * `require(file)` of a computed name included), unless it says MODULE_NOT_FOUND; then Node's own.
+ * `require(file)` of a computed name included, and takes any value as the run's did), unless it
+ * says MODULE_NOT_FOUND; then Node's own.
  */
 function hookRequire(program: object, modules: ReadonlyMap<string, unknown>, environmentRequire: () => unknown): void {
-  const original = loader._load;
-  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
-    if (parent === program && typeof request === 'string') {
-      const key = bareSpecifier(request);
-      if (modules.has(key)) return modules.get(key);
+  const original = modulePrototype.require;
+  modulePrototype.require = function (this: unknown, id: unknown) {
+    if (this === program) {
+      if (typeof id === 'string' && modules.has(bareSpecifier(id))) return modules.get(bareSpecifier(id));
       const required = environmentRequire();
       if (typeof required === 'function') {
         try {
-          return (required as (spec: string) => unknown)(request);
+          return (required as (spec: unknown) => unknown)(id);
         } catch (error) {
           if ((error as { code?: unknown } | null)?.code !== 'MODULE_NOT_FOUND') throw error;
         }
       }
     }
-    return original.call(this, request, parent, isMain);
+    return original.call(this, id);
   };
 }
