@@ -215,6 +215,11 @@ const CASES: readonly Case[] = [
     logs: ['"example" "example" example', 'false false'],
   },
   {
+    name: "a guessed element's watched members are none of its own properties: code that reads every own property of it leaves it what it is",
+    code: 'const d = document.querySelector("#d"); for (const k of Reflect.ownKeys(d)) void d[k]; console.log(Object.getOwnPropertyNames(d).some((k) => k === "insertRow" || k === "getContext"), d.tagName, d instanceof HTMLDivElement); console.log(document.querySelector("#c").getContext("2d") !== null, document.querySelector("#c").tagName)',
+    logs: ['false DIV true', 'true CANVAS'],
+  },
+  {
     name: 'nothing of the host: the module loader linkedom would reach is back as it was, atob and btoa are the browser\'s',
     code: 'console.log(typeof require, atob(btoa("héllo")) === "héllo", btoa("hi"))',
     logs: ['function true aGk='],

@@ -33,19 +33,21 @@ export function guessedTags(document: Document, onBecome: (element: Element) => 
     if (!watched.has(element)) return;
     watched.delete(element);
     const target = element as Element;
-    for (const key of Object.keys(KIND_OF_MEMBER)) delete (target as unknown as Record<string, unknown>)[key];
-    if (target.localName !== tag) {
-      Object.setPrototypeOf(target, Object.getPrototypeOf(document.createElement(tag)) as object);
-      (target as unknown as { localName: string }).localName = tag; // linkedom keeps the name on the instance
-    }
+    // the tag's own prototype replaces the watching one (and the guessed tag's, under it)
+    Object.setPrototypeOf(target, Object.getPrototypeOf(document.createElement(tag)) as object);
+    (target as unknown as { localName: string }).localName = tag; // linkedom keeps the name on the instance
     delete (target as unknown as { value?: unknown }).value; // the learnt value of a guessed element: its new kind has its own
     if (type !== undefined) target.setAttribute('type', type);
     onBecome(target);
   };
+  // The members watch from a prototype of the element's own, put between it and its class: they are
+  // not the element's own properties, which code that inspects an object (the runtime recording a
+  // call's arguments) reads without the snippet having asked for them.
   const watch = (element: Element) => {
     watched.add(element);
+    const watching = Object.create(Object.getPrototypeOf(element) as object) as object;
     for (const [key, [tag, type]] of Object.entries(KIND_OF_MEMBER)) {
-      Object.defineProperty(element, key, {
+      Object.defineProperty(watching, key, {
         get(this: Element) {
           become(element, tag, type);
           return Reflect.get(element, key, this) as unknown;
@@ -58,6 +60,7 @@ export function guessedTags(document: Document, onBecome: (element: Element) => 
         enumerable: false,
       });
     }
+    Object.setPrototypeOf(element, watching);
   };
   return { watch, become };
 }
