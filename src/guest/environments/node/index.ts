@@ -17,6 +17,7 @@ import { defineModuleGlobals } from './moduleGlobals.ts';
 import { createNet, driveServers } from './netModule.ts';
 import { createOs } from './osModule.ts';
 import { CWD, createProcess, endOfProcess } from './processModel.ts';
+import { driveProcessEvents } from './processEvents.ts';
 import { querystringModule } from './querystringModule.ts';
 import { TextDecoderModel, TextEncoderModel } from './textCoding.ts';
 import { createTimers } from './timersModule.ts';
@@ -73,5 +74,6 @@ export function setup(host: EnvironmentHost): void {
   defineModuleGlobals(host, new Map(Object.entries(modules)));
 
   host.afterSnippet('net servers', driveServers(net, () => host.valueOf('socket.data', 'the data a client sends is undefined')));
+  host.afterSnippet('process events', driveProcessEvents(proc, host));
   host.afterSnippet('process exit', endOfProcess(proc));
 }
