@@ -299,6 +299,22 @@ const CASES: readonly Case[] = [
     code: "const os = require('os'); console.log(os.platform(), os.type(), os.EOL === '\\n', os.cpus().length, os.homedir(), os.tmpdir(), typeof os.totalmem(), os.hostname());",
     logs: ['linux Linux true 4 /home/node /tmp number snipexec'],
   },
+  {
+    name: "crypto: a member of Node's crypto the model lacks is learnt from usage; one Node no longer has (createCipher) stays undefined",
+    envs: ['node', 'node-crypto'],
+    code: `const crypto = require('crypto'); const { createSign } = crypto;
+      console.log(crypto.createCipheriv, createSign, crypto.pseudoRandomBytes === crypto.pseudoRandomBytes, typeof crypto.createCipher, typeof crypto.noSuchThing);`,
+    values: { 'require("crypto").createCipheriv': 'cipher', 'require("crypto").createSign': 'sign', 'require("crypto").pseudoRandomBytes': 'prb' },
+    logs: ['cipher sign true undefined undefined'],
+  },
+  {
+    name: 'crypto: a Hash is a stream: setEncoding, write, end, read; piped into, it gives its digest',
+    envs: ['node', 'node-crypto'],
+    code: `const crypto = require('crypto');
+      const hash = crypto.createHash('sha1'); hash.setEncoding('hex'); hash.write('x'); hash.end(); console.log(hash.read(), hash.read());
+      const h2 = crypto.createHash('md5'); h2.on('data', (d) => console.log('data', d.toString('hex'))); h2.on('finish', () => console.log('finish')); h2.end('x');`,
+    logs: ['11f6ad8ec52a2984abaafd7c3b516503785c2072 null', 'finish', 'data 9dd4e461268c8034f5c8564e155c67a6'],
+  },
 ];
 
 for (const c of selected(CASES)) {

@@ -4,6 +4,7 @@ import { md5, ripemd160, sha1 } from '@noble/hashes/legacy.js';
 import { sha224, sha256, sha384, sha512, sha512_224, sha512_256 } from '@noble/hashes/sha2.js';
 import { sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256 } from '@noble/hashes/sha3.js';
 import type { CHash } from '@noble/hashes/utils.js';
+import { EventEmitter } from 'events';
 import { Buffer } from '../node/shims/globalBuffer.ts';
 
 /** A noble hash function: `create()` gives an incremental hasher (`create({ dkLen })` for an extendable one). */
@@ -44,11 +45,18 @@ interface Incremental {
   clone(): Incremental;
 }
 
-/** Node's Hash/Hmac object over an incremental noble hasher: update() chains, digest() once. */
-export class HashModel {
+/**
+ * Node's Hash/Hmac object over an incremental noble hasher: update() chains, digest() once. It is
+ * also a stream, as Node's is: write() updates, end() finishes, and read() (or 'data') gives the
+ * digest, in the encoding setEncoding() chose; so `source.pipe(hash)` works.
+ */
+export class HashModel extends EventEmitter {
   #state: Incremental;
   #done = false;
+  #encoding: unknown;
+  #output: Buffer | string | null = null;
   constructor(state: Incremental) {
+    super();
     this.#state = state;
   }
   update(data: unknown, encoding?: unknown): this {
@@ -63,6 +71,47 @@ export class HashModel {
   }
   copy(): HashModel {
     return new HashModel(this.#state.clone());
+  }
+  setEncoding(encoding: unknown): this {
+    this.#encoding = encoding;
+    return this;
+  }
+  write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    this.update(chunk, typeof encoding === 'string' ? encoding : undefined);
+    const cb = typeof encoding === 'function' ? encoding : callback;
+    if (typeof cb === 'function') queueMicrotask(() => (cb as () => void)());
+    return true;
+  }
+  end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') this.update(chunk, typeof encoding === 'string' ? encoding : undefined);
+    if (this.#done) return this;
+    const output = this.digest(this.#encoding);
+    this.#output = output;
+    const cb = [chunk, encoding, callback].find((a) => typeof a === 'function') as (() => void) | undefined;
+    queueMicrotask(() => {
+      this.emit('finish');
+      if (this.listenerCount('data') > 0) {
+        this.#output = null;
+        this.emit('data', output);
+      } else this.emit('readable');
+      this.emit('end');
+      cb?.();
+    });
+    return this;
+  }
+  /** The digest once the stream ended, then null. */
+  read(): Buffer | string | null {
+    const output = this.#output;
+    this.#output = null;
+    return output;
+  }
+  pipe<T extends { write?: (c: unknown) => unknown; end?: () => unknown }>(dest: T): T {
+    this.once('end', () => {
+      const output = this.read();
+      if (output !== null) dest.write?.(output);
+      dest.end?.();
+    });
+    return dest;
   }
 }
 

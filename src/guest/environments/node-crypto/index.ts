@@ -2,11 +2,12 @@
  * The `node-crypto` environment: `crypto` with hashes and HMACs from @noble/hashes (md5, sha1,
  * sha2, sha3, ripemd160), pbkdf2, timingSafeEqual, and randomness from the runtime's seeded
  * Math.random (randomUUID, randomBytes, randomInt), so a run is repeatable. Ciphers, signatures
- * and key pairs are not modelled. Needs the `node` environment (its Buffer).
+ * and key pairs are not modelled: they are learnt from usage, as Node's members the model lacks. Needs the `node` environment (its Buffer).
  */
 import { pbkdf2 as noblePbkdf2 } from '@noble/hashes/pbkdf2.js';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { Buffer } from '../node/shims/globalBuffer.ts';
+import { withLearntGaps } from '../shared/learnGaps.ts';
 import { bytesOf, createHash, createHmac, HASHES, hashNamed } from './hashes.ts';
 import { createRandomness } from './randomness.ts';
 
@@ -43,5 +44,6 @@ export function setup(host: EnvironmentHost): void {
     webcrypto: { getRandomValues: randomness.getRandomValues, randomUUID: randomness.randomUUID },
     constants: {},
   };
-  host.defineModule('crypto', crypto);
+  // ciphers, signatures, key pairs …: Node's members the model lacks are learnt from usage
+  host.defineModule('crypto', withLearntGaps(crypto, 'require("crypto")', 'crypto', (id, reason) => host.valueOf(id, reason)));
 }
