@@ -1,26 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import ivm from 'isolated-vm';
 import { environmentFilename } from '../protocol/environment.ts';
+import type { LifecycleMethod, RuntimeLifecycle } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
+import { startRuntime, startupSnapshot } from './runtimeBundle.ts';
 import { SharedCounters } from './sharedCounters.ts';
 
-// One closure: the runtime, the recording proxies of trace mode, the memory cap (WebAssembly and
-// resizable buffers, which isolated-vm does not count) and the environments' host, which share its
-// primordials; it returns the lifecycle object the host drives the run with.
-const RUNTIME_SOURCE = `${['runtime.js', 'probe.js', 'memoryCap.js', 'environmentHost.js'].map((f) => readFileSync(new URL(`../isolate/${f}`, import.meta.url), 'utf8')).join('\n')}\nreturn lifecycle;`;
-// Node's util.inspect (node-inspect-extracted, one self-contained file), which the console prints with.
-// Evaluating it takes 10-20 ms, so it is evaluated once, into the startup snapshot every isolate starts
-// from; the runtime takes it off the global object before any snippet code runs. It reads a global
-// URL (to print URL objects, which an isolate has none of): it gets a class of its own.
-const NODE_UTIL_SOURCE = `globalThis.__snipexec_nodeUtil = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8')}\n;return module.exports; })();`;
-// console.table as Node prints it, on top of that inspect (src/isolate/consoleTable.js), is in the snapshot too.
-const SNAPSHOT_SOURCES = [
-  { code: NODE_UTIL_SOURCE, filename: 'snipexec:node-util' },
-  { code: readFileSync(new URL('../isolate/consoleTable.js', import.meta.url), 'utf8'), filename: 'snipexec:console-table' },
-];
-let snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined;
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
 export type ExecutionStatus = 'completed' | 'stopped' | 'pending' | 'timeout' | 'memory-limit' | 'internal-error';
@@ -52,8 +37,8 @@ export interface ExecutionResult {
   readonly environmentFailures?: readonly { readonly name: string; readonly message: string }[];
 }
 
-/** The lifecycle object the runtime's closure returns (src/isolate/environmentHost.js). */
-type Lifecycle = Record<'loadEnvironment' | 'enter' | 'adopt' | 'preludeFailures' | 'afterSnippet' | 'tick' | 'drive' | 'report', unknown>;
+/** The lifecycle object the runtime's `start` returns (src/guest/runtime/lifecycle.ts). */
+type Lifecycle = RuntimeLifecycle;
 
 /** How long after the deadline the watchdog disposes an isolate that is still running. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -72,8 +57,7 @@ const WATCHDOG_GRACE_MS = 1_000;
  * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
-  snapshot ??= ivm.Isolate.createSnapshot(SNAPSHOT_SOURCES);
-  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot });
+  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot: startupSnapshot() });
   const counters = new SharedCounters(exec.config.statements, exec.config.branches);
   const start = Date.now();
   const waitedBefore = exec.waitedMs?.() ?? 0;
@@ -111,7 +95,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   try {
     context = await isolate.createContext();
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
-    lifecycle = (await context.evalClosure(RUNTIME_SOURCE, [bridge, JSON.stringify(exec.config), counters.transferable(), exec.memoryLimitMb], { timeout: remaining(), result: { reference: true } })) as ivm.Reference<Lifecycle>;
+    lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining());
     const call = lifecycleCaller(lifecycle);
     for (const env of exec.environments) {
       const failure = await loadEnvironment(context, call, env, remaining());
@@ -169,7 +153,7 @@ function statusOf(report: RuntimeReport): ExecutionResult {
   return { status: 'completed', report };
 }
 
-type LifecycleCall = (method: keyof Lifecycle, args: unknown[], timeout: number) => Promise<unknown>;
+type LifecycleCall = (method: LifecycleMethod, args: unknown[], timeout: number) => Promise<unknown>;
 
 /** Calls the lifecycle's methods; each method's Reference is taken once. */
 function lifecycleCaller(lifecycle: ivm.Reference<Lifecycle>): LifecycleCall {

@@ -1,0 +1,23 @@
+import { list, push } from './ownData.ts';
+
+/**
+ * The coverage counters: views on the buffer the host shares with the isolate (statements first,
+ * then each branch's outcomes, as float64), so the host reads them even after the isolate is gone.
+ * Only this closure holds them; no global names them.
+ */
+export let statements: Float64Array;
+export const branches = list<Float64Array>();
+
+/** One frame per loop entry: whether its body ran, and how many iterations recording proxies took part in. */
+export interface LoopFrame {
+  entered: boolean;
+  probed: number;
+  ops: number;
+}
+/** Per loop (branch id), the frames of the entries still running (recursion nests them). */
+export const loopStacks = list<LoopFrame[] | undefined>();
+
+export function initCoverage(buffer: SharedArrayBuffer, statementCount: number, outcomes: readonly number[]): void {
+  statements = new Float64Array(buffer, 0, statementCount);
+  for (let i = 0, at = statementCount; i < outcomes.length; at += outcomes[i], i++) push(branches, new Float64Array(buffer, at * 8, outcomes[i]));
+}

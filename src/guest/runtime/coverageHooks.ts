@@ -1,0 +1,74 @@
+/**
+ * The hooks that count: statements, branch outcomes and loops (src/instrument/coverageVisitor.ts
+ * places them). After an environment's exit() nothing runs: each throws the exit again, past any catch.
+ */
+import { branches, loopStacks, statements } from './coverage.ts';
+import { WITH_HANDLER } from './hookGuard.ts';
+import { list, pop, push, rec } from './ownData.ts';
+import type { Dyn } from './primordials.ts';
+import { ObjectCtor, ProxyCtor, TypeErrorCtor } from './primordials.ts';
+import { isProbe, MAX_PROBED_ITERATIONS, probeOps } from './probes.ts';
+import { EXIT, run } from './run.ts';
+
+export function statement(id: number): void {
+  if (run.exited) throw EXIT;
+  statements[id]++;
+}
+export function test<T>(id: number, v: T): T {
+  if (run.exited) throw EXIT;
+  statements[id]++;
+  return v;
+}
+export function returned<T>(id: number, v: T): T {
+  if (run.exited) throw EXIT;
+  statements[id]++;
+  return v;
+}
+/** `return` out of loops: they are left, so they count too. */
+export function returnedFromLoops<T>(id: number, v: T, left: readonly number[]): T {
+  if (run.exited) throw EXIT;
+  statements[id]++;
+  for (let i = 0; i < left.length; i++) statements[left[i]]++;
+  return v;
+}
+export function branch(id: number, i: number): void {
+  if (run.exited) throw EXIT;
+  branches[id][i]++;
+}
+export function logical<T>(id: number, v: T, op: string): T {
+  if (run.exited) throw EXIT;
+  if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) branches[id][0]++;
+  return v;
+}
+// Loops: one frame per entry, whether its body ran and how many iterations recording proxies took part in.
+export function loopEnter(id: number): void {
+  push((loopStacks[id] ||= list()), rec({ entered: false, probed: 0, ops: probeOps }));
+}
+export function loopBody(id: number): void {
+  if (run.exited) throw EXIT;
+  branches[id][0]++;
+  const s = loopStacks[id];
+  if (s && s.length) s[s.length - 1].entered = true;
+}
+export function loopExit(id: number): void {
+  const s = loopStacks[id];
+  if (s && s.length && !pop(s).entered) branches[id][1]++;
+}
+/** A loop test: false once recording proxies kept the loop going for MAX_PROBED_ITERATIONS, whatever they answer. */
+export function loopTest<T>(id: number, v: T): T | false {
+  if (run.exited) throw EXIT;
+  const s = loopStacks[id];
+  const f = s && s.length ? s[s.length - 1] : undefined;
+  if (f !== undefined && (f.ops !== probeOps || isProbe(v))) {
+    f.ops = probeOps;
+    if (++f.probed > MAX_PROBED_ITERATIONS) return false;
+  }
+  return v;
+}
+/** `with (o)`: counted, and o wrapped so that it cannot answer for the hook's name (its has says false). */
+export function withObject(id: number, o: Dyn): object {
+  if (run.exited) throw EXIT;
+  statements[id]++;
+  if (o === null || o === undefined) throw new TypeErrorCtor('Cannot convert undefined or null to object');
+  return new ProxyCtor(ObjectCtor(o), WITH_HANDLER);
+}

@@ -1,0 +1,63 @@
+/**
+ * The EnvironmentHost an environment's setup(host) gets (src/protocol/environment.ts), the
+ * modules and drivers environments add, and exit(). Reachable only through setup's argument.
+ */
+import type { EnvironmentHost } from '../../protocol/environment.ts';
+import { entered, entries } from './entryPoints.ts';
+import { inject, NONE } from './injection.ts';
+import { cut, list, push, rec, str } from './ownData.ts';
+import type { Dyn } from './primordials.ts';
+import { apply, defineProperty, G, ObjectCreate, ObjectFreeze, strSlice } from './primordials.ts';
+import { isProbe } from './probes.ts';
+import { config, EXIT, run } from './run.ts';
+
+/** Module specifier (without `node:`) -> an environment's value. */
+export const environmentModules: Record<string, unknown> = ObjectCreate(null);
+/** The environments' drivers, in the order added. */
+export const drivers = list<{ readonly name: string; readonly drive: Dyn }>();
+/** Element id -> the value valueOf gave in this run. */
+const environmentValues: Record<string, unknown> = ObjectCreate(null);
+
+export const environmentHost: EnvironmentHost = ObjectFreeze({
+  global: G,
+  defineGlobal(name: string, value: unknown) {
+    defineProperty(G, str(name), rec({ value, writable: true, configurable: true, enumerable: false }));
+  },
+  defineModule(specifier: string, value: unknown) {
+    let key = str(specifier);
+    if (apply(strSlice, key, [0, 5]) === 'node:') key = apply(strSlice, key, [5]);
+    environmentModules[key] = value;
+  },
+  afterSnippet(name: string, drive: () => void) {
+    if (typeof drive === 'function') push(drivers, rec({ name: str(name), drive }));
+  },
+  topLevelFunctions() {
+    const out: { readonly name: string; readonly fn: (...args: never[]) => unknown; readonly called: boolean }[] = [];
+    for (let k = 0; k < entries.length; k++) {
+      const fn = entries[k];
+      if (fn === undefined) continue;
+      push(out, ObjectFreeze({ name: config.entryPoints[k].name, fn, called: entered[k] === true }));
+    }
+    return out;
+  },
+  exit(code: number): never {
+    if (!run.exited) {
+      run.exited = true;
+      run.exitCode = typeof code === 'number' && code === code ? code : 0;
+      run.stopped = true;
+    }
+    throw EXIT;
+  },
+  valueOf(id: string, reason: string) {
+    const key = str(id);
+    if (key in environmentValues) return environmentValues[key];
+    run.lastSite = -1;
+    const v = inject(rec({ id: key, kind: 'environment', sid: -1, message: cut(str(reason), 500) }));
+    const value = v === NONE ? undefined : v;
+    environmentValues[key] = value;
+    return value;
+  },
+  isProbe(v: unknown) {
+    return isProbe(v);
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * The guest runtime: runs INSIDE the isolate, imports nothing of the host (only types and constants
+ * from src/protocol), and sees nothing of it. Bundled into one script (src/sandbox/runtimeBundle.ts)
+ * that evaluates to `start`; the host calls it once per context, before any environment, prelude or
+ * snippet code runs. Its only way out is the bridge; the counters are in memory the host shares.
+ *
+ * Integrity: whatever runs while or after the snippet runs (hooks, console, timers, probes, the
+ * report) calls only built-ins captured when this script was evaluated (primordials.ts), and keeps
+ * its data in lists and records without a prototype (ownData.ts), so nothing the snippet puts on
+ * Array.prototype, Object.prototype, String.prototype or Promise.prototype takes part; none of what
+ * it holds is stored on any global, and the functions it hands the snippet show no source (native.ts).
+ */
+import type { BridgeReference, RuntimeConfig, RuntimeLifecycle, StartRuntime } from '../../protocol/runtime.ts';
+import { setBridge } from './bridge.ts';
+import { addTimer, clearTimer, createFakeDate, initClock, random } from './clock.ts';
+import { createConsole, hideConsoleSources, takeNodeUtil } from './console.ts';
+import { initCoverage } from './coverage.ts';
+import { lifecycle } from './lifecycle.ts';
+import { installMemoryCap } from './memoryCap.ts';
+import { native } from './native.ts';
+import { detached, rec } from './ownData.ts';
+import { defineProperty, ErrorCtor, G, indirectEval, ownKeys, parse } from './primordials.ts';
+import { initCallbackConventions } from './probeCallbacks.ts';
+import { setConfig } from './run.ts';
+import { initValueHooks } from './valueHooks.ts';
+
+/** queueMicrotask: fn runs as a microtask; what it throws is an unhandled rejection, as in Node. */
+async function microtask(fn: () => void): Promise<void> {
+  await undefined;
+  fn();
+}
+
+let started = false;
+
+export const start: StartRuntime = (bridge: BridgeReference, configJson: string, counters: SharedArrayBuffer, memoryLimitMb: number): RuntimeLifecycle => {
+  if (started) throw new ErrorCtor('snipexec: the runtime has started already');
+  started = true;
+  setBridge(bridge);
+  const config = detached(parse(configJson)) as RuntimeConfig;
+  setConfig(config);
+  initCoverage(counters, config.statements, config.branches);
+  takeNodeUtil();
+  const FakeDate = createFakeDate();
+  initClock(config.startTime, config.seed);
+  initValueHooks();
+  // Helpers the injected definitions use; the host emits the same source in --emit output.
+  indirectEval(config.helpers);
+  const consoleObject = createConsole();
+  // The functions the snippet is handed are arrows or proxies of them: none has a `prototype` whose
+  // constructor is the runtime's own function.
+  const globals: Record<string, unknown> = rec({
+    console: consoleObject,
+    setTimeout: native((fn: unknown, ms: unknown, ...args: unknown[]) => addTimer(fn, ms, args, false), 'setTimeout'),
+    setInterval: native((fn: unknown, ms: unknown, ...args: unknown[]) => addTimer(fn, ms, args, true), 'setInterval'),
+    setImmediate: native((fn: unknown, ...args: unknown[]) => addTimer(fn, 0, args, false), 'setImmediate'),
+    clearTimeout: native((id: unknown) => clearTimer(id), 'clearTimeout'),
+    clearInterval: native((id: unknown) => clearTimer(id), 'clearInterval'),
+    clearImmediate: native((id: unknown) => clearTimer(id), 'clearImmediate'),
+    queueMicrotask: native((fn: () => void) => {
+      void microtask(fn);
+    }, 'queueMicrotask'),
+    Date: FakeDate,
+  });
+  hideConsoleSources(consoleObject);
+  const names = ownKeys(globals);
+  for (let i = 0; i < names.length; i++) defineProperty(G, names[i], rec({ value: globals[names[i] as string], writable: true, configurable: true, enumerable: false }));
+  Math.random = native(() => random(), 'random');
+  initCallbackConventions(config.callbacks);
+  installMemoryCap(memoryLimitMb);
+  return lifecycle;
+};

@@ -1,0 +1,145 @@
+/**
+ * The lifecycle object the host drives the run with (RuntimeLifecycle, src/protocol/runtime.ts):
+ * environments, the prelude's values, the snippet, timers, drivers, the functions nothing called,
+ * and the report. The host gets it as a Reference; no global names it.
+ */
+import type { GuestReport, RuntimeLifecycle } from '../../protocol/runtime.ts';
+import { takeNextTimer, timers } from './clock.ts';
+import { output } from './console.ts';
+import { register } from './elements.ts';
+import { entered, entries } from './entryPoints.ts';
+import { drivers, environmentHost } from './environmentHost.ts';
+import { caught, uncaught } from './errorAttribution.ts';
+import { hooks } from './hooks.ts';
+import { inject, injectedGlobals, NONE } from './injection.ts';
+import { isPromise, settle } from './native.ts';
+import { cut, list, push, rec, str } from './ownData.ts';
+import type { Dyn } from './primordials.ts';
+import { apply, G, isArray, ObjectFreeze, parse, strSlice } from './primordials.ts';
+import { traces } from './probes.ts';
+import { config, EXIT, run } from './run.ts';
+import { toJson } from './toJson.ts';
+import { adoptModule, adoptReceiver } from './valueHooks.ts';
+
+/** Definitions of the prelude that threw, with their errors (at most 100). */
+const preludeFailures = list<{ id: string; message: string }>();
+
+export const lifecycle: RuntimeLifecycle = ObjectFreeze({
+  loadEnvironment(name: string, factory: unknown): string {
+    try {
+      const module: Dyn = { exports: {} };
+      apply(factory as Dyn, module.exports, [module, module.exports]);
+      const setup = module.exports && module.exports.setup;
+      if (typeof setup !== 'function') return `environment ${str(name)} exports no setup function`;
+      apply(setup, module.exports, [environmentHost]);
+      return '';
+    } catch (e) {
+      if (e === EXIT) {
+        run.exited = false;
+        run.stopped = false;
+        return `environment ${str(name)} called exit() while loading`;
+      }
+      let message;
+      try {
+        message = str(e && (e as Dyn).message !== undefined ? (e as Dyn).message : e);
+      } catch {
+        message = '[unprintable error]';
+      }
+      return cut(message, 500) || 'failed to load';
+    }
+  },
+  afterSnippet(): boolean {
+    let ran = false;
+    for (let i = 0; i < drivers.length && !run.stopped; i++) {
+      ran = true;
+      try {
+        const r: Dyn = apply(drivers[i].drive, undefined, []);
+        if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
+        else if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => uncaught(e));
+      } catch (e) {
+        uncaught(e);
+      }
+    }
+    return ran;
+  },
+  enter(script: unknown): void {
+    if (typeof script === 'function') apply(script, undefined, [hooks]);
+  },
+  adopt(pairs: unknown): void {
+    if (!isArray(pairs)) return;
+    for (let i = 0; i < pairs.length; i++) {
+      register(pairs[i][1], pairs[i][0]);
+      const id = pairs[i][0];
+      if (id === 'this') {
+        adoptReceiver(pairs[i][1]);
+        continue;
+      }
+      injectedGlobals[id] = true;
+      if (apply(strSlice, id, [0, 8]) === 'require(') {
+        try {
+          adoptModule(parse(apply(strSlice, id, [8, -1])), pairs[i][1]);
+        } catch {}
+      }
+    }
+  },
+  preludeFailures(pairs: unknown): void {
+    if (!isArray(pairs)) return;
+    for (let i = 0; i < pairs.length; i++) {
+      const id = pairs[i][0];
+      const e = pairs[i][1];
+      if (preludeFailures.length < 100) push(preludeFailures, rec({ id: str(id), message: cut(str(e && e.message !== undefined ? e.message : e), 500) }));
+    }
+  },
+  tick(): boolean {
+    if (run.stopped) return false;
+    const timer = takeNextTimer();
+    if (timer === undefined) return false;
+    try {
+      apply(timer.fn, G, timer.args);
+    } catch (e) {
+      uncaught(e);
+      return false;
+    }
+    // A timer ran: the host asks again, after the microtasks it queued, which may add timers.
+    return true;
+  },
+  drive(): string {
+    if (run.stopped) return toJson([]);
+    const driven = list<number>();
+    for (let k = 0; k < entries.length; k++) {
+      const fn = entries[k];
+      if (fn === undefined || entered[k] || run.stopped) continue;
+      const name = config.entryPoints[k].name;
+      const args = list<unknown>();
+      for (let i = 0; i < config.entryPoints[k].params; i++) {
+        const v = inject(rec({ id: `${name}#arg${i}`, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of ${name}, which the snippet never calls` }));
+        push(args, v === NONE ? undefined : v);
+      }
+      push(driven, k);
+      try {
+        const r: Dyn = apply(fn, undefined, args);
+        if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
+        else if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => uncaught(e));
+      } catch (e) {
+        uncaught(e);
+      }
+    }
+    return toJson(driven);
+  },
+  report(): string {
+    const report: GuestReport = rec({
+      halted: run.halted,
+      stdout: output.stdout,
+      stdoutDropped: output.dropped,
+      errors: run.errors,
+      caught,
+      done: run.done,
+      pendingTimers: timers.length,
+      lastSite: run.lastSite,
+      traces,
+      preludeFailures,
+      ...(run.exited ? { exit: run.exitCode } : {}),
+    });
+    return toJson(report);
+  },
+});

@@ -1,0 +1,146 @@
+/**
+ * The calls a recording proxy records, and the callbacks it is handed, which it runs as the real
+ * API would: at once with an element for array-like methods (and a few others), else on a later
+ * tick; error-first callbacks get null first, as the host's conventions say
+ * (src/values/trace/callbackConventions.ts, sent in the runtime config).
+ */
+import type { CallbackConventionsConfig } from '../../protocol/runtime.ts';
+import type { CallbackRecord, CallRecord, Trace } from '../../values/trace/trace.ts';
+import { addTimer } from './clock.ts';
+import { exec, list, push, put, rec, splitOn, test } from './ownData.ts';
+import type { Dyn } from './primordials.ts';
+import { apply, fnToString, isArray, MathMax, ObjectCreate, ownKeys, RegExpCtor, strIndexOf, strSlice, strTrim } from './primordials.ts';
+import { child, isProbe, kindOf, note, primitiveOf, probeFor, probeId, probes, traceOf, type ProbeInfo } from './probes.ts';
+
+const ELEMENT_CALLBACKS: Record<string, 1> = ObjectCreate(null);
+const SYNC_CALLBACKS: Record<string, 1> = ObjectCreate(null);
+const EVENT_METHODS: Record<string, 1> = ObjectCreate(null);
+let ERROR_FIRST: RegExp;
+let ERROR_ONLY: RegExp;
+const ERROR_HANDLER = /^(on)?(error|fail|failure|reject|rejected|catch)$/i;
+
+export function initCallbackConventions(callbacks: CallbackConventionsConfig): void {
+  for (let i = 0; i < callbacks.elementWise.length; i++) ELEMENT_CALLBACKS[callbacks.elementWise[i]] = 1;
+  for (let i = 0; i < callbacks.sync.length; i++) SYNC_CALLBACKS[callbacks.sync[i]] = 1;
+  ERROR_FIRST = new RegExpCtor(callbacks.errorFirst, 'i');
+  ERROR_ONLY = new RegExpCtor(callbacks.errorOnly, 'i');
+  for (let i = 0; i < callbacks.eventMethods.length; i++) EVENT_METHODS[callbacks.eventMethods[i]] = 1;
+}
+
+/** Node's error-first convention (callbackConventions.ts): whether the callback's first parameter is an error, null when none happened. */
+function errorFirst(names: readonly string[], params: number, method: string | undefined): boolean {
+  if (method !== undefined && EVENT_METHODS[method] === 1) return false; // an event handler's parameter is an event
+  return MathMax(params, names.length) >= 2 ? test(ERROR_FIRST, names[0] || '') : test(ERROR_ONLY, names[0] || '');
+}
+
+/** Parameter names of a callback, read off its source; [] when they are not plain names. */
+function paramNames(fn: unknown): string[] {
+  let src: string;
+  try {
+    src = apply(fnToString, fn, []);
+  } catch {
+    return list();
+  }
+  const m = exec(/^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(([^)]*)\)/, src) || exec(/^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/, src);
+  const names = list<string>();
+  if (!m || apply(strTrim, m[1], []) === '') return names;
+  const parts = splitOn(m[1], ',');
+  for (let i = 0; i < parts.length && i < 8; i++) {
+    let p = parts[i];
+    const eq = apply(strIndexOf, p, ['=']);
+    if (eq >= 0) p = apply(strSlice, p, [0, eq]);
+    p = apply(strTrim, p, []);
+    push(names, test(/^[A-Za-z_$][\w$]*$/, p) ? p : '');
+  }
+  return names;
+}
+
+/** Records the arguments of a call or `new`; returns the callbacks among them. */
+export function recordCall(t: Trace, field: 'calls' | 'constructs', args: readonly Dyn[]): readonly CallbackRecord[] {
+  const call = rec({ argc: args.length, args: list<string>(), values: list<CallRecord['values'][number]>(), callbacks: list<CallbackRecord>() });
+  for (let i = 0; i < args.length && i < 8; i++) {
+    const a = args[i];
+    push(call.args, kindOf(a));
+    const p = primitiveOf(a);
+    push(call.values, p === undefined ? null : p);
+    if (isProbe(a)) {
+      note(t, 'argProbes', probeId(a));
+      continue;
+    }
+    if (typeof a === 'function') {
+      const names = paramNames(a);
+      push(call.callbacks, rec<CallbackRecord>({ index: i, params: a.length, names, errorFirst: errorFirst(names, a.length, t.key) }));
+    } else if (a !== null && typeof a === 'object' && !isArray(a)) {
+      const keys = ownKeys(a);
+      for (let k = 0; k < keys.length && k < 16; k++) {
+        const key = keys[k];
+        if (typeof key !== 'string' || test(ERROR_HANDLER, key)) continue;
+        let v;
+        try {
+          v = a[key];
+        } catch {
+          continue;
+        }
+        if (typeof v === 'function' && !isProbe(v)) {
+          const names = paramNames(v);
+          push(call.callbacks, rec<CallbackRecord>({ index: i, prop: key, params: v.length, names, errorFirst: errorFirst(names, v.length, t.key) }));
+        }
+      }
+    }
+  }
+  note(t, field, call);
+  return call.callbacks;
+}
+
+function isClass(fn: unknown): boolean {
+  try {
+    return apply(strSlice, apply(fnToString, fn, []), [0, 5]) === 'class';
+  } catch {
+    return false;
+  }
+}
+
+/** Calls the callbacks a probe was given, with probes for their arguments, as the real API would. */
+export function runCallbacks(info: ProbeInfo, callbacks: readonly CallbackRecord[], args: readonly Dyn[]): void {
+  const key = info.key;
+  const parent = info.parent !== undefined ? probes[info.parent] : undefined;
+  const elementWise = key !== undefined && ELEMENT_CALLBACKS[key] === 1 && parent !== undefined;
+  const sync = elementWise || (key !== undefined && SYNC_CALLBACKS[key] === 1);
+  for (let c = 0; c < callbacks.length; c++) {
+    const cb = callbacks[c];
+    const fn = cb.prop === undefined ? args[cb.index] : args[cb.index][cb.prop];
+    if (isClass(fn)) continue; // a class handed over is not a callback
+    const base = `${info.id}#cb${cb.index}${cb.prop === undefined ? '' : '.' + cb.prop}`;
+    const n = MathMax(cb.params, cb.names.length);
+    const cbArgs = list<unknown>();
+    for (let k = 0; k < n; k++) {
+      if (k === 0 && cb.errorFirst) push(cbArgs, null);
+      else if (elementWise && k === 0) push(cbArgs, child(parent, `${info.parent}[0]`, '0'));
+      else if (elementWise && k === 1) push(cbArgs, 0);
+      else if (elementWise && k === 2) push(cbArgs, parent);
+      else {
+        const arg = probeFor(`${base}#arg${k}`, undefined, undefined);
+        const at = traceOf(`${base}#arg${k}`);
+        if (cb.names[k] && at.name === undefined) at.name = cb.names[k];
+        push(cbArgs, arg);
+      }
+    }
+    if (key === 'reduce' && parent !== undefined) {
+      put(cbArgs, 0, args.length > 1 ? args[1] : child(parent, `${info.parent}[0]`, '0'));
+      put(cbArgs, 1, child(parent, `${info.parent}[0]`, '0'));
+    }
+    const self = probeFor(`${base}#this`, undefined, undefined);
+    if (sync) apply(fn, self, cbArgs);
+    else
+      addTimer(
+        () => {
+          try {
+            apply(fn, self, cbArgs);
+          } catch {}
+        },
+        0,
+        [],
+        false,
+      );
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The recording proxies of trace mode. A probe stands for a missing element during a learning
+ * run. It lets the code go on and records every operation performed on it; each property read,
+ * call result, awaited value, element or callback argument is a child probe with a trace of its
+ * own. The host synthesises concrete values from the traces; probes never appear in a measured run.
+ */
+import type { Trace } from '../../values/trace/trace.ts';
+import { childId, register } from './elements.ts';
+import { recordCall, runCallbacks } from './probeCallbacks.ts';
+import { cut, exec, list, push, rec } from './ownData.ts';
+import type { Dyn } from './primordials.ts';
+import { apply, ErrorCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
+import { toJson } from './toJson.ts';
+import { run } from './run.ts';
+
+const MAX_TRACES = 2000;
+const MAX_LIST = 8;
+const MAX_PROBE_OPS = 100000;
+/** Iterations of one loop entry that recording proxies may keep going (the loopTest hook), whatever they answer. */
+export const MAX_PROBED_ITERATIONS = 3;
+
+export interface ProbeInfo {
+  readonly id: string;
+  readonly parent: string | undefined;
+  readonly key: string | undefined;
+  /** What the snippet wrote on the probe: read back as written. */
+  readonly written: Record<string, unknown>;
+  /** Comparisons answered true so far. */
+  compares: number;
+}
+
+/** Element id -> trace record (plain JSON data), reported to the host. */
+export const traces: Record<string, Trace> = ObjectCreate(null);
+/** Element id -> its probe in this run. */
+export const probes: Record<string, Dyn> = ObjectCreate(null);
+const probeInfo: WeakMap<object, ProbeInfo> = new WM();
+let traceCount = 0;
+/** Operations recording proxies answered so far; the learning run ends past MAX_PROBE_OPS. */
+export let probeOps = 0;
+
+export function isProbe(v: unknown): boolean {
+  return typeof v === 'function' && apply(wmHas, probeInfo, [v]);
+}
+export function probeId(v: unknown): string {
+  return (apply(wmGet, probeInfo, [v]) as ProbeInfo).id;
+}
+export function infoOf(p: unknown): ProbeInfo {
+  return apply(wmGet, probeInfo, [p]) as ProbeInfo;
+}
+export function traceOf(id: string): Trace {
+  let t = traces[id];
+  if (t === undefined) {
+    t = rec<Trace>({ id });
+    if (traceCount < MAX_TRACES) {
+      traces[id] = t;
+      traceCount++;
+    }
+  }
+  return t;
+}
+/** Counts one operation a probe answers; past the budget the learning run ends. */
+export function spend(): void {
+  if (++probeOps > MAX_PROBE_OPS) {
+    run.stopped = true;
+    throw new ErrorCtor('snipexec: learning budget exhausted');
+  }
+}
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return toJson(a) === toJson(b);
+}
+type ListField = { [K in keyof Trace]-?: NonNullable<Trace[K]> extends readonly unknown[] ? K : never }[keyof Trace];
+/** Adds a value to one of a trace's lists, once, up to MAX_LIST entries. */
+export function note<K extends ListField>(t: Trace, field: K, value: NonNullable<Trace[K]>[number]): void {
+  const values = (t[field] || (t[field] = list() as never)) as unknown[];
+  for (let i = 0; i < values.length; i++) if (same(values[i], value)) return;
+  if (values.length < MAX_LIST) push(values, value);
+}
+/** A value's kind as a trace records it: typeof, or 'null', 'array', 'probe'. */
+export function kindOf(v: unknown): string {
+  if (isProbe(v)) return 'probe';
+  if (v === null) return 'null';
+  if (isArray(v)) return 'array';
+  return typeof v;
+}
+/** A primitive as a trace records it (strings cut, NaN and infinities null); undefined for any other value. */
+export function primitiveOf(v: unknown): string | number | boolean | null | undefined {
+  const k = typeof v;
+  if (v === null || k === 'string' || k === 'boolean') return typeof v === 'string' ? cut(v, 200) : (v as boolean | null);
+  if (k === 'number') return v === v && v !== Infinity && v !== -Infinity ? (v as number) : null;
+  return undefined;
+}
+/** The last name in an element id (`a.b().c` -> c), which a probe prints and converts to. */
+export function leafName(id: string): string {
+  const m = exec(/([A-Za-z_$][\w$]*)[^\w$]*$/, id);
+  return m ? m[1] : 'value';
+}
+function standIn(id: string, hint: string): string | number {
+  return hint === 'number' ? 1 : leafName(id);
+}
+
+/** The probe of an element: one per id and run, so a function's result is the same each call. */
+export function probeFor(id: string, parent: string | undefined, key: string | undefined): Dyn {
+  const existing = probes[id];
+  if (existing !== undefined) return existing;
+  const t = traceOf(id);
+  if (parent !== undefined && t.parent === undefined) t.parent = parent;
+  if (key !== undefined && t.key === undefined) t.key = key;
+  const info = rec<ProbeInfo>({ id, parent, key, written: ObjectCreate(null), compares: 0 });
+  const target = function () {};
+  const proxy: Dyn = new ProxyCtor(target, rec<ProxyHandler<() => void>>({
+    get(_, k) {
+      spend();
+      if (typeof k === 'symbol') {
+        if (k === symToPrimitive) return (hint: string) => {
+          note(t, 'hints', hint);
+          return standIn(id, hint);
+        };
+        if (k === INSPECT_CUSTOM) return () => `[${leafName(id)}]`; // console.log prints a probe by name, reading nothing
+        // Two elements: enough for a pair pattern, and for a loop body to run twice.
+        if (k === symIterator) {
+          t.iterated = true;
+          return function* () {
+            yield child(proxy, `${id}[0]`, '0');
+            yield child(proxy, `${id}[1]`, '1');
+          };
+        }
+        if (k === symAsyncIterator) {
+          t.iterated = true;
+          t.asyncIterated = true;
+          return async function* () {
+            yield child(proxy, `${id}[0]`, '0');
+            yield child(proxy, `${id}[1]`, '1');
+          };
+        }
+        return undefined;
+      }
+      if (k in info.written) return info.written[k];
+      // Not thenable for the engine: only an explicit `.then(…)` in the snippet makes a promise.
+      if (k === 'then' || k === 'toJSON') return undefined;
+      note(t, 'reads', k);
+      return child(proxy, childId(id, k), k);
+    },
+    set(_, k, v) {
+      spend();
+      if (typeof k !== 'symbol') {
+        info.written[k] = v;
+        note(t, 'writes', k);
+      }
+      return true;
+    },
+    has(_, k) {
+      spend();
+      if (typeof k !== 'symbol') note(t, 'has', k);
+      return typeof k !== 'symbol';
+    },
+    deleteProperty(_, k) {
+      if (typeof k !== 'symbol') delete info.written[k];
+      return true;
+    },
+    defineProperty(_, k, d) {
+      if (typeof k !== 'symbol' && 'value' in d) {
+        info.written[k] = d.value;
+        note(t, 'writes', k);
+      }
+      return true;
+    },
+    getOwnPropertyDescriptor(tgt, k) {
+      return getOwnPropertyDescriptor(tgt, k);
+    },
+    ownKeys(tgt) {
+      t.keysListed = true;
+      return ownKeys(tgt);
+    },
+    getPrototypeOf(tgt) {
+      t.protoRead = true;
+      return getPrototypeOf(tgt);
+    },
+    apply(_, _self, args) {
+      spend();
+      t.called = (t.called || 0) + 1;
+      const callbacks = recordCall(t, 'calls', args);
+      runCallbacks(info, callbacks, args);
+      return child(proxy, `${id}()`, undefined);
+    },
+    construct(_, args) {
+      spend();
+      t.constructed = (t.constructed || 0) + 1;
+      const callbacks = recordCall(t, 'constructs', args);
+      runCallbacks(info, callbacks, args);
+      return child(proxy, `new ${id}`, undefined);
+    },
+  }));
+  apply(wmSet, probeInfo, [proxy, info]);
+  register(proxy, id);
+  probes[id] = proxy;
+  return proxy;
+}
+/** The child probe `id` of a probe (reached by `key`, when by a member). */
+export function child(parentProbe: unknown, id: string, key: string | undefined): Dyn {
+  return probeFor(id, probeId(parentProbe), key);
+}

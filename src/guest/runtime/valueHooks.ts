@@ -1,0 +1,219 @@
+/**
+ * The hooks through which the snippet reads, calls and decides (src/instrument/visitor.ts places
+ * them): each performs the snippet's operation, injects what is missing (or answers for a
+ * recording proxy), and blames an error it raises on the right element.
+ */
+import { childId, culpritOf, holderFor, isInjected, isRegistered, ownerOf, registerInstance, result } from './elements.ts';
+import { environmentModules } from './environmentHost.ts';
+import { errorCulprit, fail, hasErrorInfo, markExplicit } from './errorAttribution.ts';
+import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
+import { namesHook } from './hookGuard.ts';
+import { callResult, globalValue, inject, invoke, member, missingMember, NONE, refine, returnCulprit } from './injection.ts';
+import { arithmetic, comparison } from './operators.ts';
+import { inherits, put, rec, str } from './ownData.ts';
+import type { Dyn } from './primordials.ts';
+import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
+import { probeAwait, probeOperator, probePattern } from './probeOperators.ts';
+import { isProbe, note, probeId, spend, traceOf } from './probes.ts';
+import { config, EXIT, run } from './run.ts';
+
+/** The snippet's top-level `this`: injected on first use, or adopted from the prelude. */
+let receiver: unknown;
+/** Module specifier -> what require gave for it. */
+const modules: Record<string, unknown> = ObjectCreate(null);
+/** Per operator site id, the answer a recording proxy gives to run more of the code. */
+const PREFER: Record<string, boolean> = ObjectCreate(null);
+
+export function initValueHooks(): void {
+  const keys = ownKeys(config.prefer || {});
+  for (let i = 0; i < keys.length; i++) PREFER[keys[i] as string] = (config.prefer as Record<string, boolean>)[keys[i] as string];
+}
+/** The prelude's value of the receiver. */
+export function adoptReceiver(v: unknown): void {
+  receiver = v;
+}
+/** The prelude's value of a module. */
+export function adoptModule(spec: string, v: unknown): void {
+  modules[spec] = v;
+}
+
+function isConstructor(C: unknown): boolean {
+  try {
+    construct(ObjectCtor, [], C as new () => unknown);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function global(sid: number, name: string): unknown {
+  if (run.exited) throw EXIT;
+  const v = globalValue(sid, name);
+  if (v === NONE) throw fail(ReferenceErrorCtor, `${name} is not defined`, sid, false);
+  return v;
+}
+/** `typeof name` of an undeclared name: injected like a read, but never a ReferenceError. */
+export function globalTypeof(sid: number, name: string): unknown {
+  const v = globalValue(sid, name);
+  return v === NONE ? undefined : v;
+}
+export function receiverOf(sid: number, v: unknown): unknown {
+  run.lastSite = sid;
+  if (receiver === undefined) {
+    const r = inject(rec({ id: 'this', kind: 'receiver', sid, message: 'this is the receiver of the snippet' }));
+    receiver = r === NONE ? v : r;
+  }
+  return result(receiver, receiver !== v ? 'this' : undefined);
+}
+/** `lostThis`: the object is `this` of a function; when that is the global object, a missing member is the snippet's bug. */
+export function memberOf(sid: number, obj: unknown, key: PropertyKey, lostThis?: boolean): unknown {
+  if (run.exited) throw EXIT;
+  run.lastSite = sid;
+  return member(sid, obj, key, lostThis);
+}
+export function methodCall(sid: number, obj: Dyn, key: PropertyKey, args: unknown[], lostThis?: boolean): unknown {
+  if (run.exited) throw EXIT;
+  run.lastSite = sid;
+  let fn: Dyn = member(sid, obj, key, lostThis);
+  if (typeof fn !== 'function') {
+    const holder = obj === null || obj === undefined || (lostThis && obj === G) ? undefined : holderFor(obj);
+    const fixed = holder && holder.id !== undefined && (fn === undefined || isInjected(fn) || holder.id !== '') ? refine(sid, childId(holder.id, str(key)), 'callee', siteMessage(sid, fn), holder.id, str(key)) : NONE;
+    if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, fn), sid, culpritOf(fn) ?? culpritOf(obj));
+    try {
+      (holder as { target: Dyn }).target[key] = fixed;
+    } catch {}
+    fn = fixed;
+  }
+  const value = callResult(sid, fn, invoke(sid, fn, obj, args));
+  run.lastSite = sid;
+  return result(value, returnCulprit(fn, obj, value));
+}
+export function call(sid: number, fn: Dyn, args: unknown[]): unknown {
+  if (run.exited) throw EXIT;
+  run.lastSite = sid;
+  if (typeof fn !== 'function') {
+    const fixed = isInjected(fn) ? refine(sid, ownerOf(fn), 'callee', siteMessage(sid, fn)) : NONE;
+    if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, fn), sid, culpritOf(fn));
+    fn = fixed;
+  }
+  const value = callResult(sid, fn, invoke(sid, fn, undefined, args));
+  run.lastSite = sid;
+  // `TypeError('…')` without new: an error the code makes itself, as with `new`.
+  if (inherits(value, ErrorProto) && (fn === ErrorCtor || inherits(fn.prototype, ErrorProto))) markExplicit(value as object);
+  return result(value, returnCulprit(fn, undefined, value));
+}
+export function constructNew(sid: number, C: Dyn, args: unknown[]): unknown {
+  if (run.exited) throw EXIT;
+  run.lastSite = sid;
+  if (typeof C !== 'function') {
+    const fixed = isInjected(C) ? refine(sid, ownerOf(C), 'constructor', siteMessage(sid, C)) : NONE;
+    if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, C), sid, culpritOf(C));
+    C = fixed;
+  }
+  let value;
+  try {
+    value = construct(C, args);
+  } catch (e) {
+    if (!isConstructor(C)) throw fail(TypeErrorCtor, siteMessage(sid, C), sid, culpritOf(C));
+    const raised = typeof e === 'object' && e !== null && !hasErrorInfo(e) && raisedBySnippet(e);
+    if (raised) restoreMessage(e, run.lastSite);
+    errorCulprit(e, raised ? run.lastSite : sid, isInjected(C) ? ownerOf(C) : undefined, raised);
+    throw e;
+  }
+  const cls = ownerOf(C);
+  if (inherits(value, ErrorProto)) markExplicit(value as object); // `throw new TypeError(…)`: the code's own decision
+  if (cls !== undefined && cls !== '' && typeof value === 'object' && value !== null && !isRegistered(value)) registerInstance(value, cls);
+  return result(value, cls !== undefined && cls !== '' ? `new ${cls}` : undefined);
+}
+export function requireModule(sid: number, spec: Dyn): unknown {
+  run.lastSite = sid;
+  // An environment's module comes first: `node:path` and `path` are the same one.
+  const envKey = typeof spec === 'string' && apply(strSlice, spec, [0, 5]) === 'node:' ? apply(strSlice, spec, [5]) : spec;
+  if (envKey in environmentModules) return environmentModules[envKey];
+  if (spec in modules) return modules[spec];
+  if (typeof G.require === 'function') {
+    try {
+      return (modules[spec] = G.require(spec));
+    } catch (e) {
+      if (!(e && (e as Dyn).code === 'MODULE_NOT_FOUND')) throw e;
+    }
+  }
+  const id = `require(${stringify(spec)})`;
+  const v = inject(rec({ id, kind: 'module', sid, key: spec, message: `Cannot find module '${spec}'` }));
+  if (v === NONE) {
+    const e = fail(ErrorCtor, `Cannot find module '${spec}'`, sid, false);
+    put(e, 'code', 'MODULE_NOT_FOUND');
+    throw e;
+  }
+  return (modules[spec] = v);
+}
+export function destructure(sid: number, v: Dyn, shape: number | readonly string[]): unknown {
+  run.lastSite = sid;
+  if (isProbe(v)) return typeof shape === 'number' ? probePattern(v, shape) : v;
+  if (typeof shape === 'number') {
+    if (v === null || v === undefined || typeof v[symIterator] !== 'function') {
+      const id = ownerOf(v);
+      const fixed = id !== undefined && id !== '' ? refine(sid, id, 'destructure', siteMessage(sid, v)) : NONE;
+      if (fixed === NONE) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
+      return fixed;
+    }
+    return v;
+  }
+  if (v === null || v === undefined) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
+  if (holderFor(v).id !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in ObjectCtor(v))) missingMember(sid, v, shape[i], 'member');
+  return v;
+}
+export function iterable(sid: number, v: Dyn, isAsync: boolean): unknown {
+  run.lastSite = sid;
+  if (v === null || v === undefined || (typeof v[symIterator] !== 'function' && !(isAsync && typeof v[symAsyncIterator] === 'function'))) {
+    const id = ownerOf(v);
+    const fixed = id !== undefined && id !== '' ? refine(sid, id, 'iterable', siteMessage(sid, v)) : NONE;
+    if (fixed === NONE) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
+    return fixed;
+  }
+  return v;
+}
+export function awaited(sid: number, v: unknown): unknown {
+  run.lastSite = sid;
+  return isProbe(v) ? probeAwait(v) : v;
+}
+export function operator(sid: number, op: string, a: Dyn, b: Dyn): unknown {
+  if (run.exited) throw EXIT;
+  run.lastSite = sid;
+  if (isProbe(a) || isProbe(b)) spend(); // a decision a recording proxy answers: counted, so loops it keeps going end
+  if (op === 'typeof') {
+    // b is the type the snippet compares with: a probe answers it, and the trace records it,
+    // unless taking that branch would leave the code early (a guard clause).
+    if (isProbe(a)) {
+      if (PREFER[sid] === false) return b === 'object' ? 'undefined' : 'object';
+      note(traceOf(probeId(a)), 'typeofs', b);
+      return b;
+    }
+    return typeof a;
+  }
+  if (op === 'switch') {
+    // b is the case that runs the most code: a probe takes it, and the trace records it.
+    if (isProbe(a)) {
+      note(traceOf(probeId(a)), 'compared', { op: '===', type: typeof b, value: b });
+      return b;
+    }
+    return a;
+  }
+  if (op === 'test') {
+    // A guard clause tests a value (`if (done) return;`): a probe answers falsy, and learns it.
+    if (isProbe(a)) {
+      note(traceOf(probeId(a)), 'tests', b);
+      return b;
+    }
+    return a;
+  }
+  if (isProbe(a) || isProbe(b)) return probeOperator(op, a, b, PREFER[sid]);
+  const compared = comparison(op, a, b);
+  if (compared !== undefined) return compared;
+  return arithmetic(op, a, b);
+}
+/** A direct eval's code: it sees the snippet's scope, where the hook is a parameter; code that names the hook is refused. */
+export function directEval(code: unknown): unknown {
+  if (typeof code === 'string' && namesHook(code)) throw new ReferenceErrorCtor(`${config.hook} is not defined`);
+  return code;
+}

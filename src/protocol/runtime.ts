@@ -1,0 +1,189 @@
+/**
+ * The contract between the host (src/sandbox) and the guest runtime inside the isolate
+ * (src/guest/runtime): what the host tells the runtime when a run starts, the lifecycle it
+ * drives the run with, the messages that cross the bridge, and the report the runtime hands
+ * back. Imported by both sides; holds types and constants only.
+ */
+import type { TraceTable } from '../values/trace/trace.ts';
+
+/**
+ * How injected functions run the callbacks they are given (the host's CALLBACK_CONVENTIONS,
+ * src/values/trace/callbackConventions.ts): method names, and the parameter-name patterns (RegExp
+ * sources) of an error-first callback.
+ */
+export interface CallbackConventionsConfig {
+  /** Array-like methods: the callback runs at once, with an element as its first argument. */
+  readonly elementWise: readonly string[];
+  /** Other methods whose callbacks run before they return. */
+  readonly sync: readonly string[];
+  /** A callback of two or more parameters whose first parameter's name matches is error-first. */
+  readonly errorFirst: string;
+  /** A callback of one parameter whose name matches is error-first. */
+  readonly errorOnly: string;
+  /** Methods that register event handlers: their callbacks get event objects, never an error. */
+  readonly eventMethods: readonly string[];
+}
+
+/** What the host tells the in-isolate runtime; sent as one JSON string. */
+export interface RuntimeConfig {
+  readonly hook: string;
+  readonly statements: number;
+  readonly branches: readonly number[];
+  /** Each hook site's expression as V8 names it in an error message. */
+  readonly sites: readonly string[];
+  /** Per site id, the TypeError messages of its operation: for a null or undefined value, and for any other. */
+  readonly messages: Readonly<Record<number, readonly [string, string]>>;
+  readonly seed: number;
+  readonly startTime: number;
+  readonly maxConsoleBytes: number;
+  readonly helpers: string;
+  readonly callbacks: CallbackConventionsConfig;
+  /** Per operator site id, the answer a recording proxy gives to run more of the code. */
+  readonly prefer: Readonly<Record<number, boolean>>;
+  /** The top-level functions the snippet registers (environments see them), by registration index. */
+  readonly entryPoints: readonly { readonly name: string; readonly params: number }[];
+  /** Call the entry points nothing called, at the end (callUncalled). */
+  readonly callUncalled: boolean;
+}
+
+/** Who an error is blamed on: the snippet's own code, an injected value, or an environment's code. */
+export type Attribution = 'injected' | 'snippet' | 'environment';
+
+/** An error that ended the run (or a timer, driver or entry point of it). */
+export interface ReportedError {
+  type: string;
+  message: string;
+  /** The hook site where it was raised (-1: none). */
+  sid: number;
+  attribution: Attribution;
+  /** The injected element whose value caused it. */
+  culprit?: string;
+  /** The snippet made it itself (`new TypeError(…)`, `throw`): its own decision, not a bug. */
+  explicit?: boolean;
+}
+
+/** An error the snippet caught itself: a TypeError, RangeError or ReferenceError its own code raised on its own values. */
+export interface CaughtError {
+  type: string;
+  message: string;
+  sid: number;
+  attribution: 'snippet';
+  caught: true;
+}
+
+/** What the runtime reports after a run; parsed from one JSON string, with the counters read from shared memory. */
+export interface RuntimeReport {
+  readonly statements: number[];
+  readonly branches: number[][];
+  readonly stdout: string;
+  readonly stdoutDropped: number;
+  readonly errors: ReportedError[];
+  /** Errors the snippet caught itself: TypeErrors, RangeErrors and ReferenceErrors its own code raised on its own values. */
+  readonly caught?: CaughtError[];
+  readonly done: boolean;
+  /** The host halted the run at its deadline (a value request came too late). */
+  readonly halted?: boolean;
+  readonly pendingTimers: number;
+  readonly lastSite: number;
+  /** What the recording proxies of a learning run saw, by element id. */
+  readonly traces?: TraceTable;
+  /** Definitions that threw while the prelude ran, with their errors. */
+  readonly preludeFailures?: { id: string; message: string }[];
+  /** An environment's exit(code) ended the run (as completed), with this code. */
+  readonly exit?: number;
+  /** Entry points called at the end because nothing else called them (host-side, from drive()). */
+  driven?: number[];
+}
+
+/** The report as the runtime serialises it: the counters are not in it (the host reads them from shared memory). */
+export type GuestReport = Omit<RuntimeReport, 'statements' | 'branches' | 'driven'>;
+
+/** The kind of element a value request is for (the host's ElementKind, src/values/types.ts). */
+export type RequestKind = 'global' | 'receiver' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure' | 'argument' | 'environment';
+
+/** A request across the bridge: a value for an element. */
+export interface ValueRequest {
+  readonly op: 'value';
+  readonly id: string;
+  readonly kind: RequestKind;
+  /** The hook site that needs it (-1: none, e.g. an environment's or a driven function's). */
+  readonly sid: number;
+  readonly parent?: string;
+  readonly key?: string;
+  /** Why the value is needed, in the words of the error that would happen without it. */
+  readonly message: string;
+  /** The element has a value already, which the snippet used in a way it does not support: propose a better one. */
+  readonly refine?: boolean;
+}
+
+/** A request across the bridge: the last proposal for the element failed to evaluate. */
+export interface RejectRequest {
+  readonly op: 'reject';
+  readonly id: string;
+  readonly error: string;
+}
+
+export type BridgeRequest = ValueRequest | RejectRequest;
+
+/**
+ * The host's answer to a bridge request: a proposal (JavaScript source whose `$i` are the values
+ * of the element ids `refs[i]`), a recording proxy (a learning run), none (`{}`), or a halt (the
+ * deadline passed: the run ends).
+ */
+export type BridgeReply =
+  | { readonly source: string; readonly refs: readonly string[] }
+  | { readonly probe: true }
+  | { readonly halt: true }
+  | Readonly<Record<string, never>>;
+
+/**
+ * The bridge as the guest sees it: isolated-vm's Reference to the host's handler, which takes and
+ * returns JSON strings (a BridgeRequest, a BridgeReply).
+ */
+export interface BridgeReference {
+  applySyncPromise(receiver: undefined, args: [json: string]): string;
+}
+
+/**
+ * The lifecycle object the runtime hands the host. The host calls, in this order: loadEnvironment
+ * for each environment; preludeFailures, adopt and enter with what the prelude, adopt and snippet
+ * scripts evaluate to; tick until it returns false; afterSnippet (tick again when it returns true);
+ * drive (tick again when it drove any); report.
+ */
+export interface RuntimeLifecycle {
+  /** Runs an environment's module factory `(module, exports)` and its setup(host); '' when it loaded, else why not. */
+  loadEnvironment(name: string, factory: unknown): string;
+  /** Calls the snippet's script (an arrow taking the hooks), which runs it through the main hook. */
+  enter(script: unknown): void;
+  /** The `[id, value]` pairs of the adopt script: the prelude's values, by element id. */
+  adopt(pairs: unknown): void;
+  /** The `[id, error]` pairs of the prelude's definitions that threw. */
+  preludeFailures(pairs: unknown): void;
+  /** Runs one due timer; whether there may be more to run. */
+  tick(): boolean;
+  /** Runs the environments' drivers; whether any ran. */
+  afterSnippet(): boolean;
+  /** Calls the entry points nothing called; JSON of their indexes (number[]). */
+  drive(): string;
+  /** JSON of the GuestReport. */
+  report(): string;
+}
+
+export type LifecycleMethod = keyof RuntimeLifecycle;
+
+/**
+ * The runtime bundle's entry: the script evaluates to this function, which the host calls once
+ * per context with the bridge, the RuntimeConfig as JSON, the shared buffer of the coverage
+ * counters (statements, then each branch's outcomes, as float64) and the memory limit in MiB
+ * (what isolated-vm does not count, WebAssembly memories and resizable buffers, is held to it).
+ */
+export type StartRuntime = (bridge: BridgeReference, config: string, counters: SharedArrayBuffer, memoryLimitMb: number) => RuntimeLifecycle;
+
+/**
+ * The global the isolate's startup snapshot leaves Node's util.inspect (node-inspect-extracted)
+ * on; the runtime takes it off before any other code runs.
+ */
+export const NODE_UTIL_GLOBAL = '__snipexec_nodeUtil';
+
+/** The file name of the runtime's script in the isolate: stack frames in it (or in code it evaluated) are the runtime's. */
+export const RUNTIME_FILENAME = 'snipexec:runtime';

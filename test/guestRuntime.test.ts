@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import ivm from 'isolated-vm';
+import { HOOKS } from '../src/protocol/hooks.ts';
+import { NODE_UTIL_GLOBAL, type RuntimeConfig, type RuntimeLifecycle, type StartRuntime } from '../src/protocol/runtime.ts';
+import { compileRuntime, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot } from '../src/sandbox/runtimeBundle.ts';
+import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
+import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts';
+
+/**
+ * The guest runtime as a unit (src/guest/runtime, bundled and compiled by
+ * src/sandbox/runtimeBundle.ts): what starting it leaves in a context, the hook object it hands
+ * the snippet, its one start per context, its compilation from V8's code cache, and its
+ * typecheck without the DOM or Node.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CONFIG: RuntimeConfig = {
+  hook: '__snx_unit',
+  statements: 1,
+  branches: [2],
+  sites: [],
+  messages: {},
+  seed: 1,
+  startTime: 0,
+  maxConsoleBytes: 1000,
+  helpers: '',
+  callbacks: CALLBACK_CONVENTIONS,
+  prefer: {},
+  entryPoints: [],
+  callUncalled: false,
+};
+
+/** A fresh isolate and context as a run gets them, with the runtime started in it. */
+async function started(): Promise<{ isolate: ivm.Isolate; context: ivm.Context; lifecycle: ivm.Reference<RuntimeLifecycle>; bridge: ivm.Reference<unknown> }> {
+  const isolate = new ivm.Isolate({ memoryLimit: 64, snapshot: startupSnapshot() });
+  const context = await isolate.createContext();
+  const bridge = new ivm.Reference(() => '{}');
+  const counters = new SharedCounters(CONFIG.statements, CONFIG.branches);
+  const lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(CONFIG), counters: counters.transferable(), memoryLimitMb: 64 }, 10_000);
+  return { isolate, context, lifecycle, bridge };
+}
+function globalNames(context: ivm.Context): string[] {
+  return JSON.parse(context.evalSync('JSON.stringify(Object.getOwnPropertyNames(globalThis))') as string) as string[];
+}
+
+test('guest runtime: starting it adds only the globals the snippet is given, and takes the snapshot\'s Node util off', async () => {
+  const isolate = new ivm.Isolate({ memoryLimit: 64, snapshot: startupSnapshot() });
+  try {
+    const fresh = globalNames(await isolate.createContext());
+    const { context, isolate: runIsolate } = await started();
+    try {
+      const after = globalNames(context);
+      // console and Date are V8's own in a fresh context: the runtime replaces them in place.
+      assert.deepEqual(after.filter((n) => !fresh.includes(n)).sort(), ['clearImmediate', 'clearInterval', 'clearTimeout', 'queueMicrotask', 'setImmediate', 'setInterval', 'setTimeout']);
+      assert.deepEqual(fresh.filter((n) => !after.includes(n)), [NODE_UTIL_GLOBAL]);
+    } finally {
+      runIsolate.dispose();
+    }
+  } finally {
+    isolate.dispose();
+  }
+});
+
+test('guest runtime: the hook object has exactly the protocol\'s hook names, and is frozen', async () => {
+  const { isolate, context, lifecycle } = await started();
+  try {
+    const enter = (await lifecycle.get('enter', { reference: true })) as ivm.Reference<(script: unknown) => void>;
+    const script = (await context.eval('(h) => { globalThis.seen = JSON.stringify([Object.keys(h).sort(), Object.isFrozen(h)]); }', { reference: true })) as ivm.Reference<unknown>;
+    await enter.apply(undefined, [script.derefInto()]);
+    const [names, frozen] = JSON.parse(context.evalSync('seen') as string) as [string[], boolean];
+    assert.deepEqual(names, Object.values(HOOKS).sort());
+    assert.equal(frozen, true);
+  } finally {
+    isolate.dispose();
+  }
+});
+
+test('guest runtime: it starts once per context', async () => {
+  const isolate = new ivm.Isolate({ memoryLimit: 64, snapshot: startupSnapshot() });
+  try {
+    const context = await isolate.createContext();
+    const script = compileRuntime(isolate, await runtimeSource());
+    const start = script.runSync(context, { reference: true }) as ivm.Reference<StartRuntime>;
+    const args = () => [new ivm.Reference(() => '{}'), JSON.stringify(CONFIG), new SharedCounters(1, [2]).transferable(), 64] as never;
+    start.applySync(undefined, args(), { result: { reference: true } });
+    assert.throws(() => start.applySync(undefined, args(), { result: { reference: true } }), /started already/);
+  } finally {
+    isolate.dispose();
+  }
+});
+
+test('guest runtime: compiled from V8\'s code cache after the first isolate of the process', async () => {
+  const first = await started();
+  first.isolate.dispose();
+  const before = { ...runtimeCompilations };
+  for (let i = 0; i < 2; i++) (await started()).isolate.dispose();
+  assert.deepEqual(runtimeCompilations, { produced: before.produced, fromCache: before.fromCache + 2, rejected: before.rejected });
+  assert.equal(runtimeCompilations.produced, 1);
+});
+
+test('guest runtime: typechecks with the ECMAScript library only (no DOM, no Node)', () => {
+  const tsc = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '--noEmit', '-p', `${ROOT}src/guest/runtime/tsconfig.json`], { encoding: 'utf8', timeout: 300_000 });
+  assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+});
