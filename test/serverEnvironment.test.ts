@@ -148,6 +148,23 @@ const CASES: readonly Case[] = [
       http.createServer(app).listen(3000);`,
     logs: ['x'],
   },
+  {
+    name: 'http.request: the callback gets a response with the learnt status, headers and body, streamed as data then end',
+    code: `const http = require('http');
+      const req = http.request({ host: 'example.com', path: '/api', method: 'POST' }, (res) => {
+        let body = ''; res.setEncoding('utf8');
+        res.on('data', (c) => { body += c; }); res.on('end', () => console.log(res.statusCode, res.headers['x-id'], JSON.parse(body).ok));
+      });
+      req.on('error', (e) => console.log('error', e)); req.write('{}'); req.end(); console.log(req.method, req.path);`,
+    values: { 'http response.statusCode': 201, 'http response.headers': { 'x-id': 'h1' }, 'http response.body': { ok: true } },
+    logs: ['POST /api', '201 h1 true'],
+  },
+  {
+    name: 'https.get(url, cb) ends at once; with nothing learnt the status is 200 and the body empty',
+    code: `const https = require('https');
+      https.get('https://example.com/x?y=1', (res) => { const parts = []; res.on('data', (d) => parts.push(d)); res.on('end', () => console.log(res.statusCode, parts.length)); }).on('error', () => {});`,
+    logs: ['200 0'],
+  },
 ];
 
 for (const c of CASES) {

@@ -3,6 +3,7 @@
  * server with a request listener gets one request, `GET /`, unless its handler is an app that is
  * driven itself (an Express app, a Koa callback), whose routes get theirs.
  */
+import { clientOf, ClientRequest } from './clientRequest.ts';
 import { registerDrivable } from './drivers.ts';
 import { Flight, isThenable } from './flight.ts';
 import { IncomingMessage, METHODS, STATUS_CODES, Server, ServerResponse } from './nodeHttp.ts';
@@ -46,9 +47,11 @@ export function createServer(a?: unknown, b?: unknown): Server {
   return server;
 }
 
-/** The value `require('http')` (and `https`) gives. */
-export function httpModule(): Record<string, unknown> {
+/** The value `require('http')` (and `require('https')`, with `scheme` 'https') gives. */
+export function httpModule(scheme = 'http'): Record<string, unknown> {
   return {
+    ...clientOf(scheme),
+    ClientRequest,
     createServer,
     Server,
     IncomingMessage,

@@ -8,6 +8,7 @@ import { createApplication } from './express/application.ts';
 import { expressModule } from './express/index.ts';
 import { bodyParserModule, cors, passThrough } from './express/middleware.ts';
 import { createRouter } from './express/router.ts';
+import { withLearntGaps } from '../shared/learnGaps.ts';
 import { httpModule } from './httpModule.ts';
 import { afterSnippet, bindHost } from './serverHost.ts';
 
@@ -15,10 +16,11 @@ import { afterSnippet, bindHost } from './serverHost.ts';
 export function setup(host: EnvironmentHost): void {
   bindHost(host);
   const express = expressModule();
-  const http = httpModule();
+  const valueOf = (id: string, reason: string) => host.valueOf(id, reason);
   host.defineModule('express', express);
-  host.defineModule('http', http);
-  host.defineModule('https', http);
+  // Node's members the models lack (http.validateHeaderName, https.Agent options …) are learnt from usage
+  host.defineModule('http', withLearntGaps(httpModule('http'), 'require("http")', 'http', valueOf));
+  host.defineModule('https', withLearntGaps(httpModule('https'), 'require("https")', 'https', valueOf));
   host.defineModule('body-parser', bodyParserModule());
   host.defineModule('cors', cors);
   host.defineModule('cookie-parser', passThrough('cookieParser'));

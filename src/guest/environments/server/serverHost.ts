@@ -60,3 +60,9 @@ export function raiseLater(e: unknown): void {
 export function afterSnippet(name: string, drive: () => void): void {
   current?.afterSnippet(name, drive);
 }
+
+/** Runs fn on the runtime's virtual clock (a 0 ms timer), or after the current job where there is none. */
+export function later(fn: () => void): void {
+  if (defer) defer(fn);
+  else void Promise.resolve().then(fn);
+}
