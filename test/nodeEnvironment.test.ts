@@ -308,6 +308,14 @@ const CASES: readonly Case[] = [
     logs: ['cipher sign true undefined undefined'],
   },
   {
+    name: "os, child_process, net: a member of Node's module the model lacks is learnt from usage; process.stdin.setRawMode as a terminal's",
+    envs: ['node'],
+    code: `console.log(require('net').getDefaultAutoSelectFamilyAttemptTimeout, require('child_process').execFile !== undefined, require('net').getDefaultAutoSelectFamily, typeof require('os').nothing);
+      console.log(process.stdin.setRawMode(true) === process.stdin, process.stdin.isRaw);`,
+    values: { 'require("net").getDefaultAutoSelectFamilyAttemptTimeout': 'sp', 'require("net").getDefaultAutoSelectFamily': 'gd' },
+    logs: ['sp true gd undefined', 'true true'],
+  },
+  {
     name: 'crypto: a Hash is a stream: setEncoding, write, end, read; piped into, it gives its digest',
     envs: ['node', 'node-crypto'],
     code: `const crypto = require('crypto');

@@ -11,6 +11,7 @@ import path from 'path-browserify';
 import { StringDecoder } from 'string_decoder';
 import * as legacyUrl from 'url';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import { withLearntGaps } from '../shared/learnGaps.ts';
 import { asNodeBuffer } from './bufferEncodings.ts';
 import { createChildProcess } from './childProcessModule.ts';
 import { defineModuleGlobals } from './moduleGlobals.ts';
@@ -47,6 +48,8 @@ export function setup(host: EnvironmentHost): void {
 
   const net = createNet(enqueue);
   const timers = createTimers(G);
+  // Node's members the models of os, child_process and net lack are learnt from usage
+  const gaps = <T extends object>(model: T, name: string): T => withLearntGaps(model, `require("${name}")`, name, (id, reason) => host.valueOf(id, reason));
   const modules: Record<string, unknown> = {
     process: proc,
     path,
@@ -64,9 +67,9 @@ export function setup(host: EnvironmentHost): void {
     querystring: querystringModule,
     buffer: { Buffer, SlowBuffer, kMaxLength, constants: bufferConstants, atob: G.atob, btoa: G.btoa },
     string_decoder: { StringDecoder },
-    os: createOs(),
-    child_process: createChildProcess(enqueue),
-    net: net.module,
+    os: gaps(createOs(), 'os'),
+    child_process: gaps(createChildProcess(enqueue), 'child_process'),
+    net: gaps(net.module, 'net'),
     timers: timers.timers,
     'timers/promises': timers.promises,
   };

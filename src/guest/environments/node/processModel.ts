@@ -94,7 +94,8 @@ export function createProcess(host: EnvironmentHost): ProcessModel {
     features: {},
     stdout: outputStream(log, 1),
     stderr: outputStream(error, 2),
-    stdin: Object.assign(new EventEmitter(), { fd: 0, isTTY: false, setEncoding() {}, resume() {}, pause() {} }),
+    // setRawMode as a terminal's stdin has it (what snippets that call it run in)
+    stdin: Object.assign(new EventEmitter(), { fd: 0, isTTY: false, isRaw: false, setEncoding() {}, resume() {}, pause() {}, setRawMode(mode: unknown) { this.isRaw = Boolean(mode); return this; } }),
     cwd: () => cwd,
     chdir(dir: string) { cwd = String(dir).startsWith('/') ? String(dir) : `${cwd}/${String(dir)}`; },
     nextTick(fn: (...args: unknown[]) => void, ...args: unknown[]) { enqueue(() => fn(...args)); },
