@@ -55,6 +55,13 @@ const WATCHDOG_GRACE_MS = 1_000;
  *   The coverage counters live in shared memory (SharedCounters), so they survive that, and a
  *   memory limit; the console output does not.
  * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
+ *
+ * The isolate is made per run (from the startup snapshot; the runtime compiles from V8's code
+ * cache, src/sandbox/runtimeBundle.ts), not reused with a fresh context: contexts of one isolate
+ * share its heap (the memory limit would count earlier runs' garbage, and a run that passes it
+ * disposes the isolate), its microtask queue and FinalizationRegistry cleanups (an earlier
+ * snippet's code could run inside a later run, which also breaks determinism), its Symbol.for
+ * registry and the WebAssembly memories and shared buffers earlier runs made.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot: startupSnapshot() });
