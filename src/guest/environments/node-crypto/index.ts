@@ -41,6 +41,7 @@ export function setup(host: EnvironmentHost): void {
       return diff === 0;
     },
     ...randomness,
+    pseudoRandomBytes: randomness.randomBytes, // Node's deprecated, non-enumerable alias (DEP0115), still there in Node 24
     webcrypto: { getRandomValues: randomness.getRandomValues, randomUUID: randomness.randomUUID },
     constants: {},
   };
