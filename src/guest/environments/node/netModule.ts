@@ -89,7 +89,9 @@ export function createNet(enqueue: Enqueue): { module: Record<string, unknown>; 
       this.#port = typeof first === 'number' ? first : typeof first === 'object' && first !== null && typeof (first as { port?: unknown }).port === 'number' ? (first as { port: number }).port : Number(first) || 0;
       if (this.#port === 0) this.#port = nextPort++;
       this.#listening = true;
-      const cb = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+      // The callback is the last argument, as Node takes it (a port before it is never called).
+      const last = args[args.length - 1];
+      const cb = typeof last === 'function' ? (last as () => void) : undefined;
       enqueue(() => {
         this.emit('listening');
         cb?.call(this);

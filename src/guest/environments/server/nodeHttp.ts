@@ -5,7 +5,7 @@
  */
 import { Buffer } from 'buffer';
 import { EventEmitter } from 'events';
-import { exchanges, raiseLater, type ExchangeRecord } from './serverHost.ts';
+import { exchanges, isProbe, raiseLater, type ExchangeRecord } from './serverHost.ts';
 
 /** Node's error for headers set after the response started. */
 export class HeadersSentError extends Error {
@@ -266,7 +266,10 @@ export class Server extends EventEmitter {
   }
 
   listen(...args: unknown[]): this {
-    const cb = args.find((a) => typeof a === 'function');
+    // Node takes the callback from the last argument (listen(port, host, cb)); a port that is a
+    // recording proxy (typeof 'function') is not a callback.
+    const last = args[args.length - 1];
+    const cb = typeof last === 'function' && (args.length > 1 || !isProbe(last)) ? last : undefined;
     const first = args[0];
     const port = typeof first === 'object' && first !== null ? (first as { port?: unknown }).port : first;
     if (typeof port === 'number' || (typeof port === 'string' && /^\d+$/.test(port))) this.port = Number(port);
