@@ -18,7 +18,7 @@ export function native<F extends (...args: never[]) => unknown>(fn: F, name?: st
 }
 
 /** A `constructor` for the runtime's promises whose species is the real Promise. */
-export const SPECIES: object = ObjectFreeze(rec({ [symSpecies]: PromiseCtor }));
+const SPECIES: object = ObjectFreeze(rec({ [symSpecies]: PromiseCtor }));
 
 /** Gives a promise of the engine's a species of its own, so then/finally make theirs with the real Promise. */
 export function ownSpecies(p: Promise<unknown>): void {

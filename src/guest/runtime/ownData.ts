@@ -33,8 +33,6 @@ export function rec<T extends object>(o: T): T {
   setPrototypeOf(o, null);
   return o;
 }
-/** An empty runtime record. */
-export const record = <T extends object = Record<string, unknown>>(): T => ObjectCreate(null) as T;
 /** Removes a[i] (Array.prototype.splice would read the species and the prototype's indexes). */
 export function removeAt(a: unknown[], i: number): void {
   for (let j = i; j < a.length - 1; j++) put(a, j, a[j + 1]);
