@@ -11,7 +11,7 @@ export function readsClock(source: string): boolean {
 }
 
 /**
- * The sandbox's virtual clock and seeded `Math.random` (src/isolate/runtime.js), for the emitted
+ * The sandbox's virtual clock and seeded `Math.random` (src/guest/runtime/clock.ts), for the emitted
  * program, so that it prints under plain Node what the run printed: `Date` starts at the run's
  * start time and moves only when a timer fires; `Math.random` is the same generator with the
  * same seed; timers run in the order of their virtual due time, one per event-loop turn, at most
