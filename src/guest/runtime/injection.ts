@@ -4,7 +4,7 @@
  * evaluates; a learning run gets a recording proxy instead. Also the hooks' shared steps: reading a
  * member, calling a function, and blaming the error either raises.
  */
-import type { RequestKind } from '../../protocol/runtime.ts';
+import type { RequestKind, ValueRequest } from '../../protocol/runtime.ts';
 import { ask } from './bridge.ts';
 import { childId, culpritOf, holderFor, isInjected, ownerOf, register, result } from './elements.ts';
 import { errorCulprit, fail, hasErrorInfo } from './errorAttribution.ts';
@@ -25,15 +25,8 @@ export const injectedGlobals: Record<string, true> = ObjectCreate(null);
 /** Element ids of members injected into their holder in this run. */
 const placedMembers: Record<string, true> = ObjectCreate(null);
 
-export interface InjectRequest {
-  readonly id: string;
-  readonly kind: RequestKind;
-  readonly sid: number;
-  readonly parent?: string;
-  readonly key?: string;
-  readonly message: string;
-  readonly refine?: boolean;
-}
+/** A value request as the runtime builds it; the bridge adds its `op`. */
+export type InjectRequest = Omit<ValueRequest, 'op'>;
 
 function evaluate(source: string): unknown {
   return indirectEval(`(${source}\n)`);
