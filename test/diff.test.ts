@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parseUnifiedDiff } from '../src/diff/gitChanges.ts';
-import { cli } from './helpers.ts';
+import { cli, gitRepo } from './helpers.ts';
 
 const dirs: string[] = [];
 after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
@@ -23,19 +22,7 @@ const PAD = [
   '',
 ].join('\n');
 
-/** A temporary git repository with `files` committed. */
-function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'snipexec-diff-'));
-  dirs.push(dir);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('config', 'user.email', 'test@example.invalid');
-  git('config', 'user.name', 'test');
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  git('add', '.');
-  git('commit', '-q', '-m', 'base');
-  return dir;
-}
+const repo = (files: Record<string, string>): string => gitRepo(files);
 
 function diffCli(dir: string, args: string[]) {
   return cli(['diff', ...args], undefined, 120_000, process.env, dir);

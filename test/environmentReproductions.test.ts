@@ -5,14 +5,12 @@
 // values alone), or the source tree before the platform's types (d53567e^, a copy from git archive:
 // `e.preventDefault()` and `items.length` then take whatever type their usage suggests).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { runWithNode } from '../src/emit/runWithNode.ts';
 import { runSnippet, type RunResult } from '../src/index.ts';
-import { cli, selected } from './helpers.ts';
+import { cli, gitRepo, selected } from './helpers.ts';
 
 /** The message V8 gives for indexing `undefined` with `key`: what a real browser or Node throws. */
 function undefinedIndexMessage(key: unknown): string {
@@ -178,22 +176,8 @@ for (const c of selected(REPRODUCTIONS)) {
   });
 }
 
-const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
-/** A temporary git repository (real git) with `files` committed. */
-function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'snipexec-repro-'));
-  dirs.push(dir);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('config', 'user.email', 'test@example.invalid');
-  git('config', 'user.name', 'test');
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  git('add', '.');
-  git('commit', '-q', '-m', 'base');
-  return dir;
-}
+const repo = (files: Record<string, string>): string => gitRepo(files);
 
 // Broken on the tree before the platform's types (d53567e^): trace makes items.length a string, since
 // the code calls .padStart on it, and diff reports nothing (findings [], exit 0).

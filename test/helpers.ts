@@ -1,4 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
@@ -13,4 +17,21 @@ export function cli(args: string[], input?: string | Buffer, timeoutMs = 60_000,
 export function selected<T extends { name: string }>(cases: readonly T[]): readonly T[] {
   const filter = process.env.FILTER;
   return filter ? cases.filter((c) => c.name.includes(filter)) : cases;
+}
+
+const repos: string[] = [];
+after(() => { for (const d of repos) rmSync(d, { recursive: true, force: true }); });
+
+/** A temporary git repository (real git) with `files` committed; removed after the test file. */
+export function gitRepo(files: Record<string, string>, prefix = 'snipexec-repo-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  repos.push(dir);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('config', 'user.email', 'test@example.invalid');
+  git('config', 'user.name', 'test');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  git('add', '.');
+  git('commit', '-q', '-m', 'base');
+  return dir;
 }
