@@ -33,7 +33,7 @@ function capBuffer(Real: Dyn, growName: 'resize' | 'grow'): void {
       releaseMemory(n);
       throw e;
     }
-    apply(wmSet, committed, [buffer, n]);
+    wmSet(committed, buffer, n);
     return buffer;
   }
   Wrapper = wrapConstructor(Real, BufferImpl, Real.name);
@@ -44,7 +44,7 @@ function capBuffer(Real: Dyn, growName: 'resize' | 'grow'): void {
     growName,
     {
       m(this: object, newLength: unknown) {
-        const before = apply(wmGet, committed, [this]) as number | undefined;
+        const before = wmGet(committed, this) as number | undefined;
         if (before === undefined) return apply(grow, this, [newLength]); // not one of ours (a wasm memory's buffer): its memory's maximum holds it
         const n = toIndex(newLength);
         const current = apply(byteLength, this, []);
@@ -56,7 +56,7 @@ function capBuffer(Real: Dyn, growName: 'resize' | 'grow'): void {
           throw e;
         }
         if (n < before) releaseMemory(before - n);
-        apply(wmSet, committed, [this, n]);
+        wmSet(committed, this, n);
         return undefined;
       },
     }.m,
@@ -68,7 +68,7 @@ function capBuffer(Real: Dyn, growName: 'resize' | 'grow'): void {
   const moved = (realFn: Dyn, keepResizable: boolean) =>
     ({
       m(this: object, newLength: unknown) {
-        const before = apply(wmGet, committed, [this]) as number | undefined;
+        const before = wmGet(committed, this) as number | undefined;
         if (before === undefined) return apply(realFn, this, newLength === undefined ? [] : [newLength]);
         const n = newLength === undefined ? apply(byteLength, this, []) : toIndex(newLength);
         if (n > before && !reserveMemory(n - before)) throw allocationFailed();
@@ -79,9 +79,9 @@ function capBuffer(Real: Dyn, growName: 'resize' | 'grow'): void {
           if (n > before) releaseMemory(n - before);
           throw e;
         }
-        apply(wmSet, committed, [this, 0]);
+        wmSet(committed, this, 0);
         // The fixed-length one may keep the old backing store, uncounted by isolated-vm: it keeps its share.
-        if (keepResizable) apply(wmSet, committed, [out, MathMax(n, before)]);
+        if (keepResizable) wmSet(committed, out, MathMax(n, before));
         else if (n < before) releaseMemory(before - n);
         return out;
       },

@@ -153,13 +153,13 @@ export function capWebAssembly(WA: Dyn): void {
   }
   /** Reserves what an instance of the module takes: the maxima of its own memories. */
   function reserveInstance(module: object, where: string): number {
-    const pages = apply(wmGet, modulePages, [module]) as number | undefined;
+    const pages = wmGet(modulePages, module) as number | undefined;
     if (pages === undefined || pages === 0) return 0;
     if (!reserveMemory(pages * WASM_PAGE)) throw refuseInstance(where);
     return pages * WASM_PAGE;
   }
   const registered = (pages: number) => (module: object) => {
-    apply(wmSet, modulePages, [module, pages]);
+    wmSet(modulePages, module, pages);
     return module;
   };
   /** p.then(ok) with the built-in then; a promise of the engine's. */
@@ -218,7 +218,7 @@ export function capWebAssembly(WA: Dyn): void {
     const newTarget = new.target === ModuleWrapper || new.target === ModuleImpl ? RealModule : new.target;
     const capped = capModule(bytes);
     const module = construct(RealModule, [capped.bytes], newTarget);
-    apply(wmSet, modulePages, [module, capped.pages]);
+    wmSet(modulePages, module, capped.pages);
     return module;
   }
   ModuleWrapper = wrapConstructor(RealModule, ModuleImpl, 'Module');
@@ -252,7 +252,7 @@ export function capWebAssembly(WA: Dyn): void {
     },
     instantiate(source: Dyn, imports: unknown): Promise<unknown> {
       const args = list<unknown>();
-      if (apply(wmHas, modulePages, [source])) {
+      if (wmHas(modulePages, source)) {
         try {
           reserveInstance(source, 'WebAssembly.instantiate()');
         } catch (e) {
@@ -272,7 +272,7 @@ export function capWebAssembly(WA: Dyn): void {
       push(args, capped.bytes);
       if (imports !== undefined) push(args, imports);
       return thenOf(apply(realInstantiate, WA, args), (result: Dyn) => {
-        apply(wmSet, modulePages, [result.module, capped.pages]);
+        wmSet(modulePages, result.module, capped.pages);
         return result;
       });
     },

@@ -4,7 +4,7 @@
  */
 import { branches, loopStacks, statements } from './coverage.ts';
 import { WITH_HANDLER } from './hookGuard.ts';
-import { list, pop, push, rec } from './ownData.ts';
+import { list, pop, push } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { ObjectCtor, ProxyCtor, TypeErrorCtor } from './primordials.ts';
 import { isProbe, MAX_PROBED_ITERATIONS, probeOps } from './probes.ts';
@@ -42,7 +42,9 @@ export function logical<T>(id: number, v: T, op: string): T {
 }
 // Loops: one frame per entry, whether its body ran and how many iterations recording proxies took part in.
 export function loopEnter(id: number): void {
-  push((loopStacks[id] ||= list()), rec({ entered: false, probed: 0, ops: probeOps }));
+  // A plain literal (no rec): its three fields are its own from the start and only ever read or
+  // overwritten, so no prototype takes part, and a loop inside a loop makes one per entry.
+  push((loopStacks[id] ||= list()), { entered: false, probed: 0, ops: probeOps });
 }
 export function loopBody(id: number): void {
   if (run.exited) throw EXIT;

@@ -18,7 +18,7 @@ export let lastCulprit: string | undefined;
 /** The element id of an injected value ('' for the global object), undefined for any other. */
 export function ownerOf(v: unknown): string | undefined {
   if (v === G) return '';
-  if (isObjectLike(v)) return apply(wmGet, owner, [v]);
+  if (isObjectLike(v)) return wmGet(owner, v);
   return undefined;
 }
 export function isInjected(v: unknown): boolean {
@@ -28,9 +28,9 @@ export function isInjected(v: unknown): boolean {
 export function culpritOf(v: unknown): string | undefined {
   if (isObjectLike(v)) {
     if (v === G) return undefined;
-    const id = apply(wmGet, owner, [v]);
+    const id = wmGet(owner, v);
     if (id !== undefined) return id;
-    const cls = apply(wmGet, instanceOf, [v]);
+    const cls = wmGet(instanceOf, v);
     return cls !== undefined ? `new ${cls}` : undefined;
   }
   return lastResult === v ? lastCulprit : undefined;
@@ -43,22 +43,30 @@ export function result<T>(v: T, culprit: string | undefined): T {
 }
 /** Registers v as element id's value (the first id a value gets stays). */
 export function register(v: unknown, id: string): void {
-  if (isObjectLike(v) && !apply(wmHas, owner, [v])) apply(wmSet, owner, [v, id]);
+  if (isObjectLike(v) && !wmHas(owner, v)) wmSet(owner, v, id);
 }
 export function isRegistered(v: object): boolean {
-  return apply(wmHas, owner, [v]);
+  return wmHas(owner, v);
 }
 /** Records v as an instance of the injected class cls. */
 export function registerInstance(v: object, cls: string): void {
-  apply(wmSet, instanceOf, [v, cls]);
+  wmSet(instanceOf, v, cls);
 }
 /** The id of a member of element parent. */
 export function childId(parent: string, key: string): string {
   if (parent === '') return key;
   return test(/^[A-Za-z_$][\w$]*$/, key) ? `${parent}.${key}` : `${parent}[${stringify(key)}]`;
 }
+/**
+ * holderFor(obj).id without making the record (the member hook asks it of every read it cannot
+ * answer): a record's setPrototypeOf costs more than the rest of the hook.
+ */
+export function holderId(obj: unknown): string | undefined {
+  const cls = isObjectLike(obj) ? wmGet(instanceOf, obj) : undefined;
+  return cls !== undefined ? `new ${cls}` : ownerOf(obj);
+}
 /** Where a missing member of obj goes: an instance's class prototype, else obj itself (id undefined: not injected). */
 export function holderFor(obj: unknown): { id: string | undefined; target: Dyn } {
-  const cls = isObjectLike(obj) ? apply(wmGet, instanceOf, [obj]) : undefined;
+  const cls = isObjectLike(obj) ? wmGet(instanceOf, obj) : undefined;
   return cls !== undefined ? rec({ id: `new ${cls}` as string | undefined, target: getPrototypeOf(obj as object) as Dyn }) : rec({ id: ownerOf(obj), target: obj as Dyn });
 }

@@ -31,18 +31,18 @@ const caughtErrors = list<unknown>();
 const caughtSeen: WeakSet<object> = new WS();
 
 export function hasErrorInfo(e: object): boolean {
-  return apply(wmHas, errorInfo, [e]);
+  return wmHas(errorInfo, e);
 }
 export function markExplicit(e: object): void {
-  apply(wsAdd, explicitErrors, [e]);
+  wsAdd(explicitErrors, e);
 }
 
 /** Records where an error was raised and whose value caused it; `raised`: an operation of the snippet's own code raised it. */
 export function errorCulprit(e: unknown, sid: number, culprit: string | false | undefined, raised: boolean): void {
-  if (typeof e === 'object' && e !== null && !apply(wmHas, errorInfo, [e])) {
+  if (typeof e === 'object' && e !== null && !wmHas(errorInfo, e)) {
     // Raised inside an environment's own code: the environment's fault, whoever called it.
     const env = !raised && raisedByEnvironment(e);
-    apply(wmSet, errorInfo, [e, rec<ErrorInfo>({ sid, attribution: env ? 'environment' : culprit !== undefined ? 'injected' : 'snippet', culprit: env ? undefined : culprit, raised })]);
+    wmSet(errorInfo, e, rec<ErrorInfo>({ sid, attribution: env ? 'environment' : culprit !== undefined ? 'injected' : 'snippet', culprit: env ? undefined : culprit, raised }));
   }
 }
 
@@ -58,7 +58,7 @@ export function uncaught(e: unknown): void {
   run.stopped = true;
   if (e === HALT || e === EXIT) return;
   if (run.errors.length >= 20) return;
-  const info: ErrorInfo = (typeof e === 'object' && e !== null && apply(wmGet, errorInfo, [e])) || rec<ErrorInfo>({ sid: run.lastSite, attribution: raisedByEnvironment(e) ? 'environment' : 'snippet' });
+  const info: ErrorInfo = (typeof e === 'object' && e !== null && wmGet(errorInfo, e)) || rec<ErrorInfo>({ sid: run.lastSite, attribution: raisedByEnvironment(e) ? 'environment' : 'snippet' });
   for (let i = caughtErrors.length - 1; i >= 0; i--) {
     if (caughtErrors[i] === e) {
       removeAt(caughtErrors, i);
@@ -74,7 +74,7 @@ export function uncaught(e: unknown): void {
   } catch {
     message = '[unprintable error]';
   }
-  const explicit = typeof e === 'object' && e !== null && apply(wsHas, explicitErrors, [e]);
+  const explicit = typeof e === 'object' && e !== null && wsHas(explicitErrors, e);
   push(run.errors, rec({ type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit as string | undefined, ...(explicit ? { explicit: true } : {}) }));
 }
 
@@ -85,12 +85,12 @@ export function uncaught(e: unknown): void {
  */
 export function caughtBySnippet(e: unknown): void {
   if (e === EXIT) throw EXIT; // exit() is no error a catch of the snippet may keep
-  if (typeof e !== 'object' || e === null || apply(wsHas, caughtSeen, [e])) return;
-  apply(wsAdd, caughtSeen, [e]);
-  const info = apply(wmGet, errorInfo, [e]) as ErrorInfo | undefined;
+  if (typeof e !== 'object' || e === null || wsHas(caughtSeen, e)) return;
+  wsAdd(caughtSeen, e);
+  const info = wmGet(errorInfo, e) as ErrorInfo | undefined;
   const sid = info !== undefined ? info.sid : run.lastSite;
   restoreMessage(e, sid);
-  if (caught.length >= 20 || apply(wsHas, explicitErrors, [e]) || !inherits(e, ErrorProto)) return;
+  if (caught.length >= 20 || wsHas(explicitErrors, e) || !inherits(e, ErrorProto)) return;
   let type;
   let message;
   try {

@@ -6,7 +6,7 @@
  */
 import type { RequestKind, ValueRequest } from '../../protocol/runtime.ts';
 import { ask } from './bridge.ts';
-import { childId, culpritOf, holderFor, isInjected, ownerOf, register, result } from './elements.ts';
+import { childId, culpritOf, holderFor, holderId, isInjected, ownerOf, register, result } from './elements.ts';
 import { errorCulprit, fail, hasErrorInfo } from './errorAttribution.ts';
 import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
 import { cut, inherits, isObjectLike, list, push, rec, str } from './ownData.ts';
@@ -93,8 +93,7 @@ export function member(sid: number, obj: Dyn, key: PropertyKey, lostThis: boolea
   if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, culpritOf(obj));
   let v = obj[key];
   // `this.x` in a function called plainly reaches the global object: no global is injected for it.
-  const injectable = !(lostThis && obj === G) && holderFor(obj).id !== undefined;
-  if (v === undefined && typeof key !== 'symbol' && !(key in ObjectCtor(obj)) && injectable) v = missingMember(sid, obj, key, 'member');
+  if (v === undefined && typeof key !== 'symbol' && !(lostThis && obj === G) && !(key in ObjectCtor(obj)) && holderId(obj) !== undefined) v = missingMember(sid, obj, key, 'member');
   const own = isObjectLike(v) ? culpritOf(v) : undefined;
   if (own !== undefined) return result(v, own);
   const from = culpritOf(obj);
@@ -110,11 +109,11 @@ export function returnCulprit(fn: unknown, self: unknown, value: unknown): strin
 /** An injected function that returned undefined: its return value is asked for (once per function). */
 export function callResult(sid: number, fn: Dyn, value: unknown): unknown {
   if (value !== undefined || !isInjected(fn)) return value;
-  if (apply(wmHas, returns, [fn])) return apply(wmGet, returns, [fn]);
+  if (wmHas(returns, fn)) return wmGet(returns, fn);
   const id = `${ownerOf(fn)}()`;
   let v = inject(rec({ id, kind: 'return', sid, parent: ownerOf(fn), message: `${id} returned undefined` }));
   if (v === NONE) v = undefined;
-  apply(wmSet, returns, [fn, v]);
+  wmSet(returns, fn, v);
   return v;
 }
 /** Calls fn; an error it throws is blamed (the injected function, its receiver or an argument) and its message restored. */

@@ -42,11 +42,18 @@ export const WM = WeakMap;
 export const WS = WeakSet;
 export const RealDate = Date;
 export const dateToString = Date.prototype.toString;
-export const wmGet = WeakMap.prototype.get;
-export const wmSet = WeakMap.prototype.set;
-export const wmHas = WeakMap.prototype.has;
-export const wsHas = WeakSet.prototype.has;
-export const wsAdd = WeakSet.prototype.add;
+/**
+ * A method as a function of (receiver, ...args), as Node's primordials make them: a bound
+ * Function.prototype.call, which no later change to Function.prototype or to the method's
+ * prototype reaches. Faster than `apply(method, receiver, [args])`, which makes an array per
+ * call: the hooks ask the runtime's weak maps on every read.
+ */
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call) as <T, A extends unknown[], R>(fn: (this: T, ...args: A) => R) => (self: T, ...args: A) => R;
+export const wmGet: <V>(map: WeakMap<object, V>, key: unknown) => V | undefined = uncurryThis(WeakMap.prototype.get) as never;
+export const wmSet: <V>(map: WeakMap<object, V>, key: unknown, value: V) => WeakMap<object, V> = uncurryThis(WeakMap.prototype.set) as never;
+export const wmHas: (map: WeakMap<object, unknown>, key: unknown) => boolean = uncurryThis(WeakMap.prototype.has) as never;
+export const wsHas: (set: WeakSet<object>, key: unknown) => boolean = uncurryThis(WeakSet.prototype.has) as never;
+export const wsAdd: (set: WeakSet<object>, key: unknown) => WeakSet<object> = uncurryThis(WeakSet.prototype.add) as never;
 export const arrJoin = Array.prototype.join;
 export const strSlice = String.prototype.slice;
 export const strIndexOf = String.prototype.indexOf;

@@ -39,13 +39,13 @@ let traceCount = 0;
 export let probeOps = 0;
 
 export function isProbe(v: unknown): boolean {
-  return typeof v === 'function' && apply(wmHas, probeInfo, [v]);
+  return typeof v === 'function' && wmHas(probeInfo, v);
 }
 export function probeId(v: unknown): string {
-  return (apply(wmGet, probeInfo, [v]) as ProbeInfo).id;
+  return (wmGet(probeInfo, v) as ProbeInfo).id;
 }
 export function infoOf(p: unknown): ProbeInfo {
-  return apply(wmGet, probeInfo, [p]) as ProbeInfo;
+  return wmGet(probeInfo, p) as ProbeInfo;
 }
 export function traceOf(id: string): Trace {
   let t = traces[id];
@@ -192,7 +192,7 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       return child(proxy, `new ${id}`, undefined);
     },
   }));
-  apply(wmSet, probeInfo, [proxy, info]);
+  wmSet(probeInfo, proxy, info);
   register(proxy, id);
   probes[id] = proxy;
   return proxy;

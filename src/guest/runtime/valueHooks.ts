@@ -3,7 +3,7 @@
  * them): each performs the snippet's operation, injects what is missing (or answers for a
  * recording proxy), and blames an error it raises on the right element.
  */
-import { childId, culpritOf, holderFor, isInjected, isRegistered, ownerOf, registerInstance, result } from './elements.ts';
+import { childId, culpritOf, holderFor, holderId, isInjected, isRegistered, ownerOf, registerInstance, result } from './elements.ts';
 import { environmentModules } from './environmentHost.ts';
 import { errorCulprit, fail, hasErrorInfo, markExplicit } from './errorAttribution.ts';
 import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
@@ -160,7 +160,7 @@ export function destructure(sid: number, v: Dyn, shape: number | readonly string
     return v;
   }
   if (v === null || v === undefined) throw fail(TypeErrorCtor, siteMessage(sid, v), sid, culpritOf(v));
-  if (holderFor(v).id !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in ObjectCtor(v))) missingMember(sid, v, shape[i], 'member');
+  if (holderId(v) !== undefined) for (let i = 0; i < shape.length; i++) if (!(shape[i] in ObjectCtor(v))) missingMember(sid, v, shape[i], 'member');
   return v;
 }
 export function iterable(sid: number, v: Dyn, isAsync: boolean): unknown {
