@@ -11,8 +11,16 @@ DATA.writable = true;
 DATA.enumerable = true;
 DATA.configurable = true;
 
-/** Sets o[k] by defining it: no setter the snippet put on a prototype takes part. */
+/**
+ * Sets o[k] by defining it: no setter the snippet put on a prototype takes part. The runtime's own
+ * lists and records have no prototype, so a plain assignment is just as safe on them, and about
+ * twenty times cheaper than defining (V8 takes its slow path for defineProperty on an array index).
+ */
 export function put<T>(o: object, k: PropertyKey, v: T): T {
+  if (getPrototypeOf(o) === null) {
+    (o as Record<PropertyKey, unknown>)[k] = v;
+    return v;
+  }
   DATA.value = v;
   defineProperty(o, k, DATA);
   DATA.value = undefined;

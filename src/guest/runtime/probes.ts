@@ -65,10 +65,23 @@ export function spend(): void {
     throw new ErrorCtor('snipexec: learning budget exhausted');
   }
 }
-function same(a: unknown, b: unknown): boolean {
+/**
+ * Whether two values noted in a trace are the same JSON. The runtime's own records and lists (no
+ * prototype, data properties only) are compared member by member, which is far cheaper than
+ * serialising both; anything else (a value of the snippet's) by its JSON text.
+ */
+function same(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return toJson(a) === toJson(b);
+  if (depth > 16 || getPrototypeOf(a) !== null || getPrototypeOf(b) !== null) return toJson(a) === toJson(b);
+  const ka = ownKeys(a);
+  const kb = ownKeys(b);
+  if (ka.length !== kb.length || isArray(a) !== isArray(b)) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i] || !same((a as Dyn)[k], (b as Dyn)[k], depth + 1)) return false;
+  }
+  return true;
 }
 type ListField = { [K in keyof Trace]-?: NonNullable<Trace[K]> extends readonly unknown[] ? K : never }[keyof Trace];
 /** Adds a value to one of a trace's lists, once, up to MAX_LIST entries. */
