@@ -147,3 +147,17 @@ test('inject: a host bug between runs never reports the learning run (recording 
   assert.deepEqual(r.injections, [], 'no recording proxy listed');
   assert.equal(r.lines.covered, 0);
 });
+
+test('inject: a module that Node\'s require (the node environment\'s) cannot find is injected as a module, whichever require asks', async () => {
+  // With `process` in the snippet the node environment is loaded, and its global require asks the runtime for modules it lacks.
+  const direct = 'const pad = require("left-pad-xyz");\nconsole.log(pad("a", 3), process.argv.length);';
+  const indirect = 'const load = require;\nconst pad = load("left-pad-xyz");\nconsole.log(pad("a", 3), process.argv.length);';
+  for (const code of [direct, indirect]) {
+    const r = await runSnippet(code, { mode: 'trace' });
+    assert.deepEqual(r.environments?.loaded, ['node']);
+    const inj = r.injections.find((i) => i.element === 'require("left-pad-xyz")');
+    assert.ok(inj, `no injection of the module: ${JSON.stringify(r.injections)}`);
+    assert.equal(inj.kind, 'module');
+    assert.match(r.types ?? '', /declare module "left-pad-xyz"/);
+  }
+});

@@ -7,7 +7,7 @@ import { entered, entries } from './entryPoints.ts';
 import { inject, NONE } from './injection.ts';
 import { cut, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, defineProperty, G, ObjectCreate, ObjectFreeze, strSlice } from './primordials.ts';
+import { apply, defineProperty, G, ObjectCreate, ObjectFreeze, parse, strSlice } from './primordials.ts';
 import { isProbe } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
 
@@ -52,7 +52,10 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
     const key = str(id);
     if (key in environmentValues) return environmentValues[key];
     run.lastSite = -1;
-    const v = inject(rec({ id: key, kind: 'environment', sid: -1, message: cut(str(reason), 500) }));
+    // `require("x")` (Node's require asking for a module it does not provide) is the module itself,
+    // as the require hook asks for it: the same element, of kind module.
+    const spec = requiredSpecifier(key);
+    const v = inject(spec === undefined ? rec({ id: key, kind: 'environment', sid: -1, message: cut(str(reason), 500) }) : rec({ id: key, kind: 'module', sid: -1, key: spec, message: cut(str(reason), 500) }));
     const value = v === NONE ? undefined : v;
     environmentValues[key] = value;
     return value;
@@ -61,3 +64,14 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
     return isProbe(v);
   },
 });
+
+/** The specifier of an element id `require("<spec>")` (JSON-quoted, as the require hook names modules); undefined for any other id. */
+function requiredSpecifier(id: string): string | undefined {
+  if (apply(strSlice, id, [0, 9]) !== 'require("' || apply(strSlice, id, [-2]) !== '")') return undefined;
+  try {
+    const spec: unknown = parse(apply(strSlice, id, [8, -1]));
+    return typeof spec === 'string' ? spec : undefined;
+  } catch {
+    return undefined;
+  }
+}
