@@ -349,6 +349,21 @@ console.log(typeof React.createElement, ReactDOM.createRoot === Client.createRoo
     },
   },
   {
+    name: 'an arrow component with an expression body that nothing renders is rendered, and its handler fired',
+    code: `const Greeting = ({ name }) => (
+  <button onClick={() => {
+    console.log('hi', typeof name);
+  }}>Hi</button>
+);
+`,
+    check: (r) => {
+      assert.equal(r.status, 'completed');
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.lines.uncovered, []);
+      assert.match(r.stdout, /^hi /);
+    },
+  },
+  {
     name: 'a snippet that is a component\'s body: its hooks run on their own, effects after it',
     code: `const [items, setItems] = useState([]);
 useEffect(() => {

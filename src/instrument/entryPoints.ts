@@ -9,7 +9,7 @@ export interface EntryPoint {
 }
 
 /**
- * Finds the top-level functions (`function f() {}`, `const f = (…) => {…}`), marks the start of
+ * Finds the top-level functions (`function f() {}`, `const f = (…) => {…}`, `const f = (…) => expr`), marks the start of
  * each body with `hook.fe(k)` so the runtime knows it ran, and registers each function with
  * `hook.fr(k, f)`: declarations at the top (they are hoisted), bindings right after their
  * statement. Injected nodes have no location, so they are neither measured nor hooked.
@@ -25,6 +25,9 @@ export function markEntryPoints(program: t.Program, hook: string, functionScoped
   const add = (name: string, fn: t.Function): number => {
     const k = entries.length;
     entries.push({ name, params: fn.params.length, line: fn.loc?.start.line ?? 0 });
+    // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither
+    // measured nor hooked), and expr stays where it was, so no measured line moves.
+    if (t.isArrowFunctionExpression(fn) && !t.isBlockStatement(fn.body)) fn.body = t.blockStatement([t.returnStatement(fn.body)]);
     if (t.isBlockStatement(fn.body)) fn.body.body.unshift(call(HOOKS.entryEnter, [t.numericLiteral(k)]));
     return k;
   };
@@ -36,7 +39,7 @@ export function markEntryPoints(program: t.Program, hook: string, functionScoped
     } else if (t.isVariableDeclaration(decl) && (!functionScopedOnly || decl.kind === 'var')) {
       for (const d of decl.declarations) {
         const init = d.init;
-        if (!t.isIdentifier(d.id) || !(t.isFunctionExpression(init) || t.isArrowFunctionExpression(init)) || init.generator || !t.isBlockStatement(init.body)) continue;
+        if (!t.isIdentifier(d.id) || !(t.isFunctionExpression(init) || t.isArrowFunctionExpression(init)) || init.generator) continue;
         body.push(call(HOOKS.entryRegister, [t.numericLiteral(add(d.id.name, init)), t.identifier(d.id.name)]));
       }
     }
