@@ -1,6 +1,8 @@
 import path from 'path-browserify';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { Buffer } from '../node/shims/globalBuffer.ts';
+import { asCallerError, isNodeError } from '../shared/callerErrors.ts';
+import { argAs } from '../shared/probeArgs.ts';
 import { contentOf, extensionOf, fallbackContent, listingOf, type FileContent } from './missingFiles.ts';
 
 /** What an fs call does with each path argument it takes. */
@@ -12,8 +14,11 @@ type Access =
   | 'append' //   appends to a file: a missing one is created with only what is appended, as Node does
   | 'none';
 
-/** The calls that touch a path, with what they do to each path argument; `probe` when a probe may stand for the result. */
-const CALLS: Readonly<Record<string, { readonly access: readonly Access[]; readonly probe?: boolean }>> = {
+/**
+ * The calls that touch a path, with what they do to each path argument; `probe` when a probe may
+ * stand for the result; `data` when the argument after the paths is a file's content (a string or bytes).
+ */
+const CALLS: Readonly<Record<string, { readonly access: readonly Access[]; readonly probe?: boolean; readonly data?: boolean }>> = {
   readFile: { access: ['read'], probe: true },
   readdir: { access: ['dir'], probe: true },
   open: { access: ['read'] },
@@ -26,13 +31,23 @@ const CALLS: Readonly<Record<string, { readonly access: readonly Access[]; reado
   opendir: { access: ['dir'] },
   copyFile: { access: ['read', 'write'] },
   rename: { access: ['write', 'write'] },
-  writeFile: { access: ['write'] },
-  appendFile: { access: ['append'] },
+  writeFile: { access: ['write'], data: true },
+  appendFile: { access: ['append'], data: true },
   truncate: { access: ['write'] },
   unlink: { access: ['write'] },
   rm: { access: ['write'] },
   rmdir: { access: ['write'] },
   createWriteStream: { access: ['write'] },
+  mkdir: { access: ['none'] },
+  mkdtemp: { access: ['none'] },
+  readlink: { access: ['none'] },
+  chmod: { access: ['none'] },
+  chown: { access: ['none'] },
+  utimes: { access: ['none'] },
+  symlink: { access: ['none', 'write'] },
+  link: { access: ['read', 'write'] },
+  cp: { access: ['read', 'write'] },
+  watch: { access: ['none'] },
 };
 
 type Fn = (...args: unknown[]) => unknown;
@@ -157,7 +172,7 @@ export class LearntFileSystem {
       for (const [key, style] of [[`${name}Sync`, 'sync'], [name, name.startsWith('create') ? 'sync' : 'callback']] as const) {
         const raw = fs[key];
         if (typeof raw !== 'function') continue;
-        fs[key] = this.#wrap(raw as Fn, name, call.access, call.probe === true, style);
+        fs[key] = this.#wrap(raw as Fn, name, call.access, call.probe === true, style, call.data === true);
       }
     }
   }
@@ -167,14 +182,18 @@ export class LearntFileSystem {
     const out: Record<string, unknown> = { ...promises };
     for (const [name, call] of Object.entries(CALLS)) {
       const raw = promises[name];
-      if (typeof raw === 'function') out[name] = this.#wrap(raw as Fn, name, call.access, call.probe === true, 'promise');
+      if (typeof raw === 'function') out[name] = this.#wrap(raw as Fn, name, call.access, call.probe === true, 'promise', call.data === true);
     }
     return out;
   }
 
-  #wrap(raw: Fn, name: string, access: readonly Access[], probes: boolean, style: 'sync' | 'callback' | 'promise'): Fn {
+  #wrap(raw: Fn, name: string, access: readonly Access[], probes: boolean, style: 'sync' | 'callback' | 'promise', data = false): Fn {
     const self = this;
-    return function (this: unknown, ...args: unknown[]) {
+    const isProbe = (v: unknown) => self.#host.isProbe(v);
+    const wrapped = function (this: unknown, ...given: unknown[]) {
+      // a probe where a path (or the content written) goes is used as the string it is, and learnt as one
+      const args = given.map((a, i) => (i < access.length || (data && i === access.length) ? argAs(isProbe, 'string', a) : a));
+      if (style === 'callback') argAs(isProbe, 'function', args[args.length - 1]);
       let stand: { probe: unknown } | undefined;
       (name === 'open' ? [openAccess(args[1])] : access).forEach((a, i) => {
         const r = self.prepare(a, args[i]);
@@ -188,8 +207,14 @@ export class LearntFileSystem {
         if (typeof cb === 'function') queueMicrotask(() => (cb as Fn)(null, value));
         return undefined;
       }
-      return raw.apply(this, args);
+      try {
+        return raw.apply(this, args);
+      } catch (e) {
+        // Node's own error for a wrong call (`writeFile` without a callback, a path that is not a string) is the caller's
+        throw isNodeError(e) ? asCallerError(e, wrapped) : e;
+      }
     };
+    return wrapped;
   }
 }
 

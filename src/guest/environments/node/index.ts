@@ -22,6 +22,7 @@ import { driveProcessEvents } from './processEvents.ts';
 import { querystringModule } from './querystringModule.ts';
 import { TextDecoderModel, TextEncoderModel } from './textCoding.ts';
 import { createTimers } from './timersModule.ts';
+import { typeNodeParams } from './typedParams.ts';
 import { createUtil } from './utilModule.ts';
 import { fileURLToPath, formatUrl, pathToFileURL, URLModel, URLSearchParamsModel } from './whatwgUrl.ts';
 
@@ -73,6 +74,9 @@ export function setup(host: EnvironmentHost): void {
     timers: timers.timers,
     'timers/promises': timers.promises,
   };
+  // a recording proxy passed to these is used, and learnt, as what their parameters take
+  const isProbe = (v: unknown) => host.isProbe(v);
+  typeNodeParams(isProbe, { path: path as unknown as Record<string, unknown>, Buffer, util: modules.util as Record<string, unknown>, EventEmitter, querystring: querystringModule, url: modules.url as Record<string, unknown>, process: proc });
   for (const [name, value] of Object.entries(modules)) host.defineModule(name, value);
   defineModuleGlobals(host, new Map(Object.entries(modules)));
 
