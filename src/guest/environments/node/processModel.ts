@@ -55,9 +55,13 @@ export type ProcessModel = EventEmitter & Record<string, unknown> & { stdout: Ou
 
 /** Builds the modelled `process` of one run. `exit` ends the run as completed, after the 'exit' listeners. */
 export function createProcess(host: EnvironmentHost): ProcessModel {
+  // the runtime's console.log, taken now: Node's stdout writes to its file descriptor, never through the console
+  // the snippet may replace with one that writes to process.stdout (which would loop)
   const console = host.global.console;
-  const log: Print = (line) => console.log(line);
-  const error: Print = typeof console.error === 'function' ? (line) => console.error(line) : log;
+  const consoleLog = console.log;
+  const consoleError = typeof console.error === 'function' ? console.error : consoleLog;
+  const log: Print = (line) => Reflect.apply(consoleLog, console, [line]);
+  const error: Print = (line) => Reflect.apply(consoleError, console, [line]);
   const enqueue = host.global.queueMicrotask ?? ((fn: () => void) => void Promise.resolve().then(fn));
   const now = () => host.global.Date.now(); // the runtime's virtual clock
   const started = now();
