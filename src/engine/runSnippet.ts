@@ -35,6 +35,8 @@ export interface RunDependencies {
   readonly clock?: () => number;
   /** The environments to run with, instead of the ones the snippet's names select: how tests give inline environments. */
   readonly environments?: readonly GuestBundle[];
+  /** How many of the leading `environments` may be evaluated into the startup snapshot, as the registry's are (0 when absent). */
+  readonly environmentsInSnapshot?: number;
 }
 
 let envLlm: LlmEnvironment | undefined;
@@ -67,7 +69,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   const { parsed, instrumented } = prepared;
   // The environments the snippet's names select (a DOM for `document`, Node's built-ins for `require('path')`).
   const environments: LoadedEnvironments = deps.environments || !options.environments
-    ? { bundles: deps.environments ?? [], names: (deps.environments ?? []).map((e) => e.name), failures: [] }
+    ? { bundles: deps.environments ?? [], fromRegistry: deps.environments ? (deps.environmentsInSnapshot ?? 0) : 0, names: (deps.environments ?? []).map((e) => e.name), failures: [] }
     : await loadEnvironments(prepared.names, undefined, { cwd: process.cwd(), dirs: options.modulesDirs });
   let session: LlmSession | undefined;
   let values = deps.values;
@@ -76,10 +78,10 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     values = llmValueSource(session, options.maxAttempts);
   }
   values ??= valueSourceFor(options.mode);
+  const log = deps.logger ?? deps.llm?.log ?? pino({ level: 'silent' });
   const book = new DefinitionBook({
     snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values,
-    maxAttempts: options.maxAttempts, maxInjections: options.maxInjections,
-    log: deps.logger ?? deps.llm?.log ?? pino({ level: 'silent' }),
+    maxAttempts: options.maxAttempts, maxInjections: options.maxInjections, log,
   });
   const config = runtimeConfig(instrumented, options);
   let last: ExecutionResult | undefined;
@@ -98,7 +100,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     // Recording proxies may stand in for missing values in any run but the last one allowed.
     book.mayProbe = runs < options.maxRuns && left >= 50;
     const defsBefore = book.snapshot();
-    last = await execute(instrumented, config, environments, book, options, Math.min(options.timeoutMs, Math.max(50, left)));
+    last = await execute(instrumented, config, environments, book, options, Math.min(options.timeoutMs, Math.max(50, left)), log);
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
     if (!lastLearnt && last.report) {
@@ -117,7 +119,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     // One more run, with the definitions of the best one: more attempts never lower coverage.
     book.restore(best.defs);
     book.mayProbe = false;
-    last = await execute(instrumented, config, environments, book, options, options.timeoutMs);
+    last = await execute(instrumented, config, environments, book, options, options.timeoutMs, log);
     ranWith = book.snapshot();
     lastLearnt = false;
     runs++;
@@ -161,7 +163,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
   };
 }
 
-async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number): Promise<ExecutionResult> {
+async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number, log: Logger): Promise<ExecutionResult> {
   const rendered = renderDefinitions(book.defs);
   // A script that evaluates to the `[id, value]` pairs the runtime adopts.
   const adopt = rendered.accessors.length === 0 ? '' : `[${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}];`;
@@ -170,6 +172,8 @@ async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig,
     adopt,
     script: instrumented.code,
     environments: environments.bundles,
+    snapshotEnvironments: environments.fromRegistry,
+    log,
     config,
     timeoutMs,
     memoryLimitMb: options.memoryLimitMb,

@@ -13,6 +13,11 @@ export interface EnvironmentFailure {
 export interface LoadedEnvironments {
   /** Guest bundles in load order, for the sandbox to evaluate before the snippet. */
   readonly bundles: readonly GuestBundle[];
+  /**
+   * How many of the leading `bundles` are the registry's (the rest are npm modules'): their modules
+   * may be evaluated into the isolate's startup snapshot (src/sandbox/environmentSnapshots.ts).
+   */
+  readonly fromRegistry: number;
   /** The environments the snippet needs, by name, in load order. */
   readonly names: readonly string[];
   readonly failures: readonly EnvironmentFailure[];
@@ -50,5 +55,5 @@ export async function loadEnvironments(
   const provided = new Set(registry.flatMap((e) => e.modules));
   const fromNpm = names.modules.filter((m) => !provided.has(m) && !provided.has(npmPackageOf(m)?.name ?? m));
   const modules = await moduleEnvironments(fromNpm, search);
-  return { bundles: [...bundles, ...modules.bundles], names: wanted.map((e) => e.name), failures, modules: modules.modules };
+  return { bundles: [...bundles, ...modules.bundles], fromRegistry: bundles.length, names: wanted.map((e) => e.name), failures, modules: modules.modules };
 }

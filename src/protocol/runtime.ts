@@ -146,13 +146,19 @@ export interface BridgeReference {
 
 /**
  * The lifecycle object the runtime hands the host. The host calls, in this order: loadEnvironment
- * for each environment; preludeFailures, adopt and enter with what the prelude, adopt and snippet
+ * (setupEnvironment, when the startup snapshot holds its module) for each environment;
+ * preludeFailures, adopt and enter with what the prelude, adopt and snippet
  * scripts evaluate to; tick until it returns false; afterSnippet (tick again when it returns true);
  * drive (tick again when it drove any); report.
  */
 export interface RuntimeLifecycle {
   /** Runs an environment's module factory `(module, exports)` and its setup(host); '' when it loaded, else why not. */
   loadEnvironment(name: string, factory: unknown): string;
+  /**
+   * Runs setup(host) of an environment whose module the isolate's startup snapshot evaluated
+   * (ENVIRONMENT_MODULES_GLOBAL); '' when it loaded, else why not. In the load order, as loadEnvironment.
+   */
+  setupEnvironment(name: string): string;
   /** Calls the snippet's script (an arrow taking the hooks), which runs it through the main hook. */
   enter(script: unknown): void;
   /** The `[id, value]` pairs of the adopt script: the prelude's values, by element id. */
@@ -184,6 +190,20 @@ export type StartRuntime = (bridge: BridgeReference, config: string, counters: S
  * on; the runtime takes it off before any other code runs.
  */
 export const NODE_UTIL_GLOBAL = '__snipexec_nodeUtil';
+
+/**
+ * The global the isolate's startup snapshot leaves the module.exports of the environments it
+ * evaluated on (a record without a prototype, by environment name); the runtime takes it off
+ * right after NODE_UTIL_GLOBAL, before any other code runs.
+ */
+export const ENVIRONMENT_MODULES_GLOBAL = '__snipexec_environmentModules';
+
+/**
+ * The globals the runtime defines or replaces when it starts (Math.random too): a startup snapshot
+ * has none of them, so an environment module that reads one while it is evaluated stays out of it.
+ */
+export const RUNTIME_GLOBALS = ['console', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate', 'queueMicrotask', 'Date'] as const;
+export type RuntimeGlobal = (typeof RUNTIME_GLOBALS)[number];
 
 /** The file name of the runtime's script in the isolate: stack frames in it (or in code it evaluated) are the runtime's. */
 export const RUNTIME_FILENAME = 'snipexec:runtime';

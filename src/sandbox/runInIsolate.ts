@@ -1,9 +1,11 @@
 import ivm from 'isolated-vm';
+import pino, { type Logger } from 'pino';
 import { environmentFilename } from '../protocol/environment.ts';
 import type { LifecycleMethod, RuntimeLifecycle } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
-import { startRuntime, startupSnapshot } from './runtimeBundle.ts';
+import { environmentSnapshot } from './environmentSnapshots.ts';
+import { startRuntime } from './runtimeBundle.ts';
 import { SharedCounters } from './sharedCounters.ts';
 
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
@@ -18,6 +20,13 @@ export interface Execution {
   readonly script: string;
   /** Environments (CommonJS guest bundles exporting `setup(host)`), evaluated in order after the runtime and before the prelude. */
   readonly environments: readonly GuestBundle[];
+  /**
+   * How many of the leading `environments` (the registry's, not installed npm modules) may have their
+   * modules evaluated into the isolate's startup snapshot (src/sandbox/environmentSnapshots.ts); 0 when absent.
+   */
+  readonly snapshotEnvironments?: number;
+  /** Where the sandbox notes what only a developer needs (an environment set that could not be snapshotted), at debug level. */
+  readonly log?: Logger;
   readonly config: RuntimeConfig;
   readonly timeoutMs: number;
   readonly memoryLimitMb: number;
@@ -43,6 +52,8 @@ type Lifecycle = RuntimeLifecycle;
 /** How long after the deadline the watchdog disposes an isolate that is still running. */
 const WATCHDOG_GRACE_MS = 1_000;
 
+const SILENT = pino({ level: 'silent' });
+
 /**
  * Runs one execution in a fresh isolate and context, within a deadline; a run past it ends as
  * `timeout` and keeps what it covered and printed until then:
@@ -56,15 +67,19 @@ const WATCHDOG_GRACE_MS = 1_000;
  *   memory limit; the console output does not.
  * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
  *
- * The isolate is made per run (from the startup snapshot; the runtime compiles from V8's code
- * cache, src/sandbox/runtimeBundle.ts), not reused with a fresh context: contexts of one isolate
- * share its heap (the memory limit would count earlier runs' garbage, and a run that passes it
- * disposes the isolate), its microtask queue and FinalizationRegistry cleanups (an earlier
+ * The isolate is made per run (from the startup snapshot of its environment set, which holds the
+ * modules of the environments it could evaluate ahead, src/sandbox/environmentSnapshots.ts; the
+ * runtime compiles from V8's code cache, src/sandbox/runtimeBundle.ts), not reused with a fresh
+ * context: contexts of one isolate share its heap (the memory limit would count earlier runs'
+ * garbage, and a run that passes it disposes the isolate), its microtask queue and FinalizationRegistry cleanups (an earlier
  * snippet's code could run inside a later run, which also breaks determinism), its Symbol.for
  * registry and the WebAssembly memories and shared buffers earlier runs made.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
-  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot: startupSnapshot() });
+  // Made once per process and environment set, before the run's clock starts.
+  const snapshot = await environmentSnapshot(exec.environments.slice(0, exec.snapshotEnvironments ?? 0), { config: exec.config, log: exec.log ?? SILENT });
+  const inSnapshot = new Set(snapshot.environments);
+  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot: snapshot.blob });
   const counters = new SharedCounters(exec.config.statements, exec.config.branches);
   const start = Date.now();
   const waitedBefore = exec.waitedMs?.() ?? 0;
@@ -102,10 +117,10 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   try {
     context = await isolate.createContext();
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
-    lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining());
+    lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot);
     const call = lifecycleCaller(lifecycle);
     for (const env of exec.environments) {
-      const failure = await loadEnvironment(context, call, env, remaining());
+      const failure = inSnapshot.has(env.name) ? await setupEnvironment(call, env.name, remaining()) : await loadEnvironment(context, call, env, remaining());
       if (failure !== undefined) environmentFailures.push({ name: env.name, message: failure });
     }
     // Each script evaluates to what the runtime takes from it (the prelude's failures, the values to
@@ -194,6 +209,12 @@ async function loadEnvironment(context: ivm.Context, call: LifecycleCall, env: G
   } finally {
     factory.release();
   }
+}
+
+/** Has the runtime call setup(host) of an environment whose module the startup snapshot evaluated. Returns why it failed to load, if it did. */
+async function setupEnvironment(call: LifecycleCall, name: string, timeout: number): Promise<string | undefined> {
+  const failure = await call('setupEnvironment', [name], timeout);
+  return typeof failure === 'string' && failure !== '' ? failure : undefined;
 }
 
 async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<void> {

@@ -1,26 +1,108 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import ivm from 'isolated-vm';
-import { NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type RuntimeLifecycle, type StartRuntime } from '../protocol/runtime.ts';
-import { bundleGuest, type GuestBundleRequest } from './bundleGuest.ts';
+import { environmentFilename } from '../protocol/environment.ts';
+import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type RuntimeLifecycle, type StartRuntime } from '../protocol/runtime.ts';
+import { bundleGuest, type GuestBundle, type GuestBundleRequest } from './bundleGuest.ts';
 
+/**
+ * A startup snapshot isolates are made from, with V8's code cache of the runtime's script, which
+ * only isolates made from the same snapshot accept.
+ */
+export interface StartupSnapshot {
+  readonly blob: ivm.ExternalCopy<ArrayBuffer>;
+  /** The environments whose modules it evaluated (ENVIRONMENT_MODULES_GLOBAL), in load order. */
+  readonly environments: readonly string[];
+  /** V8's code cache of the runtime's script, made by the first isolate made from this snapshot that compiled it. */
+  runtimeCache?: ivm.ExternalCopy<ArrayBuffer>;
+}
+
+let nodeUtilSource: string | undefined;
 /**
  * What every isolate starts from. Node's util.inspect (node-inspect-extracted, one self-contained
  * file), which the console prints with: evaluating it takes 10-20 ms, so it is evaluated once, into
  * the startup snapshot, and the runtime takes it off the global object before any other code runs.
  * It reads a global URL (to print URL objects, which an isolate has none of): it gets a class of its own.
  */
-function snapshotSources(): ivm.SnapshotScriptInfo[] {
-  const nodeUtil = readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8');
-  const code = `globalThis.${NODE_UTIL_GLOBAL} = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${nodeUtil}\n;return module.exports; })();`;
-  return [{ code, filename: 'snipexec:node-util' }];
+function nodeUtilScript(): ivm.SnapshotScriptInfo {
+  nodeUtilSource ??= readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8');
+  const code = `globalThis.${NODE_UTIL_GLOBAL} = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${nodeUtilSource}\n;return module.exports; })();`;
+  return { code, filename: 'snipexec:node-util' };
 }
-let snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined;
 
-/** The startup snapshot every run's isolate is made from (made once per process). */
+/**
+ * An environment's module evaluated into a snapshot: its factory `(module, exports)` runs as
+ * lifecycle.loadEnvironment would run it, in a script named as the run-time one (its stack frames
+ * are the environment's), and its module.exports is kept under ENVIRONMENT_MODULES_GLOBAL.
+ */
+function environmentScript(bundle: GuestBundle): ivm.SnapshotScriptInfo {
+  const modules = `(globalThis.${ENVIRONMENT_MODULES_GLOBAL} || (globalThis.${ENVIRONMENT_MODULES_GLOBAL} = Object.create(null)))`;
+  const code = `(function (modules, module) {\n(function (module, exports) {\n${bundle.code}\n}).call(module.exports, module, module.exports);\nmodules[${JSON.stringify(bundle.name)}] = module.exports;\n})(${modules}, { exports: {} });`;
+  return { code, filename: environmentFilename(bundle.name) };
+}
+
+/** Where the Intl constructors wait while the environments' modules are evaluated into a snapshot (removed after). */
+const REAL_INTL = '__snipexec_realIntl';
+
+/**
+ * V8 cannot serialise an Intl object (createSnapshot aborts the process on one), and modules make
+ * them at evaluation (cssomnom, in the browser environment, a NumberFormat): while the modules are
+ * evaluated, each Intl constructor makes a stand-in of its prototype that makes the real object on
+ * first use, in the run's isolate, and hands every access to it.
+ */
+const DEFER_INTL: ivm.SnapshotScriptInfo = {
+  filename: 'snipexec:snapshot-intl',
+  code: `(function () {
+  const real = Object.create(null);
+  for (const name of Object.getOwnPropertyNames(Intl)) {
+    const C = Intl[name];
+    if (typeof C !== 'function' || typeof C.prototype !== 'object') continue;
+    real[name] = Object.getOwnPropertyDescriptor(Intl, name);
+    const make = (args, newTarget) => {
+      let made;
+      const it = () => (made ??= Reflect.construct(C, args, newTarget === Deferred ? C : newTarget));
+      const at = (k) => { const o = it(), v = Reflect.get(o, k, o); return typeof v === 'function' ? v.bind(o) : v; };
+      return new Proxy(Object.create(C.prototype), {
+        get: (_, k) => at(k),
+        set: (_, k, v) => Reflect.set(it(), k, v),
+        has: (_, k) => Reflect.has(it(), k),
+        ownKeys: () => Reflect.ownKeys(it()),
+        getOwnPropertyDescriptor: (t, k) => { const d = Reflect.getOwnPropertyDescriptor(it(), k); if (d) d.configurable = true; return d; },
+      });
+    };
+    const Deferred = new Proxy(C, { construct: (_, args, nt) => make(args, nt), apply: (_, __, args) => make(args, Deferred) });
+    Object.defineProperty(Intl, name, { ...real[name], value: Deferred });
+  }
+  Object.defineProperty(globalThis, ${JSON.stringify(REAL_INTL)}, { value: real, configurable: true });
+})();`,
+};
+const RESTORE_INTL: ivm.SnapshotScriptInfo = {
+  filename: 'snipexec:snapshot-intl',
+  code: `(function () {
+  const real = globalThis.${REAL_INTL};
+  delete globalThis.${REAL_INTL};
+  for (const name of Object.keys(real)) Object.defineProperty(Intl, name, real[name]);
+})();`,
+};
+
+/** A startup snapshot with Node's util and these environments' modules evaluated; throws what ivm.Isolate.createSnapshot throws. */
+export function createStartupSnapshot(environments: readonly GuestBundle[]): StartupSnapshot {
+  const modules = environments.length === 0 ? [] : [DEFER_INTL, ...environments.map(environmentScript), RESTORE_INTL];
+  const blob = ivm.Isolate.createSnapshot([nodeUtilScript(), ...modules]);
+  return { blob, environments: environments.map((e) => e.name) };
+}
+
+let base: StartupSnapshot | undefined;
+
+/** The startup snapshot of a run without environments in it (made once per process). */
+export function baseSnapshot(): StartupSnapshot {
+  base ??= createStartupSnapshot([]);
+  return base;
+}
+
+/** The base startup snapshot's blob (made once per process). */
 export function startupSnapshot(): ivm.ExternalCopy<ArrayBuffer> {
-  snapshot ??= ivm.Isolate.createSnapshot(snapshotSources());
-  return snapshot;
+  return baseSnapshot().blob;
 }
 
 /** The guest runtime's bundle (src/guest/runtime), built like the environments' and cached with them. */
@@ -38,8 +120,6 @@ export function runtimeScriptSource(bundleCode: string): string {
 type CachingScript = ivm.Script & ivm.CachedDataResult & { readonly cachedDataRejected?: boolean };
 
 let source: Promise<string> | undefined;
-/** V8's code cache of the runtime's script, made by the first isolate of the process that compiled it. */
-let cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
 /** How the runtime's compilations went in this process: with the code cache, or producing it. */
 export const runtimeCompilations = { produced: 0, fromCache: 0, rejected: 0 };
 
@@ -55,13 +135,14 @@ export async function runtimeSource(): Promise<string> {
 }
 
 /**
- * The runtime's script compiled for an isolate. The bundle is built once per process (and kept on
- * disk between processes); the first compilation produces V8's code cache, which every later
- * isolate compiles from, so starting a run does not parse and compile the runtime again. The code
- * cache is only accepted by isolates made from the same startup snapshot, as all of snipexec's are;
- * a rejected one is produced again.
+ * The runtime's script compiled for an isolate made from `snapshot`. The bundle is built once per
+ * process (and kept on disk between processes); the first compilation produces V8's code cache,
+ * which every later isolate made from the same snapshot compiles from, so starting a run does not
+ * parse and compile the runtime again. The code cache is only accepted by isolates made from the
+ * snapshot it was produced under: each snapshot keeps its own; a rejected one is produced again.
  */
-export function compileRuntime(isolate: ivm.Isolate, code: string): ivm.Script {
+export function compileRuntime(isolate: ivm.Isolate, code: string, snapshot: StartupSnapshot = baseSnapshot()): ivm.Script {
+  const cachedData = snapshot.runtimeCache;
   if (cachedData) {
     const script = isolate.compileScriptSync(code, { filename: RUNTIME_FILENAME, cachedData }) as CachingScript;
     if (!script.cachedDataRejected) {
@@ -73,7 +154,7 @@ export function compileRuntime(isolate: ivm.Isolate, code: string): ivm.Script {
   }
   const script = isolate.compileScriptSync(code, { filename: RUNTIME_FILENAME, produceCachedData: true }) as CachingScript;
   if (script.cachedData) {
-    cachedData = script.cachedData;
+    snapshot.runtimeCache = script.cachedData;
     runtimeCompilations.produced++;
   }
   return script;
@@ -89,13 +170,13 @@ export interface RuntimeArguments {
 }
 
 /**
- * Evaluates the runtime in a fresh context and starts it: the lifecycle's Reference. The bridge,
+ * Evaluates the runtime in a fresh context of an isolate made from `snapshot` (the base one when absent) and starts it: the lifecycle's Reference. The bridge,
  * the config, the counters' buffer and the memory limit are handed to `start` as arguments; no
  * global holds them. The calls are synchronous: they run only the runtime's own code (about a millisecond),
  * which never calls the host, and each hop to the isolate's thread costs more than that.
  */
-export async function startRuntime(isolate: ivm.Isolate, context: ivm.Context, args: RuntimeArguments, timeout: number): Promise<ivm.Reference<RuntimeLifecycle>> {
-  const script = compileRuntime(isolate, await runtimeSource());
+export async function startRuntime(isolate: ivm.Isolate, context: ivm.Context, args: RuntimeArguments, timeout: number, snapshot?: StartupSnapshot): Promise<ivm.Reference<RuntimeLifecycle>> {
+  const script = compileRuntime(isolate, await runtimeSource(), snapshot);
   let start: ivm.Reference<StartRuntime> | undefined;
   try {
     start = script.runSync(context, { timeout, reference: true }) as ivm.Reference<StartRuntime>;

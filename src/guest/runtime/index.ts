@@ -10,12 +10,12 @@
  * Array.prototype, Object.prototype, String.prototype or Promise.prototype takes part; none of what
  * it holds is stored on any global, and the functions it hands the snippet show no source (native.ts).
  */
-import type { BridgeReference, RuntimeConfig, RuntimeLifecycle, StartRuntime } from '../../protocol/runtime.ts';
+import type { BridgeReference, RuntimeConfig, RuntimeGlobal, RuntimeLifecycle, StartRuntime } from '../../protocol/runtime.ts';
 import { setBridge } from './bridge.ts';
 import { addTimer, clearTimer, createFakeDate, initClock, random } from './clock.ts';
 import { createConsole, hideConsoleSources, takeNodeUtil } from './console.ts';
 import { initCoverage } from './coverage.ts';
-import { lifecycle } from './lifecycle.ts';
+import { lifecycle, takeEnvironmentModules } from './lifecycle.ts';
 import { installMemoryCap } from './memoryCap.ts';
 import { native } from './native.ts';
 import { detached, rec } from './ownData.ts';
@@ -40,6 +40,7 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   setConfig(config);
   initCoverage(counters, config.statements, config.branches);
   takeNodeUtil();
+  takeEnvironmentModules();
   const FakeDate = createFakeDate();
   initClock(config.startTime, config.seed);
   initValueHooks();
@@ -48,7 +49,7 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   const consoleObject = createConsole();
   // The functions the snippet is handed are arrows or proxies of them: none has a `prototype` whose
   // constructor is the runtime's own function.
-  const globals: Record<string, unknown> = rec({
+  const globals: Record<RuntimeGlobal, unknown> = rec({
     console: consoleObject,
     setTimeout: native((fn: unknown, ms: unknown, ...args: unknown[]) => addTimer(fn, ms, args, false), 'setTimeout'),
     setInterval: native((fn: unknown, ms: unknown, ...args: unknown[]) => addTimer(fn, ms, args, true), 'setInterval'),
@@ -63,7 +64,7 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   });
   hideConsoleSources(consoleObject);
   const names = ownKeys(globals);
-  for (let i = 0; i < names.length; i++) defineProperty(G, names[i], rec({ value: globals[names[i] as string], writable: true, configurable: true, enumerable: false }));
+  for (let i = 0; i < names.length; i++) defineProperty(G, names[i], rec({ value: globals[names[i] as RuntimeGlobal], writable: true, configurable: true, enumerable: false }));
   Math.random = native(() => random(), 'random');
   initCallbackConventions(config.callbacks);
   installMemoryCap(memoryLimitMb);

@@ -3,7 +3,7 @@
  * environments, the prelude's values, the snippet, timers, drivers, the functions nothing called,
  * and the report. The host gets it as a Reference; no global names it.
  */
-import type { GuestReport, RuntimeLifecycle } from '../../protocol/runtime.ts';
+import { ENVIRONMENT_MODULES_GLOBAL, type GuestReport, type RuntimeLifecycle } from '../../protocol/runtime.ts';
 import { takeNextTimer, timers } from './clock.ts';
 import { output } from './console.ts';
 import { register } from './elements.ts';
@@ -15,7 +15,7 @@ import { inject, injectedGlobals, NONE } from './injection.ts';
 import { isPromise, settle } from './native.ts';
 import { cut, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, G, isArray, ObjectFreeze, parse, strSlice } from './primordials.ts';
+import { apply, G, isArray, ObjectCreate, ObjectFreeze, objHasOwn, parse, strSlice } from './primordials.ts';
 import { traces } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
 import { toJson } from './toJson.ts';
@@ -24,29 +24,53 @@ import { adoptModule, adoptReceiver } from './valueHooks.ts';
 /** Definitions of the prelude that threw, with their errors (at most 100). */
 const preludeFailures = list<{ id: string; message: string }>();
 
+/** The module.exports of the environments the startup snapshot evaluated, by name; each is set up once. */
+let snapshotModules: Record<string, unknown> = ObjectCreate(null);
+
+/** Takes the environments' modules off the global object, where the startup snapshot left them (if it did). */
+export function takeEnvironmentModules(): void {
+  const modules = G[ENVIRONMENT_MODULES_GLOBAL];
+  delete G[ENVIRONMENT_MODULES_GLOBAL];
+  if (typeof modules === 'object' && modules !== null) snapshotModules = modules;
+}
+
+/** Calls setup(host) of the module.exports `exportsOf` gives (evaluating the module, for one not in the snapshot): '' when it loaded, else why not. */
+function setUp(name: string, exportsOf: () => Dyn): string {
+  try {
+    const exports = exportsOf();
+    const setup = exports && exports.setup;
+    if (typeof setup !== 'function') return `environment ${str(name)} exports no setup function`;
+    apply(setup, exports, [environmentHost]);
+    return '';
+  } catch (e) {
+    if (e === EXIT) {
+      run.exited = false;
+      run.stopped = false;
+      return `environment ${str(name)} called exit() while loading`;
+    }
+    let message;
+    try {
+      message = str(e && (e as Dyn).message !== undefined ? (e as Dyn).message : e);
+    } catch {
+      message = '[unprintable error]';
+    }
+    return cut(message, 500) || 'failed to load';
+  }
+}
+
 export const lifecycle: RuntimeLifecycle = ObjectFreeze({
   loadEnvironment(name: string, factory: unknown): string {
-    try {
+    return setUp(name, () => {
       const module: Dyn = { exports: {} };
       apply(factory as Dyn, module.exports, [module, module.exports]);
-      const setup = module.exports && module.exports.setup;
-      if (typeof setup !== 'function') return `environment ${str(name)} exports no setup function`;
-      apply(setup, module.exports, [environmentHost]);
-      return '';
-    } catch (e) {
-      if (e === EXIT) {
-        run.exited = false;
-        run.stopped = false;
-        return `environment ${str(name)} called exit() while loading`;
-      }
-      let message;
-      try {
-        message = str(e && (e as Dyn).message !== undefined ? (e as Dyn).message : e);
-      } catch {
-        message = '[unprintable error]';
-      }
-      return cut(message, 500) || 'failed to load';
-    }
+      return module.exports;
+    });
+  },
+  setupEnvironment(name: string): string {
+    if (!apply(objHasOwn, snapshotModules, [name])) return `environment ${str(name)} is not in the startup snapshot`;
+    const exports = snapshotModules[name];
+    delete snapshotModules[name];
+    return setUp(name, () => exports as Dyn);
   },
   afterSnippet(): boolean {
     let ran = false;

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { GuestBundle } from './bundleGuest.ts';
+import { probeEnvironments, type ProbeVerdict } from './environmentProbe.ts';
+import type { RuntimeConfig } from './runtimeConfig.ts';
+import { baseSnapshot, createStartupSnapshot, type StartupSnapshot } from './runtimeBundle.ts';
+
+/** How many environment sets keep a startup snapshot of their own (the least recently used goes first). */
+export const MAX_SNAPSHOT_SETS = 8;
+
+/** What makes a startup snapshot: ivm.Isolate.createSnapshot through createStartupSnapshot; tests give one that fails. */
+export type CreateSnapshot = (environments: readonly GuestBundle[]) => StartupSnapshot;
+
+export interface SnapshotOptions {
+  /** The run's config: the probe starts the runtime with it, as the run does. */
+  readonly config: RuntimeConfig;
+  /** Where a set that cannot be snapshotted is noted, at debug level. */
+  readonly log: Logger;
+  readonly create?: CreateSnapshot;
+}
+
+const sets = new Map<string, Promise<StartupSnapshot>>();
+
+/**
+ * The startup snapshot for a run loading these environments (the registry's, in load order): Node's
+ * util and the modules of the ones that evaluate the same there as in a run (probeEnvironments),
+ * made once per process and set, and kept for the last MAX_SNAPSHOT_SETS sets. The run then only
+ * calls their setup(host). When no module qualifies, or the snapshot cannot be made, it is the base
+ * snapshot: the environments load at run time, as without snapshots.
+ */
+export function environmentSnapshot(environments: readonly GuestBundle[], options: SnapshotOptions): Promise<StartupSnapshot> {
+  if (environments.length === 0) return Promise.resolve(baseSnapshot());
+  const key = setKey(environments);
+  let entry = sets.get(key);
+  if (entry) sets.delete(key); // moved to the most recently used end
+  entry ??= makeSnapshot(environments, options);
+  sets.set(key, entry);
+  for (const oldest of sets.keys()) {
+    if (sets.size <= MAX_SNAPSHOT_SETS) break;
+    sets.delete(oldest);
+  }
+  return entry;
+}
+
+/** How many environment sets have a snapshot (or its making) kept: for tests. */
+export function snapshotSetCount(): number {
+  return sets.size;
+}
+
+async function makeSnapshot(environments: readonly GuestBundle[], { config, log, create = createStartupSnapshot }: SnapshotOptions): Promise<StartupSnapshot> {
+  const names = environments.map((e) => e.name);
+  let verdicts: ProbeVerdict[];
+  try {
+    verdicts = await probeEnvironments(environments, config);
+  } catch (error) {
+    log.debug({ environments: names, err: error }, 'startup snapshot: the probe failed; these environments load at run time');
+    return baseSnapshot();
+  }
+  for (const v of verdicts) if (!v.snapshot) log.debug({ environment: v.name, reason: v.reason }, 'startup snapshot: this environment loads at run time');
+  const chosen = environments.filter((_, i) => verdicts[i]?.snapshot === true);
+  if (chosen.length === 0) return baseSnapshot();
+  try {
+    return create(chosen);
+  } catch (error) {
+    log.debug({ environments: chosen.map((e) => e.name), err: error }, 'startup snapshot: createSnapshot failed; these environments load at run time');
+    return baseSnapshot();
+  }
+}
+
+/** Each bundle's code hash: bundles are kept (bundleGuest), so a set's key costs no hashing after its first run. */
+const codeHashes = new WeakMap<GuestBundle, string>();
+
+function setKey(environments: readonly GuestBundle[]): string {
+  return environments
+    .map((e) => {
+      let hash = codeHashes.get(e);
+      if (hash === undefined) {
+        hash = createHash('sha256').update(e.code).digest('hex');
+        codeHashes.set(e, hash);
+      }
+      return `${e.name}:${hash}`;
+    })
+    .join('\n');
+}
