@@ -28,6 +28,7 @@ const CONFIG: RuntimeConfig = {
   prefer: {},
   entryPoints: [],
   callUncalled: false,
+  positions: [],
 };
 const SILENT = pino({ level: 'silent' });
 

@@ -30,6 +30,7 @@ const CONFIG: RuntimeConfig = {
   prefer: {},
   entryPoints: [],
   callUncalled: false,
+  positions: [],
 };
 
 /** A fresh isolate and context as a run gets them, with the runtime started in it. */

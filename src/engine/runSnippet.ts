@@ -160,6 +160,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     entryPoints: instrumented.entryPoints.map((e) => ({ name: e.name, params: e.params })),
     callUncalled: instrumented.callUncalled,
     prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
+    positions: instrumented.positions,
   };
 }
 

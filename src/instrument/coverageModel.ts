@@ -29,6 +29,11 @@ export interface HookSite {
   readonly name?: string;
   /** For a decision a recording proxy may answer: the answer that runs more of the code. */
   readonly prefer?: boolean;
+  /**
+   * [line, column] where V8 points for this operation in a stack frame, when not the expression's
+   * start: the property of `a.b` and of `a.b(…)` (src/instrument/stackPositions.ts).
+   */
+  readonly point?: readonly [number, number];
 }
 
 /** The static map of a snippet: measured statements, branches and hook sites, with source locations. */
@@ -72,11 +77,25 @@ export class CoverageModel implements CoverageMap {
   newSite(node: t.Node, kind: HookKind, text: string, usageKey: string, name?: string, prefer?: boolean, messages?: readonly [string, string]): number {
     const id = this.sites.length;
     const site: HookSite = { id, kind, line: lineOf(node), column: columnOf(node), text: text.slice(0, 1000), usageKey };
-    this.sites.push({ ...site, ...(name === undefined ? {} : { name }), ...(prefer === undefined ? {} : { prefer }), ...(messages === undefined ? {} : { messages }) });
+    const point = pointOf(node);
+    // V8 points at the `[` of a computed member, just before its key (`a[k]`: k's column - 1).
+    const bracket = point !== node && (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression' || ((node.type === 'CallExpression' || node.type === 'OptionalCallExpression') && (node.callee.type === 'MemberExpression' || node.callee.type === 'OptionalMemberExpression'))) && computedMember(node) ? 1 : 0;
+    const moved = point !== node && point.loc ? { point: [lineOf(point), Math.max(1, columnOf(point) - bracket)] as const } : {};
+    this.sites.push({ ...site, ...(name === undefined ? {} : { name }), ...(prefer === undefined ? {} : { prefer }), ...(messages === undefined ? {} : { messages }), ...moved });
     return id;
   }
 }
 
+/** The node whose start V8 reports for an operation: the property of a member read or of a method call's callee, else the node. */
+function pointOf(node: t.Node): t.Node {
+  const member = node.type === 'CallExpression' || node.type === 'OptionalCallExpression' || node.type === 'NewExpression' ? node.callee : node;
+  if (node.type === 'NewExpression') return node;
+  return member.type === 'MemberExpression' || member.type === 'OptionalMemberExpression' ? member.property : node;
+}
+function computedMember(node: t.Node): boolean {
+  const member = node.type === 'CallExpression' || node.type === 'OptionalCallExpression' ? node.callee : node;
+  return (member.type === 'MemberExpression' || member.type === 'OptionalMemberExpression') && member.computed;
+}
 function lineOf(node: t.Node): number {
   return node.loc?.start.line ?? 0;
 }

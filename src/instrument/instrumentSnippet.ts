@@ -9,6 +9,7 @@ import type { DeadlineCheck } from '../engine/hostDeadline.ts';
 import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
+import { locateHookCalls, positionTable } from './stackPositions.ts';
 import { markEntryPoints, type EntryPoint } from './entryPoints.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
 import { pathPreferences } from './pathPreference.ts';
@@ -36,6 +37,8 @@ export interface InstrumentedSnippet {
   readonly callUncalled: boolean;
   /** The snippet returns at its top level (a function body): code appended after it would not run. */
   readonly topLevelReturn: boolean;
+  /** Generated-to-original positions, for the runtime to print stack frames as the original code's (stackPositions.ts). */
+  readonly positions: readonly number[];
 }
 
 export interface InstrumentOptions {
@@ -111,8 +114,12 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   // The script evaluates to an arrow the runtime calls with its hooks: no global holds them, and an
   // arrow has no `.arguments` a stack-trace trick could read them from.
   const wrapper = t.expressionStatement(t.arrowFunctionExpression([t.identifier(hook)], t.blockStatement([main])));
-  const code = generate(t.program([wrapper]), { comments: false, compact: false }).code;
-  return { code, hook, map: model, usage, async: isAsync, topLevelNames, entryPoints, callUncalled: options.callUncalled === true, topLevelReturn };
+  const generated = t.program([wrapper]);
+  locateHookCalls(generated, hook, model.sites);
+  const output = generate(generated, { comments: false, compact: false, sourceMaps: true, sourceFileName: 'snippet' });
+  // The decoded mappings are on the result, though @babel/generator's types leave them out.
+  const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
+  return { code: output.code, hook, map: model, usage, async: isAsync, topLevelNames, entryPoints, callUncalled: options.callUncalled === true, topLevelReturn, positions };
 }
 
 /** A check to call on every node: the deadline is read once every 2,048 calls. */

@@ -71,3 +71,9 @@ export const HOOKS = {
 export type HookRole = keyof typeof HOOKS;
 /** A method name of the hook object. */
 export type HookName = (typeof HOOKS)[HookRole];
+
+/** The hooks whose first argument is a hook site id (the instrumenter's HookSite, src/instrument/coverageModel.ts). */
+export const SITE_HOOKS: ReadonlySet<string> = new Set<HookName>([
+  HOOKS.global, HOOKS.globalTypeof, HOOKS.receiver, HOOKS.member, HOOKS.methodCall, HOOKS.call,
+  HOOKS.construct, HOOKS.require, HOOKS.destructure, HOOKS.iterable, HOOKS.await, HOOKS.operator,
+]);

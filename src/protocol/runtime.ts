@@ -44,6 +44,11 @@ export interface RuntimeConfig {
   readonly entryPoints: readonly { readonly name: string; readonly params: number }[];
   /** Call the entry points nothing called, at the end (callUncalled). */
   readonly callUncalled: boolean;
+  /**
+   * Generated-to-original positions of the snippet's script, as [generated line, generated column,
+   * original line, original column] quadruples: stack frames print the original code's (src/instrument/stackPositions.ts).
+   */
+  readonly positions: readonly number[];
 }
 
 /** Who an error is blamed on: the snippet's own code, an injected value, or an environment's code. */

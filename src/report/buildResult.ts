@@ -150,7 +150,8 @@ export function buildResult(parts: ResultParts): RunResult {
     const culprit = 'culprit' in e && e.culprit ? e.culprit : undefined;
     const fixed = e.attribution === 'injected' && culprit !== undefined && book.fixedByPlatform(culprit);
     return {
-      type: e.type, message, line: site?.line ?? 0, column: site?.column ?? 0, attribution: fixed ? 'snippet' : e.attribution,
+      // Where Node points for the operation (the `y` of `o.x.y`), as its stack frame does.
+      type: e.type, message, line: site?.point?.[0] ?? site?.line ?? 0, column: site?.point?.[1] ?? site?.column ?? 0, attribution: fixed ? 'snippet' : e.attribution,
       ...('explicit' in e && e.explicit ? { explicit: true } : {}), ...(culprit && !fixed ? { culprit } : {}), ...('caught' in e ? { caught: true as const } : {}),
     };
   });

@@ -7,6 +7,7 @@ import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
 import { startRuntime } from './runtimeBundle.ts';
 import { SharedCounters } from './sharedCounters.ts';
+import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
 
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
@@ -127,7 +128,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     // adopt, the snippet as an arrow taking the hooks), so none of them reaches the runtime by a global.
     if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining(), (v) => call('preludeFailures', [v], remaining()));
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
-    await runScript(isolate, context, exec.script, 'snipexec:snippet', remaining(), (v) => call('enter', [v], remaining()));
+    await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v], remaining()));
     await runTimers(call, exec.maxTimerTicks, remaining);
     // The environments' drivers (fire the listeners, call the handlers), then what they queued.
     if ((await call('afterSnippet', [], remaining())) === true) await runTimers(call, exec.maxTimerTicks, remaining);

@@ -4,6 +4,8 @@
  * error was raised (its first stack frame's script).
  */
 import { RUNTIME_FILENAME } from '../../protocol/runtime.ts';
+import { SNIPPET_SCRIPT } from '../../protocol/snippetFile.ts';
+import { raisedInScript } from './stackTrace.ts';
 import { exec, replaceFirst, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, strIndexOf, strSlice } from './primordials.ts';
@@ -21,13 +23,22 @@ function firstFrame(e: Dyn): string {
     return '';
   }
 }
+/**
+ * The script an error was raised in: its first stack frame's, as V8 saw it (stackTrace.ts, which
+ * prints the stack without the runtime's frames, remembers it), else as its stack text shows it.
+ */
+function raisedWhere(e: unknown): string {
+  const frame = firstFrame(e); // reading the stack formats it
+  const file = typeof e === 'object' && e !== null ? raisedInScript(e) : undefined;
+  return file !== undefined ? file : frame;
+}
 /** Whether V8 raised the error in the snippet's own code (its first stack frame), not in a function it called. */
 export function raisedBySnippet(e: unknown): boolean {
-  return apply(strIndexOf, firstFrame(e), ['snipexec:snippet']) >= 0;
+  return apply(strIndexOf, raisedWhere(e), [SNIPPET_SCRIPT]) >= 0;
 }
 /** Whether the error was raised in an environment's code (its first stack frame is in a `snipexec:env:` script). */
 export function raisedByEnvironment(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && apply(strIndexOf, firstFrame(e), ['snipexec:env:']) >= 0;
+  return typeof e === 'object' && e !== null && apply(strIndexOf, raisedWhere(e), ['snipexec:env:']) >= 0;
 }
 /** The message V8 gives the operation of a site for the value v; %d is how V8 names a value it cannot point at. */
 export function siteMessage(sid: number, v: unknown): string {

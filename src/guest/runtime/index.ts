@@ -23,6 +23,7 @@ import { defineProperty, ErrorCtor, G, indirectEval, ownKeys, parse } from './pr
 import { initCallbackConventions } from './probeCallbacks.ts';
 import { setConfig } from './run.ts';
 import { initValueHooks } from './valueHooks.ts';
+import { installStackTrace } from './stackTrace.ts';
 
 /** queueMicrotask: fn runs as a microtask; what it throws is an unhandled rejection, as in Node. */
 async function microtask(fn: () => void): Promise<void> {
@@ -44,6 +45,7 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   const FakeDate = createFakeDate();
   initClock(config.startTime, config.seed);
   initValueHooks();
+  installStackTrace(config.positions);
   // Helpers the injected definitions use; the host emits the same source in --emit output.
   indirectEval(config.helpers);
   const consoleObject = createConsole();

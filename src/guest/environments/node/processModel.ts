@@ -1,10 +1,12 @@
 import { EventEmitter } from 'events';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { createEnv } from './envProxy.ts';
+import { SNIPPET_PATH } from '../../../protocol/snippetFile.ts';
 
 /** Where the modelled process lives: the snippet is `/app/snippet.js`, run from `/app`. */
 export const CWD = '/app';
-export const FILENAME = '/app/snippet.js';
+/** The snippet's file (`__filename`, `process.argv[1]`): the one its stack frames name too. */
+export const FILENAME = SNIPPET_PATH;
 const NODE_VERSION = 'v24.0.0';
 
 /** A stream the snippet writes to: whole lines go to the console, a partial line waits for the rest. */
