@@ -309,7 +309,8 @@ const END_TO_END: readonly EndToEnd[] = [
       // V8 names the key it read of undefined: the value of y (`[x, y]` is an index with a comma).
       assert.match(`${e?.type}: ${e?.message}`, /^TypeError: Cannot read properties of undefined \(reading '[^']*'\)$/);
       assert.equal(e?.attribution, 'snippet');
-      assert.equal(e?.line, 1);
+      // Where Node points: the `[` that starts line 2, not the line the expression starts on.
+      assert.deepEqual([e?.line, e?.column], [2, 1]);
     },
   },
   {
