@@ -4,7 +4,7 @@
  * on Array.prototype, Object.prototype or String.prototype (a setter, an index, a method, a
  * Symbol.replace) takes part; and the string operations it needs, done with captured methods.
  */
-import { apply, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, objHasOwn, ObjectCreate, ownKeys, regexpExec, setPrototypeOf, StringCtor, strIndexOf, strSlice } from './primordials.ts';
+import { apply, defineProperty, getPrototypeOf, isArray, ObjectCreate, ownKeys, regexpExec, setPrototypeOf, StringCtor, strIndexOf, strSlice } from './primordials.ts';
 
 const DATA: PropertyDescriptor = ObjectCreate(null);
 DATA.writable = true;
@@ -83,13 +83,25 @@ export function inherits(v: unknown, proto: object): boolean {
   } catch {}
   return false;
 }
-/** Data parsed from JSON, made of records and lists all the way down: nothing it lacks is read from a prototype. */
+/**
+ * Data parsed from JSON (by the runtime's own JSON.parse, without a reviver), made of records and
+ * lists all the way down: nothing it lacks is read from a prototype. Such data has own data
+ * properties only, so reading them runs no getter and asks no prototype; only objects are visited
+ * (a long list of numbers, as the position table is, costs one pass and no more).
+ */
 export function detached<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
-  const keys = ownKeys(v);
-  for (let i = 0; i < keys.length; i++) {
-    const d = getOwnPropertyDescriptor(v, keys[i]);
-    if (d !== undefined && apply(objHasOwn, d, ['value'])) put(v, keys[i], detached(d.value));
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== null && typeof x === 'object') detached(x);
+    }
+  } else {
+    const keys = ownKeys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const x: unknown = (v as Record<PropertyKey, unknown>)[keys[i]];
+      if (x !== null && typeof x === 'object') detached(x);
+    }
   }
   setPrototypeOf(v, null);
   return v;
