@@ -112,6 +112,11 @@ const ROWS: readonly Row[] = [
     status: 'completed', fullyExecuted: true, measured: [1, 2, 3, 5], uncovered: [], stdout: 'end\n',
   },
   {
+    name: 'process.exit(): the lines of every call it was made in ran, as in Node, whatever an exit listener ran after; the rest did not',
+    code: "process.on('exit', (code) => console.log('exit', code));\nclass App {\n  constructor() {\n    process.exit(3);\n  }\n}\nnew App();\nconsole.log('after');\n",
+    status: 'completed', fullyExecuted: false, measured: [1, 2, 4, 7, 8], uncovered: [8], stdout: 'exit 3\n',
+  },
+  {
     name: 'a repair that drops both lines of a function leaves nothing to run: syntax-error',
     code: 'function f( {\n  return 1\n',
     status: 'syntax-error', fullyExecuted: false, measured: [], uncovered: [],

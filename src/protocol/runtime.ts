@@ -96,6 +96,8 @@ export interface RuntimeReport {
   readonly preludeFailures?: { id: string; message: string }[];
   /** An environment's exit(code) ended the run (as completed), with this code. */
   readonly exit?: number;
+  /** The hook sites of the snippet's calls exit() unwound, innermost (the `process.exit(…)` itself) first. */
+  readonly exitSites?: readonly number[];
   /** Entry points called at the end because nothing else called them (host-side, from drive()). */
   driven?: number[];
 }

@@ -131,9 +131,8 @@ export function buildResult(parts: ResultParts): RunResult {
   const report = execution?.report;
   const measured = measuredLines(map);
   const coveredSet = coveredLines(map, report?.statements);
-  // exit() unwinds the statement that called it before its counter: that line ran, as in Node.
-  const exitSite = report?.exit !== undefined ? map.sites[report.lastSite] : undefined;
-  if (exitSite) coveredSet.add(exitSite.line);
+  // exit() unwinds the statements of the calls it was made in before their counters: those lines ran, as in Node.
+  if (report?.exit !== undefined) for (const sid of report.exitSites ?? []) if (map.sites[sid]) coveredSet.add(map.sites[sid].line);
   const covered = measured.filter((l) => coveredSet.has(l));
   const uncovered = measured.filter((l) => !coveredSet.has(l));
   let branchTotal = 0;

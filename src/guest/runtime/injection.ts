@@ -14,7 +14,7 @@ import type { Dyn } from './primordials.ts';
 import { apply, G, indirectEval, ObjectCreate, ObjectCtor, TypeErrorCtor, TypeErrorProto, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 import { probePromiseMethod } from './probeOperators.ts';
 import { isProbe, probeFor, probeId } from './probes.ts';
-import { run } from './run.ts';
+import { EXIT, run } from './run.ts';
 
 /** What inject gives when the host has no value: the element stays missing. */
 export const NONE: object = {};
@@ -121,6 +121,11 @@ export function invoke(sid: number, fn: Dyn, self: unknown, args: Dyn): unknown 
   try {
     return apply(fn, self, args);
   } catch (e) {
+    if (e === EXIT) {
+      // exit() unwinds the snippet's calls, from where the snippet called it, whatever ran since (exit listeners).
+      push(run.exitSites, sid);
+      throw e;
+    }
     let culprit = isInjected(fn) ? ownerOf(fn) : culpritOf(self);
     for (let i = 0; i < args.length && culprit === undefined; i++) culprit = culpritOf(args[i]);
     // Raised by V8 inside the snippet's own code (a function or callback of it): where the last hook ran.

@@ -162,7 +162,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       lastSite: run.lastSite,
       traces,
       preludeFailures,
-      ...(run.exited ? { exit: run.exitCode } : {}),
+      ...(run.exited ? { exit: run.exitCode, exitSites: run.exitSites } : {}),
     });
     return toJson(report);
   },

@@ -17,6 +17,8 @@ export const run = rec({
   lastSite: -1,
   /** An environment's exit() ended the run. */
   exited: false,
+  /** The hook sites of the snippet's calls exit() unwound, innermost first: each of those lines ran, as in Node. */
+  exitSites: list<number>(),
   exitCode: 0,
   /** The errors that ended the run or one of its callbacks (at most 20). */
   errors: list<ReportedError>(),

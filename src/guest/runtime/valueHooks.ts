@@ -10,7 +10,7 @@ import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
 import { namesHook } from './hookGuard.ts';
 import { callResult, globalValue, inject, invoke, member, missingMember, NONE, refine, returnCulprit } from './injection.ts';
 import { arithmetic, comparison } from './operators.ts';
-import { inherits, put, rec, str } from './ownData.ts';
+import { inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
 import { probeAwait, probeOperator, probePattern } from './probeOperators.ts';
@@ -114,6 +114,10 @@ export function constructNew(sid: number, C: Dyn, args: unknown[]): unknown {
   try {
     value = construct(C, args);
   } catch (e) {
+    if (e === EXIT) {
+      push(run.exitSites, sid); // exit() called inside the constructor: the snippet's `new` ran
+      throw e;
+    }
     if (!isConstructor(C)) throw fail(TypeErrorCtor, siteMessage(sid, C), sid, culpritOf(C));
     const raised = typeof e === 'object' && e !== null && !hasErrorInfo(e) && raisedBySnippet(e);
     if (raised) restoreMessage(e, run.lastSite);
