@@ -7,12 +7,17 @@
  */
 import { EventEmitter } from 'events';
 import { IncomingMessage } from './nodeHttp.ts';
-import { isProbe, learnt, later } from './serverHost.ts';
+import { isProbe, learnt, later, probeText } from './serverHost.ts';
 
-/** The response's body text: a learnt string as it is, a learnt plain value as JSON, '' when nothing is known. */
-function bodyText(v: unknown): string {
+/**
+ * The response's body text: a learnt string as it is, a learnt plain value as JSON, '' when
+ * nothing is known; in a learning run, the text standing for the body's probe (probeText).
+ */
+function bodyText(id: string): string {
+  const v = learnt(id, 'the response body is not known');
   if (typeof v === 'string') return v;
-  if (v === undefined || v === null || isProbe(v)) return '';
+  if (isProbe(v)) return probeText(v, id);
+  if (v === undefined || v === null) return '';
   try {
     return JSON.stringify(v) ?? '';
   } catch {
@@ -22,7 +27,7 @@ function bodyText(v: unknown): string {
 
 function responseFor(scheme: string, method: string, path: string): IncomingMessage {
   const prefix = `${scheme} response`;
-  const res = new IncomingMessage({ method, url: path, rawBody: () => bodyText(learnt(`${prefix}.body`, 'the response body is not known')) });
+  const res = new IncomingMessage({ method, url: path, rawBody: () => bodyText(`${prefix}.body`) });
   const status = learnt(`${prefix}.statusCode`, 'the response status is not known');
   const statusCode = typeof status === 'number' && Number.isInteger(status) && status >= 100 && status < 600 ? status : 200;
   const headers = learnt(`${prefix}.headers`, 'the response headers are not known');

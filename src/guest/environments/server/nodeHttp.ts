@@ -5,7 +5,7 @@
  */
 import { Buffer } from 'buffer';
 import { EventEmitter } from 'events';
-import { exchanges, isProbe, raiseLater, type ExchangeRecord } from './serverHost.ts';
+import { exchanges, isProbe, raiseLater, soon, type ExchangeRecord } from './serverHost.ts';
 
 /** Node's error for headers set after the response started. */
 export class HeadersSentError extends Error {
@@ -96,11 +96,11 @@ export class IncomingMessage extends EventEmitter {
   }
 
   pipe<T extends { write?: (c: unknown) => unknown; end?: (c?: unknown) => unknown }>(dest: T): T {
-    Promise.resolve().then(() => {
+    soon(() => {
       const body = this.rawBody();
       if (body !== '') dest.write?.(this.chunk(body));
       dest.end?.();
-    }, raiseLater);
+    });
     return dest;
   }
 
@@ -119,14 +119,14 @@ export class IncomingMessage extends EventEmitter {
   private flow(): void {
     if (this.flowing) return;
     this.flowing = true;
-    Promise.resolve().then(() => {
+    soon(() => {
       const body = this.rawBody();
       if (body !== '') this.emit('data', this.chunk(body));
       this.complete = true;
       this.readable = false;
       this.emit('end');
       this.emit('close');
-    }, raiseLater);
+    });
   }
 }
 
@@ -195,13 +195,13 @@ export class ServerResponse extends EventEmitter {
     const done = typeof encoding === 'function' ? encoding : cb;
     if (this.writableEnded) {
       const error = Object.assign(new Error('write after end'), { code: 'ERR_STREAM_WRITE_AFTER_END' });
-      Promise.resolve().then(() => (this.listenerCount('error') > 0 ? this.emit('error', error) : raiseLater(error)), raiseLater);
+      soon(() => (this.listenerCount('error') > 0 ? this.emit('error', error) : raiseLater(error)));
       return false;
     }
     this.sendHeaders();
     if (chunk !== undefined && chunk !== null) this.chunks.push(String(chunk));
     this.record.body = this.chunks.join('');
-    if (typeof done === 'function') Promise.resolve().then(() => done(), raiseLater);
+    if (typeof done === 'function') soon(() => done());
     return true;
   }
 
@@ -214,12 +214,12 @@ export class ServerResponse extends EventEmitter {
     this.finished = true;
     this.record.ended = true;
     if (this.chunks.length > 0) this.record.body = this.chunks.join('');
-    Promise.resolve().then(() => {
+    soon(() => {
       this.writableFinished = true;
       this.emit('finish');
       this.emit('close');
       if (typeof done === 'function') done();
-    }, raiseLater);
+    });
     return this;
   }
 
@@ -275,16 +275,16 @@ export class Server extends EventEmitter {
     if (typeof port === 'number' || (typeof port === 'string' && /^\d+$/.test(port))) this.port = Number(port);
     if (typeof cb === 'function') this.once('listening', cb as () => void);
     this.listening = true;
-    Promise.resolve().then(() => this.emit('listening'), raiseLater);
+    soon(() => this.emit('listening'));
     return this;
   }
 
   close(cb?: unknown): this {
     this.listening = false;
-    Promise.resolve().then(() => {
+    soon(() => {
       this.emit('close');
       if (typeof cb === 'function') cb();
-    }, raiseLater);
+    });
     return this;
   }
 
@@ -309,6 +309,6 @@ export class Server extends EventEmitter {
   closeIdleConnections(): void {}
 
   getConnections(cb?: unknown): void {
-    if (typeof cb === 'function') Promise.resolve().then(() => cb(null, 0), raiseLater);
+    if (typeof cb === 'function') soon(() => cb(null, 0));
   }
 }

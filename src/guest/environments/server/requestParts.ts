@@ -3,7 +3,7 @@
  * generator only when the handler first reads them, under an id that names the route
  * (`GET /users/:id req.body`), so each route's parts are learnt on their own.
  */
-import { isProbe, learnt } from './serverHost.ts';
+import { isProbe, learnt, probeText } from './serverHost.ts';
 
 /** Defines `name` on obj as a value computed on first read; the handler may assign it. */
 export function defineLazy(obj: object, name: string, compute: () => unknown): void {
@@ -63,12 +63,17 @@ export function headerOf(headers: Record<string, unknown>, name: unknown): unkno
   return headers[key];
 }
 
-/** The raw body text of a request's stream: JSON text of a plain learnt body, `{}` when unknown. */
-export function rawBodyText(method: string, body: () => unknown): () => string {
+/**
+ * The raw body text of a request's stream: JSON text of a plain learnt body, `{}` when unknown; for
+ * a body that is a recording proxy, the text standing for it when `id` names it (probeText), so a
+ * body the handler JSON.parses is learnt as JSON.
+ */
+export function rawBodyText(method: string, body: () => unknown, id?: string): () => string {
   return () => {
     if (!hasBody(method)) return '';
     const v = body();
     if (typeof v === 'string') return v;
+    if (isProbe(v) && id !== undefined) return probeText(v, id);
     if (isProbe(v) || typeof v !== 'object' || v === null) return '{}';
     try {
       return JSON.stringify(v) ?? '{}';

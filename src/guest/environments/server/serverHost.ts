@@ -3,6 +3,7 @@
  * request dispatches queued for after the snippet, and what each response got.
  */
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import { learnJsonParse, type JsonStandIns } from '../shared/learnJsonParse.ts';
 
 /** What a response got, recorded for the report (status, headers, body, redirect, view). */
 export interface ExchangeRecord {
@@ -17,6 +18,7 @@ export interface ExchangeRecord {
 
 let current: EnvironmentHost | undefined;
 let defer: ((fn: () => void) => void) | undefined;
+let standIns: JsonStandIns | undefined;
 
 /** Every response the drivers made, in order (kept in the environment: no host call reports them yet). */
 export const exchanges: ExchangeRecord[] = [];
@@ -24,6 +26,7 @@ export const exchanges: ExchangeRecord[] = [];
 /** Keeps the runtime's host and the timer the environment raises asynchronous errors with. */
 export function bindHost(host: EnvironmentHost): void {
   current = host;
+  standIns = learnJsonParse(host.global);
   const setTimer = host.global.setTimeout;
   defer = typeof setTimer === 'function' ? (fn) => { setTimer(fn, 0); } : undefined;
 }
@@ -39,6 +42,14 @@ export function learnt(id: string, reason: string): unknown {
 /** Whether v is a recording proxy of trace mode: the environment must not read or copy it. */
 export function isProbe(v: unknown): boolean {
   return current?.isProbe(v) ?? false;
+}
+
+/**
+ * The text a body that is a recording proxy streams as (see shared/learnJsonParse.ts):
+ * `JSON.parse` of it gives the proxy back, so the body is learnt as JSON of the shape used.
+ */
+export function probeText(probe: unknown, id: string): string {
+  return standIns?.text(probe, id) ?? '';
 }
 
 /** An object value learnt for `id`, or `{}`: query strings and headers are always objects. */
@@ -61,8 +72,23 @@ export function afterSnippet(name: string, drive: () => void): void {
   current?.afterSnippet(name, drive);
 }
 
+/**
+ * Runs fn after the current job (a microtask, as Node's process.nextTick for stream events); what
+ * it throws is raised as the snippet's uncaught error (raiseLater), as Node's uncaught exception
+ * is: `then(fn, raiseLater)` would leave it an unhandled rejection of the promise then returns.
+ */
+export function soon(fn: () => void): void {
+  void Promise.resolve().then(() => {
+    try {
+      fn();
+    } catch (e) {
+      raiseLater(e);
+    }
+  });
+}
+
 /** Runs fn on the runtime's virtual clock (a 0 ms timer), or after the current job where there is none. */
 export function later(fn: () => void): void {
   if (defer) defer(fn);
-  else void Promise.resolve().then(fn);
+  else soon(fn);
 }

@@ -4,7 +4,7 @@
  * "Cannot set headers after they are sent to the client", and an invalid status code throws.
  */
 import { HeadersSentError, STATUS_CODES, ServerResponse, type IncomingMessage } from '../nodeHttp.ts';
-import { raiseLater } from '../serverHost.ts';
+import { soon } from '../serverHost.ts';
 
 const MIME: Readonly<Record<string, string>> = {
   json: 'application/json', html: 'text/html', htm: 'text/html', text: 'text/plain', txt: 'text/plain', xml: 'application/xml',
@@ -148,7 +148,7 @@ export class ExpressResponse extends ServerResponse {
     if (this.headersSent) throw new HeadersSentError('set');
     this.record.body = `file ${String(path)}`;
     this.end();
-    if (typeof cb === 'function') Promise.resolve().then(() => cb(), raiseLater);
+    if (typeof cb === 'function') soon(() => cb());
     return this;
   }
 
