@@ -99,6 +99,28 @@ const CASES: readonly Case[] = [
     code: "console.log(require('jquery') === $, jQuery === $, window.$ === $)",
     logs: ['true true true'],
   },
+  // jQuery 3.7.1, the last 3.x: the utilities and methods Stack Overflow answers use, which jQuery 4 removed
+  {
+    name: 'it is jQuery 3.7.1: $.trim, $.isArray, $.parseJSON, $.isFunction, $.type, $.isNumeric, $.camelCase, $.now, $.proxy work',
+    code: "console.log($.fn.jquery, JSON.stringify($.trim('  a b \\t')), $.isArray([1]), $.isArray('x'), $.parseJSON('{\"k\":[1,2]}').k[1], $.isFunction(() => 1), $.type(/x/), $.type(null), $.isNumeric('4.5'), $.isNumeric('x'), $.camelCase('font-size'), typeof $.now(), $.proxy(function () { return this.n }, { n: 9 })())",
+    logs: ['3.7.1 "a b" true false 2 true regexp null true false fontSize number 9'],
+  },
+  {
+    name: '.bind and .unbind register and remove handlers; .delegate delegates',
+    code: "$('#a').bind('click', function () { console.log('a', this.id) }); const h = () => console.log('never'); $('#c').bind('click', h).unbind('click', h); $('#list').delegate('li', 'click', function () { console.log('li', this.tagName) })",
+    logs: ['a a', 'li LI'],
+  },
+  {
+    name: '$.parseHTML without a context parses in a document of its own (document.implementation)',
+    code: "const [p] = $.parseHTML('<p></p>'); const d = document.implementation.createHTMLDocument('t'); console.log(p.tagName, p.ownerDocument !== document, d.title, d.body.children.length, document.body.children.length)",
+    logs: ['P true t 0 0'],
+  },
+  {
+    name: '.live does not exist in jQuery 3 (removed in 1.9): calling it fails in the snippet, as in a browser',
+    code: "$('.item').live('click', function () { console.log('live') })",
+    logs: [],
+    error: /TypeError: \$\(\.\.\.\)\.live is not a function/,
+  },
   {
     name: 'an error in a handler is the snippet\'s',
     code: "$('#b').on('click', function () { null.x })",

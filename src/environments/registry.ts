@@ -91,7 +91,9 @@ export const ENVIRONMENTS: readonly EnvironmentSpec[] = [
     globals: ['$', 'jQuery'],
     modules: ['jquery'],
     needs: ['browser'],
-    summary: "the real jQuery 4 on the browser environment's DOM: selectors, traversal, attributes, classes, .val, .each, .toggle/.show/.hide, animations on the virtual clock; handlers fire with jQuery events when the browser environment fires listeners (a delegated handler at an element matching its selector, made under the delegating element); $.ajax/$.get/$.getJSON/$.post/$.getScript complete through the modelled fetch with learnt data. :visible judged from display and the hidden attribute (no layout: sizes and offsets are 0)",
+    // jQuery 3's module builds itself on a global `window` with a document; with none it exports its factory, which setup calls
+    define: { window: 'undefined' },
+    summary: "the real jQuery 3.7.1 (the last 3.x: answers written for jQuery 1 to 3 find $.trim, $.isArray, $.parseJSON, .bind and .delegate, which jQuery 4 removed) on the browser environment's DOM: selectors, traversal, attributes, classes, .val, .each, .toggle/.show/.hide, animations on the virtual clock; handlers fire with jQuery events when the browser environment fires listeners (a delegated handler at an element matching its selector, made under the delegating element); $.ajax/$.get/$.getJSON/$.post/$.getScript complete through the modelled fetch with learnt data. :visible judged from display and the hidden attribute (no layout: sizes and offsets are 0)",
   },
   {
     name: 'react',

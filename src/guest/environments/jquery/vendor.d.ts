@@ -1,7 +1,11 @@
 // jquery ships no types of its own; the environment needs only the factory's shape.
-declare module 'jquery/factory' {
-  /** jQuery bound to `window` (its document), without touching `window.$`. */
-  export function jQueryFactory(window: Window): JQueryStaticLike;
+declare module 'jquery' {
+  /**
+   * jQuery 3's CommonJS export where the global has no `window` with a document (the bundle is
+   * built with `window` undefined): builds a jQuery bound to `window` (its document), without touching `window.$`.
+   */
+  const jQueryFactory: (window: Window) => JQueryStaticLike;
+  export default jQueryFactory;
 }
 
 /** What the jQuery environment uses of the jQuery function. */
