@@ -44,12 +44,13 @@ export async function bundleGuest(request: GuestBundleRequest): Promise<GuestBun
   const known = cachedBundle(key, request);
   if (known) return known;
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  const started = Date.now();
   try {
     result = await esbuild.build(buildOptions(request));
   } catch (error) {
     throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
   }
-  return keep(key, request, result);
+  return keep(key, request, result, started);
 }
 
 /**
@@ -61,12 +62,13 @@ export function bundleGuestSync(request: GuestBundleRequest): GuestBundle {
   const known = cachedBundle(key, request);
   if (known) return known;
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  const started = Date.now();
   try {
     result = esbuild.buildSync(buildOptions(request));
   } catch (error) {
     throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
   }
-  return keep(key, request, result);
+  return keep(key, request, result, started);
 }
 
 /** The bundle of this key from memory, else from disk (then kept in memory too). */
@@ -100,8 +102,8 @@ function buildOptions(request: GuestBundleRequest): esbuild.BuildOptions & { wri
   };
 }
 
-/** Keeps a bundle esbuild just built, in memory and on disk. */
-function keep(key: string, request: GuestBundleRequest, result: esbuild.BuildResult<{ write: false; metafile: true }>): GuestBundle {
+/** Keeps a bundle esbuild just built, in memory and on disk; `started` is when the build began (Date.now()). */
+function keep(key: string, request: GuestBundleRequest, result: esbuild.BuildResult<{ write: false; metafile: true }>, started: number): GuestBundle {
   const file = result.outputFiles[0];
   if (!file) throw new BundleFailed(`could not bundle ${request.name}: esbuild wrote nothing`);
   const bundle = { name: request.name, code: file.text, request };
@@ -109,7 +111,7 @@ function keep(key: string, request: GuestBundleRequest, result: esbuild.BuildRes
   // Source text given as the entry is an input named `name` in its resolveDir: it is in the key, not a file to stamp.
   const entry = request.entry;
   const stdin = typeof entry === 'string' ? undefined : resolve(ROOT, entry.resolveDir, request.name);
-  writeCache(key, bundle.code, Object.keys(result.metafile.inputs).filter((f) => resolve(ROOT, f) !== stdin));
+  writeCache(key, bundle.code, Object.keys(result.metafile.inputs).filter((f) => resolve(ROOT, f) !== stdin), started);
   return bundle;
 }
 
@@ -137,6 +139,14 @@ function cacheDir(): string {
   }
 }
 
+/** How coarse a file system's mtimes may be (FAT's two seconds): a change this close to a build may not show in its stamp. */
+const MTIME_GRANULARITY_MS = 2_000;
+
+/** Whether an input esbuild names is a file (not `<define:…>`, `<stdin>` or a `(disabled):…` module). */
+export function isFileInput(input: string): boolean {
+  return !input.startsWith('<') && !input.startsWith('(disabled):');
+}
+
 interface CacheEntry {
   readonly inputs: readonly (readonly [string, number, number])[];
   readonly code: string;
@@ -160,12 +170,19 @@ function readCache(key: string): string | undefined {
   return typeof entry.code === 'string' ? entry.code : undefined;
 }
 
-function writeCache(key: string, code: string, inputs: readonly string[]): void {
+/**
+ * Writes a bundle to disk with the size and mtime of each input file. Inputs that are no files
+ * (`<define:…>`, a module esbuild left out as `(disabled):fs`) are not stamped. A bundle one of
+ * whose inputs changed while it was built (an mtime from the build's start on, within the clock's
+ * granularity) is not written: its stamp would vouch for content the bundle may not hold.
+ */
+function writeCache(key: string, code: string, inputs: readonly string[], started: number): void {
   try {
-    const stamped = inputs.filter((f) => !f.startsWith('<')).map((f) => {
+    const stamped = inputs.filter(isFileInput).map((f) => {
       const s = statSync(resolve(ROOT, f));
       return [f, s.size, s.mtimeMs] as const;
     });
+    if (stamped.some(([, , mtime]) => mtime >= started - MTIME_GRANULARITY_MS)) return;
     const dir = cacheDir();
     const temp = join(dir, `${key}.${process.pid}.tmp`);
     writeFileSync(temp, JSON.stringify({ inputs: stamped, code } satisfies CacheEntry));
