@@ -36,7 +36,8 @@ export function setup(host: EnvironmentHost): void {
   // the runtime has queueMicrotask; a bare context (the test harness) may not, and memfs needs it
   defineMissing(host, 'queueMicrotask', (fn: () => void) => void Promise.resolve().then(fn));
   const enqueue = (fn: () => void) => G.queueMicrotask(fn);
-  const proc = createProcess(host);
+  // Node's members the process model lacks (process.binding, process.getActiveResourcesInfo …) are learnt from usage
+  const proc = withLearntGaps(createProcess(host), 'process', 'process', (id, reason) => host.valueOf(id, reason));
   host.defineGlobal('process', proc);
   asNodeBuffer(Buffer);
   host.defineGlobal('Buffer', Buffer);

@@ -10,6 +10,7 @@ import { Flight, isThenable } from './flight.ts';
 import { IncomingMessage, METHODS, STATUS_CODES, Server, ServerResponse } from './nodeHttp.ts';
 import { defineLazy, rawBodyText, requestHeaders } from './requestParts.ts';
 import { isProbe, learnt } from './serverHost.ts';
+import { learnGapsOf } from '../shared/learnGaps.ts';
 import { routerStates } from './express/routing.ts';
 
 /** Handlers that make their own requests after the snippet (Koa's `app.callback()`). */
@@ -55,6 +56,9 @@ function dispatch(server: Server, listeners: ((...a: unknown[]) => unknown)[]): 
   Object.assign(req, line);
   defineLazy(req, 'headers', () => requestHeaders(`${LABEL} req.headers`, method));
   const res = new ServerResponse(req, `${method} ${url}`);
+  // Node's members the models lack (req.headersDistinct, res.writeEarlyHints …) are learnt from usage
+  learnGapsOf(req, `${LABEL} req`, 'IncomingMessage', learnt);
+  learnGapsOf(res, `${LABEL} res`, 'ServerResponse', learnt);
   const flight = new Flight();
   flight.call(() => {
     const pending = listeners.map((l) => l.call(server, req, res)).filter(isThenable);

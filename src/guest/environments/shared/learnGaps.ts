@@ -25,3 +25,24 @@ export function withLearntGaps<T extends object>(model: T, owner: string, realNa
     },
   });
 }
+
+/**
+ * Makes `instance` answer as withLearntGaps does, keeping its identity (handlers pass it on; the
+ * environment keys its state by it): a Proxy is put between it and its prototype, and a read that
+ * reaches that Proxy (a key on neither the instance nor its prototypes) of a real member name is
+ * answered with the learnt value, asked once. `instanceof` still holds: the Proxy's prototype is
+ * the instance's former one.
+ */
+export function learnGapsOf<T extends object>(instance: T, owner: string, realName: string, valueOf: ValueOf): T {
+  const real = realMembers(realName);
+  const learnt = new Map<string, unknown>();
+  const below = Object.create(Object.getPrototypeOf(instance) as object | null) as object;
+  Object.setPrototypeOf(instance, new Proxy(below, {
+    get(target, key, receiver) {
+      if (typeof key !== 'string' || key in target || !real.has(key)) return Reflect.get(target, key, receiver);
+      if (!learnt.has(key)) learnt.set(key, valueOf(`${owner}.${key}`, `${owner}.${key} is not modelled`));
+      return learnt.get(key);
+    },
+  }));
+  return instance;
+}

@@ -9,6 +9,8 @@ import { examplePath, joinPaths, matchPath, type PathSpec } from '../pathPattern
 import { ExpressRequest } from './request.ts';
 import { ExpressResponse } from './response.ts';
 import { dispatchOf, routerStates, type Handler, type Layer, type Route, type RouterState } from './routing.ts';
+import { learnGapsOf } from '../../shared/learnGaps.ts';
+import { learnt } from '../serverHost.ts';
 
 /** A stack entry found by walking an app, with the layers on the way to it. */
 interface Found {
@@ -66,6 +68,9 @@ function request(app: Handler | undefined, method: string, found: Found): { req:
   const req = new ExpressRequest(app, method, found.path, label);
   const res = new ExpressResponse(app, req, label);
   req.res = res;
+  // Express's and Node's members the models lack (req.acceptsLanguages, res.links …) are learnt from usage
+  learnGapsOf(req, `${label} req`, 'express request', learnt);
+  learnGapsOf(res, `${label} res`, 'express response', learnt);
   return { req, res, label };
 }
 
