@@ -2,16 +2,17 @@
  * The `node-crypto` environment: `crypto` with hashes and HMACs from @noble/hashes (md5, sha1,
  * sha2, sha3, ripemd160), pbkdf2, timingSafeEqual, and randomness from the runtime's seeded
  * Math.random (randomUUID, randomBytes, randomInt), so a run is repeatable. Ciphers, signatures
- * and key pairs are not modelled: they are learnt from usage, as Node's members the model lacks. Needs the `node` environment (its Buffer).
+ * and key pairs are not modelled: they are learnt from usage, as Node's members the model lacks. Needs the `node` environment (its Buffer, taken at setup).
  */
 import { pbkdf2 as noblePbkdf2 } from '@noble/hashes/pbkdf2.js';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
-import { Buffer } from '../node/shims/globalBuffer.ts';
+import { Buffer, takeGlobalBuffer } from '../node/shims/globalBuffer.ts';
 import { withLearntGaps } from '../shared/learnGaps.ts';
 import { bytesOf, createHash, createHmac, HASHES, hashNamed } from './hashes.ts';
 import { createRandomness } from './randomness.ts';
 
 export function setup(host: EnvironmentHost): void {
+  takeGlobalBuffer(host.global);
   const math = host.global.Math;
   const random = math.random; // the runtime's seeded generator, taken before the snippet can replace it
   const randomness = createRandomness(() => random.call(math));

@@ -2,14 +2,16 @@
  * The `node-fs` environment: `fs` and `fs/promises` over an in-memory volume (memfs). Nothing
  * touches the host's disk. The snippet runs in /app; a file it reads that it did not write is
  * created on first read with learnt content (learntFileSystem.ts). Needs the `node` environment
- * (its `process`, `Buffer` and `URL`, read when this bundle is evaluated).
+ * (its `process` and `URL`, read when this bundle is evaluated, and its `Buffer`, taken at setup).
  */
 import { memfs, type MemfsOptions } from 'memfs';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
+import { takeGlobalBuffer } from '../node/shims/globalBuffer.ts';
 import { learnJsonParse } from './learnJsonParse.ts';
 import { LearntFileSystem } from './learntFileSystem.ts';
 
 export function setup(host: EnvironmentHost): void {
+  takeGlobalBuffer(host.global);
   // the node environment's process: relative paths follow its cwd() (/app) and chdir()
   const proc = (host.global as unknown as { process: MemfsOptions['process'] }).process;
   const { fs, vol } = memfs({}, { process: proc });
