@@ -161,3 +161,13 @@ test('inject: a module that Node\'s require (the node environment\'s) cannot fin
     assert.match(r.types ?? '', /declare module "left-pad-xyz"/);
   }
 });
+
+test('inject: a SyntaxError an injected function rejects with, unhandled, stops the run as Node would; it is no internal error', async () => {
+  // The injected definition runs in the prelude's script (snipexec:prelude): its frames name it.
+  const provider: ValueProvider = { name: 'async-parse', propose: async () => ({ source: 'async function loadConfig() { return JSON.parse("{"); }', refs: [], category: 'function' }) };
+  const r = await runSnippet('loadConfig();\nconsole.log("sync");\n', { mode: 'dummy', environments: false }, { values: { provider, classifier: heuristicClassifier, fallback: async () => ({ category: 'function', by: 'heuristic' }) } });
+  assert.equal(r.status, 'stopped', JSON.stringify(r.errors));
+  assert.equal(r.stdout, 'sync\n');
+  assert.deepEqual(r.errors.map((e) => e.type), ['UnhandledRejection']);
+  assert.match(r.errors[0]?.message ?? '', /JSON/);
+});

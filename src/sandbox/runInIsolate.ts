@@ -151,8 +151,10 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (isolate.isDisposed) return finish({ status: 'memory-limit', report, reason: message });
     // exit() ended the run: what it left behind (a rejection it caused) is no error.
     if (complete && report.exit !== undefined) return finish({ status: 'completed', report });
-    // isolated-vm surfaces a rejection nobody handled as an error of the call that left it behind.
-    if (complete && !(error instanceof Error && error.name === 'SyntaxError' && /snipexec:/.test(error.stack ?? ''))) {
+    // isolated-vm surfaces a rejection nobody handled as an error of the call that left it behind
+    // (a SyntaxError too: JSON.parse's, in the snippet's code or an environment's); a script of
+    // the run that did not compile is the host's fault.
+    if (complete && !(error instanceof ScriptNotCompiled)) {
       return finish({ status: 'stopped', report: { ...report, errors: [...report.errors, { type: 'UnhandledRejection', message, sid: report.lastSite, attribution: 'snippet' }] } });
     }
     return finish({ status: 'internal-error', report, reason: message });
@@ -226,8 +228,19 @@ async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () =>
 }
 
 /** Runs a script and hands its completion value (a Reference into the isolate) to `take`. */
+/** A script of the run (prelude, snippet) that V8 could not compile: the host's fault, never an error the code raised. */
+class ScriptNotCompiled extends Error {
+  readonly code = 'SCRIPT_NOT_COMPILED';
+}
+
 async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number, take: (value: unknown) => Promise<unknown>): Promise<void> {
-  const script = await isolate.compileScript(code, { filename });
+  let script: ivm.Script;
+  try {
+    script = await isolate.compileScript(code, { filename });
+  } catch (error) {
+    if (/memory limit|timed out/i.test(error instanceof Error ? error.message : '')) throw error;
+    throw new ScriptNotCompiled(`${filename} did not compile: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
   let value: ivm.Reference<unknown> | undefined;
   try {
     value = (await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
