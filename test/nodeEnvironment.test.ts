@@ -409,7 +409,6 @@ const END_TO_END: readonly EndToEnd[] = [
       assert.equal(r.stdout, 'a\nexit 2\n');
       assert.deepEqual(r.lines.uncovered, [4]);
     },
-    todo: "the runtime takes the line of exit() from the last site that ran, which the listener's console.log moved: it should take the innermost snippet call that EXIT unwinds",
   },
   {
     name: 'nextTick runs before promise callbacks, which run before timers, as Node orders them',

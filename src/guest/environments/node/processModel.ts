@@ -96,6 +96,9 @@ export function createProcess(host: EnvironmentHost): ProcessModel {
     argv0: 'node',
     env: createEnv(host, { NODE_ENV: 'development', HOME: '/home/node', PATH: '/usr/local/bin:/usr/bin:/bin', PWD: CWD, USER: 'node', SHELL: '/bin/sh', LANG: 'C.UTF-8' }),
     exitCode: undefined,
+    // Native code loaders: the sandbox has none, so they are modelled as absent (not learnt from usage).
+    binding: undefined,
+    dlopen: undefined,
     config: { variables: {} },
     features: {},
     stdout: outputStream(log, 1),
