@@ -154,3 +154,10 @@ test('jquery end to end: $.each, $.map and $.grep over a learnt response run the
   assert.deepEqual(r.lines.uncovered, []);
   assert.match(r.stdout, /^[1-9]\d* [1-9]\d* \d+\n$/);
 });
+
+test('jquery end to end: HTML of several elements makes that many (the parsing fragment is emptied by textContent, as the DOM defines it)', { timeout: 60_000 }, async () => {
+  const code = "console.log($('<p>a</p><b>b</b>').length, $('<li>1</li><li>2</li><li>3</li>').filter('li').length);\nconst f = document.createDocumentFragment();\nf.appendChild(document.createElement('i')).textContent = 'x';\nconsole.log(f.textContent);\nf.textContent = '';\nconsole.log(f.childNodes.length);\n";
+  const r = await runSnippet(code);
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, '2 3\nx\n0\n');
+});

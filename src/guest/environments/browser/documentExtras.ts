@@ -62,3 +62,25 @@ export function extendElements(HTMLElement: { prototype: object }): void {
   };
   for (const [key, d] of Object.entries(members)) if (!(key in proto)) Object.defineProperty(proto, key, { configurable: true, ...d });
 }
+
+/**
+ * DocumentFragment's textContent as the DOM defines it (linkedom leaves Node's: null, and a setter
+ * that does nothing): the text of its descendants, and setting it replaces its children with one
+ * text node. jQuery empties its parsing fragment this way, so `$('<p>a</p><b>b</b>')` has two elements.
+ */
+export function extendFragments(DocumentFragment: { prototype: object }): void {
+  const proto = DocumentFragment.prototype as { childNodes: ArrayLike<{ textContent: string | null; nodeType: number }> } & Node;
+  Object.defineProperty(proto, 'textContent', {
+    configurable: true,
+    enumerable: true,
+    get(this: typeof proto) {
+      let text = '';
+      for (const child of Array.from(this.childNodes)) if (child.nodeType !== 8 && child.nodeType !== 7) text += child.textContent ?? '';
+      return text;
+    },
+    set(this: ParentNode & Node, value: unknown) {
+      this.replaceChildren();
+      if (value != null && value !== '') this.appendChild((this.ownerDocument as Document).createTextNode(String(value)));
+    },
+  });
+}

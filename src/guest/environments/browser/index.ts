@@ -9,7 +9,7 @@ import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { atob, btoa } from './base64.ts';
 import { CANVAS_GLOBALS, extendCanvas } from './canvas.ts';
 import { linkedom } from './dom.ts';
-import { extendDocument, extendElements, readiness } from './documentExtras.ts';
+import { extendDocument, extendElements, extendFragments, readiness } from './documentExtras.ts';
 import { giveTagsTheirClasses } from './elementClasses.ts';
 import { guessedTags } from './guessedTags.ts';
 import { EVENT_CLASSES } from './eventClasses.ts';
@@ -90,6 +90,7 @@ export function setup(host: EnvironmentHost): void {
   learnContent(host, document);
   extendFormControls(classes as Parameters<typeof extendFormControls>[0], onCreated);
   extendElements(classes.HTMLElement as { prototype: object });
+  extendFragments(classes.DocumentFragment as { prototype: object });
   const delegations: DelegatedSelectors[] = [];
   const addDelegation = (selectorsOf: DelegatedSelectors) => void delegations.push(selectorsOf);
   Object.defineProperty(document, Symbol.for('snipexec.browser'), { value: Object.freeze({ withoutCreating, addDelegation } satisfies BrowserInternals) });
