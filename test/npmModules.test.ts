@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
@@ -23,6 +23,9 @@ const LODASH_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/lodash/
 // The fixture packages, installed in a project of their own (git keeps no node_modules directory).
 const PROJECT = mkdtempSync(join(tmpdir(), 'snipexec-modules-'));
 cpSync(FIXTURES, join(PROJECT, 'node_modules'), { recursive: true });
+// Installed a minute ago, as an install would be: a file written just before a build is not
+// stamped into the bundle cache (its mtime could not tell a later change), see test/bundleCache.test.ts.
+ageFiles(join(PROJECT, 'node_modules'), new Date(Date.now() - 60_000));
 // A directory with no node_modules anywhere above it that snipexec could mistake for an install.
 const ELSEWHERE = mkdtempSync(join(tmpdir(), 'snipexec-no-modules-'));
 
@@ -224,3 +227,12 @@ test('CLI: a module found through --modules, or from the working directory, runs
     }
   }
 });
+
+/** Sets the access and modification times of every file under dir. */
+function ageFiles(dir: string, when: Date): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) ageFiles(path, when);
+    else utimesSync(path, when, when);
+  }
+}
