@@ -5,7 +5,8 @@ import { runSnippet } from '../src/engine/runSnippet.ts';
 import { loadEnvironments } from '../src/environments/loadEnvironments.ts';
 import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL, type RuntimeConfig } from '../src/protocol/runtime.ts';
 import type { GuestBundle } from '../src/sandbox/bundleGuest.ts';
-import { environmentSnapshot } from '../src/sandbox/environmentSnapshots.ts';
+import { environmentSnapshot, forgetSnapshots } from '../src/sandbox/environmentSnapshots.ts';
+import { probeEnvironments } from '../src/sandbox/environmentProbe.ts';
 import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts';
 
 /**
@@ -105,4 +106,23 @@ test('environment snapshot: registry environments behave the same from the snaps
     assert.equal(fromSnapshot, await stdoutOf(c.code, loaded.bundles, 0, 3), c.code);
     assert.equal(fromSnapshot, await stdoutOf(c.code, loaded.bundles, loaded.fromRegistry, 3), 'same seed, same output');
   }
+});
+
+test('environment snapshot: the probe\'s verdicts are kept on disk: a later process (here, after the snapshots are forgotten) makes the snapshot without probing again; other code probes again', async () => {
+  const unique = `${process.pid}${Date.now()}`;
+  const e = env(`Disk${unique}`, '', "host.defineGlobal('answer', 7);");
+  let probes = 0;
+  const probe: typeof probeEnvironments = (...args) => {
+    probes++;
+    return probeEnvironments(...args);
+  };
+  const first = await environmentSnapshot([e], { config: CONFIG, log: SILENT, probe });
+  assert.deepEqual([first.environments, probes], [[e.name], 1]);
+  forgetSnapshots();
+  const again = await environmentSnapshot([e], { config: CONFIG, log: SILENT, probe });
+  assert.deepEqual([again.environments, probes], [[e.name], 1], 'the verdicts came from disk');
+  forgetSnapshots();
+  const changed = { ...e, code: `${e.code}\n// changed` };
+  await environmentSnapshot([changed], { config: CONFIG, log: SILENT, probe });
+  assert.equal(probes, 2, 'a module whose code changed is probed again');
 });

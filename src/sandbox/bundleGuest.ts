@@ -126,8 +126,8 @@ function cacheKey(request: GuestBundleRequest): string {
   return createHash('sha256').update(JSON.stringify([esbuild.version, request])).digest('hex').slice(0, 32);
 }
 
-/** Where bundles are kept between processes: the package's node_modules/.cache, else the temp dir. */
-function cacheDir(): string {
+/** Where bundles (and the probe's verdicts) are kept between processes: the package's node_modules/.cache, else the temp dir. */
+export function cacheDir(): string {
   const preferred = join(ROOT, 'node_modules', '.cache', 'snipexec');
   try {
     mkdirSync(preferred, { recursive: true });

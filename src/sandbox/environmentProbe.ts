@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import ivm from 'isolated-vm';
 import { environmentFilename } from '../protocol/environment.ts';
 import { RUNTIME_GLOBALS, type RuntimeLifecycle } from '../protocol/runtime.ts';
@@ -5,6 +6,9 @@ import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig } from './runtimeConfig.ts';
 import { startRuntime, startupSnapshot } from './runtimeBundle.ts';
 import { SharedCounters } from './sharedCounters.ts';
+
+/** This module's own source: the probe's rules, part of the key its verdicts are kept on disk under (environmentSnapshots.ts). */
+export const PROBE_SOURCE = readFileSync(new URL(import.meta.url), 'utf8');
 
 /** Whether an environment's module may be evaluated into a startup snapshot, and if not, why. */
 export interface ProbeVerdict {

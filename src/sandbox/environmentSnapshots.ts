@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { GuestBundle } from './bundleGuest.ts';
-import { probeEnvironments, type ProbeVerdict } from './environmentProbe.ts';
+import { cacheDir, type GuestBundle } from './bundleGuest.ts';
+import { PROBE_SOURCE, probeEnvironments, type ProbeVerdict } from './environmentProbe.ts';
 import type { RuntimeConfig } from './runtimeConfig.ts';
-import { baseSnapshot, createStartupSnapshot, type StartupSnapshot } from './runtimeBundle.ts';
+import { baseSnapshot, createStartupSnapshot, runtimeSource, type StartupSnapshot } from './runtimeBundle.ts';
 
 /** How many environment sets keep a startup snapshot of their own (the least recently used goes first). */
 export const MAX_SNAPSHOT_SETS = 8;
@@ -17,6 +19,8 @@ export interface SnapshotOptions {
   /** Where a set that cannot be snapshotted is noted, at debug level. */
   readonly log: Logger;
   readonly create?: CreateSnapshot;
+  /** What decides which modules go in: probeEnvironments; tests count its calls. */
+  readonly probe?: typeof probeEnvironments;
 }
 
 const sets = new Map<string, Promise<StartupSnapshot>>();
@@ -47,11 +51,14 @@ export function snapshotSetCount(): number {
   return sets.size;
 }
 
-async function makeSnapshot(environments: readonly GuestBundle[], { config, log, create = createStartupSnapshot }: SnapshotOptions): Promise<StartupSnapshot> {
+async function makeSnapshot(environments: readonly GuestBundle[], { config, log, create = createStartupSnapshot, probe = probeEnvironments }: SnapshotOptions): Promise<StartupSnapshot> {
   const names = environments.map((e) => e.name);
   let verdicts: ProbeVerdict[];
   try {
-    verdicts = await probeEnvironments(environments, config);
+    const key = await verdictKey(environments, config);
+    const known = readVerdicts(key, environments.length);
+    verdicts = known ?? (await probe(environments, config));
+    if (!known) writeVerdicts(key, verdicts);
   } catch (error) {
     log.debug({ environments: names, err: error }, 'startup snapshot: the probe failed; these environments load at run time');
     return baseSnapshot();
@@ -81,4 +88,46 @@ function setKey(environments: readonly GuestBundle[]): string {
       return `${e.name}:${hash}`;
     })
     .join('\n');
+}
+
+/** Forgets every set's snapshot (not the verdicts on disk): for tests. */
+export function forgetSnapshots(): void {
+  sets.clear();
+}
+
+/**
+ * The probe's verdicts are kept on disk beside the bundles (the probe is most of a set's first
+ * run in a process: it loads the set once as a run does). They depend only on the modules' code,
+ * the runtime's (and the helpers it defines) and the probe's own: the key hashes them all, so a
+ * change to any of them probes again.
+ */
+async function verdictKey(environments: readonly GuestBundle[], config: RuntimeConfig): Promise<string> {
+  const hash = createHash('sha256').update(PROBE_SOURCE).update('\0').update(await runtimeSource()).update('\0').update(config.helpers);
+  for (const e of environments) hash.update('\0').update(e.name).update('\0').update(e.code);
+  return hash.digest('hex').slice(0, 32);
+}
+
+function verdictFile(key: string): string {
+  return join(cacheDir(), `probe-${key}.json`);
+}
+
+function readVerdicts(key: string, count: number): ProbeVerdict[] | undefined {
+  try {
+    const verdicts = JSON.parse(readFileSync(verdictFile(key), 'utf8')) as unknown;
+    if (!Array.isArray(verdicts) || verdicts.length !== count) return undefined;
+    return verdicts.every((v) => typeof v === 'object' && v !== null && typeof (v as ProbeVerdict).name === 'string' && typeof (v as ProbeVerdict).snapshot === 'boolean') ? (verdicts as ProbeVerdict[]) : undefined;
+  } catch {
+    return undefined; // none yet, or one a crash left half-written: probe again
+  }
+}
+
+function writeVerdicts(key: string, verdicts: readonly ProbeVerdict[]): void {
+  try {
+    const file = verdictFile(key);
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(verdicts));
+    renameSync(temp, file); // atomic: a reader sees the old file or the new one
+  } catch {
+    // a read-only install: the next process probes again, which is only slower
+  }
 }
