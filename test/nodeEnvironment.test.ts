@@ -418,7 +418,6 @@ const END_TO_END: readonly EndToEnd[] = [
       const host = spawnSync(process.execPath, ['-e', "setTimeout(() => console.log('timeout'), 0);\nPromise.resolve().then(() => console.log('promise'));\nprocess.nextTick(() => console.log('tick'));\nqueueMicrotask(() => console.log('microtask'));\nconsole.log('sync');\n"], { encoding: 'utf8' });
       assert.equal(r.stdout, host.stdout);
     },
-    todo: 'process.nextTick queues a microtask: ticks before the promise jobs queued earlier need the runtime to drain a tick queue when a macrotask ends',
   },
   {
     name: 'fs: a .json file the snippet JSON.parses holds JSON of the learnt shape, so the snippet completes',

@@ -72,8 +72,13 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
   const known = new Map<string, unknown>();
   const globals = new Map<string, unknown>();
   let functions: () => readonly EmittedFunction[] = () => [];
+  // The real process.nextTick, taken before the node environment defines its model as `process`.
+  const realNextTick = process.nextTick.bind(process);
   const host: EnvironmentHost = Object.freeze({
     global: globalThis,
+    nextTick(fn: (...args: never[]) => unknown, args: readonly unknown[]) {
+      realNextTick(() => (fn as (...a: unknown[]) => unknown)(...args));
+    },
     defineGlobal(name: string, value: unknown) {
       Object.defineProperty(globalThis, String(name), { value, writable: true, configurable: true, enumerable: false });
       globals.set(String(name), value);

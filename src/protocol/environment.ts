@@ -41,6 +41,11 @@ export interface EnvironmentHost {
   valueOf(id: string, reason: string): unknown;
   /** Whether v is a recording proxy of trace mode (its shape is still being learnt). */
   isProbe(v: unknown): boolean;
+  /**
+   * Queues fn(...args) as Node's process.nextTick: it runs when the current macrotask (the top
+   * level, a timer, a driver) ends, before the promise jobs that macrotask queued.
+   */
+  nextTick(fn: (...args: never[]) => unknown, args: readonly unknown[]): void;
 }
 
 /** An environment's guest entry module. */

@@ -10,6 +10,7 @@ import type { Dyn } from './primordials.ts';
 import { apply, defineProperty, G, ObjectCreate, ObjectFreeze, parse, strSlice } from './primordials.ts';
 import { isProbe } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
+import { nextTick } from './ticks.ts';
 
 /** Module specifier (without `node:`) -> an environment's value. */
 export const environmentModules: Record<string, unknown> = ObjectCreate(null);
@@ -62,6 +63,9 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
   },
   isProbe(v: unknown) {
     return isProbe(v);
+  },
+  nextTick(fn: (...args: never[]) => unknown, args: readonly unknown[]) {
+    nextTick(fn, args);
   },
 });
 

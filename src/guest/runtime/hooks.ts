@@ -12,12 +12,14 @@ import { put } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, G, ObjectFreeze } from './primordials.ts';
 import { run } from './run.ts';
+import { macrotask } from './ticks.ts';
 import * as values from './valueHooks.ts';
 
 /** Runs the snippet's body; its completion (or its promise's) ends the top level. */
 function main(fn: Dyn): void {
   try {
-    const r: Dyn = apply(fn, G, []);
+    // The top level is the first macrotask: the ticks it queued run before the promise jobs.
+    const r: Dyn = macrotask(() => apply(fn, G, []));
     const done = (): void => {
       run.done = true;
     };

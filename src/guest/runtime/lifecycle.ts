@@ -18,6 +18,7 @@ import type { Dyn } from './primordials.ts';
 import { apply, G, isArray, ObjectCreate, ObjectFreeze, objHasOwn, parse, strSlice } from './primordials.ts';
 import { traces } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
+import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
 import { adoptModule, adoptReceiver } from './valueHooks.ts';
 
@@ -77,7 +78,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     for (let i = 0; i < drivers.length && !run.stopped; i++) {
       ran = true;
       try {
-        const r: Dyn = apply(drivers[i].drive, undefined, []);
+        const r: Dyn = macrotask(() => apply(drivers[i].drive, undefined, []));
         if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
         else if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => uncaught(e));
       } catch (e) {
@@ -119,7 +120,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     const timer = takeNextTimer();
     if (timer === undefined) return false;
     try {
-      apply(timer.fn, G, timer.args);
+      macrotask(() => apply(timer.fn, G, timer.args));
     } catch (e) {
       uncaught(e);
       return false;
@@ -141,7 +142,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       }
       push(driven, k);
       try {
-        const r: Dyn = apply(fn, undefined, args);
+        const r: Dyn = macrotask(() => apply(fn, undefined, args));
         if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
         else if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => uncaught(e));
       } catch (e) {

@@ -107,7 +107,7 @@ export function createProcess(host: EnvironmentHost): ProcessModel {
     stdin: Object.assign(new EventEmitter(), { fd: 0, isTTY: false, isRaw: false, setEncoding() {}, resume() {}, pause() {}, setRawMode(mode: unknown) { this.isRaw = Boolean(mode); return this; } }),
     cwd: () => cwd,
     chdir(dir: string) { cwd = String(dir).startsWith('/') ? String(dir) : `${cwd}/${String(dir)}`; },
-    nextTick(fn: (...args: unknown[]) => void, ...args: unknown[]) { enqueue(() => fn(...args)); },
+    nextTick(fn: (...args: unknown[]) => void, ...args: unknown[]) { host.nextTick(fn, args); },
     hrtime,
     uptime: () => (now() - started) / 1000,
     memoryUsage: Object.assign(() => ({ rss: 50_331_648, heapTotal: 16_777_216, heapUsed: 8_388_608, external: 1_048_576, arrayBuffers: 65_536 }), { rss: () => 50_331_648 }),
