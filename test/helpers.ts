@@ -1,9 +1,11 @@
+import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../src/report/buildResult.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
 
@@ -34,4 +36,21 @@ export function gitRepo(files: Record<string, string>, prefix = 'snipexec-repo-'
   git('add', '.');
   git('commit', '-q', '-m', 'base');
   return dir;
+}
+
+/** The source of the definition injected for `element`, if one was. */
+export const injected = (r: RunResult, element: string): string | undefined => r.injections.find((i) => i.element === element)?.source;
+
+/** The run completed without an error, with these environments loaded. */
+export function completes(r: RunResult, environments: readonly string[]): void {
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.environments?.loaded, environments);
+}
+
+/** The run stopped on exactly one error, of this type and message, blamed on the snippet at this line. */
+export function blamesSnippet(r: RunResult, type: string, message: string, line: number): void {
+  assert.equal(r.status, 'stopped', JSON.stringify(r.errors));
+  assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
+  assert.deepEqual({ ...r.errors[0], column: undefined }, { type, message, line, column: undefined, attribution: 'snippet' });
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
-import { selected } from './helpers.ts';
+import { completes, injected, selected } from './helpers.ts';
 
 interface Case {
   readonly name: string;
@@ -14,13 +14,7 @@ interface Case {
   readonly check: (r: RunResult) => void;
 }
 
-const injected = (r: RunResult, element: string): string | undefined => r.injections.find((i) => i.element === element)?.source;
 
-const completes = (r: RunResult, environments: readonly string[]) => {
-  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
-  assert.deepEqual(r.errors, []);
-  assert.deepEqual(r.environments?.loaded, environments);
-};
 
 const CASES: readonly Case[] = [
   {

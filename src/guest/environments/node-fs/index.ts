@@ -7,7 +7,7 @@
 import { memfs, type MemfsOptions } from 'memfs';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 import { takeGlobalBuffer } from '../node/shims/globalBuffer.ts';
-import { learnJsonParse } from './learnJsonParse.ts';
+import { learnJsonParse } from '../shared/learnJsonParse.ts';
 import { LearntFileSystem } from './learntFileSystem.ts';
 
 export function setup(host: EnvironmentHost): void {
@@ -16,7 +16,7 @@ export function setup(host: EnvironmentHost): void {
   const proc = (host.global as unknown as { process: MemfsOptions['process'] }).process;
   const { fs, vol } = memfs({}, { process: proc });
   for (const dir of ['/app', '/tmp', '/home/node']) vol.mkdirSync(dir, { recursive: true });
-  const files = new LearntFileSystem(host, vol as unknown as Record<string, (...args: unknown[]) => unknown>, learnJsonParse(host.global));
+  const files = new LearntFileSystem(host, vol as unknown as Record<string, (...args: unknown[]) => unknown>, learnJsonParse(host.global).probe);
   const module = fs as unknown as Record<string, unknown>;
   files.wrapFs(module);
   for (const name of ['createReadStream', 'createWriteStream']) {

@@ -69,7 +69,7 @@ export class LearntFileSystem {
   readonly #probeListings = new Map<string, unknown>();
   /** Paths the snippet wrote, removed or renamed: what is (not) there is its doing, never learnt. */
   readonly #touched = new Set<string>();
-  /** Called with each probe handed out for a file's content (see learnJsonParse.ts). */
+  /** Called with each probe handed out for a file's content (see shared/learnJsonParse.ts). */
   readonly #onContentProbe: (probe: unknown) => void;
 
   constructor(host: EnvironmentHost, vol: Volume, onContentProbe: (probe: unknown) => void = () => undefined) {
