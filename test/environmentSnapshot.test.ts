@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
+import { UNIT_CONFIG } from './helpers.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { loadEnvironments } from '../src/environments/loadEnvironments.ts';
-import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL, type RuntimeConfig } from '../src/protocol/runtime.ts';
+import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL } from '../src/protocol/runtime.ts';
 import type { GuestBundle } from '../src/sandbox/bundleGuest.ts';
 import { environmentSnapshot, forgetSnapshots } from '../src/sandbox/environmentSnapshots.ts';
 import { probeEnvironments } from '../src/sandbox/environmentProbe.ts';
-import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts';
 
 /**
  * Environments evaluated into the isolate's startup snapshot (src/sandbox/environmentSnapshots.ts):
@@ -15,22 +15,6 @@ import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts
  * time, a module that reads what the runtime provides stays out, and a snapshot that cannot be
  * made falls back to loading at run time.
  */
-const CONFIG: RuntimeConfig = {
-  hook: '__snx_unit',
-  statements: 1,
-  branches: [],
-  sites: [],
-  messages: {},
-  seed: 1,
-  startTime: 0,
-  maxConsoleBytes: 10_000,
-  helpers: '',
-  callbacks: CALLBACK_CONVENTIONS,
-  prefer: {},
-  entryPoints: [],
-  callUncalled: false,
-  positions: [],
-};
 const SILENT = pino({ level: 'silent' });
 
 /**
@@ -81,7 +65,7 @@ test('environment snapshot: when the snapshot cannot be made, the environments l
   const lines: string[] = [];
   const log = pino({ level: 'debug' }, { write: (s: string) => void lines.push(s) });
   const snapshot = await environmentSnapshot([e], {
-    config: CONFIG,
+    config: UNIT_CONFIG,
     log,
     create: () => {
       throw new Error('createSnapshot failed');
@@ -100,7 +84,7 @@ test('environment snapshot: registry environments behave the same from the snaps
   ];
   for (const c of cases) {
     const loaded = await loadEnvironments(c.names);
-    const snapshot = await environmentSnapshot(loaded.bundles.slice(0, loaded.fromRegistry), { config: CONFIG, log: SILENT });
+    const snapshot = await environmentSnapshot(loaded.bundles.slice(0, loaded.fromRegistry), { config: UNIT_CONFIG, log: SILENT });
     assert.deepEqual(snapshot.environments, loaded.names, 'the snapshot holds these environments');
     const fromSnapshot = await stdoutOf(c.code, loaded.bundles, loaded.fromRegistry, 3);
     assert.equal(fromSnapshot, await stdoutOf(c.code, loaded.bundles, 0, 3), c.code);
@@ -116,13 +100,13 @@ test('environment snapshot: the probe\'s verdicts are kept on disk: a later proc
     probes++;
     return probeEnvironments(...args);
   };
-  const first = await environmentSnapshot([e], { config: CONFIG, log: SILENT, probe });
+  const first = await environmentSnapshot([e], { config: UNIT_CONFIG, log: SILENT, probe });
   assert.deepEqual([first.environments, probes], [[e.name], 1]);
   forgetSnapshots();
-  const again = await environmentSnapshot([e], { config: CONFIG, log: SILENT, probe });
+  const again = await environmentSnapshot([e], { config: UNIT_CONFIG, log: SILENT, probe });
   assert.deepEqual([again.environments, probes], [[e.name], 1], 'the verdicts came from disk');
   forgetSnapshots();
   const changed = { ...e, code: `${e.code}\n// changed` };
-  await environmentSnapshot([changed], { config: CONFIG, log: SILENT, probe });
+  await environmentSnapshot([changed], { config: UNIT_CONFIG, log: SILENT, probe });
   assert.equal(probes, 2, 'a module whose code changed is probed again');
 });

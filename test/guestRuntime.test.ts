@@ -3,11 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import ivm from 'isolated-vm';
+import { UNIT_CONFIG } from './helpers.ts';
 import { HOOKS } from '../src/protocol/hooks.ts';
-import { NODE_UTIL_GLOBAL, type RuntimeConfig, type RuntimeLifecycle, type StartRuntime } from '../src/protocol/runtime.ts';
+import { NODE_UTIL_GLOBAL, type RuntimeLifecycle, type StartRuntime } from '../src/protocol/runtime.ts';
 import { compileRuntime, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
-import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts';
 
 /**
  * The guest runtime as a unit (src/guest/runtime, bundled and compiled by
@@ -16,30 +16,14 @@ import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts
  * typecheck without the DOM or Node.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CONFIG: RuntimeConfig = {
-  hook: '__snx_unit',
-  statements: 1,
-  branches: [2],
-  sites: [],
-  messages: {},
-  seed: 1,
-  startTime: 0,
-  maxConsoleBytes: 1000,
-  helpers: '',
-  callbacks: CALLBACK_CONVENTIONS,
-  prefer: {},
-  entryPoints: [],
-  callUncalled: false,
-  positions: [],
-};
 
 /** A fresh isolate and context as a run gets them, with the runtime started in it. */
 async function started(): Promise<{ isolate: ivm.Isolate; context: ivm.Context; lifecycle: ivm.Reference<RuntimeLifecycle>; bridge: ivm.Reference<unknown> }> {
   const isolate = new ivm.Isolate({ memoryLimit: 64, snapshot: startupSnapshot() });
   const context = await isolate.createContext();
   const bridge = new ivm.Reference(() => '{}');
-  const counters = new SharedCounters(CONFIG.statements, CONFIG.branches);
-  const lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(CONFIG), counters: counters.transferable(), memoryLimitMb: 64 }, 10_000);
+  const counters = new SharedCounters(UNIT_CONFIG.statements, UNIT_CONFIG.branches);
+  const lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(UNIT_CONFIG), counters: counters.transferable(), memoryLimitMb: 64 }, 10_000);
   return { isolate, context, lifecycle, bridge };
 }
 function globalNames(context: ivm.Context): string[] {
@@ -84,7 +68,7 @@ test('guest runtime: it starts once per context', async () => {
     const context = await isolate.createContext();
     const script = compileRuntime(isolate, await runtimeSource());
     const start = script.runSync(context, { reference: true }) as ivm.Reference<StartRuntime>;
-    const args = () => [new ivm.Reference(() => '{}'), JSON.stringify(CONFIG), new SharedCounters(1, [2]).transferable(), 64] as never;
+    const args = () => [new ivm.Reference(() => '{}'), JSON.stringify(UNIT_CONFIG), new SharedCounters(1, [2]).transferable(), 64] as never;
     start.applySync(undefined, args(), { result: { reference: true } });
     assert.throws(() => start.applySync(undefined, args(), { result: { reference: true } }), /started already/);
   } finally {

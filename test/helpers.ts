@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { RuntimeConfig } from '../src/protocol/runtime.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
+import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
 
@@ -54,3 +56,21 @@ export function blamesSnippet(r: RunResult, type: string, message: string, line:
   assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
   assert.deepEqual({ ...r.errors[0], column: undefined }, { type, message, line, column: undefined, attribution: 'snippet' });
 }
+
+/** A runtime config for starting the guest runtime on its own (no snippet sites): one statement, one two-way branch. */
+export const UNIT_CONFIG: RuntimeConfig = {
+  hook: '__snx_unit',
+  statements: 1,
+  branches: [2],
+  sites: [],
+  messages: {},
+  seed: 1,
+  startTime: 0,
+  maxConsoleBytes: 10_000,
+  helpers: '',
+  callbacks: CALLBACK_CONVENTIONS,
+  prefer: {},
+  entryPoints: [],
+  callUncalled: false,
+  positions: [],
+};
