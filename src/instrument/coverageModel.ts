@@ -78,23 +78,21 @@ export class CoverageModel implements CoverageMap {
     const id = this.sites.length;
     const site: HookSite = { id, kind, line: lineOf(node), column: columnOf(node), text: text.slice(0, 1000), usageKey };
     const point = pointOf(node);
-    // V8 points at the `[` of a computed member, just before its key (`a[k]`: k's column - 1).
-    const bracket = point !== node && (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression' || ((node.type === 'CallExpression' || node.type === 'OptionalCallExpression') && (node.callee.type === 'MemberExpression' || node.callee.type === 'OptionalMemberExpression'))) && computedMember(node) ? 1 : 0;
-    const moved = point !== node && point.loc ? { point: [lineOf(point), Math.max(1, columnOf(point) - bracket)] as const } : {};
+    const moved = point === undefined ? {} : { point };
     this.sites.push({ ...site, ...(name === undefined ? {} : { name }), ...(prefer === undefined ? {} : { prefer }), ...(messages === undefined ? {} : { messages }), ...moved });
     return id;
   }
 }
 
-/** The node whose start V8 reports for an operation: the property of a member read or of a method call's callee, else the node. */
-function pointOf(node: t.Node): t.Node {
-  const member = node.type === 'CallExpression' || node.type === 'OptionalCallExpression' || node.type === 'NewExpression' ? node.callee : node;
-  if (node.type === 'NewExpression') return node;
-  return member.type === 'MemberExpression' || member.type === 'OptionalMemberExpression' ? member.property : node;
-}
-function computedMember(node: t.Node): boolean {
+/**
+ * Where V8 points for the operation of a member read or a method call, when that is not the
+ * expression's start: the property (`o.x.y` at `y`), or the `[` of a computed one, just before its
+ * key. Undefined for any other site.
+ */
+function pointOf(node: t.Node): readonly [number, number] | undefined {
   const member = node.type === 'CallExpression' || node.type === 'OptionalCallExpression' ? node.callee : node;
-  return (member.type === 'MemberExpression' || member.type === 'OptionalMemberExpression') && member.computed;
+  if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || !member.property.loc) return undefined;
+  return [lineOf(member.property), Math.max(1, columnOf(member.property) - (member.computed ? 1 : 0))];
 }
 function lineOf(node: t.Node): number {
   return node.loc?.start.line ?? 0;
