@@ -46,11 +46,6 @@ export function environmentSnapshot(environments: readonly GuestBundle[], option
   return entry;
 }
 
-/** How many environment sets have a snapshot (or its making) kept: for tests. */
-export function snapshotSetCount(): number {
-  return sets.size;
-}
-
 async function makeSnapshot(environments: readonly GuestBundle[], { config, log, create = createStartupSnapshot, probe = probeEnvironments }: SnapshotOptions): Promise<StartupSnapshot> {
   const names = environments.map((e) => e.name);
   let verdicts: ProbeVerdict[];

@@ -62,7 +62,7 @@ export function installStackTrace(table: readonly number[]): void {
 }
 
 /** The original [line, column] of a generated position: the last segment at or before it on its line, else the line's first; undefined for a line with none. */
-export function originalPosition(line: number, column: number): readonly [number, number] | undefined {
+function originalPosition(line: number, column: number): readonly [number, number] | undefined {
   // binary search for the first quadruple of a later line or of this line past the column
   let lo = 0;
   let hi = positions.length / 4;
