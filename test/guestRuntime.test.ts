@@ -6,7 +6,7 @@ import ivm from 'isolated-vm';
 import { UNIT_CONFIG } from './helpers.ts';
 import { HOOKS } from '../src/protocol/hooks.ts';
 import { NODE_UTIL_GLOBAL, type RuntimeLifecycle, type StartRuntime } from '../src/protocol/runtime.ts';
-import { compileRuntime, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot } from '../src/sandbox/runtimeBundle.ts';
+import { compileRuntime, createStartupSnapshot, refreshRuntimeCache, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 
 /**
@@ -18,12 +18,12 @@ import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** A fresh isolate and context as a run gets them, with the runtime started in it. */
-async function started(): Promise<{ isolate: ivm.Isolate; context: ivm.Context; lifecycle: ivm.Reference<RuntimeLifecycle>; bridge: ivm.Reference<unknown> }> {
-  const isolate = new ivm.Isolate({ memoryLimit: 64, snapshot: startupSnapshot() });
+async function started(snapshot?: StartupSnapshot): Promise<{ isolate: ivm.Isolate; context: ivm.Context; lifecycle: ivm.Reference<RuntimeLifecycle>; bridge: ivm.Reference<unknown> }> {
+  const isolate = new ivm.Isolate({ memoryLimit: 64, snapshot: (snapshot?.blob ?? startupSnapshot()) });
   const context = await isolate.createContext();
   const bridge = new ivm.Reference(() => '{}');
   const counters = new SharedCounters(UNIT_CONFIG.statements, UNIT_CONFIG.branches);
-  const lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(UNIT_CONFIG), counters: counters.transferable(), memoryLimitMb: 64 }, 10_000);
+  const lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(UNIT_CONFIG), counters: counters.transferable(), memoryLimitMb: 64 }, 10_000, snapshot);
   return { isolate, context, lifecycle, bridge };
 }
 function globalNames(context: ivm.Context): string[] {
@@ -81,8 +81,40 @@ test('guest runtime: compiled from V8\'s code cache after the first isolate of t
   first.isolate.dispose();
   const before = { ...runtimeCompilations };
   for (let i = 0; i < 2; i++) (await started()).isolate.dispose();
-  assert.deepEqual(runtimeCompilations, { produced: before.produced, fromCache: before.fromCache + 2, rejected: before.rejected });
+  assert.deepEqual(runtimeCompilations, { ...before, fromCache: before.fromCache + 2 });
   assert.equal(runtimeCompilations.produced, 1);
+});
+
+test('guest runtime: the code cache is produced again from the isolates of finished runs, on the 1st, 2nd, 4th… run, with the functions they compiled', async () => {
+  const snapshot = createStartupSnapshot([]);
+  const code = await runtimeSource();
+  const size = () => (snapshot.runtimeCache?.copy() as ArrayBuffer | undefined)?.byteLength ?? 0;
+  const run = async () => {
+    const { isolate, lifecycle } = await started(snapshot);
+    try {
+      // The report compiles functions the runtime's top level did not.
+      const report = (await lifecycle.get('report', { reference: true })) as ivm.Reference<() => string>;
+      assert.equal(typeof report.applySync(undefined, [], { result: { copy: true } }), 'string');
+      refreshRuntimeCache(isolate, code, snapshot);
+    } finally {
+      isolate.dispose();
+    }
+  };
+  const before = { ...runtimeCompilations };
+  await run();
+  const atCompile = size();
+  assert.ok(atCompile > 0);
+  // The first run refreshes the cache it produced at compilation: now with what the run compiled.
+  await run();
+  assert.equal(runtimeCompilations.refreshed, before.refreshed + 2);
+  const refreshed = size();
+  assert.ok(refreshed > atCompile, `${refreshed} > ${atCompile}`);
+  // Run 3 is no power of two: the cache stays; a later isolate compiles from the refreshed cache.
+  await run();
+  assert.equal(runtimeCompilations.refreshed, before.refreshed + 2);
+  assert.equal(runtimeCompilations.rejected, before.rejected);
+  assert.equal(runtimeCompilations.fromCache, before.fromCache + 2);
+  assert.equal(runtimeCompilations.produced, before.produced + 1);
 });
 
 test('guest runtime: typechecks with the ECMAScript library only (no DOM, no Node)', () => {

@@ -5,7 +5,7 @@ import type { LifecycleMethod, RuntimeLifecycle } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
-import { startRuntime } from './runtimeBundle.ts';
+import { refreshRuntimeCache, runtimeSource, startRuntime } from './runtimeBundle.ts';
 import { SharedCounters } from './sharedCounters.ts';
 import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
 
@@ -139,6 +139,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       if (driven.length > 0) await runTimers(call, exec.maxTimerTicks, remaining);
     }
     const raw = (await call('report', [], 2_000)) as string;
+    refreshRuntimeCache(isolate, await runtimeSource(), snapshot);
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
     const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
     report.driven = driven;

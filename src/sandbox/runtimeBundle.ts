@@ -13,8 +13,10 @@ export interface StartupSnapshot {
   readonly blob: ivm.ExternalCopy<ArrayBuffer>;
   /** The environments whose modules it evaluated (ENVIRONMENT_MODULES_GLOBAL), in load order. */
   readonly environments: readonly string[];
-  /** V8's code cache of the runtime's script, made by the first isolate made from this snapshot that compiled it. */
+  /** V8's code cache of the runtime's script, made by the first isolate made from this snapshot that compiled it, and refreshed by later runs (refreshRuntimeCache). */
   runtimeCache?: ivm.ExternalCopy<ArrayBuffer>;
+  /** How many runs of isolates made from this snapshot finished (refreshRuntimeCache counts them). */
+  runsFinished?: number;
 }
 
 let nodeUtilSource: string | undefined;
@@ -121,7 +123,7 @@ type CachingScript = ivm.Script & ivm.CachedDataResult & { readonly cachedDataRe
 
 let source: Promise<string> | undefined;
 /** How the runtime's compilations went in this process: with the code cache, or producing it. */
-export const runtimeCompilations = { produced: 0, fromCache: 0, rejected: 0 };
+export const runtimeCompilations = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
 
 /** The runtime's script source, bundled on first use (a failed build is tried again by the next run). */
 export async function runtimeSource(): Promise<string> {
@@ -158,6 +160,30 @@ export function compileRuntime(isolate: ivm.Isolate, code: string, snapshot: Sta
     runtimeCompilations.produced++;
   }
   return script;
+}
+
+/**
+ * Produces the runtime's code cache again from the isolate of a run that finished, on the 1st, 2nd,
+ * 4th, 8th, … run of isolates made from `snapshot`. V8 compiles a function when it is first called,
+ * so the cache made at compilation holds only the runtime's top level: every run compiled the hooks,
+ * the probes and the report again. Compiled again in the isolate that ran them, the script is V8's
+ * compilation-cache hit with those functions compiled, and its code cache now holds them too (the
+ * runtime's bytecode only: nothing the snippet did reaches it). A failure (the isolate near its
+ * memory limit) keeps the cache there is.
+ */
+export function refreshRuntimeCache(isolate: ivm.Isolate, code: string, snapshot: StartupSnapshot): void {
+  const runs = (snapshot.runsFinished = (snapshot.runsFinished ?? 0) + 1);
+  if ((runs & (runs - 1)) !== 0 || isolate.isDisposed) return;
+  try {
+    const script = isolate.compileScriptSync(code, { filename: RUNTIME_FILENAME, produceCachedData: true }) as CachingScript;
+    if (script.cachedData) {
+      snapshot.runtimeCache = script.cachedData;
+      runtimeCompilations.refreshed++;
+    }
+    script.release();
+  } catch {
+    // The cache there is stays.
+  }
 }
 
 /** What `start` (StartRuntime) is handed, in its order. */
