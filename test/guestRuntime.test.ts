@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import ivm from 'isolated-vm';
 import { UNIT_CONFIG } from './helpers.ts';
 import { HOOKS } from '../src/protocol/hooks.ts';
-import { NODE_UTIL_GLOBAL, type RuntimeLifecycle, type StartRuntime } from '../src/protocol/runtime.ts';
-import { compileRuntime, createStartupSnapshot, refreshRuntimeCache, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
+import { NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type RuntimeLifecycle, type StartRuntime } from '../src/protocol/runtime.ts';
+import { codeCacheOf, compileRuntime, createStartupSnapshot, refreshRuntimeCache, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 
 /**
@@ -88,28 +88,29 @@ test('guest runtime: compiled from V8\'s code cache after the first isolate of t
 test('guest runtime: the code cache is produced again from the isolates of finished runs, on the 1st, 2nd, 4th… run, with the functions they compiled', async () => {
   const snapshot = createStartupSnapshot([]);
   const code = await runtimeSource();
-  const size = () => (snapshot.runtimeCache?.copy() as ArrayBuffer | undefined)?.byteLength ?? 0;
-  const run = async () => {
+  const size = () => codeCacheOf(snapshot, RUNTIME_FILENAME).bytes;
+  const run = async (beforeRefresh?: () => void) => {
     const { isolate, lifecycle } = await started(snapshot);
     try {
       // The report compiles functions the runtime's top level did not.
       const report = (await lifecycle.get('report', { reference: true })) as ivm.Reference<() => string>;
       assert.equal(typeof report.applySync(undefined, [], { result: { copy: true } }), 'string');
+      beforeRefresh?.();
       refreshRuntimeCache(isolate, code, snapshot);
     } finally {
       isolate.dispose();
     }
   };
   const before = { ...runtimeCompilations };
-  await run();
-  const atCompile = size();
+  let atCompile = 0;
+  // The first run refreshes the cache produced when it compiled the runtime: now with what the run compiled.
+  await run(() => { atCompile = size(); });
   assert.ok(atCompile > 0);
-  // The first run refreshes the cache it produced at compilation: now with what the run compiled.
+  assert.equal(runtimeCompilations.refreshed, before.refreshed + 1);
+  assert.ok(size() > atCompile, `${size()} > ${atCompile}`);
   await run();
   assert.equal(runtimeCompilations.refreshed, before.refreshed + 2);
-  const refreshed = size();
-  assert.ok(refreshed > atCompile, `${refreshed} > ${atCompile}`);
-  // Run 3 is no power of two: the cache stays; a later isolate compiles from the refreshed cache.
+  // Run 3 is no power of two: the cache stays; the later isolates compiled from the refreshed cache.
   await run();
   assert.equal(runtimeCompilations.refreshed, before.refreshed + 2);
   assert.equal(runtimeCompilations.rejected, before.rejected);

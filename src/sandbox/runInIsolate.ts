@@ -5,7 +5,7 @@ import type { LifecycleMethod, RuntimeLifecycle } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
-import { refreshRuntimeCache, runtimeSource, startRuntime } from './runtimeBundle.ts';
+import { codeCacheOf, refreshRuntimeCache, runtimeSource, startRuntime, type StartupSnapshot } from './runtimeBundle.ts';
 import { SharedCounters } from './sharedCounters.ts';
 import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
 
@@ -121,7 +121,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot);
     const call = lifecycleCaller(lifecycle);
     for (const env of exec.environments) {
-      const failure = inSnapshot.has(env.name) ? await setupEnvironment(call, env.name, remaining()) : await loadEnvironment(context, call, env, remaining());
+      const failure = inSnapshot.has(env.name) ? await setupEnvironment(call, env.name, remaining()) : await loadEnvironment(isolate, context, call, env, snapshot, remaining());
       if (failure !== undefined) environmentFailures.push({ name: env.name, message: failure });
     }
     // Each script evaluates to what the runtime takes from it (the prelude's failures, the values to
@@ -140,6 +140,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     }
     const raw = (await call('report', [], 2_000)) as string;
     refreshRuntimeCache(isolate, await runtimeSource(), snapshot);
+    for (const env of exec.environments) if (!inSnapshot.has(env.name) && !environmentFailures.some((f) => f.name === env.name)) codeCacheOf(snapshot, environmentFilename(env.name)).refresh(isolate, environmentFactorySource(env));
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
     const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
     report.driven = driven;
@@ -199,10 +200,15 @@ function lifecycleCaller(lifecycle: ivm.Reference<Lifecycle>): LifecycleCall {
  * `snipexec:env:<name>` (its stack frames are the environment's), and has the runtime run it and
  * its setup(host). Returns why it failed to load, if it did.
  */
-async function loadEnvironment(context: ivm.Context, call: LifecycleCall, env: GuestBundle, timeout: number): Promise<string | undefined> {
+async function loadEnvironment(isolate: ivm.Isolate, context: ivm.Context, call: LifecycleCall, env: GuestBundle, snapshot: StartupSnapshot, timeout: number): Promise<string | undefined> {
   let factory: ivm.Reference<unknown>;
   try {
-    factory = (await context.evalClosure(`return function (module, exports) {\n${env.code}\n};`, [], { filename: environmentFilename(env.name), timeout, result: { reference: true } })) as ivm.Reference<unknown>;
+    const script = codeCacheOf(snapshot, environmentFilename(env.name)).compile(isolate, environmentFactorySource(env));
+    try {
+      factory = (await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
+    } finally {
+      script.release();
+    }
   } catch (error) {
     if (/memory limit|timed out/i.test(error instanceof Error ? error.message : '')) throw error;
     return error instanceof Error ? error.message : String(error);
@@ -213,6 +219,11 @@ async function loadEnvironment(context: ivm.Context, call: LifecycleCall, env: G
   } finally {
     factory.release();
   }
+}
+
+/** An environment's bundle as a script evaluating to its factory `(module, exports)`, the bundle from line 2 on. */
+function environmentFactorySource(env: GuestBundle): string {
+  return `(function (module, exports) {\n${env.code}\n})`;
 }
 
 /** Has the runtime call setup(host) of an environment whose module the startup snapshot evaluated. Returns why it failed to load, if it did. */

@@ -4,19 +4,18 @@ import ivm from 'isolated-vm';
 import { environmentFilename } from '../protocol/environment.ts';
 import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type RuntimeLifecycle, type StartRuntime } from '../protocol/runtime.ts';
 import { bundleGuest, type GuestBundle, type GuestBundleRequest } from './bundleGuest.ts';
+import { ScriptCodeCache, type CodeCacheCounts } from './scriptCodeCache.ts';
 
 /**
- * A startup snapshot isolates are made from, with V8's code cache of the runtime's script, which
- * only isolates made from the same snapshot accept.
+ * A startup snapshot isolates are made from, with V8's code caches of the scripts compiled in
+ * them, which only isolates made from the same snapshot accept.
  */
 export interface StartupSnapshot {
   readonly blob: ivm.ExternalCopy<ArrayBuffer>;
   /** The environments whose modules it evaluated (ENVIRONMENT_MODULES_GLOBAL), in load order. */
   readonly environments: readonly string[];
-  /** V8's code cache of the runtime's script, made by the first isolate made from this snapshot that compiled it, and refreshed by later runs (refreshRuntimeCache). */
-  runtimeCache?: ivm.ExternalCopy<ArrayBuffer>;
-  /** How many runs of isolates made from this snapshot finished (refreshRuntimeCache counts them). */
-  runsFinished?: number;
+  /** V8's code caches of the scripts compiled in isolates made from this snapshot (the runtime, the environments loaded at run time), by filename. */
+  readonly codeCaches: Map<string, ScriptCodeCache>;
 }
 
 let nodeUtilSource: string | undefined;
@@ -91,7 +90,7 @@ const RESTORE_INTL: ivm.SnapshotScriptInfo = {
 export function createStartupSnapshot(environments: readonly GuestBundle[]): StartupSnapshot {
   const modules = environments.length === 0 ? [] : [DEFER_INTL, ...environments.map(environmentScript), RESTORE_INTL];
   const blob = ivm.Isolate.createSnapshot([nodeUtilScript(), ...modules]);
-  return { blob, environments: environments.map((e) => e.name) };
+  return { blob, environments: environments.map((e) => e.name), codeCaches: new Map() };
 }
 
 let base: StartupSnapshot | undefined;
@@ -118,12 +117,23 @@ export function runtimeScriptSource(bundleCode: string): string {
   return `(function () {\n'use strict';\nconst module = { exports: {} };\n(function (module, exports) {\n${bundleCode}\n})(module, module.exports);\nreturn module.exports.start;\n})()`;
 }
 
-/** A compiled script, with what isolated-vm sets on it when asked for V8's code cache (its typings leave these out). */
 type CachingScript = ivm.Script & ivm.CachedDataResult & { readonly cachedDataRejected?: boolean };
 
 let source: Promise<string> | undefined;
 /** How the runtime's compilations went in this process: with the code cache, or producing it. */
-export const runtimeCompilations = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
+export const runtimeCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
+/** How the compilations of the environments' bundles loaded at run time went in this process. */
+export const environmentCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
+
+/** The code cache of a script (by filename) for the isolates made from `snapshot`. */
+export function codeCacheOf(snapshot: StartupSnapshot, filename: string): ScriptCodeCache {
+  let cache = snapshot.codeCaches.get(filename);
+  if (!cache) {
+    cache = new ScriptCodeCache(filename, filename === RUNTIME_FILENAME ? runtimeCompilations : environmentCompilations);
+    snapshot.codeCaches.set(filename, cache);
+  }
+  return cache;
+}
 
 /** The runtime's script source, bundled on first use (a failed build is tried again by the next run). */
 export async function runtimeSource(): Promise<string> {
@@ -137,53 +147,17 @@ export async function runtimeSource(): Promise<string> {
 }
 
 /**
- * The runtime's script compiled for an isolate made from `snapshot`. The bundle is built once per
- * process (and kept on disk between processes); the first compilation produces V8's code cache,
- * which every later isolate made from the same snapshot compiles from, so starting a run does not
- * parse and compile the runtime again. The code cache is only accepted by isolates made from the
- * snapshot it was produced under: each snapshot keeps its own; a rejected one is produced again.
+ * The runtime's script compiled for an isolate made from `snapshot`: the bundle is built once per
+ * process (and kept on disk between processes), and compiled from the snapshot's code cache of it
+ * (ScriptCodeCache), so starting a run does not parse and compile the runtime again.
  */
 export function compileRuntime(isolate: ivm.Isolate, code: string, snapshot: StartupSnapshot = baseSnapshot()): ivm.Script {
-  const cachedData = snapshot.runtimeCache;
-  if (cachedData) {
-    const script = isolate.compileScriptSync(code, { filename: RUNTIME_FILENAME, cachedData }) as CachingScript;
-    if (!script.cachedDataRejected) {
-      runtimeCompilations.fromCache++;
-      return script;
-    }
-    runtimeCompilations.rejected++;
-    script.release();
-  }
-  const script = isolate.compileScriptSync(code, { filename: RUNTIME_FILENAME, produceCachedData: true }) as CachingScript;
-  if (script.cachedData) {
-    snapshot.runtimeCache = script.cachedData;
-    runtimeCompilations.produced++;
-  }
-  return script;
+  return codeCacheOf(snapshot, RUNTIME_FILENAME).compile(isolate, code);
 }
 
-/**
- * Produces the runtime's code cache again from the isolate of a run that finished, on the 1st, 2nd,
- * 4th, 8th, … run of isolates made from `snapshot`. V8 compiles a function when it is first called,
- * so the cache made at compilation holds only the runtime's top level: every run compiled the hooks,
- * the probes and the report again. Compiled again in the isolate that ran them, the script is V8's
- * compilation-cache hit with those functions compiled, and its code cache now holds them too (the
- * runtime's bytecode only: nothing the snippet did reaches it). A failure (the isolate near its
- * memory limit) keeps the cache there is.
- */
+/** Counts a finished run of an isolate made from `snapshot`, which may produce the runtime's code cache again (ScriptCodeCache.refresh). */
 export function refreshRuntimeCache(isolate: ivm.Isolate, code: string, snapshot: StartupSnapshot): void {
-  const runs = (snapshot.runsFinished = (snapshot.runsFinished ?? 0) + 1);
-  if ((runs & (runs - 1)) !== 0 || isolate.isDisposed) return;
-  try {
-    const script = isolate.compileScriptSync(code, { filename: RUNTIME_FILENAME, produceCachedData: true }) as CachingScript;
-    if (script.cachedData) {
-      snapshot.runtimeCache = script.cachedData;
-      runtimeCompilations.refreshed++;
-    }
-    script.release();
-  } catch {
-    // The cache there is stays.
-  }
+  codeCacheOf(snapshot, RUNTIME_FILENAME).refresh(isolate, code);
 }
 
 /** What `start` (StartRuntime) is handed, in its order. */
