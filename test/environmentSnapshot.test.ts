@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import ivm from 'isolated-vm';
 import pino from 'pino';
 import { UNIT_CONFIG } from './helpers.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
@@ -8,6 +9,7 @@ import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL } from '../src/protocol/ru
 import type { GuestBundle } from '../src/sandbox/bundleGuest.ts';
 import { environmentSnapshot, forgetSnapshots } from '../src/sandbox/environmentSnapshots.ts';
 import { probeEnvironments } from '../src/sandbox/environmentProbe.ts';
+import { createStartupSnapshot, warmUpScript } from '../src/sandbox/runtimeBundle.ts';
 
 /**
  * Environments evaluated into the isolate's startup snapshot (src/sandbox/environmentSnapshots.ts):
@@ -109,4 +111,31 @@ test('environment snapshot: the probe\'s verdicts are kept on disk: a later proc
   const changed = { ...e, code: `${e.code}\n// changed` };
   await environmentSnapshot([changed], { config: UNIT_CONFIG, log: SILENT, probe });
   assert.equal(probes, 2, 'a module whose code changed is probed again');
+});
+
+test('environment snapshot: the warm-up runs each setup(host) and the drivers it adds, in a context the snapshot leaves out', async () => {
+  const counting = (name: string): GuestBundle => ({
+    name,
+    code: `let calls = 0, drives = 0;\nexports.setup = (host) => { calls++; host.defineGlobal('fromSetup', calls); host.afterSnippet('${name}', () => { drives++; globalThis.driven = true; }); };\nexports.counts = () => [calls, drives];`,
+  });
+  const bundles = [counting('warm-a'), counting('warm-b')];
+  // The warm-up script itself, in a context holding the modules as the snapshot's scripts leave them.
+  const isolate = new ivm.Isolate({ memoryLimit: 32 });
+  try {
+    const context = isolate.createContextSync();
+    context.evalSync(`globalThis.${ENVIRONMENT_MODULES_GLOBAL} = {};\n${bundles.map((b) => `(function (module, exports) {\n${b.code}\n})(globalThis.${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}] = { exports: {} }, globalThis.${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}].exports);`).join('\n')}\nfor (const k in ${ENVIRONMENT_MODULES_GLOBAL}) ${ENVIRONMENT_MODULES_GLOBAL}[k] = ${ENVIRONMENT_MODULES_GLOBAL}[k].exports;`);
+    context.evalSync(warmUpScript(bundles.map((b) => b.name)));
+    assert.equal(context.evalSync(`JSON.stringify([${bundles.map((b) => `${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}].counts()`).join(', ')}, fromSetup, driven])`), '[[1,1],[1,1],1,true]');
+  } finally {
+    isolate.dispose();
+  }
+  // In the snapshot, nothing of it: the modules were evaluated, never set up.
+  const snapshot = createStartupSnapshot(bundles);
+  const fromSnapshot = new ivm.Isolate({ memoryLimit: 32, snapshot: snapshot.blob });
+  try {
+    const context = fromSnapshot.createContextSync();
+    assert.equal(context.evalSync(`JSON.stringify([${bundles.map((b) => `${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}].counts()`).join(', ')}, typeof fromSetup, typeof driven])`), '[[0,0],[0,0],"undefined","undefined"]');
+  } finally {
+    fromSnapshot.dispose();
+  }
 });

@@ -86,10 +86,42 @@ const RESTORE_INTL: ivm.SnapshotScriptInfo = {
 })();`,
 };
 
-/** A startup snapshot with Node's util and these environments' modules evaluated; throws what ivm.Isolate.createSnapshot throws. */
+/**
+ * What createSnapshot runs, after the scripts, in a context of its own that the snapshot leaves out
+ * (ivm's warm-up script): each environment's setup(host) with a host that stands in for the
+ * runtime's, then the drivers it added. V8 keeps the functions it compiled there in the snapshot
+ * (the scripts' functions are shared by both contexts), so a run does not compile setup and the
+ * modules' functions it calls again. Nothing it does reaches the snapshot's context; what fails
+ * for want of the real runtime only leaves those functions to be compiled at run time.
+ */
+export function warmUpScript(names: readonly string[]): string {
+  return `(function () {
+  const modules = globalThis.${ENVIRONMENT_MODULES_GLOBAL} || {};
+  const drives = [];
+  const host = {
+    global: globalThis,
+    defineGlobal(name, value) { Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false }); },
+    defineModule() {},
+    afterSnippet(name, drive) { drives.push(drive); },
+    topLevelFunctions() { return []; },
+    exit() { throw new Error('exit'); },
+    valueOf() { return undefined; },
+    isProbe() { return false; },
+    nextTick() {},
+  };
+  for (const name of ${JSON.stringify(names)}) {
+    try { modules[name].setup(host); } catch {}
+  }
+  for (const drive of drives) {
+    try { drive(); } catch {}
+  }
+})();`;
+}
+
+/** A startup snapshot with Node's util and these environments' modules evaluated (and their setup compiled, warmUpScript); throws what ivm.Isolate.createSnapshot throws. */
 export function createStartupSnapshot(environments: readonly GuestBundle[]): StartupSnapshot {
   const modules = environments.length === 0 ? [] : [DEFER_INTL, ...environments.map(environmentScript), RESTORE_INTL];
-  const blob = ivm.Isolate.createSnapshot([nodeUtilScript(), ...modules]);
+  const blob = environments.length === 0 ? ivm.Isolate.createSnapshot([nodeUtilScript()]) : ivm.Isolate.createSnapshot([nodeUtilScript(), ...modules], warmUpScript(environments.map((e) => e.name)));
   return { blob, environments: environments.map((e) => e.name), codeCaches: new Map() };
 }
 
