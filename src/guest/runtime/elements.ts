@@ -3,7 +3,7 @@
  * of the class of each instance of an injected class, so an error it causes is blamed on it and a
  * missing member of it can be injected too.
  */
-import { isObjectLike, rec, test } from './ownData.ts';
+import { isIdentifierName, isObjectLike, rec } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, G, getPrototypeOf, stringify, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 
@@ -55,7 +55,7 @@ export function registerInstance(v: object, cls: string): void {
 /** The id of a member of element parent. */
 export function childId(parent: string, key: string): string {
   if (parent === '') return key;
-  return test(/^[A-Za-z_$][\w$]*$/, key) ? `${parent}.${key}` : `${parent}[${stringify(key)}]`;
+  return isIdentifierName(key) ? `${parent}.${key}` : `${parent}[${stringify(key)}]`;
 }
 /**
  * holderFor(obj).id without making the record (the member hook asks it of every read it cannot

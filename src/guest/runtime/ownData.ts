@@ -4,7 +4,7 @@
  * on Array.prototype, Object.prototype or String.prototype (a setter, an index, a method, a
  * Symbol.replace) takes part; and the string operations it needs, done with captured methods.
  */
-import { apply, defineProperty, getPrototypeOf, isArray, ObjectCreate, ownKeys, regexpExec, setPrototypeOf, StringCtor, strIndexOf, strSlice } from './primordials.ts';
+import { apply, defineProperty, getPrototypeOf, isArray, ObjectCreate, ownKeys, regexpExecOf, setPrototypeOf, StringCtor, strIndexOf, strSlice } from './primordials.ts';
 
 const DATA: PropertyDescriptor = ObjectCreate(null);
 DATA.writable = true;
@@ -52,8 +52,11 @@ export function pop<T>(a: T[]): T {
   a.length = a.length - 1;
   return v;
 }
-export const exec = (re: RegExp, s: string): RegExpExecArray | null => apply(regexpExec, re, [s]);
-export const test = (re: RegExp, s: string): boolean => exec(re, s) !== null;
+export const exec = regexpExecOf;
+export const test = (re: RegExp, s: string): boolean => regexpExecOf(re, s) !== null;
+const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
+/** Whether s is written as a plain (ASCII) identifier: `a.s` rather than `a["s"]`. */
+export const isIdentifierName = (s: string): boolean => regexpExecOf(IDENTIFIER_NAME, s) !== null;
 /** s with its first occurrence of `find` (a string) replaced; String.prototype.replace would ask String.prototype[Symbol.replace]. */
 export function replaceFirst(s: string, find: string, by: string): string {
   const i = apply(strIndexOf, s, [find]);

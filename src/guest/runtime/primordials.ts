@@ -28,7 +28,6 @@ export const promiseThen = Promise.prototype.then;
 export const promiseFinally = Promise.prototype.finally;
 export const promiseResolve = Promise.resolve;
 export const promiseReject = Promise.reject;
-export const regexpExec = RegExp.prototype.exec;
 export const RegExpCtor = RegExp;
 export const RangeErrorCtor = RangeError;
 export const NumberCtor = Number;
@@ -53,6 +52,8 @@ export const wmGet: <V>(map: WeakMap<object, V>, key: unknown) => V | undefined 
 export const wmSet: <V>(map: WeakMap<object, V>, key: unknown, value: V) => WeakMap<object, V> = uncurryThis(WeakMap.prototype.set) as never;
 export const wmHas: (map: WeakMap<object, unknown>, key: unknown) => boolean = uncurryThis(WeakMap.prototype.has) as never;
 export const wsHas: (set: WeakSet<object>, key: unknown) => boolean = uncurryThis(WeakSet.prototype.has) as never;
+/** RegExp.prototype.exec as it was, called as regexpExecOf(re, s): no array of arguments per call (the runtime's regular expressions run on every probe read). */
+export const regexpExecOf: (re: RegExp, s: string) => RegExpExecArray | null = uncurryThis(RegExp.prototype.exec) as never;
 export const wsAdd: (set: WeakSet<object>, key: unknown) => WeakSet<object> = uncurryThis(WeakSet.prototype.add) as never;
 export const arrJoin = Array.prototype.join;
 export const strSlice = String.prototype.slice;

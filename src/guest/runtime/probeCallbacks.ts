@@ -7,7 +7,7 @@
 import type { CallbackConventionsConfig } from '../../protocol/runtime.ts';
 import type { CallbackRecord, CallRecord, Trace } from '../../values/trace/trace.ts';
 import { addTimer } from './clock.ts';
-import { exec, list, push, put, rec, splitOn, test } from './ownData.ts';
+import { exec, isIdentifierName, list, push, put, rec, splitOn, test } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, fnToString, isArray, MathMax, ObjectCreate, ownKeys, RegExpCtor, strIndexOf, strSlice, strTrim } from './primordials.ts';
 import { child, isProbe, kindOf, note, primitiveOf, probeFor, probeId, probes, traceOf, type ProbeInfo } from './probes.ts';
@@ -17,6 +17,8 @@ const SYNC_CALLBACKS: Record<string, 1> = ObjectCreate(null);
 const EVENT_METHODS: Record<string, 1> = ObjectCreate(null);
 let ERROR_FIRST: RegExp;
 let ERROR_ONLY: RegExp;
+const PARAMETER_LIST = /^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(([^)]*)\)/;
+const ONE_PARAMETER_ARROW = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/;
 const ERROR_HANDLER = /^(on)?(error|fail|failure|reject|rejected|catch)$/i;
 
 export function initCallbackConventions(callbacks: CallbackConventionsConfig): void {
@@ -41,7 +43,7 @@ function paramNames(fn: unknown): string[] {
   } catch {
     return list();
   }
-  const m = exec(/^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(([^)]*)\)/, src) || exec(/^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/, src);
+  const m = exec(PARAMETER_LIST, src) || exec(ONE_PARAMETER_ARROW, src);
   const names = list<string>();
   if (!m || apply(strTrim, m[1], []) === '') return names;
   const parts = splitOn(m[1], ',');
@@ -50,7 +52,7 @@ function paramNames(fn: unknown): string[] {
     const eq = apply(strIndexOf, p, ['=']);
     if (eq >= 0) p = apply(strSlice, p, [0, eq]);
     p = apply(strTrim, p, []);
-    push(names, test(/^[A-Za-z_$][\w$]*$/, p) ? p : '');
+    push(names, isIdentifierName(p) ? p : '');
   }
   return names;
 }

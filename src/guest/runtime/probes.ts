@@ -105,8 +105,9 @@ export function primitiveOf(v: unknown): string | number | boolean | null | unde
   return undefined;
 }
 /** The last name in an element id (`a.b().c` -> c), which a probe prints and converts to. */
+const LAST_NAME = /([A-Za-z_$][\w$]*)[^\w$]*$/;
 export function leafName(id: string): string {
-  const m = exec(/([A-Za-z_$][\w$]*)[^\w$]*$/, id);
+  const m = exec(LAST_NAME, id);
   return m ? m[1] : 'value';
 }
 function standIn(id: string, hint: string): string | number {
