@@ -3,11 +3,9 @@
 // compares what console.log printed. Values the environment asks for come from `values`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runSnippet } from '../src/engine/runSnippet.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
 import { parseSelector } from '../src/guest/environments/browser/selectorSkeleton.ts';
 import { runWithEnvironments } from './environmentHarness.ts';
-import { selected } from './helpers.ts';
+import { selected, testSnippets, type SnippetCase } from './helpers.ts';
 
 interface Case {
   readonly name: string;
@@ -263,14 +261,7 @@ for (const [selector, compounds, combinators] of SELECTORS) {
   });
 }
 
-/** End to end through runSnippet (trace mode, the registry's environments selected by the names the snippet uses). */
-interface EndToEnd {
-  readonly name: string;
-  readonly code: string;
-  readonly check: (r: RunResult) => void;
-}
-
-const END_TO_END: readonly EndToEnd[] = [
+const END_TO_END: readonly SnippetCase[] = [
   {
     name: "the accordion: the header's panel (its next sibling) exists, through the runtime's member hooks",
     code: "document.querySelectorAll('.accordion-header').forEach(header => {\n  header.addEventListener('click', () => {\n    const panel = header.nextElementSibling;\n    header.classList.toggle('active');\n    if (panel.style.maxHeight) {\n      panel.style.maxHeight = null;\n    } else {\n      panel.style.maxHeight = panel.scrollHeight + 'px';\n    }\n  });\n});\n",
@@ -332,8 +323,4 @@ const END_TO_END: readonly EndToEnd[] = [
   },
 ];
 
-for (const c of selected(END_TO_END)) {
-  test(`browser end to end: ${c.name}`, { timeout: 120_000 }, async () => {
-    c.check(await runSnippet(c.code, { timeoutMs: 30_000 }));
-  });
-}
+testSnippets('browser end to end', END_TO_END);

@@ -3,8 +3,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runSnippet } from '../src/engine/runSnippet.ts';
 import type { RuntimeConfig } from '../src/protocol/runtime.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
 import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts';
@@ -21,6 +22,22 @@ export function cli(args: string[], input?: string | Buffer, timeoutMs = 60_000,
 export function selected<T extends { name: string }>(cases: readonly T[]): readonly T[] {
   const filter = process.env.FILTER;
   return filter ? cases.filter((c) => c.name.includes(filter)) : cases;
+}
+
+/** A snippet run end to end (runSnippet in trace mode, environments chosen by the names it uses), and what its result must show. */
+export interface SnippetCase {
+  readonly name: string;
+  readonly code: string;
+  readonly check: (r: RunResult) => void;
+}
+
+/** One test per case (those FILTER selects), named `<prefix>: <case>`, each run with a 30 s run timeout. */
+export function testSnippets(prefix: string, cases: readonly SnippetCase[]): void {
+  for (const c of selected(cases)) {
+    test(`${prefix}: ${c.name}`, { timeout: 120_000 }, async () => {
+      c.check(await runSnippet(c.code, { timeoutMs: 30_000 }));
+    });
+  }
 }
 
 const repos: string[] = [];

@@ -3,20 +3,9 @@
 // uses them (trace mode), not undefined; a member the real object lacks too (Express 5 removed
 // res.sendfile) stays undefined, so the snippet's error is still its own.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
-import { completes, injected, selected } from './helpers.ts';
+import { completes, injected, testSnippets, type SnippetCase } from './helpers.ts';
 
-interface Case {
-  readonly name: string;
-  readonly code: string;
-  readonly check: (r: RunResult) => void;
-}
-
-
-
-const CASES: readonly Case[] = [
+const CASES: readonly SnippetCase[] = [
   {
     name: 'Express: req.headersDistinct and res.appendHeader are learnt, per route',
     code: [
@@ -63,8 +52,4 @@ const CASES: readonly Case[] = [
   },
 ];
 
-for (const c of selected(CASES)) {
-  test(`learnt gaps: ${c.name}`, { timeout: 120_000 }, async () => {
-    c.check(await runSnippet(c.code, { timeoutMs: 30_000 }));
-  });
-}
+testSnippets('learnt gaps', CASES);

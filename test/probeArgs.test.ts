@@ -3,21 +3,9 @@
 // function), so the measured run does not end in the environment. And when the snippet itself
 // passes a wrong value, the error is the one Node (or Express) gives, blamed on the snippet.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
-import { blamesSnippet, completes, injected, selected } from './helpers.ts';
+import { blamesSnippet, completes, injected, testSnippets, type SnippetCase } from './helpers.ts';
 
-interface Case {
-  readonly name: string;
-  readonly code: string;
-  readonly check: (r: RunResult) => void;
-}
-
-
-
-
-const CASES: readonly Case[] = [
+const CASES: readonly SnippetCase[] = [
   {
     name: 'Buffer.from(chunk, encoding): chunk is learnt as a string (the buffer package no longer allocates for the proxy)',
     code: 'var len = Buffer.from(chunk, encoding).length;\nconsole.log(len);\n',
@@ -86,8 +74,4 @@ const CASES: readonly Case[] = [
   },
 ];
 
-for (const c of selected(CASES)) {
-  test(`probe arguments: ${c.name}`, { timeout: 120_000 }, async () => {
-    c.check(await runSnippet(c.code, { timeoutMs: 30_000 }));
-  });
-}
+testSnippets('probe arguments', CASES);

@@ -3,20 +3,9 @@
 // plain handler's request line comes from its comparisons), and an error the snippet's listener
 // throws when the environment emits an event is the snippet's uncaught error, as Node prints it.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
-import { blamesSnippet, completes, selected } from './helpers.ts';
+import { blamesSnippet, completes, testSnippets, type SnippetCase } from './helpers.ts';
 
-interface Case {
-  readonly name: string;
-  readonly code: string;
-  readonly check: (r: RunResult) => void;
-}
-
-
-
-const CASES: readonly Case[] = [
+const CASES: readonly SnippetCase[] = [
   {
     name: 'https.get: a body the end listener JSON.parses is learnt as JSON with the members read',
     code: [
@@ -85,8 +74,4 @@ const CASES: readonly Case[] = [
   },
 ];
 
-for (const c of selected(CASES)) {
-  test(`server learning: ${c.name}`, { timeout: 120_000 }, async () => {
-    c.check(await runSnippet(c.code, { timeoutMs: 30_000 }));
-  });
-}
+testSnippets('server learning', CASES);
