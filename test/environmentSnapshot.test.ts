@@ -9,7 +9,7 @@ import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL } from '../src/protocol/ru
 import type { GuestBundle } from '../src/sandbox/bundleGuest.ts';
 import { environmentSnapshot, forgetSnapshots } from '../src/sandbox/environmentSnapshots.ts';
 import { probeEnvironments } from '../src/sandbox/environmentProbe.ts';
-import { createStartupSnapshot, warmUpScript } from '../src/sandbox/runtimeBundle.ts';
+import { createStartupSnapshot, environmentScript, warmUpScript } from '../src/sandbox/runtimeBundle.ts';
 
 /**
  * Environments evaluated into the isolate's startup snapshot (src/sandbox/environmentSnapshots.ts):
@@ -119,13 +119,14 @@ test('environment snapshot: the warm-up runs each setup(host) and the drivers it
     code: `let calls = 0, drives = 0;\nexports.setup = (host) => { calls++; host.defineGlobal('fromSetup', calls); host.afterSnippet('${name}', () => { drives++; globalThis.driven = true; }); };\nexports.counts = () => [calls, drives];`,
   });
   const bundles = [counting('warm-a'), counting('warm-b')];
+  const counts = bundles.map((b) => `${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}].counts()`).join(', ');
   // The warm-up script itself, in a context holding the modules as the snapshot's scripts leave them.
   const isolate = new ivm.Isolate({ memoryLimit: 32 });
   try {
     const context = isolate.createContextSync();
-    context.evalSync(`globalThis.${ENVIRONMENT_MODULES_GLOBAL} = {};\n${bundles.map((b) => `(function (module, exports) {\n${b.code}\n})(globalThis.${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}] = { exports: {} }, globalThis.${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}].exports);`).join('\n')}\nfor (const k in ${ENVIRONMENT_MODULES_GLOBAL}) ${ENVIRONMENT_MODULES_GLOBAL}[k] = ${ENVIRONMENT_MODULES_GLOBAL}[k].exports;`);
+    for (const b of bundles) context.evalSync(environmentScript(b).code);
     context.evalSync(warmUpScript(bundles.map((b) => b.name)));
-    assert.equal(context.evalSync(`JSON.stringify([${bundles.map((b) => `${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}].counts()`).join(', ')}, fromSetup, driven])`), '[[1,1],[1,1],1,true]');
+    assert.equal(context.evalSync(`JSON.stringify([${counts}, fromSetup, driven])`), '[[1,1],[1,1],1,true]');
   } finally {
     isolate.dispose();
   }
@@ -134,7 +135,7 @@ test('environment snapshot: the warm-up runs each setup(host) and the drivers it
   const fromSnapshot = new ivm.Isolate({ memoryLimit: 32, snapshot: snapshot.blob });
   try {
     const context = fromSnapshot.createContextSync();
-    assert.equal(context.evalSync(`JSON.stringify([${bundles.map((b) => `${ENVIRONMENT_MODULES_GLOBAL}[${JSON.stringify(b.name)}].counts()`).join(', ')}, typeof fromSetup, typeof driven])`), '[[0,0],[0,0],"undefined","undefined"]');
+    assert.equal(context.evalSync(`JSON.stringify([${counts}, typeof fromSetup, typeof driven])`), '[[0,0],[0,0],"undefined","undefined"]');
   } finally {
     fromSnapshot.dispose();
   }

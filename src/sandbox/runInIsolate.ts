@@ -140,8 +140,12 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       if (driven.length > 0) await runTimers(call, exec.maxTimerTicks, remaining);
     }
     const raw = (await call('report', [], 2_000)) as string;
+    // The code caches learn what this run compiled (ScriptCodeCache.refresh): the runtime's, and those of the environments it loaded at run time.
     refreshRuntimeCache(isolate, await runtimeSource(), snapshot);
-    for (const env of exec.environments) if (!inSnapshot.has(env.name) && !environmentFailures.some((f) => f.name === env.name)) codeCacheOf(snapshot, environmentFilename(env.name)).refresh(isolate, environmentFactorySource(env));
+    for (const env of exec.environments) {
+      if (inSnapshot.has(env.name) || environmentFailures.some((f) => f.name === env.name)) continue;
+      codeCacheOf(snapshot, environmentFilename(env.name)).refresh(isolate, environmentFactorySource(env));
+    }
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
     const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
     report.driven = driven;

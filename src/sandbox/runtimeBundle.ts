@@ -36,7 +36,7 @@ function nodeUtilScript(): ivm.SnapshotScriptInfo {
  * lifecycle.loadEnvironment would run it, in a script named as the run-time one (its stack frames
  * are the environment's), and its module.exports is kept under ENVIRONMENT_MODULES_GLOBAL.
  */
-function environmentScript(bundle: GuestBundle): ivm.SnapshotScriptInfo {
+export function environmentScript(bundle: GuestBundle): ivm.SnapshotScriptInfo {
   const modules = `(globalThis.${ENVIRONMENT_MODULES_GLOBAL} || (globalThis.${ENVIRONMENT_MODULES_GLOBAL} = Object.create(null)))`;
   const code = `(function (modules, module) {\n(function (module, exports) {\n${bundle.code}\n}).call(module.exports, module, module.exports);\nmodules[${JSON.stringify(bundle.name)}] = module.exports;\n})(${modules}, { exports: {} });`;
   return { code, filename: environmentFilename(bundle.name) };
@@ -148,8 +148,6 @@ export const RUNTIME_BUNDLE: GuestBundleRequest = { entry: 'src/guest/runtime/in
 export function runtimeScriptSource(bundleCode: string): string {
   return `(function () {\n'use strict';\nconst module = { exports: {} };\n(function (module, exports) {\n${bundleCode}\n})(module, module.exports);\nreturn module.exports.start;\n})()`;
 }
-
-type CachingScript = ivm.Script & ivm.CachedDataResult & { readonly cachedDataRejected?: boolean };
 
 let source: Promise<string> | undefined;
 /** How the runtime's compilations went in this process: with the code cache, or producing it. */
