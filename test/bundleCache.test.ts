@@ -57,3 +57,19 @@ test('bundle cache: a module esbuild leaves out ((disabled):…) does not keep t
   const cached = JSON.parse(readFileSync(join(CACHE, entries[0] ?? ''), 'utf8')) as { inputs: [string, number, number][] };
   assert.ok(cached.inputs.every(([f]) => isFileInput(f)), JSON.stringify(cached.inputs));
 });
+
+test("bundle: minify 'keep-names' drops whitespace and comments but renames nothing: functions and classes keep their names", () => {
+  const contents = `// a comment\nclass Widget {\n  render() { return 1; }\n}\nfunction helperFunction(longParameterName) {\n  return longParameterName + 1;\n}\nmodule.exports = [Widget.name, helperFunction.name, helperFunction.toString().includes('longParameterName')];\n`;
+  const request = { name: `keep-names-${unique()}`, entry: { contents, resolveDir: DIR } };
+  const plain = bundleGuestSync(request).code;
+  const kept = bundleGuestSync({ ...request, minify: 'keep-names' }).code;
+  const full = bundleGuestSync({ ...request, minify: true }).code;
+  const evaluate = (code: string) => {
+    const module = { exports: {} };
+    new Function('module', 'exports', code)(module, module.exports);
+    return module.exports;
+  };
+  assert.deepEqual(evaluate(kept), ['Widget', 'helperFunction', true]);
+  assert.ok(kept.length < plain.length && !kept.includes('a comment'), kept);
+  assert.notDeepEqual(evaluate(full), ['Widget', 'helperFunction', true], 'full minification renames, which keep-names exists to avoid');
+});

@@ -5,6 +5,7 @@
  */
 import ivm from 'isolated-vm';
 import { ENVIRONMENTS, type EnvironmentSpec } from '../src/environments/registry.ts';
+import { environmentBundleRequest } from '../src/environments/loadEnvironments.ts';
 import { environmentFilename } from '../src/protocol/environment.ts';
 import { bundleGuest } from '../src/sandbox/bundleGuest.ts';
 
@@ -69,7 +70,7 @@ export async function runWithEnvironments(names: readonly string[], code: string
     const host = (await context.evalClosure(HOST_SOURCE, [JSON.stringify(options.values ?? {}), JSON.stringify({ timers: options.timers ?? false, topLevelFunctions: options.topLevelFunctions ?? [] })], { result: { reference: true } })) as ivm.Reference<Record<string, unknown>>;
     const setup = await host.get('setup', { reference: true }) as ivm.Reference<unknown>;
     for (const spec of specs) {
-      const bundle = await bundleGuest({ name: spec.name, entry: new URL(`../src/guest/environments/${spec.entry}`, import.meta.url).pathname, define: spec.define, alias: spec.alias });
+      const bundle = await bundleGuest(environmentBundleRequest(spec));
       const factory = (await context.evalClosure(`return function (module, exports) {\n${bundle.code}\n}`, [], { result: { reference: true }, filename: environmentFilename(spec.name), timeout: 10_000 })) as ivm.Reference<unknown>;
       await setup.apply(undefined, [factory.derefInto()], { timeout: 10_000 });
     }

@@ -4,9 +4,10 @@ import ivm from 'isolated-vm';
 import pino from 'pino';
 import { UNIT_CONFIG } from './helpers.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import { loadEnvironments } from '../src/environments/loadEnvironments.ts';
+import { environmentBundleRequest, loadEnvironments } from '../src/environments/loadEnvironments.ts';
+import { ENVIRONMENTS } from '../src/environments/registry.ts';
 import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL } from '../src/protocol/runtime.ts';
-import type { GuestBundle } from '../src/sandbox/bundleGuest.ts';
+import { bundleGuest, type GuestBundle } from '../src/sandbox/bundleGuest.ts';
 import { environmentSnapshot, forgetSnapshots } from '../src/sandbox/environmentSnapshots.ts';
 import { probeEnvironments } from '../src/sandbox/environmentProbe.ts';
 import { createStartupSnapshot, environmentScript, warmUpScript } from '../src/sandbox/runtimeBundle.ts';
@@ -92,6 +93,13 @@ test('environment snapshot: registry environments behave the same from the snaps
     assert.equal(fromSnapshot, await stdoutOf(c.code, loaded.bundles, 0, 3), c.code);
     assert.equal(fromSnapshot, await stdoutOf(c.code, loaded.bundles, loaded.fromRegistry, 3), 'same seed, same output');
   }
+});
+
+test('environment snapshot: loaded together, the registry\'s environments all go into the snapshot but node-fs and react, whose modules read what node and the browser define', async () => {
+  const bundles = await Promise.all(ENVIRONMENTS.map((spec) => bundleGuest(environmentBundleRequest(spec))));
+  const verdicts = await probeEnvironments(bundles, UNIT_CONFIG);
+  const atRunTime = verdicts.filter((v) => !v.snapshot).map((v) => v.name);
+  assert.deepEqual(atRunTime, ['node-fs', 'react'], JSON.stringify(verdicts));
 });
 
 test('environment snapshot: the probe\'s verdicts are kept on disk: a later process (here, after the snapshots are forgotten) makes the snapshot without probing again; other code probes again', async () => {

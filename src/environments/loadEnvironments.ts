@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { bundleGuest, type GuestBundle } from '../sandbox/bundleGuest.ts';
+import { bundleGuest, type GuestBundle, type GuestBundleRequest } from '../sandbox/bundleGuest.ts';
 import { ENVIRONMENTS, environmentsFor, type EnvironmentSpec, type SnippetNames } from './registry.ts';
 import { npmPackageOf, type ModuleSearch } from './findInstalledModule.ts';
 import { moduleEnvironments, type ModuleUse } from './npmModules.ts';
@@ -31,6 +31,15 @@ export interface LoadedEnvironments {
 const GUEST_ENVIRONMENTS = new URL('../guest/environments/', import.meta.url);
 
 /**
+ * How a registry environment's guest bundle is built. Minified with names kept: a startup snapshot
+ * holds the modules' source, and an isolate made from it starts in time proportional to its size
+ * (the browser's snapshot: 3.2 → 2.1 MB, its isolate 17 → 9 ms; npm run bench's start rows).
+ */
+export function environmentBundleRequest(spec: EnvironmentSpec): GuestBundleRequest {
+  return { name: spec.name, entry: fileURLToPath(new URL(spec.entry, GUEST_ENVIRONMENTS)), define: spec.define, alias: spec.alias, minify: 'keep-names' };
+}
+
+/**
  * The one place the engine asks which environments a run gets: the registry's environments the
  * snippet's names select, then the installed pure-JavaScript npm modules it loads (README
  * "Installed modules"). A bundle that fails to build is a failure of this snippet only: the
@@ -46,7 +55,7 @@ export async function loadEnvironments(
   const failures: EnvironmentFailure[] = [];
   for (const spec of wanted) {
     try {
-      bundles.push(await bundleGuest({ name: spec.name, entry: fileURLToPath(new URL(spec.entry, GUEST_ENVIRONMENTS)), define: spec.define, alias: spec.alias }));
+      bundles.push(await bundleGuest(environmentBundleRequest(spec)));
     } catch (error) {
       failures.push({ name: spec.name, message: error instanceof Error ? error.message : String(error) });
     }

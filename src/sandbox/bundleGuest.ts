@@ -15,8 +15,11 @@ export interface GuestBundleRequest {
   readonly define?: Readonly<Record<string, string>>;
   /** Module specifiers resolved to other files (`fs` → a memfs shim), as esbuild's `alias` does. */
   readonly alias?: Readonly<Record<string, string>>;
-  /** Minify: smaller and faster to parse; stack frames then point into one long line. */
-  readonly minify?: boolean;
+  /**
+   * Minify: smaller and faster to parse; stack frames then point into one long line. `'keep-names'`
+   * minifies whitespace and syntax but renames nothing, so every function and class keeps its name.
+   */
+  readonly minify?: boolean | 'keep-names';
 }
 
 /**
@@ -93,7 +96,7 @@ function buildOptions(request: GuestBundleRequest): esbuild.BuildOptions & { wri
     format: 'cjs',
     platform: 'browser',
     target: 'es2024',
-    minify: request.minify ?? false,
+    ...(request.minify === 'keep-names' ? { minifyWhitespace: true, minifySyntax: true } : { minify: request.minify ?? false }),
     legalComments: 'none',
     logLevel: 'silent',
     absWorkingDir: ROOT,

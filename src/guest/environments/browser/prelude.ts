@@ -10,7 +10,9 @@ const G = globalThis as unknown as Record<string, unknown>;
 const saved = new Map<string, PropertyDescriptor | undefined>();
 for (const [name, value] of [['atob', atob], ['require', undefined]] as const) {
   saved.set(name, Object.getOwnPropertyDescriptor(G, name));
-  if (name !== 'atob' || typeof G.atob !== 'function') Object.defineProperty(G, name, { value, writable: true, configurable: true });
+  // Defined whether or not an earlier environment has one (node's): reading it would make the module
+  // load differently after node, which keeps it out of a startup snapshot (environmentProbe.ts).
+  Object.defineProperty(G, name, { value, writable: true, configurable: true });
 }
 
 /** Puts back `atob` and `require` as they were before linkedom loaded. */
