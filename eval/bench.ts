@@ -342,7 +342,7 @@ async function subsetRows(): Promise<void> {
     if (!(await runBare(r.program))) continue; // e.g. top-level await, which a bare script cannot have
     for (let k = 0; k < 3; k++) {
       const t0 = performance.now();
-      await runSnippet(r.program, { mode: 'none', ...(item.lang ? { lang: item.lang } : {}) });
+      await runSnippet(r.program, { mode: 'none', drive: false, ...(item.lang ? { lang: item.lang } : {}) });
       instrumentedMs += performance.now() - t0;
       const t1 = performance.now();
       await runBare(r.program);

@@ -5,7 +5,7 @@
 // ended the run) and its console output (stdout and stderr as one stream, in order: the
 // sandbox has one console) equals the run's stdout. When the run's capture was capped (64 KiB), what
 // it kept must be the start of the program's output.
-// Usage: npm run check-emit -- [--mode trace] [--call-uncalled] [--all-completed] [--timeout MS] [--out FILE] [DATASET.jsonl|DIR…]
+// Usage: npm run check-emit -- [--mode trace] [--no-drive] [--all-completed] [--timeout MS] [--out FILE] [DATASET.jsonl|DIR…]
 // --all-completed checks every completed run, fully executed or not. Each dataset's line also counts
 // the programs that load environments (the registry's, and installed modules as module:<name>).
 // With no dataset: ../shared/datasets/so-node-edits.jsonl, ../shared/datasets/npm-readme-examples.jsonl
@@ -31,7 +31,7 @@ const switchOn = (name: string): boolean => {
   if (at >= 0) args.splice(at, 1);
   return at >= 0;
 };
-const callUncalled = switchOn('--call-uncalled');
+const drive = !switchOn('--no-drive');
 // Every completed run, not only the fully executed ones: a program whose run left lines uncovered must print the same too.
 const allCompleted = switchOn('--all-completed');
 const sources = args.length > 0 ? args : [join(SHARED_DIR, 'so-node-edits.jsonl'), join(SHARED_DIR, 'npm-readme-examples.jsonl'), HANDWRITTEN_DIR];
@@ -90,7 +90,7 @@ async function check(name: string, items: AsyncIterable<DatasetItem>): Promise<C
       const next = await iterator.next();
       if (next.done) return;
       const item = next.value;
-      const r = await runSnippet(item.code, { mode, callUncalled, ...(item.lang ? { lang: item.lang } : {}) });
+      const r = await runSnippet(item.code, { mode, drive, ...(item.lang ? { lang: item.lang } : {}) });
       if ((!allCompleted && !r.fullyExecuted) || r.status !== 'completed' || r.program === undefined) continue;
       full++;
       const environments = environmentsOf(r);
@@ -127,7 +127,7 @@ for (const source of sources) {
   const checked = await check(name, isDir ? readHandwritten(source) : readDataset(source));
   const { full, holds, failures } = checked;
   const pct = full === 0 ? 100 : (100 * holds) / full;
-  console.log(`\n${name} (mode ${mode}${callUncalled ? ', call-uncalled' : ''}): ${holds} of ${full} ${allCompleted ? 'completed' : 'fully executed'} snippets' emitted programs exit with the run's code (0 unless process.exit ended it) and the same stdout (${pct.toFixed(1)} %)`);
+  console.log(`\n${name} (mode ${mode}${drive ? '' : ', no-drive'}): ${holds} of ${full} ${allCompleted ? 'completed' : 'fully executed'} snippets' emitted programs exit with the run's code (0 unless process.exit ended it) and the same stdout (${pct.toFixed(1)} %)`);
   const tallies = Object.entries(checked.byEnvironment).sort((a, b) => b[1].full - a[1].full).map(([e, t]) => `${e} ${t.holds}/${t.full}`);
   console.log(`  with environments: ${checked.holdsWithEnvironments} of ${checked.withEnvironments}${tallies.length > 0 ? ` (${tallies.join(', ')})` : ''}`);
   const groups = new Map<string, Failure[]>();
@@ -136,6 +136,6 @@ for (const source of sources) {
     console.log(`  ${list.length} × ${cause}`);
     for (const f of list.slice(0, 5)) console.log(`      ${f.id}${f.environments.length > 0 ? ` [${f.environments.join(', ')}]` : ''}: ${f.detail}`);
   }
-  report.push({ dataset: name, mode, callUncalled, allCompleted, [allCompleted ? 'completed' : 'fullyExecuted']: full, holds, withEnvironments: checked.withEnvironments, holdsWithEnvironments: checked.holdsWithEnvironments, byEnvironment: checked.byEnvironment, failures });
+  report.push({ dataset: name, mode, drive, allCompleted, [allCompleted ? 'completed' : 'fullyExecuted']: full, holds, withEnvironments: checked.withEnvironments, holdsWithEnvironments: checked.holdsWithEnvironments, byEnvironment: checked.byEnvironment, failures });
 }
 if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');

@@ -1,6 +1,7 @@
 // `npm run eval`: every mode over every dataset present, side by side.
-// Usage: npm run eval [-- --modes none,dummy,trace,trace+calls,llm] [--datasets a,b] [--reps N] [--limit N] [--baseline FILE]
-//   MODE+calls runs MODE with callUncalled: top-level functions never called are called at the end;
+// Usage: npm run eval [-- --modes none,dummy,trace,trace+nodrive,llm] [--datasets a,b] [--reps N] [--limit N] [--baseline FILE]
+//   MODE drives (the default): what the snippet defines and nothing called is called at the end;
+//   MODE+nodrive runs MODE with --no-drive: the code as written (MODE+calls, from when drive was opt-in, is MODE);
 //   MODE+noenv runs MODE without environments (the ablation of issue 12).
 //                        [--concurrency N] [--out DIR] [--llm-cache DIR]
 // Writes to eval/results/: DATASET.MODE[.repK].jsonl (per snippet), summary.json, table.md,
@@ -22,7 +23,7 @@ import { figures, overlap, type ModeFigures, type Overlap } from './summarizeRun
 const here = new URL('.', import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
-    modes: { type: 'string', default: 'none,dummy,trace,trace+calls,llm' },
+    modes: { type: 'string', default: 'none,dummy,trace,trace+nodrive,llm' },
     datasets: { type: 'string' },
     reps: { type: 'string', default: '1' },
     limit: { type: 'string' },
@@ -49,7 +50,7 @@ const chosen = datasets.filter((d) => !wanted || wanted.includes(d.name));
 
 let modes = values.modes.split(',');
 // Suffixes: +calls calls what nothing called; +noenv runs without environments (an ablation).
-const baseMode = (m: string) => m.replace(/(\+calls|\+noenv)+$/, '') as Mode;
+const baseMode = (m: string) => m.replace(/(\+calls|\+noenv|\+nodrive)+$/, '') as Mode;
 const llm = modes.some((m) => baseMode(m) === 'llm') ? llmEnvironment(values['llm-cache']) : undefined;
 if (!llm) modes = modes.filter((m) => baseMode(m) !== 'llm');
 
@@ -61,7 +62,7 @@ for (const dataset of chosen) {
   for (const mode of modes) {
     // Only the LLM is stochastic; the offline modes are deterministic for a seed, so one run says it all.
     const n = baseMode(mode) === 'llm' ? reps : 1;
-    const runOptions = { mode: baseMode(mode), callUncalled: mode.includes('+calls'), environments: !mode.includes('+noenv') };
+    const runOptions = { mode: baseMode(mode), drive: !mode.includes('+nodrive'), environments: !mode.includes('+noenv') };
     const runs: BatchRow[][] = [];
     const started = Date.now();
     for (let k = 0; k < n; k++) {

@@ -21,7 +21,8 @@ export const runOptionsSchema = z
     maxConsoleBytes: z.number().int().min(0).max(64 * 1024 * 1024).default(64 * 1024).describe('Console output kept per run; the rest is cut and counted.'),
     maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
     maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),
-    callUncalled: z.boolean().default(false).describe('After the snippet, call each top-level function it declares but never called, with injected arguments (and in --emit too). Off by default: the research protocol runs code as written.'),
+    drive: z.boolean().default(true).describe('Drive: after the snippet, call each function, method, getter, setter and constructor it defines that nothing called, with learnt arguments (and in --emit too, for those reachable from its top level). On by default; --no-drive runs the code as written.'),
+    callUncalled: z.boolean().optional().describe('Alias of drive (the default), for scripts written when it was opt-in.'),
     environments: z.boolean().default(true).describe('Environments: the names a snippet uses select a DOM, jQuery, React, Node\'s built-ins, Express-style servers or installed pure npm modules, loaded before it runs. On by default; --no-environments runs the snippet on learnt values alone.'),
     modulesDirs: z
       .array(z.string().min(1).refine(isDirectory, { error: (issue) => `not a directory: ${String(issue.input)}` }))

@@ -25,7 +25,7 @@ test('cli: human output marks lines and --emit writes a program that runs with m
   const dir = mkdtempSync(join(tmpdir(), 'snipexec-'));
   const out = join(dir, 'done.js');
   // Without environments: with them, the server environment's listen calls the callback back, as Express's does.
-  const dummy = cli(['run', 'examples/express-hello.js', '--mode', 'dummy', '--no-environments']);
+  const dummy = cli(['run', 'examples/express-hello.js', '--mode', 'dummy', '--no-environments', '--no-drive']);
   assert.equal(dummy.code, 0, dummy.stderr);
   assert.match(dummy.stdout, /✓ +3 \| const app = express\(\);/);
   assert.match(dummy.stdout, /✗ +9 \| {3}console\.log/, 'dummies do not call callbacks');
@@ -36,7 +36,7 @@ test('cli: human output marks lines and --emit writes a program that runs with m
   assert.match(traced.stdout, /listening on 3000/, 'PORT is a port number by its name');
   const r = cli(['run', 'examples/split-pair.js', '--emit', out]);
   assert.equal(r.code, 0, r.stderr);
-  const again = JSON.parse(cli(['run', out, '--json', '--mode', 'none']).stdout);
+  const again = JSON.parse(cli(['run', out, '--json', '--mode', 'none', '--no-drive']).stdout);
   assert.equal(again.fullyExecuted, true);
   assert.deepEqual(again.injections, []);
 });

@@ -61,12 +61,12 @@ interface Unit {
 /** The parts buildProgram gets from a run of `code` with these environments and definitions. */
 function partsOf(c: Unit): ProgramParts {
   const parsed = parseSnippet(c.code, 'js');
-  const instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: false, callUncalled: (c.driven ?? []).length > 0 });
+  const instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: false, drive: (c.driven ?? []).length > 0 });
   const defs = new Map((c.defs ?? []).map((d) => [d.id, d]));
   const values = (c.defs ?? []).filter((d) => d.kind === 'environment').map((d) => d.id);
   const environments = programEnvironments(c.environments ?? [demo], new Set(), values);
   return {
-    parsed, instrumented, rendered: renderDefinitions(defs), driven: c.driven ?? [],
+    parsed, instrumented, rendered: renderDefinitions(defs), drives: (c.driven ?? []).map((k) => ({ k, outcome: 'returned' as const })),
     clock: { seed: 1, startTime: 1_700_000_000_000, maxTimerTicks: 1_000 },
     ...(environments ? { environments } : {}),
   };
@@ -82,7 +82,8 @@ const UNITS: readonly Unit[] = [
   {
     name: 'the drivers run after the timers and before the functions nothing called',
     code: "setTimeout(() => console.log('timer'), 10);\nonEvent((e) => console.log('handler', e.type));\nfunction later() { console.log('driven'); }",
-    driven: [0],
+    // Drive target 2: the two arrows come first, in source order.
+    driven: [2],
     output: 'timer\ndriver\nhandler click\ndriven\n',
   },
   {
@@ -155,7 +156,7 @@ test('emit with environments: a bundle built by bundleGuest is named by its requ
 test('emit with environments: a program without environments has no environment preamble', () => {
   const parsed = parseSnippet("console.log('x');", 'js');
   const instrumented = instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: false });
-  assert.doesNotMatch(buildProgram({ parsed, instrumented, rendered: renderDefinitions(new Map()), driven: [] }), /__snipexec_env|nodeEnvironments/);
+  assert.doesNotMatch(buildProgram({ parsed, instrumented, rendered: renderDefinitions(new Map()), drives: [] }), /__snipexec_env|nodeEnvironments/);
 });
 
 
@@ -191,7 +192,7 @@ const E2E: readonly { readonly name: string; readonly code: string; readonly env
   // so-57143203-3: window[name] finds the injected global, not the snippet's own function (the sandbox runs it in a function scope).
   {
     name: 'browser: window[name] of an injected global', code: "function foo(n) { console.log('own', n); }\nconst func = 'foo 5'.split(' ')[0];\nwindow[func](5);\nconsole.log('after');",
-    loaded: ['browser'], stdout: 'after\n',
+    loaded: ['browser'], stdout: 'after\n', options: { drive: false },
   },
   {
     name: 'node-fs and process.env: the learnt file and variable, and __dirname as the run saw them',

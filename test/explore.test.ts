@@ -47,7 +47,7 @@ for (const c of selected(PATHS)) {
     const r = await runSnippet(c.code, { mode: 'trace' });
     assert.deepEqual(r.lines.uncovered, c.uncovered, JSON.stringify(r.errors));
     assert.equal(r.stdout, c.stdout);
-    const again = await runSnippet(r.program ?? '', { mode: 'none' });
+    const again = await runSnippet(r.program ?? '', { mode: 'none', drive: false });
     assert.equal(again.stdout, c.stdout, r.program);
     assert.deepEqual(again.injections, []);
   });
@@ -58,7 +58,7 @@ test('explore: guard preferences are trace-mode only; dummy runs the code as its
   assert.deepEqual(r.lines.uncovered, [4]);
 });
 
-test('explore: callUncalled calls the top-level functions nothing called, with learnt arguments, in --emit too', async () => {
+test('explore: drive (the default) calls the top-level functions nothing called, with learnt arguments, in --emit too', async () => {
   const code = [
     'function greet(user) {',
     "  console.log('Hello ' + user.name.toUpperCase());",
@@ -71,24 +71,24 @@ test('explore: callUncalled calls the top-level functions nothing called, with l
     '}',
     'used();',
   ].join('\n');
-  const off = await runSnippet(code, { mode: 'trace' });
-  assert.deepEqual(off.lines.uncovered, [2, 5], 'by default the snippet runs as written');
-  const on = await runSnippet(code, { mode: 'trace', callUncalled: true });
+  const off = await runSnippet(code, { mode: 'trace', drive: false });
+  assert.deepEqual(off.lines.uncovered, [2, 5], 'with --no-drive the snippet runs as written');
+  const on = await runSnippet(code, { mode: 'trace' });
   assert.deepEqual(on.lines.uncovered, [], JSON.stringify(on.errors));
   assert.equal(on.stdout, 'used\nHello NAME\n', 'used() runs once; greet is called after the snippet');
   assert.ok(on.injections.some((i) => i.element === 'greet#arg0' && i.kind === 'argument'));
-  assert.match(on.program ?? '', /__snipexec_afterTimers\(\(\) => \{ \/\/ ---- called by snipexec: declared, never called ----\ngreet\(_greet_arg0\);\ntwice\(_twice_arg0\);\n\}\);/);
-  const again = await runSnippet(on.program ?? '', { mode: 'none' });
+  assert.match(on.program ?? '', /__snipexec_afterTimers\(\(\) => \{ \/\/ ---- called by snipexec: declared, never called ----\nconst __snipexec_made = \{\};\ntry \{ Promise\.resolve\(greet\(_greet_arg0\)\)[^\n]*\ntry \{ Promise\.resolve\(twice\(_twice_arg0\)\)[^\n]*\n\}\);/);
+  const again = await runSnippet(on.program ?? '', { mode: 'none', drive: false });
   assert.equal(again.stdout, on.stdout);
   assert.equal(again.fullyExecuted, true);
 });
 
-test('explore: callUncalled in a function body that returns at its top level calls from a finally', async () => {
+test('explore: drive in a function body that returns at its top level calls from a finally', async () => {
   const code = 'function helper(x) {\n  return x + 1;\n}\nreturn 1;';
-  const r = await runSnippet(code, { mode: 'trace', callUncalled: true });
+  const r = await runSnippet(code, { mode: 'trace' });
   assert.deepEqual(r.lines.uncovered, []);
-  assert.match(r.program ?? '', /finally \{ if \(!__snipexec_threw\) __snipexec_afterTimers\(\(\) => \{ helper\(_helper_arg0\); \}\); \}/);
-  const again = await runSnippet(r.program ?? '', { mode: 'none' });
+  assert.match(r.program ?? '', /finally \{ if \(!__snipexec_threw\) __snipexec_afterTimers\(\(\) => \{ const __snipexec_made = \{\}; try \{ Promise\.resolve\(helper\(_helper_arg0\)\)/);
+  const again = await runSnippet(r.program ?? '', { mode: 'none', drive: false });
   assert.equal(again.fullyExecuted, true, JSON.stringify(again.errors));
 });
 

@@ -87,7 +87,7 @@ export const UNIT_CONFIG: RuntimeConfig = {
   helpers: '',
   callbacks: CALLBACK_CONVENTIONS,
   prefer: {},
-  entryPoints: [],
-  callUncalled: false,
+  driveTargets: [],
+  drive: false,
   positions: [],
 };

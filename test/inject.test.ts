@@ -77,7 +77,7 @@ test('inject: the emitted program runs fully with mode none and injects nothing'
     // Injection alone: a program that loads environments loads them from snipexec, for plain Node (test/emitEnvironments.test.ts).
     const r = await runSnippet(c.code, { mode: 'dummy', environments: false });
     assert.ok(r.program);
-    const again = await runSnippet(r.program, { mode: 'none', fileName: 'program.js' });
+    const again = await runSnippet(r.program, { mode: 'none', drive: false, fileName: 'program.js' });
     assert.equal(again.fullyExecuted, true, `${c.name}: ${JSON.stringify(again.errors)}\n${r.program}`);
     assert.deepEqual(again.injections, []);
   }

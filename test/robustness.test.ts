@@ -48,7 +48,7 @@ function hostWork(shape: HostShape, lines: number): number {
   const code = HOST_SHAPES[shape](lines);
   return countHostWork(() => {
     const parsed = parseSnippet(code, 'js');
-    instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: true, callUncalled: true });
+    instrumentSnippet(parsed.ast, parsed.code, { lang: 'js', operatorHooks: true, drive: true });
   });
 }
 

@@ -88,7 +88,7 @@ for (const c of selected(SHAPES)) {
     assert.ok(r.runs >= 2, 'a learning run, then the measured run');
     // Recording proxies never reach the measured run or the program.
     assert.ok(r.program && !/probe/i.test(r.program.split('// ---- snippet ----')[0] ?? ''));
-    const again = await runSnippet(r.program, { mode: 'none', fileName: 'program.js' });
+    const again = await runSnippet(r.program, { mode: 'none', drive: false, fileName: 'program.js' });
     assert.equal(again.fullyExecuted, r.fullyExecuted, `emitted program: ${JSON.stringify(again.errors)}\n${r.program}`);
     assert.deepEqual(again.injections, []);
     assert.equal(again.stdout, r.stdout, 'the program does what the measured run did');

@@ -39,6 +39,7 @@ export const RUN_FLAGS = {
   totalTimeoutMs: { flag: '--total-timeout', value: 'ms', parse: integer },
   seed: { flag: '--seed', value: 'n', parse: integer },
   memoryLimitMb: { flag: '--memory', value: 'mb', parse: integer },
+  drive: { flag: '--no-drive' },
   callUncalled: { flag: '--call-uncalled' },
   environments: { flag: '--no-environments' },
   modulesDirs: { flag: '--modules', value: 'dir', repeat: true },

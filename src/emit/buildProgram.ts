@@ -8,17 +8,19 @@ import { lowerForTypeStripping, stripTypes, traverse } from '../parse/stripTypes
 import { transformJsx } from '../parse/transformJsx.ts';
 import { clockPreamble, readsClock, type ClockSettings } from './clockPreamble.ts';
 import { environmentPreamble, functionsRegistration, preludeWithEnvironments, type ProgramEnvironments } from './environmentPreamble.ts';
+import { drivenCalls } from './drivenCalls.ts';
 import { globalMirror } from './globalMirror.ts';
+import type { DriveRecord } from '../protocol/runtime.ts';
 
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
 
 /** What the completed program is made of: the snippet, what the run injected, and how it ran. */
 export interface ProgramParts {
   readonly parsed: Pick<ParsedSnippet, 'code' | 'lang'>;
-  readonly instrumented: Pick<InstrumentedSnippet, 'async' | 'topLevelNames' | 'topLevelReturn' | 'entryPoints'>;
+  readonly instrumented: Pick<InstrumentedSnippet, 'async' | 'topLevelNames' | 'topLevelReturn' | 'driveTargets'>;
   readonly rendered: RenderedDefinitions;
-  /** Entry points the run called because nothing else did (callUncalled). */
-  readonly driven: readonly number[];
+  /** The calls the run's drive made to what nothing called. */
+  readonly drives: readonly DriveRecord[];
   /** The sandbox's clock; the program installs the same one when it reads the clock. */
   readonly clock?: ClockSettings;
   /** The environments the run loaded: the program loads the same ones, from this snipexec installation. */
@@ -31,7 +33,7 @@ export type ProgramTarget = 'js' | 'ts';
 /**
  * The completed program: the clock (when read), the definitions of everything the run injected,
  * then the snippet as the sandbox ran it (imports of injected modules read the definitions, types
- * erased, JSX lowered), then the calls callUncalled made. It runs under plain `node` as a
+ * erased, JSX lowered), then the calls drive made that its top level can reach. It runs under plain `node` as a
  * CommonJS script, with no package installed, and prints what the run printed. A run that used
  * environments (a DOM, Node's built-ins) gives a program that first loads the same ones from this
  * snipexec installation (src/emit/nodeEnvironments.ts; Node ≥ 24), and runs their drivers once
@@ -43,12 +45,14 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   const envs = parts.environments && parts.environments.loaded.length > 0 ? parts.environments : undefined;
   let code = snippet.code;
   if (!code.endsWith('\n')) code += '\n';
-  if (envs && instrumented.entryPoints.length > 0) {
+  if (envs && instrumented.driveTargets.some((d) => d.topLevel)) {
     const typed = target === 'ts' && (parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx');
-    code = insertAfterPrologue(code, functionsRegistration(instrumented.entryPoints, envs.called), snippet.directives, typed);
+    code = insertAfterPrologue(code, functionsRegistration(instrumented.driveTargets, envs.called), snippet.directives, typed);
   }
   // The functions nothing called are called as the run called them: once the snippet's timers ran out.
-  const calls = drivenCalls(parts);
+  const driven = drivenCalls(instrumented.driveTargets, parts.drives, new Map(rendered.accessors), instrumented.topLevelReturn);
+  const calls = driven.calls;
+  if (driven.unreachable.length > 0) code += `// not called here, as the run's drive did (not reachable from the top level): ${[...new Set(driven.unreachable)].join(', ').replace(/\n/g, ' ')}\n`;
   if (calls.length > 0 && parts.clock === undefined) code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
   else if (calls.length > 0) {
     if (instrumented.topLevelReturn) {
@@ -93,16 +97,6 @@ function insertAfterPrologue(code: string, statement: string, directives: boolea
 
 /** The names the clock and environment preambles read at the program's top level. */
 const PREAMBLE_NAMES: ReadonlySet<string> = new Set(['globalThis', 'Date', 'Math', 'Object', 'Reflect', 'String', 'Number', 'setImmediate', 'require', 'module', '__dirname', '__filename']);
-
-function drivenCalls(parts: ProgramParts): string[] {
-  const access = new Map(parts.rendered.accessors);
-  return parts.driven.flatMap((k) => {
-    const entry = parts.instrumented.entryPoints[k];
-    if (!entry) return [];
-    const args = Array.from({ length: entry.params }, (_, i) => access.get(`${entry.name}#arg${i}`) ?? 'undefined');
-    return [`${entry.name}(${args.join(', ')});`];
-  });
-}
 
 /**
  * The snippet as the sandbox ran it, as source: its own text when it needs no change, else

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
-import type { EntryPoint } from '../instrument/entryPoints.ts';
+import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { EmittedEnvironment } from './nodeEnvironments.ts';
 import { commentText, jsString } from './sourceText.ts';
@@ -62,8 +62,8 @@ export function environmentPreamble(envs: ProgramEnvironments, rendered: Rendere
  * The statement that tells the environments where the snippet's top-level functions are: it goes
  * in the snippet's own scope, since a function wrapper (top-level await, a receiver) hides them.
  */
-export function functionsRegistration(entryPoints: readonly Pick<EntryPoint, 'name'>[], called: readonly number[] = []): string {
-  const list = entryPoints.map((e, k) => `[${jsString(e.name)}, () => ${e.name}, ${called.includes(k)}]`);
+export function functionsRegistration(targets: readonly Pick<DriveTarget, 'name' | 'topLevel'>[], called: readonly number[] = []): string {
+  const list = targets.flatMap((e, k) => (e.topLevel ? [`[${jsString(e.name)}, () => ${e.name}, ${called.includes(k)}]`] : []));
   return `${ENVIRONMENTS_VARIABLE}.functions(() => [${list.join(', ')}]);`;
 }
 

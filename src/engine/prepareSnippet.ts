@@ -47,7 +47,7 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
     // Read before instrumentation, which rewrites the tree in place.
     names = snippetNames(parsed.ast);
     instrumented = instrumentSnippet(parsed.ast, parsed.code, {
-      lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), callUncalled: options.callUncalled, deadline,
+      lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), drive: options.drive || options.callUncalled === true, deadline,
       droppedLines: parsed.droppedLines ?? [],
     });
     deadline.check('preparing the first run');

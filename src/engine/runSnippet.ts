@@ -157,8 +157,8 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     maxConsoleBytes: options.maxConsoleBytes,
     helpers: HELPERS_SOURCE,
     callbacks: CALLBACK_CONVENTIONS,
-    entryPoints: instrumented.entryPoints.map((e) => ({ name: e.name, params: e.params })),
-    callUncalled: instrumented.callUncalled,
+    driveTargets: instrumented.driveTargets.map((d) => ({ name: d.name, kind: d.kind, params: d.params, topLevel: d.topLevel, ...(d.memberOf ? { memberOf: d.memberOf } : {}), ...(d.key !== undefined ? { key: d.key } : {}), ...(d.static ? { static: true } : {}) })),
+    drive: instrumented.drive,
     prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
     positions: instrumented.positions,
   };

@@ -10,7 +10,7 @@ import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
 import { locateHookCalls, positionTable } from './stackPositions.ts';
-import { markEntryPoints, type EntryPoint } from './entryPoints.ts';
+import { markDriveTargets, type DriveTarget } from './driveTargets.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
 import { pathPreferences } from './pathPreference.ts';
 import { directUsage, mergeUsage, UsageKeys, type UsageTable } from './usage.ts';
@@ -29,12 +29,12 @@ export interface InstrumentedSnippet {
   /** Names the snippet declares at its top level. */
   readonly topLevelNames: readonly string[];
   /**
-   * The top-level functions, registered with the runtime whatever the options: environments see
-   * them (`topLevelFunctions`), and with `callUncalled` the runtime calls the ones nothing called.
+   * The functions the snippet defines, registered with the runtime whatever the options: environments
+   * see the top-level ones (`topLevelFunctions`), and with `drive` the runtime calls the ones nothing called.
    */
-  readonly entryPoints: readonly EntryPoint[];
-  /** Whether the runtime calls the entry points nothing called (`callUncalled`). */
-  readonly callUncalled: boolean;
+  readonly driveTargets: readonly DriveTarget[];
+  /** Whether the runtime calls the drive targets nothing called (`drive`). */
+  readonly drive: boolean;
   /** The snippet returns at its top level (a function body): code appended after it would not run. */
   readonly topLevelReturn: boolean;
   /** Generated-to-original positions, for the runtime to print stack frames as the original code's (stackPositions.ts). */
@@ -44,8 +44,8 @@ export interface InstrumentedSnippet {
 export interface InstrumentOptions {
   readonly lang: Lang;
   readonly operatorHooks: boolean;
-  /** Mark top-level functions, so the ones never called can be called at the end. */
-  readonly callUncalled?: boolean;
+  /** Call the functions nothing called, after the snippet (drive). */
+  readonly drive?: boolean;
   /** Lines the parser's repair blanked out: measured, and never covered. */
   readonly droppedLines?: readonly number[];
   /** The snippet's wall budget: checked between passes and every few thousand nodes inside one. */
@@ -76,7 +76,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   check('normalizing syntax');
   const hook = hookNameFor(source);
   const topLevelReturn = hasTopLevelReturn(ast);
-  const entryPoints = markEntryPoints(ast.program, hook, topLevelReturn);
+  const driveTargets = markDriveTargets(ast, hook);
   let programPath: NodePath<t.Program> | undefined;
   traverse(ast, { Program(p) { programPath = p; p.stop(); } });
   programPath?.scope.crawl();
@@ -119,7 +119,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const output = generate(generated, { comments: false, compact: false, sourceMaps: true, sourceFileName: 'snippet' });
   // The decoded mappings are on the result, though @babel/generator's types leave them out.
   const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
-  return { code: output.code, hook, map: model, usage, async: isAsync, topLevelNames, entryPoints, callUncalled: options.callUncalled === true, topLevelReturn, positions };
+  return { code: output.code, hook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions };
 }
 
 /** A check to call on every node: the deadline is read once every 2,048 calls. */

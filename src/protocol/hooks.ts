@@ -60,9 +60,13 @@ export const HOOKS = {
   // ---- the snippet's run ----
   /** `main(fn)`: runs the snippet's body (a function); its completion or rejection ends the top level. */
   main: 'main',
-  /** `fr(k, fn)`: registers top-level function k (an entry point the runtime may call at the end). */
+  /** `fr(k, fn, owner?)`: registers drive target k (src/instrument/driveTargets.ts), with a thunk of its owner for a member assigned to one; returns fn. */
   entryRegister: 'fr',
-  /** `fe(k)`: top-level function k was entered. */
+  /** `fm(k, () => C)`: registers drive target k, a member of class C. */
+  methodRegister: 'fm',
+  /** `fo(obj, k…)`: registers the drive targets that are members of an object literal; returns obj. */
+  objectRegister: 'fo',
+  /** `fe(k)`: drive target k was entered. */
   entryEnter: 'fe',
   /** `ct(e)`: a `catch` of the snippet caught e. */
   caught: 'ct',

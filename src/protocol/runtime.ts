@@ -40,10 +40,10 @@ export interface RuntimeConfig {
   readonly callbacks: CallbackConventionsConfig;
   /** Per operator site id, the answer a recording proxy gives to run more of the code. */
   readonly prefer: Readonly<Record<number, boolean>>;
-  /** The top-level functions the snippet registers (environments see them), by registration index. */
-  readonly entryPoints: readonly { readonly name: string; readonly params: number }[];
-  /** Call the entry points nothing called, at the end (callUncalled). */
-  readonly callUncalled: boolean;
+  /** The functions the snippet defines (src/instrument/driveTargets.ts), by index; environments see the top-level ones. */
+  readonly driveTargets: readonly GuestDriveTarget[];
+  /** Call the targets nothing called, after the snippet and the environments' drivers (drive). */
+  readonly drive: boolean;
   /**
    * Generated-to-original positions of the snippet's script, as [generated line, generated column,
    * original line, original column] quadruples: stack frames print the original code's (src/instrument/stackPositions.ts).
@@ -53,6 +53,32 @@ export interface RuntimeConfig {
 
 /** Who an error is blamed on: the snippet's own code, an injected value, or an environment's code. */
 export type Attribution = 'injected' | 'snippet' | 'environment';
+
+/** How a drive target is called: plainly, on its owner, on an instance, as a constructor, or through an accessor. */
+export type DriveKind = 'function' | 'method' | 'static' | 'getter' | 'setter' | 'constructor';
+
+/** What the runtime needs of a drive target. */
+export interface GuestDriveTarget {
+  readonly name: string;
+  readonly kind: DriveKind;
+  readonly params: number;
+  readonly memberOf?: 'class' | 'object' | 'prototype';
+  readonly key?: string;
+  readonly static?: boolean;
+  readonly topLevel: boolean;
+}
+
+/** A call the runtime made to a target nothing called (drive). */
+export interface DriveRecord {
+  /** The target's index. */
+  readonly k: number;
+  /** `pending` until it settles: a run that timed out leaves it so. */
+  outcome: 'returned' | 'threw' | 'pending';
+  /** Its error, when it threw (also in the run's errors, with `drive: k`). */
+  error?: { type: string; message: string };
+  /** The receiver of a method of a class or prototype: made with `new` and learnt arguments, or by Object.create when that threw. */
+  receiver?: 'new' | 'create';
+}
 
 /** An error that ended the run (or a timer, driver or entry point of it). */
 export interface ReportedError {
@@ -65,6 +91,8 @@ export interface ReportedError {
   culprit?: string;
   /** The snippet made it itself (`new TypeError(…)`, `throw`): its own decision, not a bug. */
   explicit?: boolean;
+  /** Raised by the call drive made to this target (the run went on to the next one). */
+  drive?: number;
 }
 
 /** An error the snippet caught itself: a TypeError, RangeError or ReferenceError its own code raised on its own values. */
@@ -98,12 +126,12 @@ export interface RuntimeReport {
   readonly exit?: number;
   /** The hook sites of the snippet's calls exit() unwound, innermost (the `process.exit(…)` itself) first. */
   readonly exitSites?: readonly number[];
-  /** Entry points called at the end because nothing else called them (host-side, from drive()). */
-  driven?: number[];
+  /** The calls drive made, in order. */
+  readonly drives?: DriveRecord[];
 }
 
 /** The report as the runtime serialises it: the counters are not in it (the host reads them from shared memory). */
-export type GuestReport = Omit<RuntimeReport, 'statements' | 'branches' | 'driven'>;
+export type GuestReport = Omit<RuntimeReport, 'statements' | 'branches'>;
 
 /** The kind of element a value request is for (the host's ElementKind, src/values/types.ts). */
 export type RequestKind = 'global' | 'receiver' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure' | 'argument' | 'environment';
@@ -176,8 +204,8 @@ export interface RuntimeLifecycle {
   tick(): boolean;
   /** Runs the environments' drivers; whether any ran. */
   afterSnippet(): boolean;
-  /** Calls the entry points nothing called; JSON of their indexes (number[]). */
-  drive(): string;
+  /** Calls the drive targets nothing called and that exist now (one pass, source order); how many it called. */
+  drive(): number;
   /** JSON of the GuestReport. */
   report(): string;
 }

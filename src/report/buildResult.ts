@@ -10,6 +10,7 @@ import { programEnvironments } from '../emit/environmentPreamble.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
+import type { DriveRecord } from '../protocol/runtime.ts';
 import type { Category, ElementKind } from '../values/types.ts';
 import type { Degradation } from '../values/providers.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
@@ -55,6 +56,21 @@ export interface ReportedError {
   readonly culprit?: string;
   /** The snippet caught it itself: it did not stop the run. Only errors its own code raised on its own values. */
   readonly caught?: true;
+  /** Raised by drive's call of this target (`drives`); the run went on to the next one. */
+  readonly drive?: string;
+}
+
+/** A call drive made to a function, method, getter, setter or constructor nothing called. */
+export interface DrivenCall {
+  /** The target: `f`, `Class.method`, `Game.prototype.restart`, `outer.inner`, `<anonymous>@12`. */
+  readonly target: string;
+  /** Where it is defined. */
+  readonly line: number;
+  /** Its arguments as source (the learnt values' definitions). */
+  readonly args: readonly string[];
+  /** `timeout`: the run ran out of time before it settled; `pending`: an async call that never settled. */
+  readonly outcome: 'returned' | 'threw' | 'timeout' | 'pending';
+  readonly error?: { readonly type: string; readonly message: string };
 }
 
 /** The JSON result of one snippet; the schema the README documents. */
@@ -96,6 +112,8 @@ export interface RunResult {
   readonly exitCode?: number;
   /** The npm modules the snippet loads: bundled from where they are installed, or not, with why. Absent when it loads none. */
   readonly modules?: readonly ReportedModule[];
+  /** The calls drive made, in order (README "Drive"). Absent when it made none. */
+  readonly drives?: readonly DrivenCall[];
 }
 
 
@@ -152,6 +170,7 @@ export function buildResult(parts: ResultParts): RunResult {
       // Where Node points for the operation (the `y` of `o.x.y`), as its stack frame does.
       type: e.type, message, line: site?.point?.[0] ?? site?.line ?? 0, column: site?.point?.[1] ?? site?.column ?? 0, attribution: fixed ? 'snippet' : e.attribution,
       ...('explicit' in e && e.explicit ? { explicit: true } : {}), ...(culprit && !fixed ? { culprit } : {}), ...('caught' in e ? { caught: true as const } : {}),
+      ...('drive' in e && e.drive !== undefined && instrumented.driveTargets[e.drive] ? { drive: instrumented.driveTargets[e.drive]!.name } : {}),
     };
   });
   if (execution && execution.status !== 'completed' && execution.status !== 'stopped') {
@@ -166,7 +185,7 @@ export function buildResult(parts: ResultParts): RunResult {
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
-  const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, driven: report?.driven ?? [], ...(parts.clock ? { clock: parts.clock } : {}), ...emittedEnvironments(parts) };
+  const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, drives: report?.drives ?? [], ...(parts.clock ? { clock: parts.clock } : {}), ...emittedEnvironments(parts) };
   const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
   return withTypedProgram({
     status,
@@ -182,6 +201,7 @@ export function buildResult(parts: ResultParts): RunResult {
     types: inferDeclarations(book.defs),
     ...environmentsOf(parts),
     ...(report?.exit !== undefined ? { exitCode: report.exit } : {}),
+    ...drivesOf(instrumented.driveTargets, report?.drives ?? [], rendered, execution?.status === 'timeout'),
     ...modulesOf(parts),
   }, programParts);
 }
@@ -217,4 +237,20 @@ function environmentsOf(parts: ResultParts): Pick<RunResult, 'environments'> {
   const failed = [...selected.failed, ...(parts.execution?.environmentFailures ?? [])];
   const failedNames = new Set(failed.map((f) => f.name));
   return { environments: { loaded: selected.names.filter((n) => !failedNames.has(n)), failed } };
+}
+
+/** The calls drive made, for the result: each target with its arguments' definitions as source. */
+function drivesOf(targets: InstrumentedSnippet['driveTargets'], drives: readonly DriveRecord[], rendered: RenderedDefinitions, timedOut: boolean): { drives?: DrivenCall[] } {
+  if (drives.length === 0) return {};
+  const accessors = new Map(rendered.accessors);
+  const out: DrivenCall[] = [];
+  for (const d of drives) {
+    const target = targets[d.k];
+    if (!target) continue;
+    const count = target.kind === 'getter' ? 0 : target.kind === 'setter' ? 1 : target.params;
+    const args = Array.from({ length: count }, (_, i) => accessors.get(`${target.name}#arg${i}`) ?? 'undefined');
+    const outcome = d.outcome === 'pending' ? (timedOut ? 'timeout' : 'pending') : d.outcome;
+    out.push({ target: target.name, line: target.line, args, outcome, ...(d.error ? { error: { type: d.error.type, message: d.error.message } } : {}) });
+  }
+  return { drives: out };
 }

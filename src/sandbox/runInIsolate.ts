@@ -10,6 +10,8 @@ import { SharedCounters } from './sharedCounters.ts';
 import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
 
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
+/** How many times drive passes over the targets: each pass reaches the functions the one before made. */
+const MAX_DRIVE_PASSES = 4;
 
 export type ExecutionStatus = 'completed' | 'stopped' | 'pending' | 'timeout' | 'memory-limit' | 'internal-error';
 
@@ -133,11 +135,13 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     // The environments' drivers (fire the listeners, call the handlers), then what they queued.
     // (Only environments add drivers: without one, there is nothing to ask.)
     if (exec.environments.length > 0 && (await call('afterSnippet', [], remaining())) === true) await runTimers(call, exec.maxTimerTicks, remaining);
-    let driven: number[] = [];
-    if (exec.config.callUncalled && exec.config.entryPoints.length > 0) {
-      // The functions nothing called are called now, after everything else settled; then their timers.
-      driven = JSON.parse((await call('drive', [], remaining())) as string) as number[];
-      if (driven.length > 0) await runTimers(call, exec.maxTimerTicks, remaining);
+    if (exec.config.drive && exec.config.driveTargets.length > 0) {
+      // The functions nothing called are called now, after everything else settled; then their
+      // timers. Calls make functions (inner ones, callbacks), which the next pass reaches.
+      for (let pass = 0; pass < MAX_DRIVE_PASSES; pass++) {
+        if (((await call('drive', [], remaining())) as number) === 0) break;
+        await runTimers(call, exec.maxTimerTicks, remaining);
+      }
     }
     const raw = (await call('report', [], 2_000)) as string;
     // The code caches learn what this run compiled (ScriptCodeCache.refresh): the runtime's, and those of the environments it loaded at run time.
@@ -148,7 +152,6 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     }
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
     const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
-    report.driven = driven;
     return finish(statusOf(report));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

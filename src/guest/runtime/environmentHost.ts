@@ -3,7 +3,7 @@
  * modules and drivers environments add, and exit(). Reachable only through setup's argument.
  */
 import type { EnvironmentHost } from '../../protocol/environment.ts';
-import { entered, entries } from './entryPoints.ts';
+import { entered, functions } from './driveTargets.ts';
 import { inject, NONE } from './injection.ts';
 import { cut, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
@@ -34,10 +34,11 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
   },
   topLevelFunctions() {
     const out: { readonly name: string; readonly fn: (...args: never[]) => unknown; readonly called: boolean }[] = [];
-    for (let k = 0; k < entries.length; k++) {
-      const fn = entries[k];
-      if (fn === undefined) continue;
-      push(out, ObjectFreeze({ name: config.entryPoints[k].name, fn, called: entered[k] === true }));
+    for (let k = 0; k < functions.length; k++) {
+      const fn = functions[k];
+      const target = config.driveTargets[k];
+      if (fn === undefined || !target?.topLevel) continue;
+      push(out, ObjectFreeze({ name: target.name, fn, called: entered[k] === true }));
     }
     return out;
   },

@@ -53,10 +53,21 @@ export function fail(Ctor: new (message: string) => Error, message: string, sid:
   return e;
 }
 
-/** An error nothing caught: it ends the run (a timer's, a driver's or an entry point's ends the rest of it). */
+/** An error nothing caught: it ends the run (a timer's or a driver's ends the rest of it). */
 export function uncaught(e: unknown): void {
   run.stopped = true;
-  if (e === HALT || e === EXIT) return;
+  recordError(e);
+}
+
+/**
+ * Records an error nothing caught in the run's errors; `drive`: the drive target whose driven call
+ * raised it, which does not end the run (drive goes on to the next target). A halt or exit() does.
+ */
+export function recordError(e: unknown, drive?: number): void {
+  if (e === HALT || e === EXIT) {
+    run.stopped = true;
+    return;
+  }
   if (run.errors.length >= 20) return;
   const info: ErrorInfo = (typeof e === 'object' && e !== null && wmGet(errorInfo, e)) || rec<ErrorInfo>({ sid: run.lastSite, attribution: raisedByEnvironment(e) ? 'environment' : 'snippet' });
   for (let i = caughtErrors.length - 1; i >= 0; i--) {
@@ -75,7 +86,7 @@ export function uncaught(e: unknown): void {
     message = '[unprintable error]';
   }
   const explicit = typeof e === 'object' && e !== null && wsHas(explicitErrors, e);
-  push(run.errors, rec({ type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit as string | undefined, ...(explicit ? { explicit: true } : {}) }));
+  push(run.errors, rec({ type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit as string | undefined, ...(explicit ? { explicit: true } : {}), ...(drive !== undefined ? { drive } : {}) }));
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { HOOKS, type HookName } from '../../protocol/hooks.ts';
 import * as coverage from './coverageHooks.ts';
-import { entered, entries } from './entryPoints.ts';
+import { entered, functions, ownerIsValue, owners } from './driveTargets.ts';
 import { caughtBySnippet, uncaught } from './errorAttribution.ts';
 import { isPromise, settle } from './native.ts';
 import { put } from './ownData.ts';
@@ -59,9 +59,21 @@ export const hooks = ObjectFreeze({
   [HOOKS.operator]: values.operator,
   [HOOKS.directEval]: values.directEval,
   [HOOKS.main]: main,
-  /** Entry points (callUncalled): registered, entered, and called at the end when never entered. */
-  [HOOKS.entryRegister](k: number, fn: unknown) {
-    if (typeof fn === 'function') put(entries, k, fn);
+  /** Drive targets (src/guest/runtime/drive.ts): registered, entered, and called at the end when never entered. */
+  [HOOKS.entryRegister]<T>(k: number, fn: T, owner?: () => unknown): T {
+    if (typeof fn === 'function') put(functions, k, fn);
+    if (typeof owner === 'function') put(owners, k, owner);
+    return fn;
+  },
+  [HOOKS.methodRegister](k: number, owner: () => unknown) {
+    if (typeof owner === 'function') put(owners, k, owner);
+  },
+  [HOOKS.objectRegister]<T>(obj: T, ...ks: number[]): T {
+    for (let i = 0; i < ks.length; i++) {
+      put(owners, ks[i]!, obj);
+      put(ownerIsValue, ks[i]!, true);
+    }
+    return obj;
   },
   [HOOKS.entryEnter](k: number) {
     put(entered, k, true);

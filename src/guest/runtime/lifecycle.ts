@@ -7,17 +7,17 @@ import { ENVIRONMENT_MODULES_GLOBAL, type GuestReport, type RuntimeLifecycle } f
 import { takeNextTimer, timers } from './clock.ts';
 import { output } from './console.ts';
 import { register } from './elements.ts';
-import { entered, entries } from './entryPoints.ts';
+import { drivePass, drives } from './drive.ts';
 import { drivers, environmentHost } from './environmentHost.ts';
 import { caught, uncaught } from './errorAttribution.ts';
 import { hooks } from './hooks.ts';
-import { inject, injectedGlobals, NONE } from './injection.ts';
+import { injectedGlobals } from './injection.ts';
 import { isPromise, settle } from './native.ts';
 import { cut, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, G, isArray, ObjectCreate, ObjectFreeze, objHasOwn, parse, strSlice } from './primordials.ts';
 import { traces } from './probes.ts';
-import { config, EXIT, run } from './run.ts';
+import { EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
 import { adoptModule, adoptReceiver } from './valueHooks.ts';
@@ -128,28 +128,8 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     // A timer ran: the host asks again, after the microtasks it queued, which may add timers.
     return true;
   },
-  drive(): string {
-    if (run.stopped) return toJson([]);
-    const driven = list<number>();
-    for (let k = 0; k < entries.length; k++) {
-      const fn = entries[k];
-      if (fn === undefined || entered[k] || run.stopped) continue;
-      const name = config.entryPoints[k].name;
-      const args = list<unknown>();
-      for (let i = 0; i < config.entryPoints[k].params; i++) {
-        const v = inject(rec({ id: `${name}#arg${i}`, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of ${name}, which the snippet never calls` }));
-        push(args, v === NONE ? undefined : v);
-      }
-      push(driven, k);
-      try {
-        const r: Dyn = macrotask(() => apply(fn, undefined, args));
-        if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
-        else if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => uncaught(e));
-      } catch (e) {
-        uncaught(e);
-      }
-    }
-    return toJson(driven);
+  drive(): number {
+    return run.stopped ? 0 : drivePass();
   },
   report(): string {
     const report: GuestReport = rec({
@@ -164,6 +144,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       traces,
       preludeFailures,
       ...(run.exited ? { exit: run.exitCode, exitSites: run.exitSites } : {}),
+      ...(drives.length > 0 ? { drives } : {}),
     });
     return toJson(report);
   },

@@ -1,0 +1,57 @@
+import type { DriveTarget } from '../instrument/driveTargets.ts';
+import type { DriveRecord } from '../protocol/runtime.ts';
+
+/** Where the program keeps the instance each class's methods are called on. */
+const MADE = '__snipexec_made';
+
+/** The calls of a completed program that repeat the run's drive, and the targets it cannot reach. */
+export interface DrivenCalls {
+  /** One statement per call, in the run's order. */
+  readonly calls: readonly string[];
+  /** Targets the run drove that the program's top level cannot reach (nested functions, callbacks): not repeated. */
+  readonly unreachable: readonly string[];
+}
+
+/**
+ * The statements that call what the run's drive called, reached from the program's top level, with
+ * the arguments' definitions (their accessors, `accessors`) as the run had them. Each is wrapped so
+ * that one that throws (or rejects) prints its error and the next goes on, as in the run. With
+ * `inFinally` (a body that returns at its top level, whose calls go in a `finally`), targets reached
+ * through a top-level `let`, `const` or class are left out: the `finally` cannot see them.
+ */
+export function drivenCalls(targets: readonly DriveTarget[], drives: readonly DriveRecord[], accessors: ReadonlyMap<string, string>, inFinally: boolean): DrivenCalls {
+  const calls: string[] = [];
+  const unreachable: string[] = [];
+  const args = (target: Pick<DriveTarget, 'name'>, count: number) => Array.from({ length: count }, (_, i) => accessors.get(`${target.name}#arg${i}`) ?? 'undefined').join(', ');
+  // One instance per class, as in the run: the constructor's drive makes it, else the first method that needs it.
+  const made = (C: string) => `${MADE}[${JSON.stringify(C)}]`;
+  const instance = (C: string, receiver: DriveRecord['receiver']) => {
+    if (receiver === 'create') return `(${made(C)} ??= Object.create(${C}.prototype))`;
+    const ctor = targets.find((t) => t.owner === C && (t.kind === 'constructor' || (t.kind === 'function' && t.topLevel)));
+    return `(${made(C)} ??= new ${C}(${ctor ? args(ctor, ctor.params) : ''}))`;
+  };
+  const member = (on: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${on}.${key}` : `${on}[${JSON.stringify(key)}]`);
+  for (const record of drives) {
+    const target = targets[record.k];
+    if (!target) continue;
+    if (target.owner === undefined || (inFinally && target.ownerBlockScoped)) {
+      unreachable.push(target.name);
+      continue;
+    }
+    const owner = target.owner;
+    const key = target.key ?? '';
+    let expression: string;
+    if (target.kind === 'function') expression = `${owner}(${args(target, target.params)})`;
+    else if (target.kind === 'constructor') expression = `(${made(owner)} = new ${owner}(${args(target, target.params)}))`;
+    else if (target.kind === 'static') expression = `${member(owner, key)}(${args(target, target.params)})`;
+    else {
+      const on = target.memberOf === 'class' && !target.static ? instance(owner, record.receiver) : target.memberOf === 'prototype' ? instance(owner.replace(/\.prototype$/, ''), record.receiver) : owner;
+      if (target.kind === 'getter') expression = member(on, key);
+      else if (target.kind === 'setter') expression = `(${member(on, key)} = ${args(target, 1)})`;
+      else if (target.memberOf === 'prototype') expression = `${member(owner, key)}.call(${[on, args(target, target.params)].filter((a) => a !== '').join(', ')})`;
+      else expression = `${member(on, key)}(${args(target, target.params)})`;
+    }
+    calls.push(`try { Promise.resolve(${expression}).catch((error) => console.error(error)); } catch (error) { console.error(error); }`);
+  }
+  return { calls: calls.length > 0 ? [`const ${MADE} = {};`, ...calls] : calls, unreachable };
+}

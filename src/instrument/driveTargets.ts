@@ -1,0 +1,297 @@
+import type { NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+import { traverse } from '../parse/stripTypes.ts';
+import { HOOKS, type HookName } from '../protocol/hooks.ts';
+import type { DriveKind, GuestDriveTarget } from '../protocol/runtime.ts';
+
+/**
+ * A function of the snippet the runtime may call after the snippet ran, when nothing else did
+ * (drive): every function, method, getter, setter and constructor the snippet defines, in source
+ * order, outermost first.
+ */
+export interface DriveTarget extends GuestDriveTarget {
+  // name: how it is named in reports and in its arguments' element ids: `f`, `Class.method`,
+  // `Game.prototype.restart`, `outer.inner`, `<anonymous>@12`; params: how many parameters it
+  // declares (a rest parameter counts as none); topLevel: a function declared or bound at the top
+  // level (environments see these: topLevelFunctions).
+  readonly line: number;
+  /**
+   * The source of the value it is reached from at the program's top level, when it is: a top-level
+   * function's name, a class's, an object's (`api.users`), a prototype's (`Game.prototype`). A
+   * completed program can call the target through it; a nested function or a callback has none.
+   */
+  readonly owner?: string;
+  /** The index of the target whose body creates this one (-1: the top level). */
+  readonly parent: number;
+  /** The owner's first name is a top-level `let`, `const` or class: a `finally` after the program's body cannot see it. */
+  readonly ownerBlockScoped?: boolean;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+interface Pending {
+  readonly at: NodePath<t.Statement>;
+  readonly statement: t.Statement;
+}
+
+/**
+ * Finds the snippet's functions and marks them for driving: `hook.fe(k)` at the start of each
+ * body (the runtime knows it ran), and a registration that hands the runtime what to call:
+ * - `hook.fr(k, f)` for a function declaration, at the top of the block it is hoisted in, and after
+ *   a statement that binds a function expression to a name (`const f = () => …`, `f = function …`);
+ * - `hook.fr(k, fn, () => owner)` around a function expression assigned to a member
+ *   (`Game.prototype.restart = function …`, `exports.x = …`): called on the owner;
+ * - `hook.fr(k, fn)` around any other function expression (a callback, a returned function): it
+ *   holds the last one made;
+ * - `hook.fm(k, () => C)` after the statement that makes a class bound to a name, for each method,
+ *   getter, setter and constructor (the runtime reads it off the class when it drives it);
+ * - `hook.fo(obj, k…)` around every object literal with methods, getters, setters or
+ *   function-valued properties: called on the object.
+ * A function whose name comes from where it stands (`{ a: function () {} }`, a default value) is
+ * never wrapped, so `.name` stays what it was. Injected nodes have no location: they are neither
+ * measured nor driven. Generators are left out: calling one runs none of its body.
+ */
+export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
+  const targets: DriveTarget[] = [];
+  const call = (method: HookName, args: t.Expression[]) => t.callExpression(t.memberExpression(t.identifier(hook), t.identifier(method)), args);
+  const statement = (method: HookName, args: t.Expression[]) => t.expressionStatement(call(method, args));
+  const thunk = (owner: string) => t.arrowFunctionExpression([], ownerExpression(owner));
+  const after: Pending[] = [];
+  const hoisted = new Map<t.Node, t.Statement[]>();
+  const indexOf = new WeakMap<t.Node, number>();
+  const wrapped = new WeakSet<t.Node>();
+  /** An object literal that is a property of one reached from the top level: how it is reached (`api.users`). */
+  const objectSources = new WeakMap<t.Node, string>();
+
+  const blockScoped = topLevelBlockScopedNames(ast.program);
+  const add = (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line' | 'parent'>, parent: number): number => {
+    const k = targets.length;
+    const root = target.owner?.split('.')[0];
+    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length, line: fn.loc?.start.line ?? 0, parent, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}) });
+    indexOf.set(fn, k);
+    // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither
+    // measured nor hooked), and expr stays where it was, so no measured line moves.
+    if (t.isArrowFunctionExpression(fn) && !t.isBlockStatement(fn.body)) fn.body = t.blockStatement([t.returnStatement(fn.body)]);
+    if (t.isBlockStatement(fn.body)) fn.body.body.unshift(statement(HOOKS.entryEnter, [t.numericLiteral(k)]));
+    return k;
+  };
+
+  traverse(ast, {
+    Function: {
+      enter(path) {
+        const fn = path.node;
+        if (!fn.loc || fn.generator || indexOf.has(fn)) return;
+        const parentFn = path.getFunctionParent();
+        const parent = parentFn ? (indexOf.get(parentFn.node) ?? -1) : -1;
+        const prefix = parent >= 0 ? `${targets[parent]?.name}.` : '';
+        const topLevel = parentFn === null;
+        if (path.isFunctionDeclaration()) {
+          const id = path.node.id;
+          if (!id) return;
+          const k = add(fn, { name: prefix + id.name, kind: 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) }, parent);
+          const block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
+          if (!block) return;
+          const list = hoisted.get(block.node) ?? [];
+          list.push(statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(id.name)]));
+          hoisted.set(block.node, list);
+          return;
+        }
+        if (path.isObjectMethod() || path.isClassMethod() || path.isClassPrivateMethod()) return; // with their owner, below
+        if (!path.isFunctionExpression() && !path.isArrowFunctionExpression()) return;
+        const expr = path as NodePath<t.FunctionExpression | t.ArrowFunctionExpression>;
+        const parentNode = expr.parent;
+        // `const f = …`, `let f = …`: registered after its statement, so `.name` stays 'f'.
+        if (t.isVariableDeclarator(parentNode) && parentNode.init === fn && t.isIdentifier(parentNode.id)) {
+          const declaration = expr.parentPath.parentPath;
+          if (declaration?.isVariableDeclaration() && isStatementInList(declaration)) {
+            const name = parentNode.id.name;
+            const k = add(fn, { name: prefix + name, kind: 'function', topLevel, ...(topLevel ? { owner: name } : {}) }, parent);
+            after.push({ at: declaration, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(name)]) });
+          }
+          return;
+        }
+        if (t.isAssignmentExpression(parentNode) && parentNode.right === fn && parentNode.operator === '=') {
+          const left = parentNode.left;
+          if (t.isIdentifier(left)) {
+            const assignment = expr.parentPath.parentPath;
+            if (assignment?.isExpressionStatement() && isStatementInList(assignment)) {
+              const k = add(fn, { name: prefix + left.name, kind: 'function', topLevel: false, ...(topLevel ? { owner: left.name } : {}) }, parent);
+              after.push({ at: assignment, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(left.name)]) });
+            }
+            return;
+          }
+          const member = memberPath(left);
+          if (member) {
+            // `module.exports = function …` and `exports = …` are called plain, as a require()r would.
+            const plain = member.owner === 'module' && member.key === 'exports';
+            const isPrototype = /(^|\.)prototype$/.test(member.owner);
+            const k = plain
+              ? add(fn, { name: `${member.owner}.${member.key}`, kind: 'function', topLevel: false, ...(topLevel ? { owner: `${member.owner}.${member.key}` } : {}) }, parent)
+              : add(fn, { name: `${member.owner}.${member.key}`, kind: 'method', memberOf: isPrototype ? 'prototype' : 'object', key: member.key, topLevel: false, ...(topLevel ? { owner: member.owner } : {}) }, parent);
+            expr.replaceWith(call(HOOKS.entryRegister, plain ? [t.numericLiteral(k), expr.node] : [t.numericLiteral(k), expr.node, thunk(member.owner)]));
+            return;
+          }
+        }
+        // Where a function takes its name from its place, wrapping it would change `.name`.
+        if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
+        const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parent);
+        expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node]));
+      },
+    },
+    // Classes and object literals bound to a name, or assigned to one: their members, after the statement.
+    Class: {
+      enter(path) {
+        const cls = path.node;
+        if (!cls.loc) return;
+        const bound = boundName(path);
+        if (!bound) return;
+        const parentFn = path.getFunctionParent();
+        const parent = parentFn ? (indexOf.get(parentFn.node) ?? -1) : -1;
+        const prefix = parent >= 0 ? `${targets[parent]?.name}.` : '';
+        const owner = parentFn === null ? bound.name : undefined;
+        const registrations: t.Statement[] = [];
+        for (const member of cls.body.body) {
+          if (!t.isClassMethod(member) || member.generator || !member.loc || member.computed || !staticKey(member.key)) continue;
+          const key = staticKey(member.key)!;
+          const kind: DriveKind = member.kind === 'constructor' ? 'constructor' : member.kind === 'get' ? 'getter' : member.kind === 'set' ? 'setter' : member.static ? 'static' : 'method';
+          const name = kind === 'constructor' ? prefix + bound.name : `${prefix}${bound.name}.${key}`;
+          const k = add(member, { name, kind, memberOf: 'class', key, topLevel: false, ...(member.static && kind !== 'static' ? { static: true } : {}), ...(owner ? { owner } : {}) }, parent);
+          registrations.push(statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(bound.name)]));
+        }
+        for (const r of registrations) after.push({ at: bound.statement, statement: r });
+      },
+    },
+    // Every object literal: its methods, getters, setters and function-valued properties, called on
+    // the object. The literal is wrapped, `hook.fo(obj, k…)` (an object has no name to keep).
+    ObjectExpression: {
+      enter(path) {
+        const obj = path.node;
+        if (!obj.loc || wrapped.has(obj)) return;
+        const parentFn = path.getFunctionParent();
+        const parent = parentFn ? (indexOf.get(parentFn.node) ?? -1) : -1;
+        const prefix = parent >= 0 ? `${targets[parent]?.name}.` : '';
+        const topLevel = parentFn === null;
+        const bound = boundName(path);
+        const source = bound?.name ?? objectSources.get(obj);
+        const label = source ?? `<object>@${obj.loc.start.line}`;
+        const ks: t.Expression[] = [];
+        for (const p of obj.properties) {
+          if (t.isSpreadElement(p) || p.computed) continue;
+          const key = staticKey(p.key);
+          if (key === undefined) continue;
+          const owner = topLevel && source !== undefined ? { owner: source } : {};
+          if (t.isObjectMethod(p)) {
+            if (p.generator || !p.loc) continue;
+            const kind: DriveKind = p.kind === 'get' ? 'getter' : p.kind === 'set' ? 'setter' : 'method';
+            ks.push(t.numericLiteral(add(p, { name: `${prefix}${label}.${key}`, kind, memberOf: 'object', key, topLevel: false, ...owner }, parent)));
+          } else if ((t.isFunctionExpression(p.value) || t.isArrowFunctionExpression(p.value)) && !p.value.generator && p.value.loc) {
+            ks.push(t.numericLiteral(add(p.value, { name: `${prefix}${label}.${key}`, kind: 'method', memberOf: 'object', key, topLevel: false, ...owner }, parent)));
+          } else if (t.isObjectExpression(p.value) && source !== undefined && IDENTIFIER.test(key)) {
+            objectSources.set(p.value, `${source}.${key}`);
+          }
+        }
+        if (ks.length === 0) return;
+        wrapped.add(obj);
+        path.replaceWith(call(HOOKS.objectRegister, [obj, ...ks]));
+      },
+    },
+  });
+
+  // A function whose prototype gets methods is a constructor: driven with `new`, as its methods' receivers are made.
+  const constructors = new Set(targets.filter((d) => d.memberOf === 'prototype' && d.owner !== undefined).map((d) => d.owner!.replace(/\.prototype$/, '')));
+  targets.forEach((d, k) => {
+    if (d.kind === 'function' && d.topLevel && d.owner !== undefined && constructors.has(d.owner)) targets[k] = { ...d, kind: 'constructor' };
+  });
+  for (const { at, statement: s } of after.reverse()) insertAfterStatement(at, s);
+  for (const [block, statements] of hoisted) {
+    const body = t.isProgram(block) || t.isBlockStatement(block) ? block.body : t.isSwitchCase(block) ? block.consequent : undefined;
+    if (!body) continue;
+    // After the function's own `fe(k)` when the block is a function's body.
+    const first = body[0];
+    const atStart = first && t.isExpressionStatement(first) && !first.loc && isHookCall(first.expression, hook, HOOKS.entryEnter) ? 1 : 0;
+    body.splice(atStart, 0, ...statements);
+  }
+  return targets;
+}
+
+/** The names the program's top level declares with `let`, `const` or `class`. */
+function topLevelBlockScopedNames(program: t.Program): Set<string> {
+  const names = new Set<string>();
+  for (const stmt of program.body) {
+    const decl = t.isExportNamedDeclaration(stmt) || t.isExportDefaultDeclaration(stmt) ? stmt.declaration : stmt;
+    if (t.isClassDeclaration(decl) && decl.id) names.add(decl.id.name);
+    else if (t.isVariableDeclaration(decl) && decl.kind !== 'var') for (const d of decl.declarations) for (const n of Object.keys(t.getBindingIdentifiers(d.id))) names.add(n);
+  }
+  return names;
+}
+
+/** Whether the statement sits in a statement list (a block, the program, a case), where another can follow it. */
+function isStatementInList(path: NodePath): boolean {
+  return path.parentPath?.isBlockStatement() === true || path.parentPath?.isProgram() === true || path.parentPath?.isSwitchCase() === true;
+}
+
+function insertAfterStatement(path: NodePath<t.Statement>, s: t.Statement): void {
+  const exported = path.parentPath?.isExportNamedDeclaration() || path.parentPath?.isExportDefaultDeclaration() ? path.parentPath : path;
+  (exported as NodePath<t.Statement>).insertAfter(s);
+}
+
+function isHookCall(e: t.Expression, hook: string, method: string): boolean {
+  return t.isCallExpression(e) && t.isMemberExpression(e.callee) && t.isIdentifier(e.callee.object, { name: hook }) && t.isIdentifier(e.callee.property, { name: method });
+}
+
+/** A property key known from the source: an identifier, a string or a number. */
+function staticKey(key: t.Node): string | undefined {
+  if (t.isIdentifier(key)) return key.name;
+  if (t.isStringLiteral(key)) return key.value;
+  if (t.isNumericLiteral(key)) return String(key.value);
+  return undefined;
+}
+
+/** `a.b.c` as owner `a.b` and key `c`, for a chain of identifiers and static keys only (reading it again has no side effect of its own). */
+function memberPath(e: t.Node): { owner: string; key: string } | undefined {
+  if (!t.isMemberExpression(e)) return undefined;
+  const key = e.computed ? (t.isStringLiteral(e.property) ? e.property.value : undefined) : t.isIdentifier(e.property) ? e.property.name : undefined;
+  const owner = chain(e.object);
+  return key !== undefined && owner !== undefined && IDENTIFIER.test(key) ? { owner, key } : undefined;
+}
+
+function chain(e: t.Node): string | undefined {
+  if (t.isIdentifier(e)) return e.name;
+  if (t.isMemberExpression(e) && !e.computed && t.isIdentifier(e.property)) {
+    const base = chain(e.object);
+    return base === undefined ? undefined : `${base}.${e.property.name}`;
+  }
+  return undefined;
+}
+
+/** `a.b.c` as an expression with no location (neither measured nor hooked). */
+function ownerExpression(source: string): t.Expression {
+  const [first, ...rest] = source.split('.');
+  let e: t.Expression = t.identifier(first!);
+  for (const part of rest) e = t.memberExpression(e, t.identifier(part));
+  return e;
+}
+
+/**
+ * The name a class or object literal is bound to, and the statement that binds it, when it is the
+ * whole value of a declaration (`class A {}`, `const A = class {}`, `const o = {…}`) or of an
+ * assignment statement (`module.exports = {…}`, `api.v1 = {…}`).
+ */
+function boundName(path: NodePath<t.Class | t.ObjectExpression>): { name: string; statement: NodePath<t.Statement> } | undefined {
+  const node = path.node;
+  if (t.isClassDeclaration(node)) {
+    const statement = path.parentPath?.isExportNamedDeclaration() || path.parentPath?.isExportDefaultDeclaration() ? path.parentPath : path;
+    return node.id && isStatementInList(statement) ? { name: node.id.name, statement: path as NodePath<t.Statement> } : undefined;
+  }
+  const parent = path.parent;
+  if (t.isVariableDeclarator(parent) && parent.init === node && t.isIdentifier(parent.id)) {
+    const declaration = path.parentPath?.parentPath;
+    if (declaration?.isVariableDeclaration() && isStatementInList(declaration)) return { name: parent.id.name, statement: declaration };
+  }
+  if (t.isAssignmentExpression(parent) && parent.right === node && parent.operator === '=') {
+    const name = chain(parent.left);
+    const statement = path.parentPath?.parentPath;
+    if (name !== undefined && statement?.isExpressionStatement() && isStatementInList(statement)) return { name, statement };
+  }
+  return undefined;
+}

@@ -1,0 +1,174 @@
+// Drive (src/instrument/driveTargets.ts, src/guest/runtime/drive.ts, src/emit/drivenCalls.ts):
+// after the snippet, every function, method, getter, setter and constructor it defines that
+// nothing called is called once, in source order, with learnt arguments; the completed program
+// makes the same calls where its top level can reach them.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { runSnippet } from '../src/engine/runSnippet.ts';
+import type { RunResult } from '../src/report/buildResult.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'snipexec-drive-'));
+after(() => rmSync(DIR, { recursive: true, force: true }));
+
+/** Runs the completed program under plain node (this one, Node ≥ 24): its stdout. */
+function runProgram(r: RunResult, name: string): string {
+  const file = join(DIR, `${name}.cjs`);
+  writeFileSync(file, r.program ?? '');
+  return execFileSync(process.execPath, [file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+const targets = (r: RunResult) => (r.drives ?? []).map((d) => `${d.target}:${d.outcome}`);
+
+test('drive: top-level functions, bound function expressions and arrows are called with learnt arguments; --no-drive runs the code as written', async () => {
+  const code = [
+    'function greet(user) {',
+    "  console.log('Hello ' + user.name.toUpperCase());",
+    '}',
+    'const twice = (n) => {',
+    '  return n * 2;',
+    '};',
+    'var area = function (w, h) {',
+    '  return w * h;',
+    '};',
+  ].join('\n');
+  const on = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(on.lines.uncovered, [], JSON.stringify(on.errors));
+  assert.deepEqual(targets(on), ['greet:returned', 'twice:returned', 'area:returned']);
+  assert.deepEqual(on.drives?.[2]?.args.length, 2);
+  const off = await runSnippet(code, { mode: 'trace', drive: false });
+  assert.deepEqual(off.lines.uncovered, [2, 5, 8]);
+  assert.equal(off.drives, undefined);
+  assert.equal(runProgram(on, 'functions'), on.stdout);
+});
+
+test('drive: a class is constructed with learnt arguments, then its methods, getters, setters and static methods are called, on one instance', async () => {
+  const code = [
+    'class Account {',
+    '  constructor(owner) {',
+    "    console.log('new', owner.name);",
+    '    this.owner = owner;',
+    '  }',
+    '  deposit(amount) {',
+    '    return amount.toFixed(2);',
+    '  }',
+    '  get label() {',
+    "    return 'acct:' + this.owner.name;",
+    '  }',
+    '  set limit(v) {',
+    '    this.max = v + 1;',
+    '  }',
+    '  static create(o) {',
+    '    return o;',
+    '  }',
+    '}',
+  ].join('\n');
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+  assert.deepEqual(targets(r), ['Account:returned', 'Account.deposit:returned', 'Account.label:returned', 'Account.limit:returned', 'Account.create:returned']);
+  assert.equal(r.stdout, 'new name\n', 'the methods are called on the instance the constructor made');
+  assert.equal(runProgram(r, 'class'), r.stdout);
+});
+
+test('drive: prototype methods are called on an instance of their constructor, which is driven with new', async () => {
+  const code = [
+    'function Game(name) {',
+    '  this.name = name;',
+    '}',
+    'Game.prototype.restart = function () {',
+    "  console.log('restart ' + this.name.toUpperCase());",
+    '};',
+  ].join('\n');
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+  assert.deepEqual(targets(r), ['Game:returned', 'Game.prototype.restart:returned']);
+  assert.match(r.stdout, /^restart [A-Z]+\n$/);
+  assert.equal(runProgram(r, 'prototype'), r.stdout);
+});
+
+test('drive: methods of object literals and exported functions are called on their object', async () => {
+  const code = [
+    'const TestObj = {',
+    '  a: 1,',
+    '  b(x) {',
+    '    return x * this.a;',
+    '  },',
+    '  c: function (y) {',
+    '    return y.length;',
+    '  },',
+    '};',
+    'module.exports = {',
+    '  run(job) {',
+    '    return job.id;',
+    '  },',
+    '};',
+    'exports.stop = function (job) {',
+    '  return job.id;',
+    '};',
+  ].join('\n');
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+  assert.deepEqual(targets(r), ['TestObj.b:returned', 'TestObj.c:returned', 'module.exports.run:returned', 'exports.stop:returned']);
+  runProgram(r, 'objects');
+});
+
+test('drive: a nested helper and a function returned and never called run, outermost first; the program says it cannot reach them', async () => {
+  const code = [
+    'function outer(a) {',
+    '  function inner(b) {',
+    '    return b + 1;',
+    '  }',
+    '  return a;',
+    '}',
+    'function makeHandler(prefix) {',
+    '  return function (msg) {',
+    '    console.log(prefix + msg.text);',
+    '  };',
+    '}',
+  ].join('\n');
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+  assert.deepEqual(targets(r), ['outer:returned', 'outer.inner:returned', 'makeHandler:returned', 'makeHandler.<anonymous>@8:returned']);
+  assert.match(r.program ?? '', /not reachable from the top level\): outer\.inner, makeHandler\.<anonymous>@8/);
+});
+
+test('drive: a callback handed to an injected API that never calls it is driven', async () => {
+  const code = "const off = emitter.off('data', function (chunk) {\n  console.log(chunk.length);\n});";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+});
+
+test('drive: a plain function stays plain: a lost-this bug is still reported, and the next target still runs', async () => {
+  const code = [
+    "'use strict';",
+    'function show() {',
+    '  return this.name.toUpperCase();',
+    '}',
+    'function next(x) {',
+    '  return x + 1;',
+    '}',
+  ].join('\n');
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(targets(r), ['show:threw', 'next:returned']);
+  assert.deepEqual(r.lines.uncovered, [3], 'the line that threw did not complete');
+  const error = r.errors.find((e) => e.drive === 'show');
+  assert.equal(error?.type, 'TypeError');
+  assert.match(error?.message ?? '', /Cannot read properties of undefined \(reading 'name'\)/);
+  assert.equal(r.status, 'stopped');
+});
+
+test('drive: an async function is awaited for its outcome; --call-uncalled is an alias of the default', async () => {
+  const code = 'async function executeQuery(db) {\n  const rows = await db.query(1);\n  return rows.length;\n}';
+  const r = await runSnippet(code, { mode: 'trace', drive: false, callUncalled: true });
+  assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+  assert.deepEqual(targets(r), ['executeQuery:returned']);
+});
+
+test('drive: a function the snippet called is not driven again', async () => {
+  const r = await runSnippet("function used() {\n  console.log('used');\n}\nused();", { mode: 'trace' });
+  assert.equal(r.stdout, 'used\n');
+  assert.equal(r.drives, undefined);
+});
