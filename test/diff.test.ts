@@ -109,3 +109,12 @@ test('diff: unified diff parsing: added, changed and deleted lines, new and remo
   ].join('\n'));
   assert.deepEqual(files.map((f) => [f.path, [...f.lines].sort((a, b) => a - b)]), [['a.js', [3, 11, 19, 20, 21]]]);
 });
+
+test('diff: an error raised in a call drive made (a nested method called plainly, as a lost this) is no finding', () => {
+  const code = "'use strict';\nfunction makeCounter(start) {\n  const counter = { count: start };\n  counter.bump = function () {\n    return this.count + 1;\n  };\n  function label() {\n    return this.count.toFixed(0);\n  }\n  return counter;\n}\n";
+  const dir = repo({ 'counter.js': code });
+  writeFileSync(join(dir, 'counter.js'), code.replace('{ count: start }', '{ count: start, step: 1 }'));
+  const r = diffCli(dir, ['--json']);
+  assert.equal(r.code, 0, r.stdout);
+  assert.deepEqual((JSON.parse(r.stdout) as { findings: unknown[] }).findings, []);
+});

@@ -55,7 +55,8 @@ const TYPE_ERRORS = new Set(['TypeError', 'RangeError']);
 /**
  * `snipexec diff`: runs every fragment a git change touched as a partial snippet in trace mode and
  * keeps the type errors whose culprit is the code's own value (literals, constants, call-site
- * arguments, results of real built-ins), not an injected one. A candidate is re-run with other
+ * arguments, results of real built-ins), not an injected one, and not one raised in a call drive
+ * made (drive's receivers and arguments are synthesised). A candidate is re-run with other
  * seeds, so other synthesised values, and kept only if every run reproduces it.
  */
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
@@ -118,6 +119,9 @@ export async function runFragment(fragment: Fragment, seeds: readonly number[]):
  */
 function own(e: ReportedError, fragment: Fragment): boolean {
   if (e.attribution !== 'snippet' || e.explicit || !TYPE_ERRORS.has(e.type) || e.line <= 0) return false;
+  // Raised in a call drive made: its receiver and arguments are synthesised (a method called plain
+  // shows as a lost `this`), so it is no evidence about the change; the run still reports it.
+  if (e.drive !== undefined) return false;
   const line = e.line + fragment.lineOffset;
   if (fragment.kind === 'top-level') return fragment.changedLines.includes(line);
   return line >= fragment.startLine && line <= fragment.endLine;
