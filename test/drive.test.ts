@@ -115,7 +115,7 @@ test('drive: methods of object literals and exported functions are called on the
   runProgram(r, 'objects');
 });
 
-test('drive: a nested helper and a function returned and never called run, outermost first; the program says it cannot reach them', async () => {
+test('drive: a nested helper and a function returned and never called run, outermost first; the program registers and calls them too', async () => {
   const code = [
     'function outer(a) {',
     '  function inner(b) {',
@@ -125,20 +125,40 @@ test('drive: a nested helper and a function returned and never called run, outer
     '}',
     'function makeHandler(prefix) {',
     '  return function (msg) {',
-    '    console.log(prefix + msg.text);',
+    "    console.log('prefix' + msg.text);",
     '  };',
     '}',
   ].join('\n');
   const r = await runSnippet(code, { mode: 'trace' });
   assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
   assert.deepEqual(targets(r), ['outer:returned', 'outer.inner:returned', 'makeHandler:returned', 'makeHandler.<anonymous>@8:returned']);
-  assert.match(r.program ?? '', /not reachable from the top level\): outer\.inner, makeHandler\.<anonymous>@8/);
+  assert.match(r.stdout, /^prefix.+\n$/);
+  assert.equal(runProgram(r, 'nested'), r.stdout);
+  // Registered where they are made, on the lines they are on.
+  assert.match(r.program ?? '', /\nfunction outer\(a\) \{__snipexec_drive\.fr\(1, inner\);\n  function inner\(b\) \{\n/);
+  assert.match(r.program ?? '', /\nfunction makeHandler\(prefix\) \{\n  return __snipexec_drive\.fr\(3, function \(msg\) \{\n/);
 });
 
-test('drive: a callback handed to an injected API that never calls it is driven', async () => {
-  const code = "const off = emitter.off('data', function (chunk) {\n  console.log(chunk.length);\n});";
+test('drive: the members of a class made in a function are driven, in the program too', async () => {
+  const code = [
+    'function make() {',
+    '  class Box {',
+    '    constructor(v) {',
+    "      console.log('box');",
+    '      this.v = v;',
+    '    }',
+    '    get size() {',
+    '      return String(this.v).length;',
+    '    }',
+    '  }',
+    '  return 1;',
+    '}',
+  ].join('\n');
   const r = await runSnippet(code, { mode: 'trace' });
   assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+  assert.deepEqual(targets(r), ['make:returned', 'make.Box:returned', 'make.Box.size:returned']);
+  assert.equal(r.stdout, 'box\n', 'the getter runs on the instance the constructor made');
+  assert.equal(runProgram(r, 'class-in-function'), r.stdout);
 });
 
 test('drive: a plain function stays plain: a lost-this bug is still reported, and the next target still runs', async () => {

@@ -9,6 +9,8 @@ import { transformJsx } from '../parse/transformJsx.ts';
 import { clockPreamble, readsClock, type ClockSettings } from './clockPreamble.ts';
 import { environmentPreamble, functionsRegistration, preludeWithEnvironments, type ProgramEnvironments } from './environmentPreamble.ts';
 import { drivenCalls } from './drivenCalls.ts';
+import { DRIVE_REGISTRY, driveRegistrySource } from './driveRegistry.ts';
+import { markDriveTargets } from '../instrument/driveTargets.ts';
 import { globalMirror } from './globalMirror.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 
@@ -41,7 +43,9 @@ export type ProgramTarget = 'js' | 'ts';
  */
 export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'): string {
   const { rendered, instrumented } = parts;
-  const snippet = snippetSource(parts.parsed, target);
+  // The calls drive made; the targets the top level cannot reach are registered where the snippet makes them.
+  const driven = drivenCalls(instrumented.driveTargets, parts.drives, new Map(rendered.accessors), instrumented.topLevelReturn);
+  const snippet = snippetSource(parts.parsed, target, driven.registered);
   const envs = parts.environments && parts.environments.loaded.length > 0 ? parts.environments : undefined;
   let code = snippet.code;
   if (!code.endsWith('\n')) code += '\n';
@@ -50,9 +54,7 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
     code = insertAfterPrologue(code, functionsRegistration(instrumented.driveTargets, envs.called), snippet.directives, typed);
   }
   // The functions nothing called are called as the run called them: once the snippet's timers ran out.
-  const driven = drivenCalls(instrumented.driveTargets, parts.drives, new Map(rendered.accessors), instrumented.topLevelReturn);
   const calls = driven.calls;
-  if (driven.unreachable.length > 0) code += `// not called here, as the run's drive did (not reachable from the top level): ${[...new Set(driven.unreachable)].join(', ').replace(/\n/g, ' ')}\n`;
   if (calls.length > 0 && parts.clock === undefined) code += `// ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n`;
   else if (calls.length > 0) {
     if (instrumented.topLevelReturn) {
@@ -79,7 +81,8 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   const environments = envs ? environmentPreamble(envs, rendered, clock !== '') : '';
   const definitions = envs ? preludeWithEnvironments(rendered.source) : rendered.source;
   const prelude = definitions === '' ? '' : `// ---- injected by snipexec ----\n${definitions}${mirror}`;
-  const head = clock + environments + prelude;
+  const registry = snippet.registers ? `// ---- snipexec's drive registry: the functions nothing called, where the snippet makes them ----\n${driveRegistrySource()}` : '';
+  const head = clock + environments + prelude + registry;
   return head + (head === '' ? '' : '// ---- snippet ----\n') + code;
 }
 
@@ -103,26 +106,29 @@ const PREAMBLE_NAMES: ReadonlySet<string> = new Set(['globalThis', 'Date', 'Math
  * regenerated from its syntax tree after the sandbox's own rewrites (types, JSX, module syntax,
  * decorators). A `#!` line becomes a comment, since the definitions come before it.
  */
-function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: ProgramTarget): { code: string; directives: boolean } {
+function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: ProgramTarget, register: ReadonlySet<number>): { code: string; directives: boolean; registers: boolean } {
   let ast: t.File;
   try {
     ast = parseSnippet(parsed.code, parsed.lang).ast;
   } catch {
-    return { code: parsed.code, directives: false };
+    return { code: parsed.code, directives: false, registers: false };
   }
   const directives = ast.program.directives.length > 0;
   const typed = parsed.lang === 'ts' || parsed.lang === 'tsx';
-  if (!typed && !needsRewrite(ast)) return { code: parsed.code.replace(/^#!/, '//#!'), directives };
+  if (!typed && !needsRewrite(ast) && register.size === 0) return { code: parsed.code.replace(/^#!/, '//#!'), directives, registers: false };
   try {
     ast.program.interpreter = null;
     if (typed && target === 'js') stripTypes(ast);
     else if (typed) lowerForTypeStripping(ast);
     transformJsx(ast);
     normalizeSyntax(ast);
-    return { code: generate(ast, { comments: true }).code, directives };
+    // The same targets, in the same order, as the sandbox's instrumentation found (it ran these rewrites first).
+    if (register.size > 0) markDriveTargets(ast, DRIVE_REGISTRY, { enter: false, only: register });
+    // Lines kept where they were, when registrations were added: the program's lines are the snippet's.
+    return { code: generate(ast, { comments: true, ...(register.size > 0 ? { retainLines: true } : {}) }).code, directives, registers: register.size > 0 };
   } catch {
     // The sandbox ran these same rewrites on this code; should one fail here, the program keeps the text.
-    return { code: parsed.code, directives };
+    return { code: parsed.code, directives, registers: false };
   }
 }
 

@@ -1,27 +1,33 @@
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
+import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
 
 /** Where the program keeps the instance each class's methods are called on. */
 const MADE = '__snipexec_made';
 
-/** The calls of a completed program that repeat the run's drive, and the targets it cannot reach. */
+/** The calls of a completed program that repeat the run's drive. */
 export interface DrivenCalls {
   /** One statement per call, in the run's order. */
   readonly calls: readonly string[];
-  /** Targets the run drove that the program's top level cannot reach (nested functions, callbacks): not repeated. */
-  readonly unreachable: readonly string[];
+  /**
+   * The targets the run drove that the program's top level cannot reach (nested functions,
+   * callbacks): the program registers them where they are made and calls them through its drive
+   * registry (driveRegistry.ts).
+   */
+  readonly registered: ReadonlySet<number>;
 }
 
 /**
  * The statements that call what the run's drive called, reached from the program's top level, with
- * the arguments' definitions (their accessors, `accessors`) as the run had them. Each is wrapped so
+ * the arguments' definitions (their accessors, `accessors`) as the run had them, and the others
+ * through the program's drive registry. Each is wrapped so
  * that one that throws (or rejects) prints its error and the next goes on, as in the run. With
  * `inFinally` (a body that returns at its top level, whose calls go in a `finally`), targets reached
- * through a top-level `let`, `const` or class are left out: the `finally` cannot see them.
+ * through a top-level `let`, `const` or class go through the registry too: the `finally` cannot see them.
  */
 export function drivenCalls(targets: readonly DriveTarget[], drives: readonly DriveRecord[], accessors: ReadonlyMap<string, string>, inFinally: boolean): DrivenCalls {
   const calls: string[] = [];
-  const unreachable: string[] = [];
+  const registered = new Set<number>();
   const args = (target: Pick<DriveTarget, 'name'>, count: number) => Array.from({ length: count }, (_, i) => accessors.get(`${target.name}#arg${i}`) ?? 'undefined').join(', ');
   // One instance per class, as in the run: the constructor's drive makes it, else the first method that needs it.
   const made = (C: string) => `${MADE}[${JSON.stringify(C)}]`;
@@ -35,7 +41,12 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
     const target = targets[record.k];
     if (!target) continue;
     if (target.owner === undefined || (inFinally && target.ownerBlockScoped)) {
-      unreachable.push(target.name);
+      registered.add(record.k);
+      const count = target.kind === 'getter' ? 0 : target.kind === 'setter' ? 1 : target.params;
+      const ctor = constructorOf(targets, record.k);
+      const spec = JSON.stringify({ kind: target.kind, ...(target.memberOf ? { memberOf: target.memberOf } : {}), ...(target.key !== undefined ? { key: target.key } : {}), ...(target.static ? { static: true } : {}) });
+      const call = `${DRIVE_REGISTRY}.call(${record.k}, ${spec}, [${args(target, count)}], [${ctor ? args(ctor, ctor.params) : ''}], ${JSON.stringify(record.receiver ?? 'new')})`;
+      calls.push(`try { Promise.resolve(${call}).catch((error) => console.error(error)); } catch (error) { console.error(error); }`);
       continue;
     }
     const owner = target.owner;
@@ -53,5 +64,5 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
     }
     calls.push(`try { Promise.resolve(${expression}).catch((error) => console.error(error)); } catch (error) { console.error(error); }`);
   }
-  return { calls: calls.length > 0 ? [`const ${MADE} = {};`, ...calls] : calls, unreachable };
+  return { calls: calls.length > 0 ? [`const ${MADE} = {};`, ...calls] : calls, registered };
 }

@@ -29,6 +29,13 @@ export interface DriveTarget extends GuestDriveTarget {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+export interface MarkOptions {
+  /** Mark each body with `fe(k)` (the runtime's; a completed program needs none). Default true. */
+  readonly enter?: boolean;
+  /** Register only these targets (the completed program: the ones drive called that its top level cannot reach). Default all. */
+  readonly only?: ReadonlySet<number>;
+}
+
 interface Pending {
   readonly at: NodePath<t.Statement>;
   readonly statement: t.Statement;
@@ -51,8 +58,10 @@ interface Pending {
  * never wrapped, so `.name` stays what it was. Injected nodes have no location: they are neither
  * measured nor driven. Generators are left out: calling one runs none of its body.
  */
-export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
+export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions = {}): DriveTarget[] {
   const targets: DriveTarget[] = [];
+  const enter = options.enter ?? true;
+  const wanted = (k: number) => options.only === undefined || options.only.has(k);
   const call = (method: HookName, args: t.Expression[]) => t.callExpression(t.memberExpression(t.identifier(hook), t.identifier(method)), args);
   const statement = (method: HookName, args: t.Expression[]) => t.expressionStatement(call(method, args));
   const thunk = (owner: string) => t.arrowFunctionExpression([], ownerExpression(owner));
@@ -71,6 +80,7 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
     indexOf.set(fn, k);
     // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither
     // measured nor hooked), and expr stays where it was, so no measured line moves.
+    if (!enter) return k;
     if (t.isArrowFunctionExpression(fn) && !t.isBlockStatement(fn.body)) fn.body = t.blockStatement([t.returnStatement(fn.body)]);
     if (t.isBlockStatement(fn.body)) fn.body.body.unshift(statement(HOOKS.entryEnter, [t.numericLiteral(k)]));
     return k;
@@ -90,7 +100,7 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
           if (!id) return;
           const k = add(fn, { name: prefix + id.name, kind: 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) }, parent);
           const block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
-          if (!block) return;
+          if (!block || !wanted(k)) return;
           const list = hoisted.get(block.node) ?? [];
           list.push(statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(id.name)]));
           hoisted.set(block.node, list);
@@ -106,7 +116,7 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
           if (declaration?.isVariableDeclaration() && isStatementInList(declaration)) {
             const name = parentNode.id.name;
             const k = add(fn, { name: prefix + name, kind: 'function', topLevel, ...(topLevel ? { owner: name } : {}) }, parent);
-            after.push({ at: declaration, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(name)]) });
+            if (wanted(k)) after.push({ at: declaration, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(name)]) });
           }
           return;
         }
@@ -116,7 +126,7 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
             const assignment = expr.parentPath.parentPath;
             if (assignment?.isExpressionStatement() && isStatementInList(assignment)) {
               const k = add(fn, { name: prefix + left.name, kind: 'function', topLevel: false, ...(topLevel ? { owner: left.name } : {}) }, parent);
-              after.push({ at: assignment, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(left.name)]) });
+              if (wanted(k)) after.push({ at: assignment, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(left.name)]) });
             }
             return;
           }
@@ -128,14 +138,14 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
             const k = plain
               ? add(fn, { name: `${member.owner}.${member.key}`, kind: 'function', topLevel: false, ...(topLevel ? { owner: `${member.owner}.${member.key}` } : {}) }, parent)
               : add(fn, { name: `${member.owner}.${member.key}`, kind: 'method', memberOf: isPrototype ? 'prototype' : 'object', key: member.key, topLevel: false, ...(topLevel ? { owner: member.owner } : {}) }, parent);
-            expr.replaceWith(call(HOOKS.entryRegister, plain ? [t.numericLiteral(k), expr.node] : [t.numericLiteral(k), expr.node, thunk(member.owner)]));
+            if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, plain ? [t.numericLiteral(k), expr.node] : [t.numericLiteral(k), expr.node, thunk(member.owner)]));
             return;
           }
         }
         // Where a function takes its name from its place, wrapping it would change `.name`.
         if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
         const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parent);
-        expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node]));
+        if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node]));
       },
     },
     // Classes and object literals bound to a name, or assigned to one: their members, after the statement.
@@ -156,7 +166,7 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
           const kind: DriveKind = member.kind === 'constructor' ? 'constructor' : member.kind === 'get' ? 'getter' : member.kind === 'set' ? 'setter' : member.static ? 'static' : 'method';
           const name = kind === 'constructor' ? prefix + bound.name : `${prefix}${bound.name}.${key}`;
           const k = add(member, { name, kind, memberOf: 'class', key, topLevel: false, ...(member.static && kind !== 'static' ? { static: true } : {}), ...(owner ? { owner } : {}) }, parent);
-          registrations.push(statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(bound.name)]));
+          if (wanted(k)) registrations.push(statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(bound.name)]));
         }
         for (const r of registrations) after.push({ at: bound.statement, statement: r });
       },
@@ -174,7 +184,7 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
         const bound = boundName(path);
         const source = bound?.name ?? objectSources.get(obj);
         const label = source ?? `<object>@${obj.loc.start.line}`;
-        const ks: t.Expression[] = [];
+        const ks: t.NumericLiteral[] = [];
         for (const p of obj.properties) {
           if (t.isSpreadElement(p) || p.computed) continue;
           const key = staticKey(p.key);
@@ -190,9 +200,10 @@ export function markDriveTargets(ast: t.File, hook: string): DriveTarget[] {
             objectSources.set(p.value, `${source}.${key}`);
           }
         }
-        if (ks.length === 0) return;
+        const registered = ks.filter((k) => wanted(k.value));
+        if (registered.length === 0) return;
         wrapped.add(obj);
-        path.replaceWith(call(HOOKS.objectRegister, [obj, ...ks]));
+        path.replaceWith(call(HOOKS.objectRegister, [obj, ...registered]));
       },
     },
   });
