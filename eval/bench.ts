@@ -9,7 +9,8 @@
 //                whether the bundle cache (node_modules/.cache/snipexec) was warm; then one warm-up
 //                each, then N runs each (default 30), interleaved: median and p95;
 //   functions    trace throughput (snippets/s) over the function-body set (datasets/generated/
-//                functions.jsonl, built by `npm run datasets`), one pass at --concurrency (default 2);
+//                functions.jsonl, built by `npm run datasets`), at --concurrency (default 2): one
+//                pass as written (--no-drive, comparable with versions before drive), one with drive;
 //   handwritten  trace throughput over datasets/handwritten (its dom, jquery and react snippets load
 //                environments), --handwritten-rounds passes (default 3), with per-part latency;
 //   subset       on a fixed subset (--subset FILE, else datasets/handwritten): throughput of trace at
@@ -96,9 +97,13 @@ if (wants('functions')) {
     result.functions = { absent: values.functions };
   } else {
     const limit = values['functions-limit'] === undefined ? undefined : positive('functions-limit');
-    const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit);
-    result.functions = { file: values.functions, ...t.figures };
-    lines.push(`| trace throughput, function bodies (${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
+    // As written (--no-drive): the figure comparable with the versions before drive; then with drive, the default.
+    const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, false);
+    result.functions = { file: values.functions, drive: false, ...t.figures };
+    lines.push(`| trace throughput, function bodies, as written (--no-drive; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
+    const d = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, true);
+    result.functionsDrive = { file: values.functions, drive: true, ...d.figures };
+    lines.push(`| trace throughput, function bodies, with drive (the default; ${d.figures.snippets}, concurrency ${concurrency}) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s); ${f(d.figures.perCpuSecond)} per CPU-s, ${f(d.figures.cpuMsPerRun)} CPU ms per run; ${f(d.figures.meanRuns)} runs per snippet; latency p50 / p95 ${f(d.figures.latencyP50Ms)} / ${f(d.figures.latencyP95Ms)} ms |`);
   }
 }
 
@@ -263,11 +268,11 @@ interface ThroughputFigures {
   readonly meanRuns: number;
 }
 
-async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
+async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number, drive = true): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
   const rows: BatchRow[] = [];
   const c0 = process.cpuUsage();
   const started = performance.now();
-  await runBatch(items(), { mode }, { concurrency: c, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
+  await runBatch(items(), { mode, drive }, { concurrency: c, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = cpuMsSince(c0) / 1000;
   const environments: Record<string, number> = {};

@@ -192,3 +192,19 @@ test('drive: a function the snippet called is not driven again', async () => {
   assert.equal(r.stdout, 'used\n');
   assert.equal(r.drives, undefined);
 });
+
+test('drive: in the program, a prototype method whose owner was bound again is called through the registry, and a snippet that binds Promise is no trouble', async () => {
+  const code = [
+    'let Promise = 1;',
+    'var User = function () {};',
+    'User.prototype.test = function () {',
+    "  console.log('test ran');",
+    '};',
+    'var User = { other: true };',
+  ].join('\n');
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [], JSON.stringify(r.errors));
+  assert.equal(r.stdout, 'test ran\n');
+  assert.match(r.program ?? '', /__snipexec_drive\.call\(/);
+  assert.equal(runProgram(r, 'detached'), r.stdout);
+});

@@ -12,9 +12,14 @@ import { HOOKS } from '../protocol/hooks.ts';
  */
 export const DRIVE_REGISTRY = '__snipexec_drive';
 
+/** On one line, as the clock's preamble is: the program's lines after it are the snippet's, and a run of it (its lines measured) covers this one whatever it calls. */
 export function driveRegistrySource(): string {
-  return `var ${DRIVE_REGISTRY} = (function () {
+  return `${REGISTRY_SOURCE.replace(/\n\s*/g, ' ').trim()}\n`;
+}
+
+const REGISTRY_SOURCE = `var ${DRIVE_REGISTRY} = (function () {
   var fns = [], owners = [], values = [], made = new Map();
+  function isObject(v) { return (typeof v === 'object' && v !== null) || typeof v === 'function'; }
   function owner(k) { return values[k] ? owners[k] : typeof owners[k] === 'function' ? owners[k]() : undefined; }
   function instance(C, proto, ctorArgs, create) {
     if (made.has(C)) return made.get(C);
@@ -37,18 +42,16 @@ export function driveRegistrySource(): string {
       var recv = o, holder = o;
       if (t.memberOf === 'class' && !t.static) { recv = instance(o, o.prototype, ctorArgs, receiver === 'create'); holder = o.prototype; }
       else if (t.memberOf === 'prototype') {
-        var c = Object.getOwnPropertyDescriptor(o, 'constructor'), P = c && c.value;
-        recv = typeof P === 'function' && P.prototype === o ? instance(P, o, ctorArgs, receiver === 'create') : Object.create(o);
+        var c = isObject(o) ? Object.getOwnPropertyDescriptor(o, 'constructor') : undefined, P = c && c.value;
+        recv = typeof P === 'function' && P.prototype === o ? instance(P, o, ctorArgs, receiver === 'create') : isObject(o) ? Object.create(o) : {};
       }
-      var d = Object.getOwnPropertyDescriptor(holder, t.key);
+      var d = isObject(holder) ? Object.getOwnPropertyDescriptor(holder, t.key) : undefined;
       if (t.kind === 'getter') return d.get.call(recv);
       if (t.kind === 'setter') return d.set.call(recv, args[0]);
-      return (fns[k] || d.value).apply(recv, args);
+      return (fns[k] || (d && d.value)).apply(recv, args);
     },
   };
-})();
-`;
-}
+})();`;
 
 /** The constructor target of a member's class or prototype (the last one defined before it, by name), when there is one. */
 export function constructorOf(targets: readonly DriveTarget[], k: number): DriveTarget | undefined {

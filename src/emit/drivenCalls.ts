@@ -4,6 +4,8 @@ import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
 
 /** Where the program keeps the instance each class's methods are called on. */
 const MADE = '__snipexec_made';
+/** The program's function that makes one driven call. */
+const CALL = '__snipexec_drive_call';
 
 /** The calls of a completed program that repeat the run's drive. */
 export interface DrivenCalls {
@@ -40,13 +42,13 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
   for (const record of drives) {
     const target = targets[record.k];
     if (!target) continue;
-    if (target.owner === undefined || (inFinally && target.ownerBlockScoped)) {
+    if (target.owner === undefined || (inFinally && target.ownerBlockScoped) || record.detached) {
       registered.add(record.k);
       const count = target.kind === 'getter' ? 0 : target.kind === 'setter' ? 1 : target.params;
       const ctor = constructorOf(targets, record.k);
       const spec = JSON.stringify({ kind: target.kind, ...(target.memberOf ? { memberOf: target.memberOf } : {}), ...(target.key !== undefined ? { key: target.key } : {}), ...(target.static ? { static: true } : {}) });
       const call = `${DRIVE_REGISTRY}.call(${record.k}, ${spec}, [${args(target, count)}], [${ctor ? args(ctor, ctor.params) : ''}], ${JSON.stringify(record.receiver ?? 'new')})`;
-      calls.push(`try { Promise.resolve(${call}).catch((error) => console.error(error)); } catch (error) { console.error(error); }`);
+      calls.push(`${CALL}(() => ${call});`);
       continue;
     }
     const owner = target.owner;
@@ -62,7 +64,10 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
       else if (target.memberOf === 'prototype') expression = `${member(owner, key)}.call(${[on, args(target, target.params)].filter((a) => a !== '').join(', ')})`;
       else expression = `${member(on, key)}(${args(target, target.params)})`;
     }
-    calls.push(`try { Promise.resolve(${expression}).catch((error) => console.error(error)); } catch (error) { console.error(error); }`);
+    calls.push(`${CALL}(() => ${expression});`);
   }
-  return { calls: calls.length > 0 ? [`const ${MADE} = {};`, ...calls] : calls, registered };
+  // Each call prints what it throws or rejects with and the next goes on, as in the run (no global
+  // Promise is read: the snippet may have bound the name).
+  const helper = `function ${CALL}(call) { try { const r = call(); if (r !== null && (typeof r === 'object' || typeof r === 'function') && typeof r.then === 'function') r.then(undefined, (error) => console.error(error)); } catch (error) { console.error(error); } }`;
+  return { calls: calls.length > 0 ? [`const ${MADE} = {};`, helper, ...calls] : calls, registered };
 }

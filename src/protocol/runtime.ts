@@ -78,6 +78,8 @@ export interface DriveRecord {
   error?: { type: string; message: string };
   /** The receiver of a method of a class or prototype: made with `new` and learnt arguments, or by Object.create when that threw. */
   receiver?: 'new' | 'create';
+  /** A member assigned to its owner that the owner no longer held when it was called (its name was bound again). */
+  detached?: true;
 }
 
 /** An error that ended the run (or a timer, driver or entry point of it). */

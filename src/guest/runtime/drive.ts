@@ -12,7 +12,7 @@ import { entered, functions, ownerIsValue, owners } from './driveTargets.ts';
 import { recordError } from './errorAttribution.ts';
 import { inject, NONE } from './injection.ts';
 import { isPromise, settle } from './native.ts';
-import { list, push, rec, str } from './ownData.ts';
+import { isObjectLike, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, getOwnPropertyDescriptor, ObjectCreate, WM, wmGet, wmSet } from './primordials.ts';
 import { config, run } from './run.ts';
@@ -90,6 +90,8 @@ function instanceOf(C: Dyn, proto?: object): { value: object; receiver: 'new' | 
 
 /** The instance a method of this prototype is called on: one of its constructor, when the prototype is that constructor's. */
 function instanceOfPrototype(proto: Dyn): { value: object; receiver: 'new' | 'create' } {
+  // The owner's name was bound again to what has no prototype object: a plain object stands in.
+  if (!isObjectLike(proto)) return rec({ value: {} as object, receiver: 'create' as const });
   const C = getOwnPropertyDescriptor(proto, 'constructor')?.value as Dyn;
   if (typeof C === 'function' && getOwnPropertyDescriptor(C, 'prototype')?.value === proto) return instanceOf(C, proto);
   return rec({ value: ObjectCreate(proto) as object, receiver: 'create' as const });
@@ -144,7 +146,10 @@ function call(k: number, target: GuestDriveTarget, record: DriveRecord): unknown
     record.receiver = made.receiver;
     receiver = made.value;
   }
-  const descriptor = getOwnPropertyDescriptor(holder, key);
+  const descriptor = isObjectLike(holder) ? getOwnPropertyDescriptor(holder, key) : undefined;
+  // A member assigned to its owner that the owner no longer holds (the name was bound again): a
+  // completed program cannot reach it through the owner, and calls it through its registry.
+  if (functions[k] !== undefined && descriptor?.value !== functions[k]) record.detached = true;
   if (target.kind === 'getter') return apply(descriptor?.get as Dyn, receiver, []);
   if (target.kind === 'setter') return apply(descriptor?.set as Dyn, receiver, argumentsOf(target, 1));
   const fn = functions[k] ?? descriptor?.value;
