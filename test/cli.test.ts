@@ -72,3 +72,13 @@ test('cli: batch writes a result per snippet and --resume finishes without redoi
   assert.equal(summary.snippets, 6);
   assert.equal(summary.statusCounts['syntax-error'], 1);
 });
+
+test("cli: the human report lists drive's calls, with their arguments and outcomes, and marks an error a driven call raised", () => {
+  const r = cli(['run', '-'], "'use strict';\nfunction greet(user) {\n  console.log('hi ' + user.name);\n}\nfunction show() {\n  return this.x;\n}\n");
+  assert.equal(r.code, 1, 'the driven call that threw stopped the run: ' + r.stderr);
+  assert.match(r.stdout, /called by drive \(defined, never called; --no-drive runs the code as written\)\n {2}2: greet\(_greet_arg0\) {2}→ returned\n {2}5: show\(\) {2}→ threw TypeError: Cannot read properties of undefined \(reading 'x'\)\n/);
+  assert.match(r.stdout, /6:15 TypeError: Cannot read properties of undefined \(reading 'x'\) {2}\[snippet, in drive's call of show\]/);
+  const off = cli(['run', '-', '--no-drive'], "function greet(user) {\n  console.log('hi ' + user.name);\n}\n");
+  assert.doesNotMatch(off.stdout, /called by drive/);
+  assert.match(off.stdout, /✗ 2 \|/);
+});

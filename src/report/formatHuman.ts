@@ -35,10 +35,17 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
     out.push('', paint('1', 'injected definitions'));
     for (const inj of result.injections) out.push(`  ${inj.source}  ${paint('2', `// ${inj.element}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
   }
+  if (result.drives && result.drives.length > 0) {
+    out.push('', paint('1', 'called by drive (defined, never called; --no-drive runs the code as written)'));
+    for (const d of result.drives) {
+      const outcome = d.outcome === 'threw' && d.error ? paint('31', `threw ${d.error.type}: ${d.error.message}`) : d.outcome;
+      out.push(`  ${d.line}: ${d.target}(${d.args.join(', ')})  ${paint('2', '→')} ${outcome}`);
+    }
+  }
   if (result.stdout !== '') out.push('', paint('1', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
   if (result.errors.length > 0) {
     out.push('', paint('1', 'errors'));
-    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('2', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}]`)}`);
+    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('2', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${e.drive}` : ''}]`)}`);
   }
   return out.join('\n') + '\n';
 }
