@@ -22,6 +22,7 @@ export const runOptionsSchema = z
     maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
     maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),
     drive: z.boolean().default(true).describe('Drive: after the snippet, call each function, method, getter, setter and constructor it defines that nothing called, with learnt arguments (and in --emit too, for those reachable from its top level). On by default; --no-drive runs the code as written.'),
+    scenarios: z.number().int().min(1).max(64).default(8).describe('Explore: after the first execution, up to this many scenarios in all (trace and llm modes), each answering one decision on an injected value the other way; a scenario is kept when it covers new lines. The result\'s explored field holds their union; lineCoverage stays the first execution\'s. 1 gives a single execution.'),
     callUncalled: z.boolean().optional().describe('Alias of drive (the default), for scripts written when it was opt-in.'),
     environments: z.boolean().default(true).describe('Environments: the names a snippet uses select a DOM, jQuery, React, Node\'s built-ins, Express-style servers or installed pure npm modules, loaded before it runs. On by default; --no-environments runs the snippet on learnt values alone.'),
     modulesDirs: z

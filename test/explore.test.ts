@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runSnippet } from '../src/engine/runSnippet.ts';
+import { runBatch } from '../src/batch/runBatch.ts';
 import { selected } from './helpers.ts';
 
 /** Each case runs in trace mode; `uncovered` is exact, and the emitted program must reproduce the run. */
@@ -95,4 +96,40 @@ test('explore: drive in a function body that returns at its top level calls from
 test('explore: a function declared in a block is seen outside it, as sloppy code does', async () => {
   const r = await runSnippet('{ function f() { return 1; } }\nconsole.log(f());', { mode: 'none' });
   assert.equal(r.stdout, '1\n');
+});
+
+test('explore: if (user.isAdmin) {…} else {…} covers both branches over two scenarios; lineCoverage stays the first execution\'s', async () => {
+  const code = "if (user.isAdmin) {\n  console.log('admin');\n} else {\n  console.log('user');\n}";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [4], 'the first execution takes one way');
+  assert.equal(r.explored?.scenarios, 2);
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.equal(r.explored?.lineCoverage, 1);
+  assert.equal(r.explored?.branchCoverage, 1);
+  assert.deepEqual(r.explored?.kept[0]?.flipped, { text: 'user.isAdmin', line: 1, answer: false });
+  assert.deepEqual(r.explored?.kept[0]?.definitions, [{ element: 'user.isAdmin', source: 'var _user_isAdmin = false;' }]);
+  const single = await runSnippet(code, { mode: 'trace', scenarios: 1 });
+  assert.equal(single.explored, undefined);
+  assert.deepEqual(single.lines, r.lines, 'exploring changes nothing of the first execution');
+});
+
+test('explore: a comparison on an injected value is answered the other way; a scenario that adds nothing is not kept', async () => {
+  const r = await runSnippet("if (count > 10) {\n  console.log('many');\n} else {\n  console.log('few');\n}\nconsole.log('end');", { mode: 'trace' });
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.equal(r.explored?.kept.length, 1);
+  const none = await runSnippet("console.log(user.name);", { mode: 'trace' });
+  assert.equal(none.explored?.scenarios, 1, 'no decision to flip: one scenario');
+});
+
+test('explore: the batch summary has exploredLineCoverage and exploredBranchCoverage beside the first execution\'s', async () => {
+  const items = [
+    { id: 'a', code: "if (user.isAdmin) {\n  console.log('admin');\n} else {\n  console.log('user');\n}" },
+    { id: 'b', code: 'console.log(1);' },
+  ];
+  async function* dataset() { yield* items; }
+  const { summary } = await runBatch(dataset(), { mode: 'trace' }, { concurrency: 1 });
+  assert.equal(summary.lineCoverage, 3 / 4);
+  assert.equal(summary.exploredLineCoverage, 1);
+  assert.equal(summary.branchCoverage, 1 / 2);
+  assert.equal(summary.exploredBranchCoverage, 1);
 });

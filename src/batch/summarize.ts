@@ -12,6 +12,12 @@ export interface BatchSummary {
   /** Mean of the per-snippet line coverage ratios, over parsed snippets. */
   readonly meanLineCoverage: number;
   readonly branchCoverage: number;
+  /**
+   * The same over the union of each snippet's kept scenarios (`explored`, as Treefix counts); a
+   * snippet without exploration counts with its first execution.
+   */
+  readonly exploredLineCoverage: number;
+  readonly exploredBranchCoverage: number;
   readonly fullyExecutedRate: number;
   readonly statusCounts: Partial<Record<RunStatus, number>>;
   /** Snippets whose values came from a stand-in source (`degraded` set: the LLM endpoint failed). */
@@ -34,6 +40,8 @@ export class SummaryAccumulator {
   private ratioSum = 0;
   private branchCovered = 0;
   private branchTotal = 0;
+  private exploredCovered = 0;
+  private exploredBranchCovered = 0;
   private full = 0;
   private degraded = 0;
   private readonly statusCounts: Partial<Record<RunStatus, number>> = {};
@@ -59,6 +67,8 @@ export class SummaryAccumulator {
     this.ratioSum += r.lineCoverage;
     this.branchCovered += r.branches.covered;
     this.branchTotal += r.branches.total;
+    this.exploredCovered += r.explored?.lines.covered ?? r.lines.covered;
+    this.exploredBranchCovered += r.explored?.branches.covered ?? r.branches.covered;
     if (r.fullyExecuted) this.full++;
   }
 
@@ -70,6 +80,8 @@ export class SummaryAccumulator {
       lineCoverage: ratio(this.covered, this.total),
       meanLineCoverage: ratio(this.ratioSum, this.parsed),
       branchCoverage: ratio(this.branchCovered, this.branchTotal),
+      exploredLineCoverage: ratio(this.exploredCovered, this.total),
+      exploredBranchCoverage: ratio(this.exploredBranchCovered, this.branchTotal),
       fullyExecutedRate: ratio(this.full, this.parsed),
       statusCounts: { ...this.statusCounts },
       degraded: this.degraded,

@@ -40,6 +40,7 @@ export const RUN_FLAGS = {
   seed: { flag: '--seed', value: 'n', parse: integer },
   memoryLimitMb: { flag: '--memory', value: 'mb', parse: integer },
   drive: { flag: '--no-drive' },
+  scenarios: { flag: '--scenarios', value: 'n', parse: integer },
   callUncalled: { flag: '--call-uncalled' },
   environments: { flag: '--no-environments' },
   modulesDirs: { flag: '--modules', value: 'dir', repeat: true },

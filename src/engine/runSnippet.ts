@@ -15,6 +15,7 @@ import { prepareInWorker } from './prepareInWorker.ts';
 import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepareSnippet.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
+import { explore } from './explore.ts';
 import { jsString } from '../emit/sourceText.ts';
 import { loadEnvironments, type LoadedEnvironments } from '../environments/loadEnvironments.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
@@ -79,16 +80,55 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   }
   values ??= valueSourceFor(options.mode);
   const log = deps.logger ?? deps.llm?.log ?? pino({ level: 'silent' });
-  const book = new DefinitionBook({
-    snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values,
+  const newBook = () => new DefinitionBook({
+    snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values: values!,
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections, log,
   });
   const config = runtimeConfig(instrumented, options);
+  const run = (cfg: RuntimeConfig, book: DefinitionBook) => runScenario(instrumented, cfg, environments, book, options, deadline, log);
+  const book = newBook();
+  const { last, ranWith, runs, answers } = await run(config, book);
+  book.restore(ranWith);
+  const rendered = renderDefinitions(book.defs);
+  // Exploration: more scenarios, each answering one decision on an injected value the other way (explore.ts).
+  const explored = options.scenarios > 1 && last?.report && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
+    ? await explore({ map: instrumented.map, first: last.report, answers, rendered, scenarios: options.scenarios, deadline, run: async (prefer) => {
+      const b = newBook();
+      const scenario = await run({ ...config, prefer: { ...config.prefer, ...prefer } }, b);
+      b.restore(scenario.ranWith);
+      return { report: scenario.last?.report, runs: scenario.runs, rendered: renderDefinitions(b.defs) };
+    } })
+    : undefined;
+  return buildResult({
+    parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started, ...(explored ? { explored } : {}),
+    llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
+    clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
+    environments: { names: environments.names, failed: environments.failures, bundles: environments.bundles },
+    ...(environments.modules ? { modules: environments.modules } : {}),
+  });
+}
+
+interface ScenarioRun {
+  /** The measured run (undefined when the last run allowed was a learning one). */
+  readonly last: ExecutionResult | undefined;
+  /** The definitions it ran with. */
+  readonly ranWith: ReturnType<DefinitionBook['snapshot']>;
+  readonly runs: number;
+  /** The answers recording proxies gave at decisions in the learning runs, first seen (what exploration flips). */
+  readonly answers: Readonly<Record<string, boolean>>;
+}
+
+/**
+ * One scenario: runs the snippet in a fresh isolate as often as new elements are injected, up to
+ * `maxRuns`, and reports the last measured run, which starts with every definition already in place.
+ */
+async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger): Promise<ScenarioRun> {
   let last: ExecutionResult | undefined;
   // The definitions the last run used: the result lists these, not any learnt after it.
   let ranWith: ReturnType<DefinitionBook['snapshot']> = new Map();
   let lastLearnt = false;
   let runs = 0;
+  const answers: Record<string, boolean> = {};
   // The best measured run so far, to come back to when retrying values made things worse.
   let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
   while (runs < options.maxRuns) {
@@ -103,6 +143,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     last = await execute(instrumented, config, environments, book, options, Math.min(options.timeoutMs, Math.max(50, left)), log);
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
+    for (const [sid, answer] of Object.entries(last.report?.answers ?? {})) if (!(sid in answers)) answers[sid] = answer;
     if (!lastLearnt && last.report) {
       const covered = coveredStatements(last.report);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
@@ -129,15 +170,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     last = undefined;
     ranWith = new Map();
   }
-  book.restore(ranWith);
-  const rendered = renderDefinitions(book.defs);
-  return buildResult({
-    parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started,
-    llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
-    clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
-    environments: { names: environments.names, failed: environments.failures, bundles: environments.bundles },
-    ...(environments.modules ? { modules: environments.modules } : {}),
-  });
+  return { last, ranWith, runs, answers };
 }
 
 function coveredStatements(report: { statements: readonly number[] }): number {

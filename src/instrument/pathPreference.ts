@@ -11,6 +11,11 @@ export interface PathPreferences {
   readonly comparisons: WeakMap<t.Node, boolean>;
   /** Plain values tested for truthiness (`if (done) return;`) and the truthiness they should have. */
   readonly tests: WeakMap<t.Node, boolean>;
+  /**
+   * Plain values an `if` tests whose two ways run as much (`if (user.isAdmin) {…} else {…}`): no
+   * preferred answer, but hooked all the same, so that exploration can ask for either.
+   */
+  readonly undecided: WeakSet<t.Node>;
 }
 
 const COMPARISONS = new Set(['===', '==', '!==', '!=', '<', '>', '<=', '>=', 'instanceof', 'in']);
@@ -18,6 +23,7 @@ const COMPARISONS = new Set(['===', '==', '!==', '!=', '<', '>', '<=', '>=', 'in
 export function pathPreferences(ast: t.File): PathPreferences {
   const comparisons = new WeakMap<t.Node, boolean>();
   const tests = new WeakMap<t.Node, boolean>();
+  const undecided = new WeakSet<t.Node>();
   const assign = (node: t.Node, want: boolean): void => {
     if (t.isParenthesizedExpression(node)) return assign(node.expression, want);
     if (t.isUnaryExpression(node, { operator: '!' })) return assign(node.argument, !want);
@@ -55,6 +61,11 @@ export function pathPreferences(ast: t.File): PathPreferences {
     // What runs after the `if` in its block (enclosing blocks left out: measured to do worse).
     const want = preferredOutcome(node.consequent, node.alternate, rest, size, exits);
     if (want !== undefined && node.test.loc) assign(node.test, want);
+    else if (want === undefined && node.test.loc) {
+      let test: t.Node = node.test;
+      while (t.isParenthesizedExpression(test) || t.isUnaryExpression(test, { operator: '!' })) test = t.isParenthesizedExpression(test) ? test.expression : test.argument;
+      if (t.isIdentifier(test) || t.isMemberExpression(test) || t.isCallExpression(test) || t.isOptionalMemberExpression(test) || t.isOptionalCallExpression(test)) undecided.add(test);
+    }
   };
   for (const node of nodes) {
     for (const key of t.VISITOR_KEYS[node.type] ?? []) {
@@ -70,7 +81,7 @@ export function pathPreferences(ast: t.File): PathPreferences {
       } else if (t.isIfStatement(value as t.Node | null)) decide(value as t.IfStatement, 0);
     }
   }
-  return { comparisons, tests };
+  return { comparisons, tests, undecided };
 }
 
 /** Every node of the tree, parents before their children; iterative, so depth costs no stack. */

@@ -69,6 +69,9 @@ function replace(path: NodePath, state: VisitorState, replacement: t.Expression)
   const want = state.operatorHooks ? state.preferences.tests.get(path.node) : undefined;
   if (want !== undefined) {
     node = h(state, HOOKS.operator, [site(path, state, 'operator', 'test', want), t.stringLiteral('test'), replacement, t.booleanLiteral(want)]);
+  } else if (state.operatorHooks && state.preferences.undecided.has(path.node)) {
+    // No way is preferred: a recording proxy stays itself (truthy) unless exploration asks for the other.
+    node = h(state, HOOKS.operator, [site(path, state, 'operator', 'test'), t.stringLiteral('test'), replacement, t.unaryExpression('void', t.numericLiteral(0))]);
   }
   state.done.add(path.node);
   const parent = path.parent;

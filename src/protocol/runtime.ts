@@ -130,6 +130,8 @@ export interface RuntimeReport {
   readonly exitSites?: readonly number[];
   /** The calls drive made, in order. */
   readonly drives?: DriveRecord[];
+  /** Per operator site id, the answer a recording proxy gave there first (boolean decisions): what exploration flips. */
+  readonly answers?: Readonly<Record<string, boolean>>;
 }
 
 /** The report as the runtime serialises it: the counters are not in it (the host reads them from shared memory). */

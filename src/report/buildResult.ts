@@ -11,6 +11,7 @@ import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
+import type { Explored } from '../engine/explore.ts';
 import type { Category, ElementKind } from '../values/types.ts';
 import type { Degradation } from '../values/providers.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
@@ -114,6 +115,8 @@ export interface RunResult {
   readonly modules?: readonly ReportedModule[];
   /** The calls drive made, in order (README "Drive"). Absent when it made none. */
   readonly drives?: readonly DrivenCall[];
+  /** Exploration (README "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
+  readonly explored?: Explored;
 }
 
 
@@ -134,6 +137,8 @@ export interface ResultParts {
   readonly runs: number;
   readonly elapsedMs: number;
   readonly llmCalls: LlmUsage;
+  /** Exploration's union over the kept scenarios, when it ran. */
+  readonly explored?: Explored;
   /** The sandbox's clock, which the emitted program installs when it reads the clock. */
   readonly clock?: ClockSettings;
   /** The npm modules the snippet loads, as loadEnvironments found them. */
@@ -202,6 +207,7 @@ export function buildResult(parts: ResultParts): RunResult {
     ...environmentsOf(parts),
     ...(report?.exit !== undefined ? { exitCode: report.exit } : {}),
     ...drivesOf(instrumented.driveTargets, report?.drives ?? [], rendered, execution?.status === 'timeout'),
+    ...(parts.explored ? { explored: parts.explored } : {}),
     ...modulesOf(parts),
   }, programParts);
 }

@@ -20,7 +20,12 @@ import { traces } from './probes.ts';
 import { EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
-import { adoptModule, adoptReceiver } from './valueHooks.ts';
+import { adoptModule, adoptReceiver, answers } from './valueHooks.ts';
+
+function hasAnswers(): boolean {
+  for (const _ in answers) return true;
+  return false;
+}
 
 /** Definitions of the prelude that threw, with their errors (at most 100). */
 const preludeFailures = list<{ id: string; message: string }>();
@@ -145,6 +150,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       preludeFailures,
       ...(run.exited ? { exit: run.exitCode, exitSites: run.exitSites } : {}),
       ...(drives.length > 0 ? { drives } : {}),
+      ...(hasAnswers() ? { answers } : {}),
     });
     return toJson(report);
   },

@@ -43,7 +43,8 @@ export function probePattern(p: unknown, length: number): unknown[] {
 }
 
 const NULLISH = (v: unknown): boolean => v === null || v === undefined;
-const COMPARISON_OPS: Record<string, 1> = rec({ '===': 1, '==': 1, '!==': 1, '!=': 1, '<': 1, '>': 1, '<=': 1, '>=': 1 });
+/** The comparisons a recording proxy answers with a boolean (the one home of this set in the runtime). */
+export const COMPARISON_OPS: Record<string, 1> = rec({ '===': 1, '==': 1, '!==': 1, '!=': 1, '<': 1, '>': 1, '<=': 1, '>=': 1 });
 const NEGATED: Record<string, string> = rec({ '===': '!==', '==': '!=', '!==': '===', '!=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' });
 const FLIPPED: Record<string, string> = rec({ '<': '>', '>': '<', '<=': '>=', '>=': '<=' });
 /** The probe of a binary operation, the other operand, and the relation as seen from the probe's side. */

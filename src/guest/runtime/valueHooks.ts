@@ -13,7 +13,7 @@ import { arithmetic, comparison } from './operators.ts';
 import { inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
-import { probeAwait, probeOperator, probePattern } from './probeOperators.ts';
+import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
 import { isProbe, note, probeId, spend, traceOf } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
 
@@ -21,8 +21,13 @@ import { config, EXIT, run } from './run.ts';
 let receiver: unknown;
 /** Module specifier -> what require gave for it. */
 const modules: Record<string, unknown> = ObjectCreate(null);
-/** Per operator site id, the answer a recording proxy gives to run more of the code. */
+/** Per operator site id, the answer a recording proxy gives to run more of the code (exploration may ask for the other). */
 const PREFER: Record<string, boolean> = ObjectCreate(null);
+/** Per operator site id, the answer a recording proxy gave there first in this run (boolean decisions only): what exploration flips. */
+export const answers: Record<string, boolean> = ObjectCreate(null);
+function answered(sid: number, answer: boolean): void {
+  if (answers[sid] === undefined) answers[sid] = answer;
+}
 
 export function initValueHooks(): void {
   const keys = ownKeys(config.prefer || {});
@@ -189,6 +194,7 @@ export function operator(sid: number, op: string, a: Dyn, b: Dyn): unknown {
     // b is the type the snippet compares with: a probe answers it, and the trace records it,
     // unless taking that branch would leave the code early (a guard clause).
     if (isProbe(a)) {
+      answered(sid, PREFER[sid] !== false);
       if (PREFER[sid] === false) return b === 'object' ? 'undefined' : 'object';
       note(traceOf(probeId(a)), 'typeofs', b);
       return b;
@@ -204,14 +210,25 @@ export function operator(sid: number, op: string, a: Dyn, b: Dyn): unknown {
     return a;
   }
   if (op === 'test') {
-    // A guard clause tests a value (`if (done) return;`): a probe answers falsy, and learns it.
+    // A guard clause tests a value (`if (done) return;`): a probe answers as preferred (falsy
+    // there), and learns it. With no preference (b undefined) it stays itself, truthy.
     if (isProbe(a)) {
-      note(traceOf(probeId(a)), 'tests', b);
-      return b;
+      const want = PREFER[sid];
+      if (want === undefined) {
+        answered(sid, true);
+        return a;
+      }
+      answered(sid, want);
+      note(traceOf(probeId(a)), 'tests', want);
+      return want;
     }
     return a;
   }
-  if (isProbe(a) || isProbe(b)) return probeOperator(op, a, b, PREFER[sid]);
+  if (isProbe(a) || isProbe(b)) {
+    const r = probeOperator(op, a, b, PREFER[sid]);
+    if (typeof r === 'boolean' && COMPARISON_OPS[op] === 1) answered(sid, r);
+    return r;
+  }
   const compared = comparison(op, a, b);
   if (compared !== undefined) return compared;
   return arithmetic(op, a, b);

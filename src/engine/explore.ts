@@ -1,0 +1,103 @@
+import { coveredLines, measuredLines, type CoverageMap } from '../instrument/coverageModel.ts';
+import type { RuntimeReport } from '../protocol/runtime.ts';
+import type { HostDeadline } from './hostDeadline.ts';
+import type { RenderedDefinitions } from './renderDefinitions.ts';
+
+/** A scenario exploration kept: it covered lines no scenario before it did. */
+export interface ExploredScenario {
+  /** 2, 3, … (scenario 1 is the run the result reports). */
+  readonly scenario: number;
+  /** The decision answered the other way: the site's source text and line, and the answer asked for. */
+  readonly flipped: { readonly text: string; readonly line: number; readonly answer: boolean };
+  /** The lines it covered that no scenario before it did. */
+  readonly newLines: readonly number[];
+  /** The definitions that differ from scenario 1's: element and source. */
+  readonly definitions: readonly { readonly element: string; readonly source: string }[];
+}
+
+/** The union over the kept scenarios, as Treefix counts (README "Explore"). */
+export interface Explored {
+  /** How many scenarios were kept, scenario 1 included. */
+  readonly scenarios: number;
+  /** How many scenarios were run, scenario 1 included, and their executions. */
+  readonly tried: number;
+  readonly runs: number;
+  readonly lineCoverage: number;
+  readonly branchCoverage: number;
+  readonly lines: { readonly total: number; readonly covered: number; readonly uncovered: readonly number[] };
+  readonly branches: { readonly total: number; readonly covered: number };
+  readonly kept: readonly ExploredScenario[];
+}
+
+export interface ExploreInput {
+  readonly map: CoverageMap;
+  /** Scenario 1's measured run. */
+  readonly first: RuntimeReport;
+  /** The answers recording proxies gave at decisions in scenario 1's learning runs, by site id. */
+  readonly answers: Readonly<Record<string, boolean>>;
+  readonly rendered: RenderedDefinitions;
+  /** At most this many scenarios, scenario 1 included. */
+  readonly scenarios: number;
+  readonly deadline: HostDeadline;
+  /** Runs one more scenario with these decisions answered so (site id → answer). */
+  readonly run: (prefer: Readonly<Record<number, boolean>>) => Promise<{ report: RuntimeReport | undefined; runs: number; rendered: RenderedDefinitions }>;
+}
+
+/** Below this much of the snippet's budget left, no scenario is started. */
+const MIN_SCENARIO_MS = 200;
+
+/**
+ * Treefix's tree of executions, offline and guided by coverage: after scenario 1, each decision a
+ * recording proxy answered (a comparison, a `typeof`, a tested value) on a line whose branch left
+ * an outcome uncovered is answered the other way in a scenario of its own; the values are learnt
+ * again for it, and the scenario is kept only if it covers lines no kept one did. Stops at
+ * `scenarios`, when no such decision is left, or near the snippet's time budget.
+ */
+export async function explore(input: ExploreInput): Promise<Explored> {
+  const { map, first } = input;
+  const measured = measuredLines(map);
+  const covered = coveredLines(map, first.statements);
+  // exit() unwinds the statements of the calls it was made in: those lines ran (as buildResult counts them).
+  if (first.exit !== undefined) for (const sid of first.exitSites ?? []) if (map.sites[sid]) covered.add(map.sites[sid]!.line);
+  const branchHits = map.branches.map((b, i) => Array.from({ length: b.outcomes }, (_, k) => (first.branches[i]?.[k] ?? 0) > 0));
+  const kept: ExploredScenario[] = [];
+  let tried = 1;
+  let runs = 0;
+  for (const [sid, answer] of candidates(map, input.answers, branchHits)) {
+    if (kept.length + 1 >= input.scenarios || tried >= input.scenarios * 2 || input.deadline.remainingMs() < MIN_SCENARIO_MS) break;
+    const site = map.sites[sid];
+    if (!site) continue;
+    tried++;
+    const scenario = await input.run({ [sid]: !answer });
+    runs += scenario.runs;
+    const report = scenario.report;
+    if (!report) continue;
+    const lines = coveredLines(map, report.statements);
+    const newLines = measured.filter((l) => lines.has(l) && !covered.has(l));
+    if (newLines.length === 0) continue;
+    for (const l of newLines) covered.add(l);
+    map.branches.forEach((b, i) => { for (let k = 0; k < b.outcomes; k++) if ((report.branches[i]?.[k] ?? 0) > 0) branchHits[i]![k] = true; });
+    const definitions = [...scenario.rendered.statements].filter(([id, source]) => input.rendered.statements.get(id) !== source).map(([element, source]) => ({ element, source }));
+    kept.push({ scenario: kept.length + 2, flipped: { text: site.text, line: site.line, answer: !answer }, newLines, definitions });
+  }
+  const branchTotal = branchHits.reduce((n, b) => n + b.length, 0);
+  const branchCovered = branchHits.reduce((n, b) => n + b.filter(Boolean).length, 0);
+  const coveredMeasured = measured.filter((l) => covered.has(l));
+  return {
+    scenarios: kept.length + 1, tried, runs,
+    lineCoverage: measured.length === 0 ? 1 : coveredMeasured.length / measured.length,
+    branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
+    lines: { total: measured.length, covered: coveredMeasured.length, uncovered: measured.filter((l) => !covered.has(l)) },
+    branches: { total: branchTotal, covered: branchCovered },
+    kept,
+  };
+}
+
+/** The decisions worth answering the other way: on a line where a branch left an outcome uncovered, in source order. */
+function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>, branchHits: readonly boolean[][]): [number, boolean][] {
+  const open = new Set(map.branches.filter((_, i) => branchHits[i]!.some((hit) => !hit)).map((b) => b.line));
+  return Object.entries(answers)
+    .map(([sid, answer]) => [Number(sid), answer] as [number, boolean])
+    .filter(([sid]) => map.sites[sid] !== undefined && open.has(map.sites[sid]!.line))
+    .sort((a, b) => a[0] - b[0]);
+}
