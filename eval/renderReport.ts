@@ -19,12 +19,12 @@ export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Ov
   for (const dataset of [...new Set(all.map((f) => f.dataset))]) {
     const rows = all.filter((f) => f.dataset === dataset);
     out.push(`### ${dataset} (${rows[0]?.snippets ?? 0} snippets)`, '');
-    out.push('| mode | line cov. | mean line cov. | branch cov. | fully executed | parsed | repaired | injections (concrete) | statuses | errors: snippet / injected / environment | time |');
-    out.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    out.push('| mode | line cov. (one execution) | explored line cov. (kept scenarios) | mean line cov. | branch cov. | explored branch cov. | fully executed | parsed | repaired | injections (concrete) | statuses | errors: snippet / injected / environment | time |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const f of rows) {
       const statuses = Object.entries(f.statusCounts).sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`).join(', ');
       const lc = f.reps > 1 ? `${pct(f.lineCoverage)} ± ${(f.lineCoverageSd * 100).toFixed(1)} (${f.reps} reps)` : pct(f.lineCoverage);
-      out.push(`| ${f.mode} | ${lc} | ${pct(f.meanLineCoverage)} | ${pct(f.branchCoverage)} | ${pct(f.fullyExecutedRate)} | ${pct(f.parseRate)} | ${pct(f.repairRate)} | ${f.injections} (${pct(f.concreteRate)}) | ${statuses} | ${errorsCell(f)} | ${(f.elapsedMs / 1000).toFixed(1)} s |`);
+      out.push(`| ${f.mode} | ${lc} | ${pct(f.exploredLineCoverage ?? f.lineCoverage)} | ${pct(f.meanLineCoverage)} | ${pct(f.branchCoverage)} | ${pct(f.exploredBranchCoverage ?? f.branchCoverage)} | ${pct(f.fullyExecutedRate)} | ${pct(f.parseRate)} | ${pct(f.repairRate)} | ${f.injections} (${pct(f.concreteRate)}) | ${statuses} | ${errorsCell(f)} | ${(f.elapsedMs / 1000).toFixed(1)} s |`);
     }
     if (baseline) out.push('', ...comparison(rows, baseline));
     const pairs = overlaps.filter((o) => o.dataset === dataset);

@@ -13,6 +13,9 @@ export interface ModeFigures {
   /** Mean of per-snippet line coverage over parsed snippets. */
   readonly meanLineCoverage: number;
   readonly branchCoverage: number;
+  /** The same over each snippet's kept scenarios (explored), as Treefix counts; a snippet without exploration counts with its first execution. */
+  readonly exploredLineCoverage: number;
+  readonly exploredBranchCoverage: number;
   readonly fullyExecutedRate: number;
   /** Snippets that parsed, with or without repair, over all snippets. */
   readonly parseRate: number;
@@ -45,6 +48,7 @@ export function figures(dataset: string, mode: string, reps: readonly (readonly 
   return {
     dataset, mode, reps: reps.length, snippets: first.length,
     lineCoverage: lc, lineCoverageSd: sd, meanLineCoverage: mean((x) => x.meanLineCoverage), branchCoverage: mean((x) => x.branchCoverage),
+    exploredLineCoverage: mean((x) => x.exploredLineCoverage), exploredBranchCoverage: mean((x) => x.exploredBranchCoverage),
     fullyExecutedRate: mean((x) => x.fullyExecutedRate), parseRate: mean((x) => x.parseRate), repairRate: mean((x) => x.repairRate),
     statusCounts, errorsBy, injections: injections.length, concreteRate: ratio(injections.filter((i) => i.concrete).length, injections.length),
     llmCalls: first.reduce((a, r) => a + (r.llmCalls?.calls ?? 0) + (r.llmCalls?.cached ?? 0), 0), elapsedMs,
@@ -58,6 +62,8 @@ function one(rows: readonly BatchRow[]) {
     lineCoverage: ratio(sum((r) => r.lines.covered), sum((r) => r.lines.total)),
     meanLineCoverage: ratio(sum((r) => r.lineCoverage), parsed.length),
     branchCoverage: ratio(sum((r) => r.branches.covered), sum((r) => r.branches.total)),
+    exploredLineCoverage: ratio(sum((r) => r.explored?.lines.covered ?? r.lines.covered), sum((r) => r.lines.total)),
+    exploredBranchCoverage: ratio(sum((r) => r.explored?.branches.covered ?? r.branches.covered), sum((r) => r.branches.total)),
     fullyExecutedRate: ratio(parsed.filter((r) => r.fullyExecuted).length, parsed.length),
     parseRate: ratio(parsed.length, rows.length),
     repairRate: ratio(parsed.filter((r) => (r.repairs?.length ?? 0) > 0).length, parsed.length),
