@@ -10,7 +10,8 @@
 //                each, then N runs each (default 30), interleaved: median and p95;
 //   functions    trace throughput (snippets/s) over the function-body set (datasets/generated/
 //                functions.jsonl, built by `npm run datasets`), at --concurrency (default 2): one
-//                pass as written (--no-drive, comparable with versions before drive), one with drive;
+//                pass as written with one execution (--no-drive --scenarios 1, comparable with versions
+//                before drive and exploration), one with drive (--scenarios 1), one with the defaults;
 //   handwritten  trace throughput over datasets/handwritten (its dom, jquery and react snippets load
 //                environments), --handwritten-rounds passes (default 3), with per-part latency;
 //   subset       on a fixed subset (--subset FILE, else datasets/handwritten): throughput of trace at
@@ -38,7 +39,7 @@ import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
-import type { Mode } from '../src/options.ts';
+import type { Mode, RunOptionsInput } from '../src/options.ts';
 
 const SECTIONS = ['start', 'functions', 'handwritten', 'subset'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -97,13 +98,17 @@ if (wants('functions')) {
     result.functions = { absent: values.functions };
   } else {
     const limit = values['functions-limit'] === undefined ? undefined : positive('functions-limit');
-    // As written (--no-drive): the figure comparable with the versions before drive; then with drive, the default.
-    const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, false);
-    result.functions = { file: values.functions, drive: false, ...t.figures };
-    lines.push(`| trace throughput, function bodies, as written (--no-drive; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
-    const d = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, true);
-    result.functionsDrive = { file: values.functions, drive: true, ...d.figures };
-    lines.push(`| trace throughput, function bodies, with drive (the default; ${d.figures.snippets}, concurrency ${concurrency}) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s); ${f(d.figures.perCpuSecond)} per CPU-s, ${f(d.figures.cpuMsPerRun)} CPU ms per run; ${f(d.figures.meanRuns)} runs per snippet; latency p50 / p95 ${f(d.figures.latencyP50Ms)} / ${f(d.figures.latencyP95Ms)} ms |`);
+    // As written, one execution (--no-drive --scenarios 1): the figure comparable with the versions
+    // before drive and exploration; then drive with one execution; then the defaults (drive and exploration).
+    const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { drive: false, scenarios: 1 });
+    result.functions = { file: values.functions, drive: false, scenarios: 1, ...t.figures };
+    lines.push(`| trace throughput, function bodies, as written, one execution (--no-drive --scenarios 1; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s); ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
+    const d = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { scenarios: 1 });
+    result.functionsDrive = { file: values.functions, drive: true, scenarios: 1, ...d.figures };
+    lines.push(`| trace throughput, function bodies, drive, one execution (--scenarios 1) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s); ${f(d.figures.perCpuSecond)} per CPU-s; ${f(d.figures.meanRuns)} runs per snippet |`);
+    const e = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, {});
+    result.functionsExplore = { file: values.functions, drive: true, scenarios: 'default', ...e.figures };
+    lines.push(`| trace throughput, function bodies, drive and exploration (the defaults) | ${f(e.figures.perSecond)} snippets/s (${f(e.figures.seconds)} s); ${f(e.figures.perCpuSecond)} per CPU-s; ${f(e.figures.meanRuns)} runs per snippet in the first scenario; ${f(e.figures.scenariosTried)} scenarios tried per snippet beyond the first, ${f(e.figures.msPerScenario)} wall ms each |`);
   }
 }
 
@@ -266,13 +271,15 @@ interface ThroughputFigures {
   readonly latencyP95Ms: number;
   readonly statuses: Record<string, number>;
   readonly meanRuns: number;
+  readonly scenariosTried: number;
+  readonly msPerScenario: number;
 }
 
-async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number, drive = true): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
+async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number, options: Omit<RunOptionsInput, 'mode'> = {}): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
   const rows: BatchRow[] = [];
   const c0 = process.cpuUsage();
   const started = performance.now();
-  await runBatch(items(), { mode, drive }, { concurrency: c, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
+  await runBatch(items(), { mode, ...options }, { concurrency: c, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = cpuMsSince(c0) / 1000;
   const environments: Record<string, number> = {};
@@ -290,6 +297,15 @@ async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c
       snippets: rows.length, seconds, perSecond: rows.length / seconds, cpuSeconds, perCpuSecond: rows.length / cpuSeconds, cpuMsPerRun: (cpuSeconds * 1000) / Math.max(1, runs), environments,
       byEnvironment: { loaded: share(loaded), none: share(rows.filter((r) => !loaded.includes(r))) },
       latencyP50Ms: percentile(ms, 0.5), latencyP95Ms: percentile(ms, 0.95), statuses, meanRuns: mean(rows.map((r) => r.runs)),
+      // Exploration: the scenarios tried beyond the first, and the wall time per scenario (the snippet's time beyond its first scenario's share).
+      scenariosTried: mean(rows.map((r) => (r.explored ? r.explored.tried - 1 : 0))),
+      msPerScenario: (() => {
+        const tried = rows.reduce((n, r) => n + (r.explored ? r.explored.tried - 1 : 0), 0);
+        const extraRuns = rows.reduce((n, r) => n + (r.explored?.runs ?? 0), 0);
+        const allRuns = rows.reduce((n, r) => n + r.runs + (r.explored?.runs ?? 0), 0);
+        const elapsed = rows.reduce((n, r) => n + r.elapsedMs, 0);
+        return tried === 0 || allRuns === 0 ? 0 : (elapsed * (extraRuns / allRuns)) / tried;
+      })(),
     },
   };
 }
