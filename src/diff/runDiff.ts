@@ -86,7 +86,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
 /** Runs one fragment with every seed; its report and the findings that persisted. */
 export async function runFragment(fragment: Fragment, seeds: readonly number[]): Promise<{ report: FragmentReport; found: Finding[] }> {
   // The file name gives the language, as for `snipexec run`.
-  const run = (seed: number) => runSnippet(fragment.code, { mode: 'trace', seed, fileName: fragment.file });
+  // One execution: the findings are the first execution's errors, which exploring more scenarios would not change.
+  const run = (seed: number) => runSnippet(fragment.code, { mode: 'trace', seed, scenarios: 1, fileName: fragment.file });
   const first = await run(seeds[0] ?? 1);
   const report: FragmentReport = {
     file: fragment.file, function: fragment.name, kind: fragment.kind, startLine: fragment.startLine, endLine: fragment.endLine,
