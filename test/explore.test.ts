@@ -133,3 +133,13 @@ test('explore: the batch summary has exploredLineCoverage and exploredBranchCove
   assert.equal(summary.branchCoverage, 1 / 2);
   assert.equal(summary.exploredBranchCoverage, 1);
 });
+
+test('explore: switch (action.type) covers all four cases, one scenario per case not taken', async () => {
+  const code = "switch (action.type) {\n  case 'add':\n    console.log('add');\n    break;\n  case 'remove':\n    console.log('remove');\n    break;\n  case 'reset':\n    console.log('reset');\n    break;\n  case 'undo':\n    console.log('undo');\n    break;\n}";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [6, 7, 9, 10, 12, 13], 'the first execution takes one case');
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.equal(r.explored?.scenarios, 4);
+  assert.deepEqual(r.explored?.kept.map((k) => k.flipped), ['remove', 'reset', 'undo'].map((answer) => ({ text: 'switch', line: 1, answer })));
+  assert.deepEqual(r.explored?.kept.map((k) => k.definitions.map((d) => d.source)), [['var _action_type = "remove";'], ['var _action_type = "reset";'], ['var _action_type = "undo";']]);
+});

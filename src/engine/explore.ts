@@ -7,8 +7,8 @@ import type { RenderedDefinitions } from './renderDefinitions.ts';
 export interface ExploredScenario {
   /** 2, 3, … (scenario 1 is the run the result reports). */
   readonly scenario: number;
-  /** The decision answered the other way: the site's source text and line, and the answer asked for. */
-  readonly flipped: { readonly text: string; readonly line: number; readonly answer: boolean };
+  /** The decision answered the other way: the site's source text and line, and the answer asked for (a boolean, or a `switch` case's value). */
+  readonly flipped: { readonly text: string; readonly line: number; readonly answer: string | number | boolean };
   /** The lines it covered that no scenario before it did. */
   readonly newLines: readonly number[];
   /** The definitions that differ from scenario 1's: element and source. */
@@ -39,8 +39,13 @@ export interface ExploreInput {
   /** At most this many scenarios, scenario 1 included. */
   readonly scenarios: number;
   readonly deadline: HostDeadline;
-  /** Runs one more scenario with these decisions answered so (site id → answer). */
-  readonly run: (prefer: Readonly<Record<number, boolean>>) => Promise<{ report: RuntimeReport | undefined; runs: number; rendered: RenderedDefinitions }>;
+  /** Runs one more scenario with these decisions answered so: booleans (`prefer`) and `switch` cases (`cases`), by site id. */
+  readonly run: (answers: ScenarioAnswers) => Promise<{ report: RuntimeReport | undefined; runs: number; rendered: RenderedDefinitions }>;
+}
+
+export interface ScenarioAnswers {
+  readonly prefer?: Readonly<Record<number, boolean>>;
+  readonly cases?: Readonly<Record<number, string | number | boolean>>;
 }
 
 /** Below this much of the snippet's budget left, no scenario is started. */
@@ -63,12 +68,12 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   const kept: ExploredScenario[] = [];
   let tried = 1;
   let runs = 0;
-  for (const [sid, answer] of candidates(map, input.answers, branchHits)) {
+  for (const { sid, answer, ask } of candidates(map, input.answers, branchHits)) {
     if (kept.length + 1 >= input.scenarios || tried >= input.scenarios * 2 || input.deadline.remainingMs() < MIN_SCENARIO_MS) break;
     const site = map.sites[sid];
     if (!site) continue;
     tried++;
-    const scenario = await input.run({ [sid]: !answer });
+    const scenario = await input.run(ask);
     runs += scenario.runs;
     const report = scenario.report;
     if (!report) continue;
@@ -78,7 +83,7 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     for (const l of newLines) covered.add(l);
     map.branches.forEach((b, i) => { for (let k = 0; k < b.outcomes; k++) if ((report.branches[i]?.[k] ?? 0) > 0) branchHits[i]![k] = true; });
     const definitions = [...scenario.rendered.statements].filter(([id, source]) => input.rendered.statements.get(id) !== source).map(([element, source]) => ({ element, source }));
-    kept.push({ scenario: kept.length + 2, flipped: { text: site.text, line: site.line, answer: !answer }, newLines, definitions });
+    kept.push({ scenario: kept.length + 2, flipped: { text: site.text, line: site.line, answer }, newLines, definitions });
   }
   const branchTotal = branchHits.reduce((n, b) => n + b.length, 0);
   const branchCovered = branchHits.reduce((n, b) => n + b.filter(Boolean).length, 0);
@@ -93,11 +98,24 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   };
 }
 
-/** The decisions worth answering the other way: on a line where a branch left an outcome uncovered, in source order. */
-function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>, branchHits: readonly boolean[][]): [number, boolean][] {
-  const open = new Set(map.branches.filter((_, i) => branchHits[i]!.some((hit) => !hit)).map((b) => b.line));
-  return Object.entries(answers)
-    .map(([sid, answer]) => [Number(sid), answer] as [number, boolean])
-    .filter(([sid]) => map.sites[sid] !== undefined && open.has(map.sites[sid]!.line))
-    .sort((a, b) => a[0] - b[0]);
+/**
+ * The decisions worth answering the other way, on a line where a branch left an outcome uncovered,
+ * in source order: a boolean one flipped, a `switch` taken at each of its cases in turn.
+ */
+function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>, branchHits: readonly boolean[][]): { sid: number; answer: string | number | boolean; ask: ScenarioAnswers }[] {
+  const openBranches = map.branches.filter((_, i) => branchHits[i]!.some((hit) => !hit));
+  const open = new Set(openBranches.map((b) => b.line));
+  // A switch's branches are its cases, on their own lines: any switch with a case not taken keeps its discriminant a candidate.
+  const openSwitch = openBranches.some((b) => b.kind === 'switch');
+  const out: { sid: number; answer: string | number | boolean; ask: ScenarioAnswers }[] = [];
+  const sids = Object.keys(answers).map(Number).filter((sid) => {
+    const site = map.sites[sid];
+    return site !== undefined && (open.has(site.line) || (site.cases !== undefined && openSwitch));
+  }).sort((a, b) => a - b);
+  for (const sid of sids) {
+    const cases = map.sites[sid]!.cases;
+    if (cases) for (const value of cases) out.push({ sid, answer: value, ask: { cases: { [sid]: value } } });
+    else out.push({ sid, answer: !answers[sid], ask: { prefer: { [sid]: !answers[sid] } } });
+  }
+  return out;
 }

@@ -92,9 +92,9 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   const rendered = renderDefinitions(book.defs);
   // Exploration: more scenarios, each answering one decision on an injected value the other way (explore.ts).
   const explored = options.scenarios > 1 && last?.report && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
-    ? await explore({ map: instrumented.map, first: last.report, answers, rendered, scenarios: options.scenarios, deadline, run: async (prefer) => {
+    ? await explore({ map: instrumented.map, first: last.report, answers, rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
       const b = newBook();
-      const scenario = await run({ ...config, prefer: { ...config.prefer, ...prefer } }, b);
+      const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases } }, b);
       b.restore(scenario.ranWith);
       return { report: scenario.last?.report, runs: scenario.runs, rendered: renderDefinitions(b.defs) };
     } })

@@ -29,6 +29,8 @@ export interface HookSite {
   readonly name?: string;
   /** For a decision a recording proxy may answer: the answer that runs more of the code. */
   readonly prefer?: boolean;
+  /** For a `switch` discriminant: its cases' literal values, in order (exploration takes each in turn). */
+  readonly cases?: readonly (string | number | boolean)[];
   /**
    * [line, column] where V8 points for this operation in a stack frame, when not the expression's
    * start: the property of `a.b` and of `a.b(…)` (src/instrument/stackPositions.ts).

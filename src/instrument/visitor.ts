@@ -328,7 +328,12 @@ export const hookVisitor: Visitor<VisitorState> = {
       SWITCHED.add(path.node);
       const chosen = preferredCase(path.node);
       if (!chosen) return;
-      path.node.discriminant = h(state, HOOKS.operator, [site(path.get('discriminant') as NodePath, state, 'operator', 'switch'), t.stringLiteral('switch'), path.node.discriminant, t.cloneNode(chosen)]);
+      const id = site(path.get('discriminant') as NodePath, state, 'operator', 'switch');
+      const cases = path.node.cases.flatMap((c) => (t.isStringLiteral(c.test) || t.isNumericLiteral(c.test) || t.isBooleanLiteral(c.test) ? [c.test.value] : []));
+      const known = state.model.sites[id.value];
+      // The discriminant was already rewritten by its own hook (no location left): the site is the switch's line.
+      if (known) state.model.sites[id.value] = { ...known, cases, ...(known.line === 0 && path.node.loc ? { line: path.node.loc.start.line, column: path.node.loc.start.column + 1, text: 'switch' } : {}) };
+      path.node.discriminant = h(state, HOOKS.operator, [id, t.stringLiteral('switch'), path.node.discriminant, t.cloneNode(chosen)]);
     },
   },
   UpdateExpression: {

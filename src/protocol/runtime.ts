@@ -40,6 +40,8 @@ export interface RuntimeConfig {
   readonly callbacks: CallbackConventionsConfig;
   /** Per operator site id, the answer a recording proxy gives to run more of the code. */
   readonly prefer: Readonly<Record<number, boolean>>;
+  /** Per `switch` site id, the case value a recording proxy takes instead of the one that runs the most (exploration). */
+  readonly cases?: Readonly<Record<number, string | number | boolean>>;
   /** The functions the snippet defines (src/instrument/driveTargets.ts), by index; environments see the top-level ones. */
   readonly driveTargets: readonly GuestDriveTarget[];
   /** Call the targets nothing called, after the snippet and the environments' drivers (drive). */

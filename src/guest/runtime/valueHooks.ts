@@ -29,9 +29,14 @@ function answered(sid: number, answer: boolean): void {
   if (answers[sid] === undefined) answers[sid] = answer;
 }
 
+/** Per `switch` site id, the case a recording proxy takes instead of the instrumenter's (exploration). */
+const CASES: Record<string, unknown> = ObjectCreate(null);
+
 export function initValueHooks(): void {
   const keys = ownKeys(config.prefer || {});
   for (let i = 0; i < keys.length; i++) PREFER[keys[i] as string] = (config.prefer as Record<string, boolean>)[keys[i] as string];
+  const cases = ownKeys(config.cases || {});
+  for (let i = 0; i < cases.length; i++) CASES[cases[i] as string] = (config.cases as Record<string, unknown>)[cases[i] as string];
 }
 /** The prelude's value of the receiver. */
 export function adoptReceiver(v: unknown): void {
@@ -204,8 +209,10 @@ export function operator(sid: number, op: string, a: Dyn, b: Dyn): unknown {
   if (op === 'switch') {
     // b is the case that runs the most code: a probe takes it, and the trace records it.
     if (isProbe(a)) {
-      note(traceOf(probeId(a)), 'compared', { op: '===', type: typeof b, value: b });
-      return b;
+      const chosen = sid in CASES ? CASES[sid] : b;
+      answered(sid, true); // a case was taken for a probe: exploration may take the others
+      note(traceOf(probeId(a)), 'compared', { op: '===', type: typeof chosen, value: chosen });
+      return chosen;
     }
     return a;
   }
