@@ -23,7 +23,7 @@ function runProgram(r: RunResult, name: string): string {
 
 const targets = (r: RunResult) => (r.drives ?? []).map((d) => `${d.target}:${d.outcome}`);
 
-test('drive: top-level functions, bound function expressions and arrows are called with learnt arguments; --no-drive runs the code as written', async () => {
+test('drive: top-level functions, bound function expressions and arrows nothing called are called once, after the snippet, with learnt arguments, in the program too; --no-drive runs the code as written', async () => {
   const code = [
     'function greet(user) {',
     "  console.log('Hello ' + user.name.toUpperCase());",
@@ -34,15 +34,30 @@ test('drive: top-level functions, bound function expressions and arrows are call
     'var area = function (w, h) {',
     '  return w * h;',
     '};',
+    'function used() {',
+    "  console.log('used');",
+    '}',
+    'used();',
   ].join('\n');
   const on = await runSnippet(code, { mode: 'trace' });
   assert.deepEqual(on.lines.uncovered, [], JSON.stringify(on.errors));
   assert.deepEqual(targets(on), ['greet:returned', 'twice:returned', 'area:returned']);
-  assert.deepEqual(on.drives?.[2]?.args.length, 2);
+  assert.equal(on.drives?.[2]?.args.length, 2);
+  assert.equal(on.stdout, 'used\nHello NAME\n', 'used() runs once; greet is called after the snippet');
+  assert.ok(on.injections.some((i) => i.element === 'greet#arg0' && i.kind === 'argument'));
+  assert.match(on.program ?? '', /__snipexec_afterTimers\(\(\) => \{ \/\/ ---- called by snipexec: declared, never called ----\nconst __snipexec_made = \{\};\nfunction __snipexec_drive_call\(call\) [^\n]*\n__snipexec_drive_call\(\(\) => greet\(_greet_arg0\)\);\n__snipexec_drive_call\(\(\) => twice\(_twice_arg0\)\);\n__snipexec_drive_call\(\(\) => area\(_area_arg0, _area_arg1\)\);\n\}\);/);
+  assert.equal(runProgram(on, 'functions'), on.stdout);
   const off = await runSnippet(code, { mode: 'trace', drive: false });
   assert.deepEqual(off.lines.uncovered, [2, 5, 8]);
   assert.equal(off.drives, undefined);
-  assert.equal(runProgram(on, 'functions'), on.stdout);
+});
+
+test('drive: in a function body that returns at its top level, the program calls from a finally', async () => {
+  const r = await runSnippet('function helper(x) {\n  return x + 1;\n}\nreturn 1;', { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.match(r.program ?? '', /finally \{ if \(!__snipexec_threw\) __snipexec_afterTimers\(\(\) => \{ const __snipexec_made = \{\}; function __snipexec_drive_call\(call\) [^\n]* __snipexec_drive_call\(\(\) => helper\(_helper_arg0\)\); \}\); \}/);
+  const again = await runSnippet(r.program ?? '', { mode: 'none', drive: false });
+  assert.equal(again.fullyExecuted, true, JSON.stringify(again.errors));
 });
 
 test('drive: a class is constructed with learnt arguments, then its methods, getters, setters and static methods are called, on one instance', async () => {

@@ -59,40 +59,6 @@ test('explore: guard preferences are trace-mode only; dummy runs the code as its
   assert.deepEqual(r.lines.uncovered, [4]);
 });
 
-test('explore: drive (the default) calls the top-level functions nothing called, with learnt arguments, in --emit too', async () => {
-  const code = [
-    'function greet(user) {',
-    "  console.log('Hello ' + user.name.toUpperCase());",
-    '}',
-    'const twice = (n) => {',
-    '  return n * 2;',
-    '};',
-    'function used() {',
-    "  console.log('used');",
-    '}',
-    'used();',
-  ].join('\n');
-  const off = await runSnippet(code, { mode: 'trace', drive: false });
-  assert.deepEqual(off.lines.uncovered, [2, 5], 'with --no-drive the snippet runs as written');
-  const on = await runSnippet(code, { mode: 'trace' });
-  assert.deepEqual(on.lines.uncovered, [], JSON.stringify(on.errors));
-  assert.equal(on.stdout, 'used\nHello NAME\n', 'used() runs once; greet is called after the snippet');
-  assert.ok(on.injections.some((i) => i.element === 'greet#arg0' && i.kind === 'argument'));
-  assert.match(on.program ?? '', /__snipexec_afterTimers\(\(\) => \{ \/\/ ---- called by snipexec: declared, never called ----\nconst __snipexec_made = \{\};\nfunction __snipexec_drive_call\(call\) [^\n]*\n__snipexec_drive_call\(\(\) => greet\(_greet_arg0\)\);\n__snipexec_drive_call\(\(\) => twice\(_twice_arg0\)\);\n\}\);/);
-  const again = await runSnippet(on.program ?? '', { mode: 'none', drive: false });
-  assert.equal(again.stdout, on.stdout);
-  assert.equal(again.fullyExecuted, true);
-});
-
-test('explore: drive in a function body that returns at its top level calls from a finally', async () => {
-  const code = 'function helper(x) {\n  return x + 1;\n}\nreturn 1;';
-  const r = await runSnippet(code, { mode: 'trace' });
-  assert.deepEqual(r.lines.uncovered, []);
-  assert.match(r.program ?? '', /finally \{ if \(!__snipexec_threw\) __snipexec_afterTimers\(\(\) => \{ const __snipexec_made = \{\}; function __snipexec_drive_call\(call\) [^\n]* __snipexec_drive_call\(\(\) => helper\(_helper_arg0\)\); \}\); \}/);
-  const again = await runSnippet(r.program ?? '', { mode: 'none', drive: false });
-  assert.equal(again.fullyExecuted, true, JSON.stringify(again.errors));
-});
-
 test('explore: a function declared in a block is seen outside it, as sloppy code does', async () => {
   const r = await runSnippet('{ function f() { return 1; } }\nconsole.log(f());', { mode: 'none' });
   assert.equal(r.stdout, '1\n');

@@ -1,3 +1,4 @@
+import * as t from '@babel/types';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
@@ -38,7 +39,7 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
     const ctor = targets.find((t) => t.owner === C && (t.kind === 'constructor' || (t.kind === 'function' && t.topLevel)));
     return `(${made(C)} ??= new ${C}(${ctor ? args(ctor, ctor.params) : ''}))`;
   };
-  const member = (on: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${on}.${key}` : `${on}[${JSON.stringify(key)}]`);
+  const member = (on: string, key: string) => (t.isValidIdentifier(key, false) ? `${on}.${key}` : `${on}[${JSON.stringify(key)}]`);
   for (const record of drives) {
     const target = targets[record.k];
     if (!target) continue;

@@ -21,13 +21,12 @@ export interface DriveTarget extends GuestDriveTarget {
    * completed program can call the target through it; a nested function or a callback has none.
    */
   readonly owner?: string;
-  /** The index of the target whose body creates this one (-1: the top level). */
-  readonly parent: number;
   /** The owner's first name is a top-level `let`, `const` or class: a `finally` after the program's body cannot see it. */
   readonly ownerBlockScoped?: boolean;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** A key that reads as `owner.key` (a reserved word is a fine property name). */
+const isPropertyName = (key: string): boolean => t.isValidIdentifier(key, false);
 
 export interface MarkOptions {
   /** Mark each body with `fe(k)` (the runtime's; a completed program needs none). Default true. */
@@ -73,14 +72,20 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
   const objectSources = new WeakMap<t.Node, string>();
 
   const blockScoped = topLevelBlockScopedNames(ast.program);
-  const add = (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line' | 'parent'>, parent: number): number => {
+  /** Where a node stands: the name prefix of the target whose body holds it (`outer.`), and whether that is the top level. */
+  const enclosing = (path: NodePath): { prefix: string; topLevel: boolean } => {
+    const parentFn = path.getFunctionParent();
+    const parent = parentFn ? indexOf.get(parentFn.node) : undefined;
+    return { prefix: parent === undefined ? '' : `${targets[parent]?.name}.`, topLevel: parentFn === null };
+  };
+  const add = (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line'>): number => {
     const k = targets.length;
     const root = target.owner?.split('.')[0];
-    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length, line: fn.loc?.start.line ?? 0, parent, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}) });
+    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length, line: fn.loc?.start.line ?? 0, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}) });
     indexOf.set(fn, k);
+    if (!enter) return k;
     // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither
     // measured nor hooked), and expr stays where it was, so no measured line moves.
-    if (!enter) return k;
     if (t.isArrowFunctionExpression(fn) && !t.isBlockStatement(fn.body)) fn.body = t.blockStatement([t.returnStatement(fn.body)]);
     if (t.isBlockStatement(fn.body)) fn.body.body.unshift(statement(HOOKS.entryEnter, [t.numericLiteral(k)]));
     return k;
@@ -91,14 +96,11 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
       enter(path) {
         const fn = path.node;
         if (!fn.loc || fn.generator || indexOf.has(fn)) return;
-        const parentFn = path.getFunctionParent();
-        const parent = parentFn ? (indexOf.get(parentFn.node) ?? -1) : -1;
-        const prefix = parent >= 0 ? `${targets[parent]?.name}.` : '';
-        const topLevel = parentFn === null;
+        const { prefix, topLevel } = enclosing(path);
         if (path.isFunctionDeclaration()) {
           const id = path.node.id;
           if (!id) return;
-          const k = add(fn, { name: prefix + id.name, kind: 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) }, parent);
+          const k = add(fn, { name: prefix + id.name, kind: 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) });
           const block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
           if (!block || !wanted(k)) return;
           const list = hoisted.get(block.node) ?? [];
@@ -115,7 +117,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
           const declaration = expr.parentPath.parentPath;
           if (declaration?.isVariableDeclaration() && isStatementInList(declaration)) {
             const name = parentNode.id.name;
-            const k = add(fn, { name: prefix + name, kind: 'function', topLevel, ...(topLevel ? { owner: name } : {}) }, parent);
+            const k = add(fn, { name: prefix + name, kind: 'function', topLevel, ...(topLevel ? { owner: name } : {}) });
             if (wanted(k)) after.push({ at: declaration, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(name)]) });
           }
           return;
@@ -125,7 +127,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
           if (t.isIdentifier(left)) {
             const assignment = expr.parentPath.parentPath;
             if (assignment?.isExpressionStatement() && isStatementInList(assignment)) {
-              const k = add(fn, { name: prefix + left.name, kind: 'function', topLevel: false, ...(topLevel ? { owner: left.name } : {}) }, parent);
+              const k = add(fn, { name: prefix + left.name, kind: 'function', topLevel: false, ...(topLevel ? { owner: left.name } : {}) });
               if (wanted(k)) after.push({ at: assignment, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(left.name)]) });
             }
             return;
@@ -136,15 +138,15 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
             const plain = member.owner === 'module' && member.key === 'exports';
             const isPrototype = /(^|\.)prototype$/.test(member.owner);
             const k = plain
-              ? add(fn, { name: `${member.owner}.${member.key}`, kind: 'function', topLevel: false, ...(topLevel ? { owner: `${member.owner}.${member.key}` } : {}) }, parent)
-              : add(fn, { name: `${member.owner}.${member.key}`, kind: 'method', memberOf: isPrototype ? 'prototype' : 'object', key: member.key, topLevel: false, ...(topLevel ? { owner: member.owner } : {}) }, parent);
+              ? add(fn, { name: `${member.owner}.${member.key}`, kind: 'function', topLevel: false, ...(topLevel ? { owner: `${member.owner}.${member.key}` } : {}) })
+              : add(fn, { name: `${member.owner}.${member.key}`, kind: 'method', memberOf: isPrototype ? 'prototype' : 'object', key: member.key, topLevel: false, ...(topLevel ? { owner: member.owner } : {}) });
             if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, plain ? [t.numericLiteral(k), expr.node] : [t.numericLiteral(k), expr.node, thunk(member.owner)]));
             return;
           }
         }
         // Where a function takes its name from its place, wrapping it would change `.name`.
         if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
-        const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parent);
+        const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false });
         if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node]));
       },
     },
@@ -155,20 +157,16 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
         if (!cls.loc) return;
         const bound = boundName(path);
         if (!bound) return;
-        const parentFn = path.getFunctionParent();
-        const parent = parentFn ? (indexOf.get(parentFn.node) ?? -1) : -1;
-        const prefix = parent >= 0 ? `${targets[parent]?.name}.` : '';
-        const owner = parentFn === null ? bound.name : undefined;
-        const registrations: t.Statement[] = [];
+        const { prefix, topLevel } = enclosing(path);
+        const owner = topLevel ? bound.name : undefined;
         for (const member of cls.body.body) {
           if (!t.isClassMethod(member) || member.generator || !member.loc || member.computed || !staticKey(member.key)) continue;
           const key = staticKey(member.key)!;
           const kind: DriveKind = member.kind === 'constructor' ? 'constructor' : member.kind === 'get' ? 'getter' : member.kind === 'set' ? 'setter' : member.static ? 'static' : 'method';
           const name = kind === 'constructor' ? prefix + bound.name : `${prefix}${bound.name}.${key}`;
-          const k = add(member, { name, kind, memberOf: 'class', key, topLevel: false, ...(member.static && kind !== 'static' ? { static: true } : {}), ...(owner ? { owner } : {}) }, parent);
-          if (wanted(k)) registrations.push(statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(bound.name)]));
+          const k = add(member, { name, kind, memberOf: 'class', key, topLevel: false, ...(member.static && kind !== 'static' ? { static: true } : {}), ...(owner ? { owner } : {}) });
+          if (wanted(k)) after.push({ at: bound.statement, statement: statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(bound.name)]) });
         }
-        for (const r of registrations) after.push({ at: bound.statement, statement: r });
       },
     },
     // Every object literal: its methods, getters, setters and function-valued properties, called on
@@ -177,10 +175,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
       enter(path) {
         const obj = path.node;
         if (!obj.loc || wrapped.has(obj)) return;
-        const parentFn = path.getFunctionParent();
-        const parent = parentFn ? (indexOf.get(parentFn.node) ?? -1) : -1;
-        const prefix = parent >= 0 ? `${targets[parent]?.name}.` : '';
-        const topLevel = parentFn === null;
+        const { prefix, topLevel } = enclosing(path);
         const bound = boundName(path);
         const source = bound?.name ?? objectSources.get(obj);
         const label = source ?? `<object>@${obj.loc.start.line}`;
@@ -193,10 +188,10 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
           if (t.isObjectMethod(p)) {
             if (p.generator || !p.loc) continue;
             const kind: DriveKind = p.kind === 'get' ? 'getter' : p.kind === 'set' ? 'setter' : 'method';
-            ks.push(t.numericLiteral(add(p, { name: `${prefix}${label}.${key}`, kind, memberOf: 'object', key, topLevel: false, ...owner }, parent)));
+            ks.push(t.numericLiteral(add(p, { name: `${prefix}${label}.${key}`, kind, memberOf: 'object', key, topLevel: false, ...owner })));
           } else if ((t.isFunctionExpression(p.value) || t.isArrowFunctionExpression(p.value)) && !p.value.generator && p.value.loc) {
-            ks.push(t.numericLiteral(add(p.value, { name: `${prefix}${label}.${key}`, kind: 'method', memberOf: 'object', key, topLevel: false, ...owner }, parent)));
-          } else if (t.isObjectExpression(p.value) && source !== undefined && IDENTIFIER.test(key)) {
+            ks.push(t.numericLiteral(add(p.value, { name: `${prefix}${label}.${key}`, kind: 'method', memberOf: 'object', key, topLevel: false, ...owner })));
+          } else if (t.isObjectExpression(p.value) && source !== undefined && isPropertyName(key)) {
             objectSources.set(p.value, `${source}.${key}`);
           }
         }
@@ -263,7 +258,7 @@ function memberPath(e: t.Node): { owner: string; key: string } | undefined {
   if (!t.isMemberExpression(e)) return undefined;
   const key = e.computed ? (t.isStringLiteral(e.property) ? e.property.value : undefined) : t.isIdentifier(e.property) ? e.property.name : undefined;
   const owner = chain(e.object);
-  return key !== undefined && owner !== undefined && IDENTIFIER.test(key) ? { owner, key } : undefined;
+  return key !== undefined && owner !== undefined && isPropertyName(key) ? { owner, key } : undefined;
 }
 
 function chain(e: t.Node): string | undefined {
