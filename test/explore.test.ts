@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
 import { selected } from './helpers.ts';
+import { runWithNode } from '../src/emit/runWithNode.ts';
 
 /** Each case runs in trace mode; `uncovered` is exact, and the emitted program must reproduce the run. */
 const PATHS = [
@@ -108,4 +109,18 @@ test('explore: switch (action.type) covers all four cases, one scenario per case
   assert.equal(r.explored?.scenarios, 4);
   assert.deepEqual(r.explored?.kept.map((k) => k.flipped), ['remove', 'reset', 'undo'].map((answer) => ({ text: 'switch', line: 1, answer })));
   assert.deepEqual(r.explored?.kept.map((k) => k.definitions.map((d) => d.source)), [['var _action_type = "remove";'], ['var _action_type = "reset";'], ['var _action_type = "undo";']]);
+});
+
+test('explore: each kept scenario has its own result, whose completed program takes its branch under plain node', async () => {
+  const code = "if (user.isAdmin) {\n  console.log('admin');\n} else {\n  console.log('user');\n}";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.equal(r.scenarioResults?.length, 1);
+  const second = r.scenarioResults![0]!;
+  assert.deepEqual(second.lines.uncovered, [2], 'scenario 2 takes the else branch');
+  assert.equal(second.stdout, 'user\n');
+  assert.equal(second.explored, undefined);
+  const run = await runWithNode(second.program!, { timeoutMs: 10_000 });
+  assert.equal(run.exitCode, 0);
+  assert.equal(run.output, 'user\n');
+  assert.equal(JSON.parse(JSON.stringify(r)).scenarioResults, undefined, 'not in JSON output');
 });

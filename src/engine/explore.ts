@@ -40,7 +40,7 @@ export interface ExploreInput {
   readonly scenarios: number;
   readonly deadline: HostDeadline;
   /** Runs one more scenario with these decisions answered so: booleans (`prefer`) and `switch` cases (`cases`), by site id. */
-  readonly run: (answers: ScenarioAnswers) => Promise<{ report: RuntimeReport | undefined; runs: number; rendered: RenderedDefinitions }>;
+  readonly run: (answers: ScenarioAnswers) => Promise<{ report: RuntimeReport | undefined; runs: number; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
 }
 
 export interface ScenarioAnswers {
@@ -83,6 +83,7 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     for (const l of newLines) covered.add(l);
     map.branches.forEach((b, i) => { for (let k = 0; k < b.outcomes; k++) if ((report.branches[i]?.[k] ?? 0) > 0) branchHits[i]![k] = true; });
     const definitions = [...scenario.rendered.statements].filter(([id, source]) => input.rendered.statements.get(id) !== source).map(([element, source]) => ({ element, source }));
+    scenario.keep(kept.length + 2);
     kept.push({ scenario: kept.length + 2, flipped: { text: site.text, line: site.line, answer }, newLines, definitions });
   }
   const branchTotal = branchHits.reduce((n, b) => n + b.length, 0);

@@ -1,6 +1,6 @@
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
-import { buildResult, type RunResult } from '../report/buildResult.ts';
+import { buildResult, withScenarioResults, type RunResult } from '../report/buildResult.ts';
 import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
@@ -85,27 +85,35 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections, log,
   });
   const config = runtimeConfig(instrumented, options);
+  const resultParts = {
+    parsed, instrumented, llmCalls: NO_LLM_USAGE,
+    clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
+    environments: { names: environments.names, failed: environments.failures, bundles: environments.bundles },
+    ...(environments.modules ? { modules: environments.modules } : {}),
+  };
   const run = (cfg: RuntimeConfig, book: DefinitionBook) => runScenario(instrumented, cfg, environments, book, options, deadline, log);
   const book = newBook();
   const { last, ranWith, runs, answers } = await run(config, book);
   book.restore(ranWith);
   const rendered = renderDefinitions(book.defs);
   // Exploration: more scenarios, each answering one decision on an injected value the other way (explore.ts).
+  const scenarioResults: RunResult[] = [];
   const explored = options.scenarios > 1 && last?.report && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
     ? await explore({ map: instrumented.map, first: last.report, answers, rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
       const b = newBook();
       const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases } }, b);
       b.restore(scenario.ranWith);
-      return { report: scenario.last?.report, runs: scenario.runs, rendered: renderDefinitions(b.defs) };
+      const rendered = renderDefinitions(b.defs);
+      // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
+      const keep = () => { scenarioResults.push(buildResult({ ...resultParts, execution: scenario.last, book: b, rendered, runs: scenario.runs, elapsedMs: Date.now() - started })); };
+      return { report: scenario.last?.report, runs: scenario.runs, rendered, keep };
     } })
     : undefined;
-  return buildResult({
-    parsed, instrumented, execution: last, book, rendered, runs, elapsedMs: Date.now() - started, ...(explored ? { explored } : {}),
+  const result = buildResult({
+    ...resultParts, execution: last, book, rendered, runs, elapsedMs: Date.now() - started, ...(explored ? { explored } : {}),
     llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
-    clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
-    environments: { names: environments.names, failed: environments.failures, bundles: environments.bundles },
-    ...(environments.modules ? { modules: environments.modules } : {}),
   });
+  return scenarioResults.length > 0 ? withScenarioResults(result, scenarioResults) : result;
 }
 
 interface ScenarioRun {

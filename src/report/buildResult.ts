@@ -117,6 +117,17 @@ export interface RunResult {
   readonly drives?: readonly DrivenCall[];
   /** Exploration (README "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
   readonly explored?: Explored;
+  /**
+   * The results of the kept scenarios 2, 3, … (`explored.kept`, in order), each as if it were the
+   * only execution: its completed program (`--emit FILE --scenario K`), output, lines and errors.
+   * Not enumerable, so never in JSON output.
+   */
+  readonly scenarioResults?: readonly RunResult[];
+}
+
+/** The result with its kept scenarios' own results attached, out of JSON's reach. */
+export function withScenarioResults(result: RunResult, scenarios: readonly RunResult[]): RunResult {
+  return Object.defineProperty(result, 'scenarioResults', { value: scenarios, enumerable: false });
 }
 
 
