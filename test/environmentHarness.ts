@@ -38,6 +38,7 @@ const host = {
   afterSnippet(name, drive) { drivers.push(drive); },
   valueOf(id) { return Object.prototype.hasOwnProperty.call(values, id) ? values[id] : undefined; },
   isProbe() { return false; },
+  outcomeOf(id) { return options.outcomes?.[id]; },
   nextTick(fn, args) { Promise.resolve().then(() => fn(...args)); },
   topLevelFunctions() { return tracked.map((t) => ({ name: t.name, fn: t.fn, called: called.has(t.name) })); },
 };

@@ -124,3 +124,57 @@ test('explore: each kept scenario has its own result, whose completed program ta
   assert.equal(run.output, 'user\n');
   assert.equal(JSON.parse(JSON.stringify(r)).scenarioResults, undefined, 'not in JSON output');
 });
+
+/** Each kept scenario's program, run under plain node, prints what the scenario printed. */
+async function programsReproduce(r: Awaited<ReturnType<typeof runSnippet>>): Promise<void> {
+  for (const s of [r, ...(r.scenarioResults ?? [])]) {
+    const run = await runWithNode(s.program!, { timeoutMs: 10_000 });
+    assert.equal(run.output, s.stdout);
+    assert.equal(run.exitCode, 0);
+  }
+}
+
+test('explore: try { await api.fetch() } catch (e) { … } covers the catch, with a fetch that rejects', async () => {
+  const code = "async function load() {\n  try {\n    const data = await api.fetch('/items');\n    console.log('got', data.length);\n  } catch (e) {\n    console.log('failed:', e.message);\n  }\n}\nload();";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [6], 'the first execution succeeds');
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'api.fetch', line: 3, outcome: 'reject' }]);
+  assert.equal(r.scenarioResults?.[0]?.stdout, 'failed: fetch failed\n');
+  await programsReproduce(r);
+});
+
+test('explore: a callee not awaited throws instead; a catch with nothing left uncovered asks for nothing', async () => {
+  const r = await runSnippet("try {\n  const cfg = parser.parse(text);\n  console.log(cfg.port);\n} catch (e) {\n  console.log('bad config');\n}", { mode: 'trace' });
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'parser.parse', line: 2, outcome: 'throw' }]);
+  await programsReproduce(r);
+  const covered = await runSnippet("try {\n  console.log(parser.parse(text));\n} catch (e) {\n}", { mode: 'trace' });
+  assert.equal(covered.explored?.tried, 1, 'an empty catch has no line to cover: no scenario is tried');
+});
+
+test('explore: for (const x of items) covers the body, and the lines after it in the empty case', async () => {
+  const code = "function first(items) {\n  for (const x of items) {\n    return x.name;\n  }\n  return 'none';\n}\nconsole.log(first(list));";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [5], 'the first execution enters the loop');
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.deepEqual(r.explored?.kept[0]?.flipped, { text: 'list', line: 2, outcome: 'empty' });
+  assert.deepEqual(r.explored?.kept[0]?.definitions, [{ element: 'list', source: 'var list = [];' }]);
+  await programsReproduce(r);
+});
+
+test('explore: a Node-style (err, data) callback covers both branches, with an injected fs and with the fs environment', async () => {
+  const body = (use: string) => `fs.readFile('config.json', 'utf8', function (err, data) {\n  if (err) {\n    console.log('cannot read:', err.message);\n    return;\n  }\n  console.log('read', ${use});\n});`;
+  const injected = await runSnippet(body('data.length'), { mode: 'trace' });
+  assert.deepEqual(injected.lines.uncovered, [3, 4], 'the first execution reads the file');
+  assert.deepEqual(injected.explored?.lines.uncovered, []);
+  assert.deepEqual(injected.explored?.kept.map((k) => k.flipped), [{ text: 'fs.readFile#cb2', line: 1, outcome: 'error' }]);
+  assert.equal(injected.scenarioResults?.[0]?.stdout, 'cannot read: readFile failed\n');
+  await programsReproduce(injected);
+  const environment = await runSnippet(`const fs = require('fs');\n${body('JSON.parse(data).port')}`, { mode: 'trace' });
+  assert.deepEqual(environment.environments?.loaded.includes('node-fs'), true);
+  assert.deepEqual(environment.lines.uncovered, [4, 5]);
+  assert.deepEqual(environment.explored?.lines.uncovered, []);
+  assert.equal(environment.scenarioResults?.[0]?.stdout, "cannot read: ENOENT: no such file or directory, open 'config.json'\n", 'the file stays missing: fs fails as Node does');
+  await programsReproduce(environment);
+});

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
+import type { ValueOutcome } from '../protocol/runtime.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { EmittedEnvironment } from './nodeEnvironments.ts';
 import { commentText, jsString } from './sourceText.ts';
@@ -13,16 +14,18 @@ export interface ProgramEnvironments {
   readonly values: readonly string[];
   /** Entry points (by index) the run had called before the environments' drivers ran; none when the run did not say. */
   readonly called?: readonly number[];
+  /** The other outcomes the run's exploration scenario asked of the environments' values (a file left missing), by element id. */
+  readonly outcomes?: Readonly<Record<string, ValueOutcome>>;
 }
 
 /**
  * What the program needs of a run's environments: the bundles that loaded (by the request each was
  * built from, else by its code), and the ids of the values they asked for. Undefined when none loaded.
  */
-export function programEnvironments(bundles: readonly GuestBundle[], failed: ReadonlySet<string>, values: readonly string[], called?: readonly number[]): ProgramEnvironments | undefined {
+export function programEnvironments(bundles: readonly GuestBundle[], failed: ReadonlySet<string>, values: readonly string[], called?: readonly number[], outcomes?: Readonly<Record<string, ValueOutcome>>): ProgramEnvironments | undefined {
   const loaded = bundles.filter((b) => !failed.has(b.name)).map((b): EmittedEnvironment => (b.request ? { name: b.name, request: b.request } : { name: b.name, code: b.code }));
   if (loaded.length === 0) return undefined;
-  return { loaded, values, ...(called ? { called } : {}) };
+  return { loaded, values, ...(called ? { called } : {}), ...(outcomes && Object.keys(outcomes).length > 0 ? { outcomes } : {}) };
 }
 
 /** The loader the program requires, by its absolute path in this snipexec installation (Node ≥ 24 runs it with type stripping). */
@@ -49,7 +52,7 @@ export function environmentPreamble(envs: ProgramEnvironments, rendered: Rendere
   const names = envs.loaded.map((e) => e.name).join(', ');
   return [
     `// ---- environments (${commentText(names)}): loaded from snipexec as the run loaded them ----`,
-    `var ${NODE_REQUIRE} = require, ${ENVIRONMENTS_VARIABLE} = require(${jsString(NODE_ENVIRONMENTS_LOADER)}).loadNodeEnvironments({ module, environments: [${list}], values: {${values.length > 0 ? ` ${values.join(', ')} ` : ''}} });`,
+    `var ${NODE_REQUIRE} = require, ${ENVIRONMENTS_VARIABLE} = require(${jsString(NODE_ENVIRONMENTS_LOADER)}).loadNodeEnvironments({ module, environments: [${list}], values: {${values.length > 0 ? ` ${values.join(', ')} ` : ''}}${envs.outcomes ? `, outcomes: ${JSON.stringify(envs.outcomes)}` : ''} });`,
     // The module's own names shadow the globals an environment defines: the run saw the environment's.
     `__dirname = ${ENVIRONMENTS_VARIABLE}.moduleValue('__dirname', __dirname); __filename = ${ENVIRONMENTS_VARIABLE}.moduleValue('__filename', __filename);`,
     // The drivers run once the snippet's timers ran out, before the functions nothing called.

@@ -2,6 +2,7 @@ import Module from 'node:module';
 import { runInThisContext } from 'node:vm';
 import { SnipexecError } from '../errors.ts';
 import { environmentFilename, type EnvironmentHost, type GuestEnvironment } from '../protocol/environment.ts';
+import type { ValueOutcome } from '../protocol/runtime.ts';
 import { bundleGuestSync, type GuestBundleRequest } from '../sandbox/bundleGuest.ts';
 
 /**
@@ -26,6 +27,8 @@ export interface NodeEnvironmentOptions {
   readonly environments: readonly EmittedEnvironment[];
   /** Per element id the environments asked for in the run, the value the run gave it (a definition of the program's prelude). */
   readonly values?: Readonly<Record<string, () => unknown>>;
+  /** The other outcomes the run's exploration scenario asked of values (a file left missing), by element id. */
+  readonly outcomes?: Readonly<Record<string, ValueOutcome>>;
 }
 
 /** What the program drives its environments with, after loading them. */
@@ -104,6 +107,7 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
       return known.get(key);
     },
     isProbe: () => false,
+    outcomeOf: (id: string) => options.outcomes?.[String(id)],
   });
   hookRequire(options.module, modules, () => globals.get('require'));
   for (const env of options.environments) {

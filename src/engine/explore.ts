@@ -1,5 +1,7 @@
 import { coveredLines, measuredLines, type CoverageMap } from '../instrument/coverageModel.ts';
-import type { RuntimeReport } from '../protocol/runtime.ts';
+import type { RuntimeReport, ValueOutcome } from '../protocol/runtime.ts';
+import type { TraceStore } from './traceStore.ts';
+import { callbackElementId } from '../protocol/elementIds.ts';
 import type { HostDeadline } from './hostDeadline.ts';
 import type { RenderedDefinitions } from './renderDefinitions.ts';
 
@@ -7,8 +9,12 @@ import type { RenderedDefinitions } from './renderDefinitions.ts';
 export interface ExploredScenario {
   /** 2, 3, … (scenario 1 is the run the result reports). */
   readonly scenario: number;
-  /** The decision answered the other way: the site's source text and line, and the answer asked for (a boolean, or a `switch` case's value). */
-  readonly flipped: { readonly text: string; readonly line: number; readonly answer: string | number | boolean };
+  /**
+   * What this scenario did differently: a decision answered the other way (the site's source text
+   * and line, and the answer asked for: a boolean, or a `switch` case's value), or an injected
+   * value given its other outcome (the element, the line where the snippet used it, and the outcome).
+   */
+  readonly flipped: Flip;
   /** The lines it covered that no scenario before it did. */
   readonly newLines: readonly number[];
   /** The definitions that differ from scenario 1's: element and source. */
@@ -35,6 +41,13 @@ export interface ExploreInput {
   readonly first: RuntimeReport;
   /** The answers recording proxies gave at decisions in scenario 1's learning runs, by site id. */
   readonly answers: Readonly<Record<string, boolean>>;
+  /** The recording proxies scenario 1's learning runs called, and iterated, by site id. */
+  readonly callees: Readonly<Record<string, string>>;
+  readonly iterables: Readonly<Record<string, string>>;
+  /** Scenario 1's traces: the error-first callbacks handed to injected functions, and which results were awaited. */
+  readonly traces: TraceStore;
+  /** The files scenario 1 read that the value generator filled (fileElementId): each may stay missing instead. */
+  readonly files: readonly string[];
   readonly rendered: RenderedDefinitions;
   /** At most this many scenarios, scenario 1 included. */
   readonly scenarios: number;
@@ -43,9 +56,15 @@ export interface ExploreInput {
   readonly run: (answers: ScenarioAnswers) => Promise<{ report: RuntimeReport | undefined; runs: number; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
 }
 
+export type Flip =
+  | { readonly text: string; readonly line: number; readonly answer: string | number | boolean }
+  | { readonly text: string; readonly line: number; readonly outcome: ValueOutcome };
+
 export interface ScenarioAnswers {
   readonly prefer?: Readonly<Record<number, boolean>>;
   readonly cases?: Readonly<Record<number, string | number | boolean>>;
+  /** By element id: an iterable given empty, a callee that fails, an error-first callback called with an error. */
+  readonly outcomes?: Readonly<Record<string, ValueOutcome>>;
 }
 
 /** Below this much of the snippet's budget left, no scenario is started. */
@@ -68,10 +87,8 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   const kept: ExploredScenario[] = [];
   let tried = 1;
   let runs = 0;
-  for (const { sid, answer, ask } of candidates(map, input.answers, branchHits)) {
+  for (const { flip, ask } of [...candidates(map, input.answers, branchHits), ...outcomeCandidates(input, branchHits, covered, measured)]) {
     if (kept.length + 1 >= input.scenarios || tried >= input.scenarios * 2 || input.deadline.remainingMs() < MIN_SCENARIO_MS) break;
-    const site = map.sites[sid];
-    if (!site) continue;
     tried++;
     const scenario = await input.run(ask);
     runs += scenario.runs;
@@ -84,7 +101,7 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     map.branches.forEach((b, i) => { for (let k = 0; k < b.outcomes; k++) if ((report.branches[i]?.[k] ?? 0) > 0) branchHits[i]![k] = true; });
     const definitions = [...scenario.rendered.statements].filter(([id, source]) => input.rendered.statements.get(id) !== source).map(([element, source]) => ({ element, source }));
     scenario.keep(kept.length + 2);
-    kept.push({ scenario: kept.length + 2, flipped: { text: site.text, line: site.line, answer }, newLines, definitions });
+    kept.push({ scenario: kept.length + 2, flipped: flip, newLines, definitions });
   }
   const branchTotal = branchHits.reduce((n, b) => n + b.length, 0);
   const branchCovered = branchHits.reduce((n, b) => n + b.filter(Boolean).length, 0);
@@ -103,20 +120,72 @@ export async function explore(input: ExploreInput): Promise<Explored> {
  * The decisions worth answering the other way, on a line where a branch left an outcome uncovered,
  * in source order: a boolean one flipped, a `switch` taken at each of its cases in turn.
  */
-function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>, branchHits: readonly boolean[][]): { sid: number; answer: string | number | boolean; ask: ScenarioAnswers }[] {
+function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>, branchHits: readonly boolean[][]): Candidate[] {
   const openBranches = map.branches.filter((_, i) => branchHits[i]!.some((hit) => !hit));
   const open = new Set(openBranches.map((b) => b.line));
   // A switch's branches are its cases, on their own lines: any switch with a case not taken keeps its discriminant a candidate.
   const openSwitch = openBranches.some((b) => b.kind === 'switch');
-  const out: { sid: number; answer: string | number | boolean; ask: ScenarioAnswers }[] = [];
+  const out: Candidate[] = [];
   const sids = Object.keys(answers).map(Number).filter((sid) => {
     const site = map.sites[sid];
     return site !== undefined && (open.has(site.line) || (site.cases !== undefined && openSwitch));
   }).sort((a, b) => a - b);
   for (const sid of sids) {
-    const cases = map.sites[sid]!.cases;
-    if (cases) for (const value of cases) out.push({ sid, answer: value, ask: { cases: { [sid]: value } } });
-    else out.push({ sid, answer: !answers[sid], ask: { prefer: { [sid]: !answers[sid] } } });
+    const { text, line, cases } = map.sites[sid]!;
+    if (cases) for (const value of cases) out.push({ flip: { text, line, answer: value }, ask: { cases: { [sid]: value } } });
+    else out.push({ flip: { text, line, answer: !answers[sid] }, ask: { prefer: { [sid]: !answers[sid] } } });
+  }
+  return out;
+}
+
+interface Candidate {
+  readonly flip: Flip;
+  readonly ask: ScenarioAnswers;
+}
+
+/**
+ * The injected values worth giving their other outcome, after the decisions: a function called in
+ * a `try` block whose `catch` left lines uncovered fails (a promise it returns rejects, when the
+ * snippet awaited or chained it); an error-first callback handed to an injected function is called
+ * with an error while a branch is open; an iterable a `for…of` took is empty while lines after the
+ * loop are uncovered.
+ */
+function outcomeCandidates(input: ExploreInput, branchHits: readonly boolean[][], covered: ReadonlySet<number>, measured: readonly number[]): Candidate[] {
+  const { map, callees, iterables, traces } = input;
+  const uncovered = measured.filter((l) => !covered.has(l));
+  if (uncovered.length === 0) return [];
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const add = (element: string, line: number, outcome: ValueOutcome): void => {
+    if (seen.has(element)) return;
+    seen.add(element);
+    out.push({ flip: { text: element, line, outcome }, ask: { outcomes: { [element]: outcome } } });
+  };
+  const siteOf = (sid: string) => map.sites[Number(sid)];
+  for (const { block, handler } of map.tries ?? []) {
+    if (!uncovered.some((l) => l >= handler[0] && l <= handler[1])) continue;
+    for (const [sid, element] of Object.entries(callees)) {
+      const site = siteOf(sid);
+      if (!site || site.line < block[0] || site.line > block[1]) continue;
+      const result = traces.get(`${element}()`);
+      add(element, site.line, result?.awaited || (result?.promiseMethods?.length ?? 0) > 0 ? 'reject' : 'throw');
+    }
+  }
+  const catchOpen = (map.tries ?? []).some(({ handler }) => uncovered.some((l) => l >= handler[0] && l <= handler[1]));
+  if (branchHits.some((b) => b.some((hit) => !hit)) || catchOpen) for (const file of input.files) add(file, 0, 'error');
+  if (branchHits.some((b) => b.some((hit) => !hit))) {
+    const lineOf = new Map(Object.entries(callees).map(([sid, element]) => [element, siteOf(sid)?.line ?? 0]));
+    for (const trace of traces.all()) {
+      for (const call of [...(trace.calls ?? []), ...(trace.constructs ?? [])]) {
+        for (const cb of call.callbacks) {
+          if (cb.errorFirst) add(callbackElementId(trace.id, cb.index, cb.prop), lineOf.get(trace.id) ?? 0, 'error');
+        }
+      }
+    }
+  }
+  for (const [sid, element] of Object.entries(iterables)) {
+    const site = siteOf(sid);
+    if (site && uncovered.some((l) => l > site.line)) add(element, site.line, 'empty');
   }
   return out;
 }

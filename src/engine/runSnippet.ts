@@ -16,6 +16,7 @@ import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepare
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 import { explore } from './explore.ts';
+import { isFileElementId } from '../protocol/elementIds.ts';
 import { jsString } from '../emit/sourceText.ts';
 import { loadEnvironments, type LoadedEnvironments } from '../environments/loadEnvironments.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
@@ -93,19 +94,19 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   };
   const run = (cfg: RuntimeConfig, book: DefinitionBook) => runScenario(instrumented, cfg, environments, book, options, deadline, log);
   const book = newBook();
-  const { last, ranWith, runs, answers } = await run(config, book);
+  const { last, ranWith, runs, answers, callees, iterables } = await run(config, book);
   book.restore(ranWith);
   const rendered = renderDefinitions(book.defs);
   // Exploration: more scenarios, each answering one decision on an injected value the other way (explore.ts).
   const scenarioResults: RunResult[] = [];
   const explored = options.scenarios > 1 && last?.report && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
-    ? await explore({ map: instrumented.map, first: last.report, answers, rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
+    ? await explore({ map: instrumented.map, first: last.report, answers, callees, iterables, traces: book.traces, files: [...book.defs.values()].filter((d) => d.kind === 'environment' && isFileElementId(d.id)).map((d) => d.id), rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
       const b = newBook();
-      const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases } }, b);
+      const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b);
       b.restore(scenario.ranWith);
       const rendered = renderDefinitions(b.defs);
       // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
-      const keep = () => { scenarioResults.push(buildResult({ ...resultParts, execution: scenario.last, book: b, rendered, runs: scenario.runs, elapsedMs: Date.now() - started })); };
+      const keep = () => { scenarioResults.push(buildResult({ ...resultParts, execution: scenario.last, book: b, rendered, runs: scenario.runs, elapsedMs: Date.now() - started, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) })); };
       return { report: scenario.last?.report, runs: scenario.runs, rendered, keep };
     } })
     : undefined;
@@ -124,6 +125,9 @@ interface ScenarioRun {
   readonly runs: number;
   /** The answers recording proxies gave at decisions in the learning runs, first seen (what exploration flips). */
   readonly answers: Readonly<Record<string, boolean>>;
+  /** The recording proxies called, and iterated, at each site in the learning runs, first seen (what exploration makes fail, or empties). */
+  readonly callees: Readonly<Record<string, string>>;
+  readonly iterables: Readonly<Record<string, string>>;
 }
 
 /**
@@ -137,6 +141,8 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
   let lastLearnt = false;
   let runs = 0;
   const answers: Record<string, boolean> = {};
+  const callees: Record<string, string> = {};
+  const iterables: Record<string, string> = {};
   // The best measured run so far, to come back to when retrying values made things worse.
   let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
   while (runs < options.maxRuns) {
@@ -152,6 +158,8 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
     for (const [sid, answer] of Object.entries(last.report?.answers ?? {})) if (!(sid in answers)) answers[sid] = answer;
+    for (const [sid, id] of Object.entries(last.report?.callees ?? {})) if (!(sid in callees)) callees[sid] = id;
+    for (const [sid, id] of Object.entries(last.report?.iterables ?? {})) if (!(sid in iterables)) iterables[sid] = id;
     if (!lastLearnt && last.report) {
       const covered = coveredStatements(last.report);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
@@ -178,7 +186,7 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     last = undefined;
     ranWith = new Map();
   }
-  return { last, ranWith, runs, answers };
+  return { last, ranWith, runs, answers, callees, iterables };
 }
 
 function coveredStatements(report: { statements: readonly number[] }): number {

@@ -2,7 +2,7 @@ import type { Trace, TraceTable, TraceView } from '../values/trace/trace.ts';
 
 const MAX_LIST = 16;
 const LISTS = ['reads', 'writes', 'has', 'calls', 'constructs', 'hints', 'compared', 'arith', 'typeofs', 'instanceOf', 'promiseMethods', 'argProbes', 'tests'] as const;
-const FLAGS = ['iterated', 'asyncIterated', 'awaited', 'keysListed', 'protoRead'] as const;
+const FLAGS = ['iterated', 'asyncIterated', 'awaited', 'keysListed', 'protoRead', 'emptied'] as const;
 const COUNTS = ['called', 'constructed', 'pattern'] as const;
 
 /**
@@ -15,6 +15,11 @@ export class TraceStore implements TraceView {
 
   get(id: string): Trace | undefined {
     return this.traces.get(id);
+  }
+
+  /** Every trace learnt, in the order first seen. */
+  all(): IterableIterator<Trace> {
+    return this.traces.values();
   }
 
   get size(): number {
@@ -53,6 +58,7 @@ export class TraceStore implements TraceView {
       for (const v of add) if (list.length < MAX_LIST && !list.some((x) => JSON.stringify(x) === JSON.stringify(v))) list.push(v);
     }
     for (const flag of FLAGS) if (incoming[flag]) existing[flag] = true;
+    existing.fails ??= incoming.fails;
     for (const count of COUNTS) {
       const v = incoming[count];
       if (v !== undefined && !(existing[count]! >= v)) existing[count] = v;

@@ -38,11 +38,18 @@ export interface HookSite {
   readonly point?: readonly [number, number];
 }
 
+/** A `try` with a `catch`: the lines of its block and of its catch clause's body (exploration makes a callee in the block fail). */
+export interface TryInfo {
+  readonly block: readonly [from: number, to: number];
+  readonly handler: readonly [from: number, to: number];
+}
+
 /** The static map of a snippet: measured statements, branches and hook sites, with source locations. */
 export interface CoverageMap {
   readonly statements: readonly StatementInfo[];
   readonly branches: readonly BranchInfo[];
   readonly sites: readonly HookSite[];
+  readonly tries?: readonly TryInfo[];
 }
 
 /** Numbers statements, branches and hook sites; kept apart from the visitor so it can be tested alone. */
@@ -50,6 +57,7 @@ export class CoverageModel implements CoverageMap {
   readonly statements: StatementInfo[] = [];
   readonly branches: BranchInfo[] = [];
   readonly sites: HookSite[] = [];
+  readonly tries: TryInfo[] = [];
 
   private readonly statementIds = new WeakMap<t.Node, number>();
 
@@ -68,6 +76,11 @@ export class CoverageModel implements CoverageMap {
     const id = this.statements.length;
     this.statements.push({ id, line, column: 1, type: 'DroppedLine' });
     return id;
+  }
+
+  newTry(node: t.TryStatement): void {
+    if (!node.handler || !node.block.loc || !node.handler.body.loc) return;
+    this.tries.push({ block: [node.block.loc.start.line, node.block.loc.end.line], handler: [node.handler.body.loc.start.line, node.handler.body.loc.end.line] });
   }
 
   newBranch(node: t.Node, kind: BranchKind, outcomes: number): number {

@@ -172,6 +172,7 @@ export const hookVisitor: Visitor<VisitorState> = {
       const node = path.node;
       if (!node.loc || !node.handler || CATCHING.has(node)) return;
       CATCHING.add(node);
+      state.model.newTry(node);
       const e = t.identifier(`${state.hook}_e`);
       const record = t.expressionStatement(h(state, HOOKS.caught, [t.cloneNode(e)]));
       node.block = t.blockStatement([t.tryStatement(node.block, t.catchClause(e, t.blockStatement([record, t.throwStatement(t.cloneNode(e))])))]);

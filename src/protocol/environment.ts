@@ -7,6 +7,8 @@
  * is reachable from nowhere else (no global names it).
  */
 
+import type { ValueOutcome } from './runtime.ts';
+
 /** What the runtime gives an environment's `setup`, inside the isolate. */
 export interface EnvironmentHost {
   /** The context's global object (the snippet's `globalThis`). */
@@ -39,6 +41,11 @@ export interface EnvironmentHost {
    * `reason` says why the value is needed, in the words of the error that would happen without it.
    */
   valueOf(id: string, reason: string): unknown;
+  /**
+   * The other outcome an exploration scenario asks of the value `id` (README "Explore"), if any:
+   * `error` for a missing file's content (fileElementId) leaves the file missing, so reading it fails as Node's would.
+   */
+  outcomeOf(id: string): ValueOutcome | undefined;
   /** Whether v is a recording proxy of trace mode (its shape is still being learnt). */
   isProbe(v: unknown): boolean;
   /**

@@ -42,6 +42,8 @@ export interface RuntimeConfig {
   readonly prefer: Readonly<Record<number, boolean>>;
   /** Per `switch` site id, the case value a recording proxy takes instead of the one that runs the most (exploration). */
   readonly cases?: Readonly<Record<number, string | number | boolean>>;
+  /** Per element id, the other outcome a recording proxy gives in this scenario (exploration): see ValueOutcome. */
+  readonly outcomes?: Readonly<Record<string, ValueOutcome>>;
   /** The functions the snippet defines (src/instrument/driveTargets.ts), by index; environments see the top-level ones. */
   readonly driveTargets: readonly GuestDriveTarget[];
   /** Call the targets nothing called, after the snippet and the environments' drivers (drive). */
@@ -134,7 +136,18 @@ export interface RuntimeReport {
   readonly drives?: DriveRecord[];
   /** Per operator site id, the answer a recording proxy gave there first (boolean decisions): what exploration flips. */
   readonly answers?: Readonly<Record<string, boolean>>;
+  /** Per call or `new` site id, the element id of the recording proxy first called there: a callee exploration may make throw. */
+  readonly callees?: Readonly<Record<string, string>>;
+  /** Per `for…of` (or spread) site id, the element id of the recording proxy first iterated there: an iterable exploration may empty. */
+  readonly iterables?: Readonly<Record<string, string>>;
 }
+
+/**
+ * The other outcome exploration asks of an injected value, by element id: an iterable that is
+ * `empty`; a function that throws (`throw`) or returns a rejected promise (`reject`); an error-first
+ * callback (a callback's element id, `fs.readFile#cb1`) called with an error (`error`).
+ */
+export type ValueOutcome = 'empty' | 'throw' | 'reject' | 'error';
 
 /** The report as the runtime serialises it: the counters are not in it (the host reads them from shared memory). */
 export type GuestReport = Omit<RuntimeReport, 'statements' | 'branches'>;

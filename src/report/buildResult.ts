@@ -10,7 +10,7 @@ import { programEnvironments } from '../emit/environmentPreamble.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
-import type { DriveRecord } from '../protocol/runtime.ts';
+import type { DriveRecord, ValueOutcome } from '../protocol/runtime.ts';
 import type { Explored } from '../engine/explore.ts';
 import type { Category, ElementKind } from '../values/types.ts';
 import type { Degradation } from '../values/providers.ts';
@@ -150,6 +150,8 @@ export interface ResultParts {
   readonly llmCalls: LlmUsage;
   /** Exploration's union over the kept scenarios, when it ran. */
   readonly explored?: Explored;
+  /** The other outcomes this scenario asked of injected values (exploration), which the program's environments give too. */
+  readonly outcomes?: Readonly<Record<string, ValueOutcome>>;
   /** The sandbox's clock, which the emitted program installs when it reads the clock. */
   readonly clock?: ClockSettings;
   /** The npm modules the snippet loads, as loadEnvironments found them. */
@@ -243,7 +245,7 @@ function emittedEnvironments(parts: ResultParts): Pick<ProgramParts, 'environmen
   if (!bundles || bundles.length === 0) return {};
   const failed = new Set([...(parts.environments?.failed ?? []), ...(parts.execution?.environmentFailures ?? [])].map((f) => f.name));
   const values = [...parts.book.defs.values()].filter((d) => d.kind === 'environment').map((d) => d.id);
-  const environments = programEnvironments(bundles, failed, values);
+  const environments = programEnvironments(bundles, failed, values, undefined, parts.outcomes);
   return environments ? { environments } : {};
 }
 

@@ -8,7 +8,7 @@ import { inject, NONE } from './injection.ts';
 import { cut, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, defineProperty, G, ObjectCreate, ObjectFreeze, parse, strSlice } from './primordials.ts';
-import { isProbe } from './probes.ts';
+import { isProbe, outcomeOf } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
 import { nextTick } from './ticks.ts';
 
@@ -64,6 +64,9 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
   },
   isProbe(v: unknown) {
     return isProbe(v);
+  },
+  outcomeOf(id: string) {
+    return outcomeOf(str(id));
   },
   nextTick(fn: (...args: never[]) => unknown, args: readonly unknown[]) {
     nextTick(fn, args);

@@ -20,10 +20,10 @@ import { traces } from './probes.ts';
 import { EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
-import { adoptModule, adoptReceiver, answers } from './valueHooks.ts';
+import { adoptModule, adoptReceiver, answers, callees, iterables } from './valueHooks.ts';
 
-function hasAnswers(): boolean {
-  for (const _ in answers) return true;
+function hasAny(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
   return false;
 }
 
@@ -150,7 +150,9 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       preludeFailures,
       ...(run.exited ? { exit: run.exitCode, exitSites: run.exitSites } : {}),
       ...(drives.length > 0 ? { drives } : {}),
-      ...(hasAnswers() ? { answers } : {}),
+      ...(hasAny(answers) ? { answers } : {}),
+      ...(hasAny(callees) ? { callees } : {}),
+      ...(hasAny(iterables) ? { iterables } : {}),
     });
     return toJson(report);
   },

@@ -4,13 +4,14 @@
  * tick; error-first callbacks get null first, as the host's conventions say
  * (src/values/trace/callbackConventions.ts, sent in the runtime config).
  */
+import { callbackElementId } from '../../protocol/elementIds.ts';
 import type { CallbackConventionsConfig } from '../../protocol/runtime.ts';
 import type { CallbackRecord, CallRecord, Trace } from '../../values/trace/trace.ts';
 import { addTimer } from './clock.ts';
 import { exec, isIdentifierName, list, push, put, rec, splitOn, test } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, fnToString, isArray, MathMax, ObjectCreate, ownKeys, RegExpCtor, strIndexOf, strSlice, strTrim } from './primordials.ts';
-import { child, isProbe, kindOf, note, primitiveOf, probeFor, probeId, probes, traceOf, type ProbeInfo } from './probes.ts';
+import { child, injectedFailure, isProbe, kindOf, note, outcomeOf, primitiveOf, probeFor, probeId, probes, traceOf, type ProbeInfo } from './probes.ts';
 
 const ELEMENT_CALLBACKS: Record<string, 1> = ObjectCreate(null);
 const SYNC_CALLBACKS: Record<string, 1> = ObjectCreate(null);
@@ -57,6 +58,12 @@ function paramNames(fn: unknown): string[] {
   return names;
 }
 
+/** An error-first callback this scenario calls with an error (exploration's outcome `error`) is marked `failed`. */
+function callbackRecord(id: string, index: number, prop: string | undefined, params: number, names: string[], isErrorFirst: boolean): CallbackRecord {
+  const failed = isErrorFirst && outcomeOf(callbackElementId(id, index, prop)) === 'error';
+  return rec<CallbackRecord>({ index, ...(prop === undefined ? {} : { prop }), params, names, errorFirst: isErrorFirst, ...(failed ? { failed: true } : {}) });
+}
+
 /** Records the arguments of a call or `new`; returns the callbacks among them. */
 export function recordCall(t: Trace, field: 'calls' | 'constructs', args: readonly Dyn[]): readonly CallbackRecord[] {
   const call = rec({ argc: args.length, args: list<string>(), values: list<CallRecord['values'][number]>(), callbacks: list<CallbackRecord>() });
@@ -71,7 +78,7 @@ export function recordCall(t: Trace, field: 'calls' | 'constructs', args: readon
     }
     if (typeof a === 'function') {
       const names = paramNames(a);
-      push(call.callbacks, rec<CallbackRecord>({ index: i, params: a.length, names, errorFirst: errorFirst(names, a.length, t.key) }));
+      push(call.callbacks, callbackRecord(t.id, i, undefined, a.length, names, errorFirst(names, a.length, t.key)));
     } else if (a !== null && typeof a === 'object' && !isArray(a)) {
       const keys = ownKeys(a);
       for (let k = 0; k < keys.length && k < 16; k++) {
@@ -85,7 +92,7 @@ export function recordCall(t: Trace, field: 'calls' | 'constructs', args: readon
         }
         if (typeof v === 'function' && !isProbe(v)) {
           const names = paramNames(v);
-          push(call.callbacks, rec<CallbackRecord>({ index: i, prop: key, params: v.length, names, errorFirst: errorFirst(names, v.length, t.key) }));
+          push(call.callbacks, callbackRecord(t.id, i, key, v.length, names, errorFirst(names, v.length, t.key)));
         }
       }
     }
@@ -112,11 +119,13 @@ export function runCallbacks(info: ProbeInfo, callbacks: readonly CallbackRecord
     const cb = callbacks[c];
     const fn = cb.prop === undefined ? args[cb.index] : args[cb.index][cb.prop];
     if (isClass(fn)) continue; // a class handed over is not a callback
-    const base = `${info.id}#cb${cb.index}${cb.prop === undefined ? '' : '.' + cb.prop}`;
-    const n = MathMax(cb.params, cb.names.length);
+    const base = callbackElementId(info.id, cb.index, cb.prop);
+    // Called with an error (exploration), an error-first callback gets nothing else, as Node's APIs do.
+    const n = cb.failed ? 1 : MathMax(cb.params, cb.names.length);
     const cbArgs = list<unknown>();
     for (let k = 0; k < n; k++) {
-      if (k === 0 && cb.errorFirst) push(cbArgs, null);
+      if (k === 0 && cb.failed) push(cbArgs, injectedFailure(info.id));
+      else if (k === 0 && cb.errorFirst) push(cbArgs, null);
       else if (elementWise && k === 0) push(cbArgs, child(parent, `${info.parent}[0]`, '0'));
       else if (elementWise && k === 1) push(cbArgs, 0);
       else if (elementWise && k === 2) push(cbArgs, parent);

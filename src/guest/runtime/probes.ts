@@ -4,12 +4,13 @@
  * call result, awaited value, element or callback argument is a child probe with a trace of its
  * own. The host synthesises concrete values from the traces; probes never appear in a measured run.
  */
+import type { ValueOutcome } from '../../protocol/runtime.ts';
 import type { Trace } from '../../values/trace/trace.ts';
 import { childId, register } from './elements.ts';
 import { recordCall, runCallbacks } from './probeCallbacks.ts';
 import { cut, exec, list, push, rec } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, ErrorCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
+import { apply, ErrorCtor, promiseReject, PromiseCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 import { toJson } from './toJson.ts';
 import { run } from './run.ts';
 
@@ -27,6 +28,20 @@ export interface ProbeInfo {
   readonly written: Record<string, unknown>;
   /** Comparisons answered true so far. */
   compares: number;
+}
+
+/** Element id -> the other outcome this scenario asks of its probe (exploration); the runtime's own copy of config.outcomes. */
+const OUTCOMES: Record<string, ValueOutcome> = ObjectCreate(null);
+export function initOutcomes(outcomes: Readonly<Record<string, ValueOutcome>> | undefined): void {
+  const keys = ownKeys(outcomes || {});
+  for (let i = 0; i < keys.length; i++) OUTCOMES[keys[i] as string] = (outcomes as Record<string, ValueOutcome>)[keys[i] as string];
+}
+export function outcomeOf(id: string): ValueOutcome | undefined {
+  return OUTCOMES[id];
+}
+/** The error an injected function fails with, or an error-first callback is called with, in an exploration scenario. */
+export function injectedFailure(id: string): Error {
+  return new ErrorCtor(`${leafName(id)} failed`);
 }
 
 /** Element id -> trace record (plain JSON data), reported to the host. */
@@ -135,6 +150,10 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
         // Two elements: enough for a pair pattern, and for a loop body to run twice.
         if (k === symIterator) {
           t.iterated = true;
+          if (OUTCOMES[id] === 'empty') {
+            t.emptied = true;
+            return function* () {};
+          }
           return function* () {
             yield child(proxy, `${id}[0]`, '0');
             yield child(proxy, `${id}[1]`, '1');
@@ -143,6 +162,10 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
         if (k === symAsyncIterator) {
           t.iterated = true;
           t.asyncIterated = true;
+          if (OUTCOMES[id] === 'empty') {
+            t.emptied = true;
+            return async function* () {};
+          }
           return async function* () {
             yield child(proxy, `${id}[0]`, '0');
             yield child(proxy, `${id}[1]`, '1');
@@ -195,6 +218,13 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       spend();
       t.called = (t.called || 0) + 1;
       const callbacks = recordCall(t, 'calls', args);
+      const fails = OUTCOMES[id];
+      if (fails === 'throw' || fails === 'reject') {
+        // Exploration: the injected function fails, for the snippet's catch to take over.
+        t.fails = fails;
+        if (fails === 'throw') throw injectedFailure(id);
+        return apply(promiseReject, PromiseCtor, [injectedFailure(id)]);
+      }
       runCallbacks(info, callbacks, args);
       return child(proxy, `${id}()`, undefined);
     },

@@ -14,7 +14,7 @@ import { inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
 import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
-import { isProbe, note, probeId, spend, traceOf } from './probes.ts';
+import { initOutcomes, isProbe, note, probeId, spend, traceOf } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
 
 /** The snippet's top-level `this`: injected on first use, or adopted from the prelude. */
@@ -29,6 +29,13 @@ function answered(sid: number, answer: boolean): void {
   if (answers[sid] === undefined) answers[sid] = answer;
 }
 
+/** Per call site id, the recording proxy first called there; per `for…of` site id, the one first iterated: what exploration may make fail, or empty. */
+export const callees: Record<string, string> = ObjectCreate(null);
+export const iterables: Record<string, string> = ObjectCreate(null);
+function calledAt(sid: number, fn: unknown): void {
+  if (callees[sid] === undefined && isProbe(fn)) callees[sid] = probeId(fn);
+}
+
 /** Per `switch` site id, the case a recording proxy takes instead of the instrumenter's (exploration). */
 const CASES: Record<string, unknown> = ObjectCreate(null);
 
@@ -37,6 +44,7 @@ export function initValueHooks(): void {
   for (let i = 0; i < keys.length; i++) PREFER[keys[i] as string] = (config.prefer as Record<string, boolean>)[keys[i] as string];
   const cases = ownKeys(config.cases || {});
   for (let i = 0; i < cases.length; i++) CASES[cases[i] as string] = (config.cases as Record<string, unknown>)[cases[i] as string];
+  initOutcomes(config.outcomes);
 }
 /** The prelude's value of the receiver. */
 export function adoptReceiver(v: unknown): void {
@@ -94,6 +102,7 @@ export function methodCall(sid: number, obj: Dyn, key: PropertyKey, args: unknow
     } catch {}
     fn = fixed;
   }
+  calledAt(sid, fn);
   const value = callResult(sid, fn, invoke(sid, fn, obj, args));
   run.lastSite = sid;
   return result(value, returnCulprit(fn, obj, value));
@@ -106,6 +115,7 @@ export function call(sid: number, fn: Dyn, args: unknown[]): unknown {
     if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, fn), sid, culpritOf(fn));
     fn = fixed;
   }
+  calledAt(sid, fn);
   const value = callResult(sid, fn, invoke(sid, fn, undefined, args));
   run.lastSite = sid;
   // `TypeError('…')` without new: an error the code makes itself, as with `new`.
@@ -120,6 +130,7 @@ export function constructNew(sid: number, C: Dyn, args: unknown[]): unknown {
     if (fixed === NONE || typeof fixed !== 'function') throw fail(TypeErrorCtor, siteMessage(sid, C), sid, culpritOf(C));
     C = fixed;
   }
+  calledAt(sid, C);
   let value;
   try {
     value = construct(C, args);
@@ -179,6 +190,7 @@ export function destructure(sid: number, v: Dyn, shape: number | readonly string
 }
 export function iterable(sid: number, v: Dyn, isAsync: boolean): unknown {
   run.lastSite = sid;
+  if (iterables[sid] === undefined && isProbe(v)) iterables[sid] = probeId(v);
   if (v === null || v === undefined || (typeof v[symIterator] !== 'function' && !(isAsync && typeof v[symAsyncIterator] === 'function'))) {
     const id = ownerOf(v);
     const fixed = id !== undefined && id !== '' ? refine(sid, id, 'iterable', siteMessage(sid, v)) : NONE;

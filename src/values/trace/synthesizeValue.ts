@@ -1,5 +1,6 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { jsString } from '../../emit/sourceText.ts';
+import { callbackElementId } from '../../protocol/elementIds.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
 import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
@@ -57,10 +58,12 @@ function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: P
   const sync = SYNC_CALLBACKS.has(name);
   const out: string[] = [];
   for (const cb of seen.values()) {
-    const base = `${id}#cb${cb.index}${cb.prop === undefined ? '' : `.${cb.prop}`}`;
+    const base = callbackElementId(id, cb.index, cb.prop);
     const n = Math.max(cb.params, cb.names.length);
     const args: string[] = [];
-    for (let k = 0; k < n; k++) args.push(k === 0 && cb.errorFirst ? 'null' : parts.ref(`${base}#arg${k}`));
+    // Called with an error (an exploration scenario), an error-first callback gets nothing else, as Node's APIs do.
+    if (cb.failed) args.push(failure(name));
+    else for (let k = 0; k < n; k++) args.push(k === 0 && cb.errorFirst ? 'null' : parts.ref(`${base}#arg${k}`));
     while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
     const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
     const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${jsString(cb.prop)}]`}`;
@@ -73,10 +76,20 @@ function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: P
   return out;
 }
 
+/** The error an injected function fails with in an exploration scenario (the runtime's injectedFailure). */
+function failure(name: string): string {
+  return `new Error(${jsString(`${name} failed`)})`;
+}
+
 function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function' | 'class'): { source: string; type: string } {
   const { id, name, facts, traces } = input;
   const fname = identifierFrom(name, keyword === 'class' ? 'Injected' : 'injected');
   const trace = facts.trace;
+  if (keyword === 'function' && trace?.fails) {
+    // An exploration scenario's outcome: the function fails, for the snippet's catch to take over.
+    const body = trace.fails === 'throw' ? `throw ${failure(name)};` : `return Promise.reject(${failure(name)});`;
+    return { source: `function ${fname}(...args) { ${body} }`, type: trace.fails === 'throw' ? '(...args: any[]) => never' : '(...args: any[]) => Promise<never>' };
+  }
   const statics = objectKeys(trace, FUNCTION_KEYS).filter((k) => k !== 'then');
   if (keyword === 'class') {
     const body = callbackCalls(id, trace?.constructs, name, parts, traces);
@@ -133,6 +146,7 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
       return done(`[${items.join(', ')}]`, `[${items.join(', ')}]`);
     }
     case 'array': {
+      if (trace?.emptied) return done('[]', 'unknown[]'); // an exploration scenario's outcome: the loop runs no turn
       // Every element seen is kept, each from its own trace: a pair destructured from each, or two loop turns.
       let used = 0;
       while (used < 16 && isUsed(traces.get(`${id}[${used}]`))) used++;

@@ -12,6 +12,8 @@ export interface CallbackRecord {
   readonly names: readonly string[];
   /** An error-first callback (callbackConventions.ts): its first argument is null. */
   readonly errorFirst?: boolean;
+  /** It was called with an error instead (an exploration scenario's outcome `error`). */
+  readonly failed?: boolean;
 }
 
 export interface CallRecord {
@@ -59,6 +61,10 @@ export interface Trace {
   tests?: boolean[];
   protoRead?: boolean;
   argProbes?: string[];
+  /** Iterated, and gave nothing (an exploration scenario's outcome `empty`). */
+  emptied?: boolean;
+  /** Called, and threw or returned a rejected promise (an exploration scenario's outcome). */
+  fails?: 'throw' | 'reject';
 }
 
 export type TraceTable = Record<string, Trace>;

@@ -93,7 +93,8 @@ export class LearntFileSystem {
   }
 
   #fill(file: string): void {
-    const content: FileContent = contentOf(this.#host, file);
+    const content: FileContent | undefined = contentOf(this.#host, file);
+    if (content === undefined) return; // it stays missing: reading it fails with ENOENT, as Node's would
     if (typeof content === 'object' && !(content instanceof Uint8Array)) {
       this.#probes.set(file, content.probe);
       this.#write(file, fallbackContent(file));

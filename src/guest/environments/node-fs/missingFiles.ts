@@ -1,3 +1,4 @@
+import { fileElementId } from '../../../protocol/elementIds.ts';
 import type { EnvironmentHost } from '../../../protocol/environment.ts';
 
 /**
@@ -58,9 +59,14 @@ export function fallbackContent(path: string): string {
   return FALLBACK[extensionOf(path)] ?? 'example\n';
 }
 
-/** Asks the value generator for a missing file's content; never throws for a value it cannot use. */
-export function contentOf(host: EnvironmentHost, path: string): FileContent {
-  const value = host.valueOf(`fs.readFileSync(${JSON.stringify(path)})`, `ENOENT: no such file or directory, open '${path}'`);
+/**
+ * Asks the value generator for a missing file's content; never throws for a value it cannot use.
+ * Undefined when an exploration scenario asks for the file to stay missing (its outcome `error`).
+ */
+export function contentOf(host: EnvironmentHost, path: string): FileContent | undefined {
+  const id = fileElementId(path);
+  if (host.outcomeOf(id) === 'error') return undefined;
+  const value = host.valueOf(id, `ENOENT: no such file or directory, open '${path}'`);
   if (host.isProbe(value)) return { probe: value };
   return usable(value, extensionOf(path)) ?? fallbackContent(path);
 }

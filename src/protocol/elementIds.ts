@@ -1,0 +1,20 @@
+/**
+ * How element ids are built where both sides name the same element: the runtime when it records a
+ * recording proxy's callbacks, the host when it synthesises their calls and when exploration asks
+ * for one to be called with an error.
+ */
+
+/** The element id of a missing file's content, by its absolute path: what `fs` asks the value generator for. */
+export function fileElementId(path: string): string {
+  return `fs.readFileSync(${JSON.stringify(path)})`;
+}
+
+/** Whether an element id is a missing file's content (exploration may leave the file missing instead). */
+export function isFileElementId(id: string): boolean {
+  return id.startsWith('fs.readFileSync("') && id.endsWith('")');
+}
+
+/** A callback's element id: the callee's, then `#cb`, the argument's index, and the property when the callback is one of an options object's. */
+export function callbackElementId(callee: string, index: number, prop: string | undefined): string {
+  return `${callee}#cb${index}${prop === undefined ? '' : '.' + prop}`;
+}
