@@ -223,3 +223,9 @@ test('drive: in the program, a prototype method whose owner was bound again is c
   assert.match(r.program ?? '', /__snipexec_drive\.call\(/);
   assert.equal(runProgram(r, 'detached'), r.stdout);
 });
+
+test('drive: a labelled function declaration (`value: function f() {…}`, sloppy code) is driven, as f is declared around the label', async () => {
+  const r = await runSnippet("value: function area(w, h) {\n  console.log('area', w * h);\n}", { mode: 'trace' });
+  assert.deepEqual(r.drives?.map((d) => d.target), ['area']);
+  assert.deepEqual(r.lines.uncovered, []);
+});

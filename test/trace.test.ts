@@ -160,3 +160,16 @@ for (const c of selected(CALLBACK_ARGUMENTS)) {
     assert.equal(r.lines.uncovered.length, 0, r.program);
   });
 }
+
+test('trace: a recording proxy lists one key of its own, so for…in and Object.keys loops run their body and the value learnt has that member', async () => {
+  const r = await runSnippet('for (var k in obj) {\n  console.log(k, typeof obj[k]);\n}', { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.equal(r.stdout, 'key string\n');
+  assert.match(r.injections.find((i) => i.element === 'obj')?.source ?? '', /^var obj = \{ key: /);
+  // A walk over nested keys ends: a member reached by the listed key lists none of its own.
+  const walk = await runSnippet('function walk(o, depth) {\n  for (const k in o) {\n    if (typeof o[k] === "object") walk(o[k], depth + 1);\n    else console.log(depth, k);\n  }\n}\nwalk(tree, 0);', { mode: 'trace' });
+  assert.equal(walk.status, 'completed');
+  assert.deepEqual(walk.errors, []);
+  assert.deepEqual(walk.lines.uncovered, [4], 'the recursive call runs, on a member that has no key of its own');
+  assert.equal(walk.injections.find((i) => i.element === 'tree')?.source, 'var tree = { key: _tree_key };');
+});

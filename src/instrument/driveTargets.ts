@@ -101,7 +101,9 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
           const id = path.node.id;
           if (!id) return;
           const k = add(fn, { name: prefix + id.name, kind: 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) });
-          const block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
+          let block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
+          // `value: function f() {…}` (a labelled declaration, sloppy code): f is declared in the block around the label.
+          while (block?.isLabeledStatement()) block = block.parentPath;
           if (!block || !wanted(k)) return;
           const list = hoisted.get(block.node) ?? [];
           list.push(statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(id.name)]));

@@ -10,11 +10,13 @@ import { childId, register } from './elements.ts';
 import { recordCall, runCallbacks } from './probeCallbacks.ts';
 import { cut, exec, list, push, rec } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, ErrorCtor, promiseReject, PromiseCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
+import { apply, objHasOwn, ErrorCtor, promiseReject, PromiseCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 import { toJson } from './toJson.ts';
 import { run } from './run.ts';
 
 const MAX_TRACES = 2000;
+/** The key a recording proxy lists as its own (for…in, Object.keys), beside those the snippet wrote on it. */
+const LISTED_KEY = 'key';
 const MAX_LIST = 8;
 const MAX_PROBE_OPS = 100000;
 /** Iterations of one loop entry that recording proxies may keep going (the loopTest hook), whatever they answer. */
@@ -129,6 +131,11 @@ function standIn(id: string, hint: string): string | number {
   return hint === 'number' ? 1 : leafName(id);
 }
 
+/** Whether a probe lists LISTED_KEY: not when the snippet wrote it, nor when it was reached by it (a walk over nested keys ends). */
+function listsKey(info: ProbeInfo): boolean {
+  return !(LISTED_KEY in info.written) && info.key !== LISTED_KEY;
+}
+
 /** The probe of an element: one per id and run, so a function's result is the same each call. */
 export function probeFor(id: string, parent: string | undefined, key: string | undefined): Dyn {
   const existing = probes[id];
@@ -204,11 +211,23 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       return true;
     },
     getOwnPropertyDescriptor(tgt, k) {
+      // The keys it lists (below) are its own, enumerable and configurable (a proxy may report them so on an extensible target).
+      if (typeof k === 'string' && !apply(objHasOwn, tgt, [k])) {
+        if (k in info.written) return rec<PropertyDescriptor>({ value: info.written[k], writable: true, enumerable: true, configurable: true });
+        if (k === LISTED_KEY && OUTCOMES[id] !== 'empty' && listsKey(info)) return rec<PropertyDescriptor>({ value: undefined, writable: true, enumerable: true, configurable: true });
+      }
       return getOwnPropertyDescriptor(tgt, k);
     },
     ownKeys(tgt) {
+      // `for (k in obj)`, Object.keys(obj): what the snippet wrote on it, and one key more, so a loop
+      // over its keys runs its body (reading obj[k] then learns a member); none when exploration empties it.
       t.keysListed = true;
-      return ownKeys(tgt);
+      const keys = ownKeys(tgt);
+      const written = ownKeys(info.written);
+      for (let i = 0; i < written.length; i++) if (!apply(objHasOwn, tgt, [written[i]])) push(keys, written[i]);
+      if (OUTCOMES[id] === 'empty') t.emptied = true;
+      else if (listsKey(info)) push(keys, LISTED_KEY);
+      return keys;
     },
     getPrototypeOf(tgt) {
       t.protoRead = true;
