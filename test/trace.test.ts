@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
 import { selected } from './helpers.ts';
+import { runWithNode } from '../src/emit/runWithNode.ts';
 
 /** The shapes the trace generator must get right, each checked by what the run then does. */
 const SHAPES = [
@@ -172,4 +173,14 @@ test('trace: a recording proxy lists one key of its own, so for…in and Object.
   assert.deepEqual(walk.errors, []);
   assert.deepEqual(walk.lines.uncovered, [4], 'the recursive call runs, on a member that has no key of its own');
   assert.equal(walk.injections.find((i) => i.element === 'tree')?.source, 'var tree = { key: _tree_key };');
+});
+
+test('trace: text given to JSON.parse is JSON of the value learnt from how the parsed result is used, also through toString()', async () => {
+  const r = await runSnippet("const config = JSON.parse(raw);\nconsole.log(config.port + 1, config.hosts.length);\nconst body = JSON.parse(req.body.toString());\nconsole.log(body.user.name);", { mode: 'trace' });
+  assert.equal(r.status, 'completed');
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.match(r.injections.find((i) => i.element === 'raw')?.source ?? '', /^var raw = JSON\.stringify\(/);
+  assert.match(r.injections.find((i) => i.element === 'req.body')?.source ?? '', /JSON\.stringify\(/);
+  const run = await runWithNode(r.program!, { timeoutMs: 10_000 });
+  assert.equal(run.output, r.stdout);
 });

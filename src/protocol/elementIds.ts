@@ -14,6 +14,11 @@ export function isFileElementId(id: string): boolean {
   return id.startsWith('fs.readFileSync("') && id.endsWith('")');
 }
 
+/** The element id of what `JSON.parse` gives for the injected text `id`: the text is that value's JSON. */
+export function jsonElementId(id: string): string {
+  return `JSON.parse(${id})`;
+}
+
 /** A callback's element id: the callee's, then `#cb`, the argument's index, and the property when the callback is one of an options object's. */
 export function callbackElementId(callee: string, index: number, prop: string | undefined): string {
   return `${callee}#cb${index}${prop === undefined ? '' : '.' + prop}`;

@@ -12,9 +12,10 @@ import { callResult, globalValue, inject, invoke, member, missingMember, NONE, r
 import { arithmetic, comparison } from './operators.ts';
 import { inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
+import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, parse, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
 import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
-import { initOutcomes, isProbe, note, probeId, spend, traceOf } from './probes.ts';
+import { infoOf, initOutcomes, isProbe, note, probeFor, probeId, probes, spend, traceOf } from './probes.ts';
+import { jsonElementId } from '../../protocol/elementIds.ts';
 import { config, EXIT, run } from './run.ts';
 
 /** The snippet's top-level `this`: injected on first use, or adopted from the prelude. */
@@ -32,6 +33,19 @@ function answered(sid: number, answer: boolean): void {
 /** Per call site id, the recording proxy first called there; per `for…of` site id, the one first iterated: what exploration may make fail, or empty. */
 export const callees: Record<string, string> = ObjectCreate(null);
 export const iterables: Record<string, string> = ObjectCreate(null);
+/**
+ * `JSON.parse(p)` of a recording proxy: p is JSON text, and what it parses to is learnt on a probe of
+ * its own (`JSON.parse(p)`), from which the host writes the text (JSON.stringify of that value).
+ */
+function parsedProbe(p: unknown): unknown {
+  let id = probeId(p);
+  // `JSON.parse(body.toString())`: body is the JSON text (a string's toString gives itself).
+  const method = infoOf(p).parent;
+  const holder = method !== undefined && probes[method] !== undefined ? infoOf(probes[method]) : undefined;
+  if (holder?.key === 'toString' && holder.parent !== undefined) id = holder.parent;
+  traceOf(id).jsonParsed = true;
+  return probeFor(jsonElementId(id), undefined, undefined);
+}
 function calledAt(sid: number, fn: unknown): void {
   if (callees[sid] === undefined && isProbe(fn)) callees[sid] = probeId(fn);
 }
@@ -103,6 +117,7 @@ export function methodCall(sid: number, obj: Dyn, key: PropertyKey, args: unknow
     fn = fixed;
   }
   calledAt(sid, fn);
+  if (fn === parse && isProbe(args[0])) return parsedProbe(args[0]);
   const value = callResult(sid, fn, invoke(sid, fn, obj, args));
   run.lastSite = sid;
   return result(value, returnCulprit(fn, obj, value));
@@ -116,6 +131,7 @@ export function call(sid: number, fn: Dyn, args: unknown[]): unknown {
     fn = fixed;
   }
   calledAt(sid, fn);
+  if (fn === parse && isProbe(args[0])) return parsedProbe(args[0]);
   const value = callResult(sid, fn, invoke(sid, fn, undefined, args));
   run.lastSite = sid;
   // `TypeError('…')` without new: an error the code makes itself, as with `new`.

@@ -51,6 +51,7 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   const types = new Set(compared.filter((c) => c.value !== '__undefined__' && c.type !== 'null' && c.type !== 'undefined').map((c) => c.type));
   const numericIndex = facts.reads.some((k) => /^\d+$/.test(k));
   if (name === 'this') add('object');
+  if (t?.jsonParsed) add('string'); // JSON text
   // What the platform's types give a member or a method's result (`items.length`, `e.preventDefault()`) comes first.
   add(platformValue(id)?.category);
   // `class X extends Base` reads Base.prototype; a value both called and constructed is a constructor function.

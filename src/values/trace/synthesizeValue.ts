@@ -1,6 +1,6 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { jsString } from '../../emit/sourceText.ts';
-import { callbackElementId } from '../../protocol/elementIds.ts';
+import { callbackElementId, jsonElementId } from '../../protocol/elementIds.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
 import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
@@ -134,6 +134,8 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
   const done = (source: string, type: string): Proposal => ({ source, refs: parts.refs, category, type });
   switch (category) {
     case 'string': {
+      // JSON text: of the value learnt from how the snippet used what JSON.parse gave.
+      if (trace?.jsonParsed) return done(`JSON.stringify(${parts.ref(jsonElementId(id))})`, 'string');
       const s = chooseString(id, name, facts, traces, usage);
       return done(jsString(s), 'string');
     }

@@ -61,6 +61,8 @@ export interface Trace {
   tests?: boolean[];
   protoRead?: boolean;
   argProbes?: string[];
+  /** Given to JSON.parse: JSON text, of the value learnt for jsonElementId(id). */
+  jsonParsed?: boolean;
   /** Iterated, and gave nothing (an exploration scenario's outcome `empty`). */
   emptied?: boolean;
   /** Called, and threw or returned a rejected promise (an exploration scenario's outcome). */
