@@ -19,6 +19,9 @@ export function jsonElementId(id: string): string {
   return `JSON.parse(${id})`;
 }
 
+/** The key a recording proxy lists as its own (for…in, Object.keys), beside those the snippet wrote on it; the value learnt has it too. */
+export const LISTED_KEY = 'key';
+
 /** A callback's element id: the callee's, then `#cb`, the argument's index, and the property when the callback is one of an options object's. */
 export function callbackElementId(callee: string, index: number, prop: string | undefined): string {
   return `${callee}#cb${index}${prop === undefined ? '' : '.' + prop}`;

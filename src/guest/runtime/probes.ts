@@ -4,6 +4,7 @@
  * call result, awaited value, element or callback argument is a child probe with a trace of its
  * own. The host synthesises concrete values from the traces; probes never appear in a measured run.
  */
+import { LISTED_KEY } from '../../protocol/elementIds.ts';
 import type { ValueOutcome } from '../../protocol/runtime.ts';
 import type { Trace } from '../../values/trace/trace.ts';
 import { childId, register } from './elements.ts';
@@ -15,8 +16,6 @@ import { toJson } from './toJson.ts';
 import { run } from './run.ts';
 
 const MAX_TRACES = 2000;
-/** The key a recording proxy lists as its own (for…in, Object.keys), beside those the snippet wrote on it. */
-const LISTED_KEY = 'key';
 const MAX_LIST = 8;
 const MAX_PROBE_OPS = 100000;
 /** Iterations of one loop entry that recording proxies may keep going (the loopTest hook), whatever they answer. */

@@ -1,6 +1,6 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { jsString } from '../../emit/sourceText.ts';
-import { callbackElementId, jsonElementId } from '../../protocol/elementIds.ts';
+import { callbackElementId, jsonElementId, LISTED_KEY } from '../../protocol/elementIds.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
 import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
@@ -45,9 +45,13 @@ function objectLiteral(id: string, keys: readonly string[], parts: Parts): { sou
   return { source: `{ ${members.map(([k, r]) => `${k}: ${r}`).join(', ')} }`, type: `{ ${members.map(([k, r]) => `${k}: ${r}`).join('; ')} }` };
 }
 
-/** Members an object is known to have: read (but not only written first) or tested with `in`. */
+/**
+ * Members an object is known to have: read (but not only written first) or tested with `in`, and
+ * the key its recording proxy listed when the snippet listed its keys (for…in, Object.keys).
+ */
 function objectKeys(trace: Trace | undefined, exclude: ReadonlySet<string>): string[] {
-  const keys = [...(trace?.reads ?? []), ...(trace?.has ?? [])].filter((k) => !exclude.has(k) && !OBJECT_KEYS.has(k));
+  const listed = trace?.keysListed && !trace.emptied ? [LISTED_KEY] : [];
+  const keys = [...(trace?.reads ?? []), ...(trace?.has ?? []), ...listed].filter((k) => !exclude.has(k) && !OBJECT_KEYS.has(k));
   return [...new Set(keys)];
 }
 
