@@ -178,3 +178,26 @@ test('explore: a Node-style (err, data) callback covers both branches, with an i
   assert.equal(environment.scenarioResults?.[0]?.stdout, "cannot read: ENOENT: no such file or directory, open 'config.json'\n", 'the file stays missing: fs fails as Node does');
   await programsReproduce(environment);
 });
+
+test('explore: a driven error-first function gets null first, as Node calls it; a scenario gives it an error', async () => {
+  const code = "function handle(err, data) {\n  if (err) {\n    console.log('failed:', err.message);\n    return;\n  }\n  console.log('ok', data.length);\n}";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.drives?.[0]?.args[0], 'null');
+  assert.deepEqual(r.lines.uncovered, [3, 4]);
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'handle#arg0', line: 1, outcome: 'error' }]);
+  assert.equal(r.scenarioResults?.[0]?.stdout, 'failed: handle failed\n');
+  assert.deepEqual(r.scenarioResults?.[0]?.drives?.[0]?.args[0], 'new Error("handle failed")');
+  await programsReproduce(r);
+});
+
+test('explore: an injected emitter emits no error event when nothing failed; a scenario emits one', async () => {
+  const code = "db.on('error', (err) => {\n  console.log('error:', err.message);\n});\ndb.on('open', () => {\n  console.log('open');\n});";
+  const r = await runSnippet(code, { mode: 'trace', drive: false });
+  assert.equal(r.stdout, 'open\n');
+  assert.deepEqual(r.lines.uncovered, [2]);
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'db.on#cb1', line: 1, outcome: 'error' }]);
+  assert.equal(r.scenarioResults?.[0]?.stdout, 'error: on failed\nopen\n');
+  await programsReproduce(r);
+});

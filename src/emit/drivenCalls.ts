@@ -2,6 +2,7 @@ import * as t from '@babel/types';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
+import { failureSource } from './sourceText.ts';
 
 /** Where the program keeps the instance each class's methods are called on. */
 const MADE = '__snipexec_made';
@@ -21,6 +22,17 @@ export interface DrivenCalls {
 }
 
 /**
+ * A driven call's arguments as source: each one's definition (its accessor), undefined when it has
+ * none, and an error-first target's first as the run gave it (null, or the exploration's error).
+ */
+export function drivenArguments(target: Pick<DriveTarget, 'name'>, count: number, accessors: ReadonlyMap<string, string>, record: DriveRecord | undefined): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    if (i === 0 && record?.errorArg !== undefined) return record.errorArg === 'error' ? failureSource(`${target.name}#arg0`) : 'null';
+    return accessors.get(`${target.name}#arg${i}`) ?? 'undefined';
+  });
+}
+
+/**
  * The statements that call what the run's drive called, reached from the program's top level, with
  * the arguments' definitions (their accessors, `accessors`) as the run had them, and the others
  * through the program's drive registry. Each is wrapped so
@@ -31,7 +43,9 @@ export interface DrivenCalls {
 export function drivenCalls(targets: readonly DriveTarget[], drives: readonly DriveRecord[], accessors: ReadonlyMap<string, string>, inFinally: boolean): DrivenCalls {
   const calls: string[] = [];
   const registered = new Set<number>();
-  const args = (target: Pick<DriveTarget, 'name'>, count: number) => Array.from({ length: count }, (_, i) => accessors.get(`${target.name}#arg${i}`) ?? 'undefined').join(', ');
+  let record: DriveRecord | undefined;
+  // A constructor called to make an instance is not the record's target: only the target's own arguments follow the record.
+  const args = (target: DriveTarget, count: number) => drivenArguments(target, count, accessors, target === targets[record?.k ?? -1] ? record : undefined).join(', ');
   // One instance per class, as in the run: the constructor's drive makes it, else the first method that needs it.
   const made = (C: string) => `${MADE}[${JSON.stringify(C)}]`;
   const instance = (C: string, receiver: DriveRecord['receiver']) => {
@@ -40,7 +54,7 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
     return `(${made(C)} ??= new ${C}(${ctor ? args(ctor, ctor.params) : ''}))`;
   };
   const member = (on: string, key: string) => (t.isValidIdentifier(key, false) ? `${on}.${key}` : `${on}[${JSON.stringify(key)}]`);
-  for (const record of drives) {
+  for (record of drives) {
     const target = targets[record.k];
     if (!target) continue;
     if (target.owner === undefined || (inFinally && target.ownerBlockScoped) || record.detached) {

@@ -1,3 +1,4 @@
+import { failureMessage } from '../protocol/elementIds.ts';
 /**
  * A JavaScript string literal for any string: JSON's escapes (quotes, backslashes, control
  * characters, lone surrogates), plus U+2028 and U+2029, which `JSON.stringify` leaves raw and
@@ -10,4 +11,9 @@ export function jsString(s: string): string {
 /** Text for a `//` comment of generated source: every line terminator escaped, so the comment ends where it should. */
 export function commentText(s: string): string {
   return s.replace(/[\n\r\u2028\u2029]/g, (c) => jsString(c).slice(1, -1));
+}
+
+/** The source of the error an injected value fails with in an exploration scenario (the runtime's injectedFailure). */
+export function failureSource(id: string): string {
+  return `new Error(${jsString(failureMessage(id))})`;
 }

@@ -48,6 +48,8 @@ export interface ExploreInput {
   readonly traces: TraceStore;
   /** The files scenario 1 read that the value generator filled (fileElementId): each may stay missing instead. */
   readonly files: readonly string[];
+  /** The snippet's drive targets, by index (scenario 1's drives name them): an error-first one driven with null may get an error instead. */
+  readonly driveTargets: readonly { readonly name: string; readonly line: number }[];
   readonly rendered: RenderedDefinitions;
   /** At most this many scenarios, scenario 1 included. */
   readonly scenarios: number;
@@ -173,14 +175,22 @@ function outcomeCandidates(input: ExploreInput, branchHits: readonly boolean[][]
   }
   const catchOpen = (map.tries ?? []).some(({ handler }) => uncovered.some((l) => l >= handler[0] && l <= handler[1]));
   if (branchHits.some((b) => b.some((hit) => !hit)) || catchOpen) for (const file of input.files) add(file, 0, 'error');
-  if (branchHits.some((b) => b.some((hit) => !hit))) {
-    const lineOf = new Map(Object.entries(callees).map(([sid, element]) => [element, siteOf(sid)?.line ?? 0]));
+  const branchOpen = branchHits.some((b) => b.some((hit) => !hit));
+  {
+    // Where each injected function was first called (sites in source order).
+    const lineOf = new Map<string, number>();
+    for (const [sid, element] of Object.entries(callees)) if (!lineOf.has(element)) lineOf.set(element, siteOf(sid)?.line ?? 0);
     for (const trace of traces.all()) {
       for (const call of [...(trace.calls ?? []), ...(trace.constructs ?? [])]) {
         for (const cb of call.callbacks) {
-          if (cb.errorFirst) add(callbackElementId(trace.id, cb.index, cb.prop), lineOf.get(trace.id) ?? 0, 'error');
+          // An error-first callback's error is tested (a branch is open); a listener of an error event runs only with one.
+          if ((cb.errorFirst && branchOpen) || cb.onError) add(callbackElementId(trace.id, cb.index, cb.prop), lineOf.get(trace.id) ?? 0, 'error');
         }
       }
+    }
+    for (const d of input.first.drives ?? []) {
+      const target = input.driveTargets[d.k];
+      if (d.errorArg === 'null' && target && branchOpen) add(`${target.name}#arg0`, target.line, 'error');
     }
   }
   for (const [sid, element] of Object.entries(iterables)) {

@@ -100,7 +100,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   // Exploration: more scenarios, each answering one decision on an injected value the other way (explore.ts).
   const scenarioResults: RunResult[] = [];
   const explored = options.scenarios > 1 && last?.report && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
-    ? await explore({ map: instrumented.map, first: last.report, answers, callees, iterables, traces: book.traces, files: [...book.defs.values()].filter((d) => d.kind === 'environment' && isFileElementId(d.id)).map((d) => d.id), rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
+    ? await explore({ map: instrumented.map, first: last.report, answers, callees, iterables, traces: book.traces, driveTargets: instrumented.driveTargets, files: [...book.defs.values()].filter((d) => d.kind === 'environment' && isFileElementId(d.id)).map((d) => d.id), rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
       const b = newBook();
       const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b);
       b.restore(scenario.ranWith);
@@ -206,7 +206,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     maxConsoleBytes: options.maxConsoleBytes,
     helpers: HELPERS_SOURCE,
     callbacks: CALLBACK_CONVENTIONS,
-    driveTargets: instrumented.driveTargets.map((d) => ({ name: d.name, kind: d.kind, params: d.params, topLevel: d.topLevel, ...(d.memberOf ? { memberOf: d.memberOf } : {}), ...(d.key !== undefined ? { key: d.key } : {}), ...(d.static ? { static: true } : {}) })),
+    driveTargets: instrumented.driveTargets.map((d) => ({ name: d.name, kind: d.kind, params: d.params, topLevel: d.topLevel, ...(d.memberOf ? { memberOf: d.memberOf } : {}), ...(d.key !== undefined ? { key: d.key } : {}), ...(d.static ? { static: true } : {}), ...(d.errorFirst ? { errorFirst: true } : {}) })),
     drive: instrumented.drive,
     prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
     positions: instrumented.positions,

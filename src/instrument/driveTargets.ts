@@ -1,5 +1,6 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
+import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
 import { traverse } from '../parse/stripTypes.ts';
 import { HOOKS, type HookName } from '../protocol/hooks.ts';
 import type { DriveKind, GuestDriveTarget } from '../protocol/runtime.ts';
@@ -23,6 +24,28 @@ export interface DriveTarget extends GuestDriveTarget {
   readonly owner?: string;
   /** The owner's first name is a top-level `let`, `const` or class: a `finally` after the program's body cannot see it. */
   readonly ownerBlockScoped?: boolean;
+}
+
+const ERROR_FIRST = new RegExp(CALLBACK_CONVENTIONS.errorFirst, 'i');
+const ERROR_ONLY = new RegExp(CALLBACK_CONVENTIONS.errorOnly, 'i');
+/** Node's error-first convention, as for callbacks handed to injected functions: `(err, data) => …`, `function (error) {…}`. */
+function isErrorFirst(fn: t.Function): boolean {
+  const first = fn.params[0];
+  if (!t.isIdentifier(first)) return false;
+  return fn.params.length >= 2 ? ERROR_FIRST.test(first.name) : ERROR_ONLY.test(first.name);
+}
+
+const ERROR_EVENT = new RegExp(CALLBACK_CONVENTIONS.errorEvent, 'i');
+const EVENT_METHODS = new Set<string>(CALLBACK_CONVENTIONS.eventMethods);
+/** A function that is only called with an error: `x.on('error', fn)`, `p.catch(fn)`, `p.then(ok, fn)`. */
+function handlesError(fn: t.Function, parent: t.Node | undefined): boolean {
+  if (!t.isCallExpression(parent) || !t.isMemberExpression(parent.callee) || parent.callee.computed || !t.isIdentifier(parent.callee.property)) return false;
+  const method = parent.callee.property.name;
+  const at = parent.arguments.indexOf(fn as t.Expression);
+  if (method === 'catch') return at === 0;
+  if (method === 'then') return at === 1;
+  const event = parent.arguments[0];
+  return EVENT_METHODS.has(method) && at > 0 && t.isStringLiteral(event) && ERROR_EVENT.test(event.value);
 }
 
 /** A key that reads as `owner.key` (a reserved word is a fine property name). */
@@ -78,10 +101,11 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
     const parent = parentFn ? indexOf.get(parentFn.node) : undefined;
     return { prefix: parent === undefined ? '' : `${targets[parent]?.name}.`, topLevel: parentFn === null };
   };
-  const add = (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line'>): number => {
+  /** `parent`: what holds a function expression that has no name, to tell a listener of an error event or a rejection handler. */
+  const add = (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line'>, parent?: t.Node): number => {
     const k = targets.length;
     const root = target.owner?.split('.')[0];
-    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length, line: fn.loc?.start.line ?? 0, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}) });
+    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length, line: fn.loc?.start.line ?? 0, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}), ...(isErrorFirst(fn) && !handlesError(fn, parent) ? { errorFirst: true as const } : {}) });
     indexOf.set(fn, k);
     if (!enter) return k;
     // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither
@@ -148,7 +172,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
         }
         // Where a function takes its name from its place, wrapping it would change `.name`.
         if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
-        const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false });
+        const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parentNode);
         if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node]));
       },
     },

@@ -22,6 +22,39 @@ export function jsonElementId(id: string): string {
 /** The key a recording proxy lists as its own (for…in, Object.keys), beside those the snippet wrote on it; the value learnt has it too. */
 export const LISTED_KEY = 'key';
 
+/**
+ * The message of the error an injected value fails with in an exploration scenario: the last name in
+ * its id (not a callback's or argument's index, nor `anonymous`), then "failed". Written without
+ * any built-in method: the runtime calls it after the snippet could have replaced them.
+ */
+export function failureMessage(id: string): string {
+  let last = '';
+  for (let i = 0; i < id.length; ) {
+    if (!isNameStart(id[i]!)) {
+      i++;
+      continue;
+    }
+    let name = '';
+    while (i < id.length && (isNameStart(id[i]!) || isDigit(id[i]!))) name += id[i++];
+    if (name !== 'anonymous' && !isIndexName(name)) last = name;
+  }
+  return `${last === '' ? 'operation' : last} failed`;
+}
+
+function isNameStart(c: string): boolean {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c === '_' || c === '$';
+}
+function isDigit(c: string): boolean {
+  return c >= '0' && c <= '9';
+}
+/** `cb2`, `arg0`: a callback's or an argument's index in an element id. */
+function isIndexName(name: string): boolean {
+  const prefix = name[0] === 'c' && name[1] === 'b' ? 2 : name[0] === 'a' && name[1] === 'r' && name[2] === 'g' ? 3 : 0;
+  if (prefix === 0 || name.length === prefix) return false;
+  for (let i = prefix; i < name.length; i++) if (!isDigit(name[i]!)) return false;
+  return true;
+}
+
 /** A callback's element id: the callee's, then `#cb`, the argument's index, and the property when the callback is one of an options object's. */
 export function callbackElementId(callee: string, index: number, prop: string | undefined): string {
   return `${callee}#cb${index}${prop === undefined ? '' : '.' + prop}`;

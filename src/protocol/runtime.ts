@@ -20,6 +20,8 @@ export interface CallbackConventionsConfig {
   readonly errorFirst: string;
   /** A callback of one parameter whose name matches is error-first. */
   readonly errorOnly: string;
+  /** An event whose name matches is an error: its listeners run only when exploration asks (outcome `error`). */
+  readonly errorEvent: string;
   /** Methods that register event handlers: their callbacks get event objects, never an error. */
   readonly eventMethods: readonly string[];
 }
@@ -70,6 +72,8 @@ export interface GuestDriveTarget {
   readonly key?: string;
   readonly static?: boolean;
   readonly topLevel: boolean;
+  /** Its first parameter is an error by Node's convention (CALLBACK_CONVENTIONS): drive passes null, or an error when exploration asks. */
+  readonly errorFirst?: true;
 }
 
 /** A call the runtime made to a target nothing called (drive). */
@@ -84,6 +88,8 @@ export interface DriveRecord {
   receiver?: 'new' | 'create';
   /** A member assigned to its owner that the owner no longer held when it was called (its name was bound again). */
   detached?: true;
+  /** An error-first target's first argument: null (nothing failed), or an error (exploration's outcome `error`). */
+  errorArg?: 'null' | 'error';
 }
 
 /** An error that ended the run (or a timer, driver or entry point of it). */

@@ -7,6 +7,7 @@ import { originalMessage } from './originalMessage.ts';
 import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
 import { programEnvironments } from '../emit/environmentPreamble.ts';
+import { drivenArguments } from '../emit/drivenCalls.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
@@ -267,7 +268,7 @@ function drivesOf(targets: InstrumentedSnippet['driveTargets'], drives: readonly
     const target = targets[d.k];
     if (!target) continue;
     const count = target.kind === 'getter' ? 0 : target.kind === 'setter' ? 1 : target.params;
-    const args = Array.from({ length: count }, (_, i) => accessors.get(`${target.name}#arg${i}`) ?? 'undefined');
+    const args = drivenArguments(target, count, accessors, d);
     const outcome = d.outcome === 'pending' ? (timedOut ? 'timeout' : 'pending') : d.outcome;
     out.push({ target: target.name, line: target.line, args, outcome, ...(d.error ? { error: { type: d.error.type, message: d.error.message } } : {}) });
   }

@@ -15,6 +15,7 @@ import { isPromise, settle } from './native.ts';
 import { isObjectLike, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, getOwnPropertyDescriptor, ObjectCreate, WM, wmGet, wmSet } from './primordials.ts';
+import { injectedFailure, outcomeOf } from './probes.ts';
 import { config, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 
@@ -42,9 +43,19 @@ function registered(k: number): boolean {
   return functions[k] !== undefined || owners[k] !== undefined;
 }
 
+/** The call being made: where an error-first target's first argument is recorded. */
+let current: DriveRecord | undefined;
+
 function argumentsOf(target: GuestDriveTarget, count = target.params): unknown[] {
   const args = list<unknown>();
   for (let i = 0; i < count; i++) {
+    if (i === 0 && target.errorFirst) {
+      // Node's convention: null when nothing failed; an error when the scenario asks for the failure.
+      const failed = outcomeOf(`${target.name}#arg0`) === 'error';
+      if (current !== undefined) current.errorArg = failed ? 'error' : 'null';
+      push(args, failed ? injectedFailure(`${target.name}#arg0`) : null);
+      continue;
+    }
     const v = inject(rec({ id: `${target.name}#arg${i}`, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of ${target.name}, which the snippet never calls` }));
     push(args, v === NONE ? undefined : v);
   }
@@ -114,7 +125,14 @@ function driveOne(k: number, target: GuestDriveTarget): void {
     recordError(e, k);
   };
   try {
-    const r: Dyn = macrotask(() => call(k, target, record));
+    const r: Dyn = macrotask(() => {
+      current = record;
+      try {
+        return call(k, target, record);
+      } finally {
+        current = undefined;
+      }
+    });
     if (isPromise(r)) settle(r, () => { record.outcome = 'returned'; }, threw);
     else record.outcome = 'returned';
   } catch (e) {

@@ -18,6 +18,7 @@ const SYNC_CALLBACKS: Record<string, 1> = ObjectCreate(null);
 const EVENT_METHODS: Record<string, 1> = ObjectCreate(null);
 let ERROR_FIRST: RegExp;
 let ERROR_ONLY: RegExp;
+let ERROR_EVENT: RegExp;
 const PARAMETER_LIST = /^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(([^)]*)\)/;
 const ONE_PARAMETER_ARROW = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/;
 const ERROR_HANDLER = /^(on)?(error|fail|failure|reject|rejected|catch)$/i;
@@ -27,6 +28,7 @@ export function initCallbackConventions(callbacks: CallbackConventionsConfig): v
   for (let i = 0; i < callbacks.sync.length; i++) SYNC_CALLBACKS[callbacks.sync[i]] = 1;
   ERROR_FIRST = new RegExpCtor(callbacks.errorFirst, 'i');
   ERROR_ONLY = new RegExpCtor(callbacks.errorOnly, 'i');
+  ERROR_EVENT = new RegExpCtor(callbacks.errorEvent, 'i');
   for (let i = 0; i < callbacks.eventMethods.length; i++) EVENT_METHODS[callbacks.eventMethods[i]] = 1;
 }
 
@@ -58,10 +60,18 @@ function paramNames(fn: unknown): string[] {
   return names;
 }
 
-/** An error-first callback this scenario calls with an error (exploration's outcome `error`) is marked `failed`. */
-function callbackRecord(id: string, index: number, prop: string | undefined, params: number, names: string[], isErrorFirst: boolean): CallbackRecord {
-  const failed = isErrorFirst && outcomeOf(callbackElementId(id, index, prop)) === 'error';
-  return rec<CallbackRecord>({ index, ...(prop === undefined ? {} : { prop }), params, names, errorFirst: isErrorFirst, ...(failed ? { failed: true } : {}) });
+/**
+ * An error-first callback, or a listener of an error event, that this scenario calls with an error
+ * (exploration's outcome `error`) is marked `failed`.
+ */
+function callbackRecord(id: string, index: number, prop: string | undefined, params: number, names: string[], isErrorFirst: boolean, onError: boolean): CallbackRecord {
+  const failed = (isErrorFirst || onError) && outcomeOf(callbackElementId(id, index, prop)) === 'error';
+  return rec<CallbackRecord>({ index, ...(prop === undefined ? {} : { prop }), params, names, errorFirst: isErrorFirst, ...(onError ? { onError: true } : {}), ...(failed ? { failed: true } : {}) });
+}
+
+/** `emitter.on('error', listener)`: the listener of an error event (CALLBACK_CONVENTIONS.errorEvent). */
+function errorEventListener(method: string | undefined, args: readonly Dyn[], index: number): boolean {
+  return method !== undefined && EVENT_METHODS[method] === 1 && index > 0 && typeof args[0] === 'string' && test(ERROR_EVENT, args[0]);
 }
 
 /** Records the arguments of a call or `new`; returns the callbacks among them. */
@@ -78,7 +88,7 @@ export function recordCall(t: Trace, field: 'calls' | 'constructs', args: readon
     }
     if (typeof a === 'function') {
       const names = paramNames(a);
-      push(call.callbacks, callbackRecord(t.id, i, undefined, a.length, names, errorFirst(names, a.length, t.key)));
+      push(call.callbacks, callbackRecord(t.id, i, undefined, a.length, names, errorFirst(names, a.length, t.key), errorEventListener(t.key, args, i)));
     } else if (a !== null && typeof a === 'object' && !isArray(a)) {
       const keys = ownKeys(a);
       for (let k = 0; k < keys.length && k < 16; k++) {
@@ -92,7 +102,7 @@ export function recordCall(t: Trace, field: 'calls' | 'constructs', args: readon
         }
         if (typeof v === 'function' && !isProbe(v)) {
           const names = paramNames(v);
-          push(call.callbacks, callbackRecord(t.id, i, key, v.length, names, errorFirst(names, v.length, t.key)));
+          push(call.callbacks, callbackRecord(t.id, i, key, v.length, names, errorFirst(names, v.length, t.key), false));
         }
       }
     }
@@ -119,6 +129,7 @@ export function runCallbacks(info: ProbeInfo, callbacks: readonly CallbackRecord
     const cb = callbacks[c];
     const fn = cb.prop === undefined ? args[cb.index] : args[cb.index][cb.prop];
     if (isClass(fn)) continue; // a class handed over is not a callback
+    if (cb.onError && !cb.failed) continue; // nothing failed: an emitter emits no error
     const base = callbackElementId(info.id, cb.index, cb.prop);
     // Called with an error (exploration), an error-first callback gets nothing else, as Node's APIs do.
     const n = cb.failed ? 1 : MathMax(cb.params, cb.names.length);

@@ -4,7 +4,7 @@
  * call result, awaited value, element or callback argument is a child probe with a trace of its
  * own. The host synthesises concrete values from the traces; probes never appear in a measured run.
  */
-import { LISTED_KEY } from '../../protocol/elementIds.ts';
+import { failureMessage, LISTED_KEY } from '../../protocol/elementIds.ts';
 import type { ValueOutcome } from '../../protocol/runtime.ts';
 import type { Trace } from '../../values/trace/trace.ts';
 import { childId, register } from './elements.ts';
@@ -42,7 +42,7 @@ export function outcomeOf(id: string): ValueOutcome | undefined {
 }
 /** The error an injected function fails with, or an error-first callback is called with, in an exploration scenario. */
 export function injectedFailure(id: string): Error {
-  return new ErrorCtor(`${leafName(id)} failed`);
+  return new ErrorCtor(failureMessage(id));
 }
 
 /** Element id -> trace record (plain JSON data), reported to the host. */

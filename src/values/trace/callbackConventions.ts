@@ -17,6 +17,12 @@ export const CALLBACK_CONVENTIONS = {
   errorFirst: '^(err|error|e|ex|er|exception)$',
   /** …and a callback of one parameter when it has such a name: `(err) => …`, but one `e` is an event. */
   errorOnly: '^(err|error)$',
+  /**
+   * Events that report a failure (`db.on('error', …)`): a listener registered for one runs only in
+   * an exploration scenario that asks for the failure (outcome `error`), with an error; a real
+   * emitter emits none when nothing failed.
+   */
+  errorEvent: '^(error|fail|failure|failed|reject|rejected|uncaughtException|unhandledRejection)$',
   /** Methods that register event handlers: their callbacks get event objects, never an error. */
   eventMethods: [
     'on', 'once', 'one', 'off', 'bind', 'live', 'delegate', 'addEventListener', 'removeEventListener', 'addListener', 'prependListener', 'prependOnceListener',

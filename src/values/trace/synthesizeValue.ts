@@ -1,5 +1,5 @@
 import type { Usage } from '../../instrument/usage.ts';
-import { jsString } from '../../emit/sourceText.ts';
+import { failureSource, jsString } from '../../emit/sourceText.ts';
 import { callbackElementId, jsonElementId, LISTED_KEY } from '../../protocol/elementIds.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
@@ -46,43 +46,55 @@ function objectLiteral(id: string, keys: readonly string[], parts: Parts): { sou
 }
 
 /**
- * Members an object is known to have: read (but not only written first) or tested with `in`, and
+ * Members an object is known to have: read (but not only written first) or tested with `in`, else
  * the key its recording proxy listed when the snippet listed its keys (for…in, Object.keys).
  */
 function objectKeys(trace: Trace | undefined, exclude: ReadonlySet<string>): string[] {
-  const listed = trace?.keysListed && !trace.emptied ? [LISTED_KEY] : [];
-  const keys = [...(trace?.reads ?? []), ...(trace?.has ?? []), ...listed].filter((k) => !exclude.has(k) && !OBJECT_KEYS.has(k));
+  const keys = [...(trace?.reads ?? []), ...(trace?.has ?? [])].filter((k) => !exclude.has(k) && !OBJECT_KEYS.has(k));
+  // Listed, with no member known: the key its recording proxy listed, so a loop over its keys runs.
+  if (keys.length === 0 && trace?.keysListed && !trace.emptied && !exclude.has(LISTED_KEY)) keys.push(LISTED_KEY);
   return [...new Set(keys)];
 }
 
 /** Statements that run each callback the element was given, with synthesised arguments. */
 function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: Parts, traces: TraceView): string[] {
-  const seen = new Map<string, CallbackRecord>();
-  for (const call of calls ?? []) for (const cb of call.callbacks) seen.set(`${cb.index}.${cb.prop ?? ''}`, cb);
+  // Per argument (and property): the callback last seen there, and the listener of an error event last seen there.
+  const seen = new Map<string, { cb?: CallbackRecord; onError?: CallbackRecord }>();
+  for (const call of calls ?? []) {
+    for (const cb of call.callbacks) {
+      const at = seen.get(`${cb.index}.${cb.prop ?? ''}`) ?? {};
+      if (cb.onError) at.onError = cb;
+      else at.cb = cb;
+      seen.set(`${cb.index}.${cb.prop ?? ''}`, at);
+    }
+  }
   const sync = SYNC_CALLBACKS.has(name);
   const out: string[] = [];
-  for (const cb of seen.values()) {
-    const base = callbackElementId(id, cb.index, cb.prop);
-    const n = Math.max(cb.params, cb.names.length);
-    const args: string[] = [];
-    // Called with an error (an exploration scenario), an error-first callback gets nothing else, as Node's APIs do.
-    if (cb.failed) args.push(failure(name));
-    else for (let k = 0; k < n; k++) args.push(k === 0 && cb.errorFirst ? 'null' : parts.ref(`${base}#arg${k}`));
-    while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
-    const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
-    const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${jsString(cb.prop)}]`}`;
-    // A class handed over (`React.createElement(App)`, a mixin base) is not a callback: calling it would throw.
-    const callable = `typeof ${fn} === 'function' && !String(${fn}).startsWith('class')`;
-    const guard = cb.prop === undefined ? callable : `args[${cb.index}] && ${callable}`;
-    const invoke = self ? `${fn}.call(${[self, ...args].join(', ')})` : `${fn}(${args.join(', ')})`;
-    out.push(sync ? `if (${guard}) ${invoke};` : `if (${guard}) setTimeout(() => ${invoke});`);
+  // `on('error', …)`: an error event is emitted only when the scenario asks for the failure.
+  const errorEvent = `/${CALLBACK_CONVENTIONS.errorEvent}/i.test(args[0])`;
+  for (const { cb, onError } of seen.values()) {
+    if (cb) out.push(callbackCall(id, cb, name, parts, traces, sync, onError ? `!${errorEvent}` : undefined));
+    if (onError?.failed) out.push(callbackCall(id, onError, name, parts, traces, sync, errorEvent));
   }
   return out;
 }
 
-/** The error an injected function fails with in an exploration scenario (the runtime's injectedFailure). */
-function failure(name: string): string {
-  return `new Error(${jsString(`${name} failed`)})`;
+/** The statement that runs one callback (when `when` holds), with synthesised arguments, or an error when it `failed`. */
+function callbackCall(id: string, cb: CallbackRecord, name: string, parts: Parts, traces: TraceView, sync: boolean, when: string | undefined): string {
+  const base = callbackElementId(id, cb.index, cb.prop);
+  const n = Math.max(cb.params, cb.names.length);
+  const args: string[] = [];
+  // Called with an error (an exploration scenario), an error-first callback gets nothing else, as Node's APIs do.
+  if (cb.failed) args.push(failureSource(id));
+  else for (let k = 0; k < n; k++) args.push(k === 0 && cb.errorFirst ? 'null' : parts.ref(`${base}#arg${k}`));
+  while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
+  const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
+  const fn = cb.prop === undefined ? `args[${cb.index}]` : `args[${cb.index}]${IDENT.test(cb.prop) ? `.${cb.prop}` : `[${jsString(cb.prop)}]`}`;
+  // A class handed over (`React.createElement(App)`, a mixin base) is not a callback: calling it would throw.
+  const callable = `typeof ${fn} === 'function' && !String(${fn}).startsWith('class')`;
+  const guard = `${cb.prop === undefined ? callable : `args[${cb.index}] && ${callable}`}${when ? ` && ${when}` : ''}`;
+  const invoke = self ? `${fn}.call(${[self, ...args].join(', ')})` : `${fn}(${args.join(', ')})`;
+  return sync ? `if (${guard}) ${invoke};` : `if (${guard}) setTimeout(() => ${invoke});`;
 }
 
 function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function' | 'class'): { source: string; type: string } {
@@ -91,7 +103,7 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   const trace = facts.trace;
   if (keyword === 'function' && trace?.fails) {
     // An exploration scenario's outcome: the function fails, for the snippet's catch to take over.
-    const body = trace.fails === 'throw' ? `throw ${failure(name)};` : `return Promise.reject(${failure(name)});`;
+    const body = trace.fails === 'throw' ? `throw ${failureSource(id)};` : `return Promise.reject(${failureSource(id)});`;
     return { source: `function ${fname}(...args) { ${body} }`, type: trace.fails === 'throw' ? '(...args: any[]) => never' : '(...args: any[]) => Promise<never>' };
   }
   const statics = objectKeys(trace, FUNCTION_KEYS).filter((k) => k !== 'then');

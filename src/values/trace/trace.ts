@@ -12,6 +12,8 @@ export interface CallbackRecord {
   readonly names: readonly string[];
   /** An error-first callback (callbackConventions.ts): its first argument is null. */
   readonly errorFirst?: boolean;
+  /** A listener of an error event (CALLBACK_CONVENTIONS.errorEvent): not run unless `failed`. */
+  readonly onError?: boolean;
   /** It was called with an error instead (an exploration scenario's outcome `error`). */
   readonly failed?: boolean;
 }
