@@ -201,3 +201,18 @@ test('explore: an injected emitter emits no error event when nothing failed; a s
   assert.equal(r.scenarioResults?.[0]?.stdout, 'error: on failed\nopen\n');
   await programsReproduce(r);
 });
+
+test('explore: scenarios form a tree — the error a scenario gives a callback is learnt, and a scenario from it answers err.fatal the other way', async () => {
+  const code = "db.query('SELECT 1', function (err, rows) {\n  if (err) {\n    if (err.fatal) {\n      console.log('fatal');\n    } else {\n      console.log('retry');\n    }\n    return;\n  }\n  console.log(rows.length);\n});";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [3, 4, 6, 8]);
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.deepEqual(r.explored?.kept.map((k) => [k.scenario, k.from, k.flipped]), [
+    [2, 1, { text: 'db.query#cb1', line: 1, outcome: 'error' }],
+    [3, 2, { text: 'err.fatal', line: 3, answer: false }],
+  ]);
+  assert.deepEqual(r.scenarioResults?.map((s) => s.stdout), ['fatal\n', 'retry\n']);
+  await programsReproduce(r);
+  const flat = await runSnippet(code, { mode: 'trace', scenarios: 2 });
+  assert.deepEqual(flat.explored?.lines.uncovered, [6], 'two scenarios reach one level');
+});

@@ -15,6 +15,8 @@ export interface ExploredScenario {
    * value given its other outcome (the element, the line where the snippet used it, and the outcome).
    */
   readonly flipped: Flip;
+  /** The kept scenario whose answers it keeps besides its own flip (1: the first execution's): scenarios form a tree. */
+  readonly from: number;
   /** The lines it covered that no scenario before it did. */
   readonly newLines: readonly number[];
   /** The definitions that differ from scenario 1's: element and source. */
@@ -35,27 +37,33 @@ export interface Explored {
   readonly kept: readonly ExploredScenario[];
 }
 
-export interface ExploreInput {
-  readonly map: CoverageMap;
-  /** Scenario 1's measured run. */
-  readonly first: RuntimeReport;
-  /** The answers recording proxies gave at decisions in scenario 1's learning runs, by site id. */
+/** What one scenario's runs showed that exploration can act on: its measured run, and what its recording proxies answered, were called and iterated. */
+export interface ScenarioFacts {
+  /** The measured run. */
+  readonly report: RuntimeReport;
+  /** The answers recording proxies gave at decisions in the learning runs, by site id. */
   readonly answers: Readonly<Record<string, boolean>>;
-  /** The recording proxies scenario 1's learning runs called, and iterated, by site id. */
+  /** The recording proxies the learning runs called, and iterated, by site id. */
   readonly callees: Readonly<Record<string, string>>;
   readonly iterables: Readonly<Record<string, string>>;
-  /** Scenario 1's traces: the error-first callbacks handed to injected functions, and which results were awaited. */
+  /** The traces: the error-first callbacks handed to injected functions, and which results were awaited. */
   readonly traces: TraceStore;
-  /** The files scenario 1 read that the value generator filled (fileElementId): each may stay missing instead. */
+  /** The files read that the value generator filled (fileElementId): each may stay missing instead. */
   readonly files: readonly string[];
-  /** The snippet's drive targets, by index (scenario 1's drives name them): an error-first one driven with null may get an error instead. */
+}
+
+export interface ExploreInput {
+  readonly map: CoverageMap;
+  /** Scenario 1. */
+  readonly first: ScenarioFacts;
+  /** The snippet's drive targets, by index (drives name them): an error-first one driven with null may get an error instead. */
   readonly driveTargets: readonly { readonly name: string; readonly line: number }[];
   readonly rendered: RenderedDefinitions;
   /** At most this many scenarios, scenario 1 included. */
   readonly scenarios: number;
   readonly deadline: HostDeadline;
-  /** Runs one more scenario with these decisions answered so: booleans (`prefer`) and `switch` cases (`cases`), by site id. */
-  readonly run: (answers: ScenarioAnswers) => Promise<{ report: RuntimeReport | undefined; runs: number; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
+  /** Runs one more scenario with these decisions answered so (`prefer`, `cases`) and these values given their other outcome. */
+  readonly run: (answers: ScenarioAnswers) => Promise<{ facts: ScenarioFacts | undefined; runs: number; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
 }
 
 export type Flip =
@@ -80,7 +88,8 @@ const MIN_SCENARIO_MS = 200;
  * `scenarios`, when no such decision is left, or near the snippet's time budget.
  */
 export async function explore(input: ExploreInput): Promise<Explored> {
-  const { map, first } = input;
+  const { map } = input;
+  const first = input.first.report;
   const measured = measuredLines(map);
   const covered = coveredLines(map, first.statements);
   // exit() unwinds the statements of the calls it was made in: those lines ran (as buildResult counts them).
@@ -89,12 +98,29 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   const kept: ExploredScenario[] = [];
   let tried = 1;
   let runs = 0;
-  for (const { flip, ask } of [...candidates(map, input.answers, branchHits), ...outcomeCandidates(input, branchHits, covered, measured)]) {
+  // The tree: scenario 1's candidates first, then each kept scenario's, which keep its answers (breadth first).
+  const queue: (Candidate & { from: number })[] = [];
+  const asked = new Set<string>([askKey({})]);
+  const grow = (facts: ScenarioFacts, from: number, base: ScenarioAnswers) => {
+    for (const c of [...candidates(map, facts.answers, branchHits, base), ...outcomeCandidates(input, facts, branchHits, covered, measured, base)]) {
+      const ask = mergeAsks(base, c.ask);
+      const key = askKey(ask);
+      if (asked.has(key)) continue;
+      asked.add(key);
+      queue.push({ ...c, ask, from });
+    }
+  };
+  grow(input.first, 1, {});
+  const asks = new Map<number, ScenarioAnswers>([[1, {}]]);
+  while (queue.length > 0) {
     if (kept.length + 1 >= input.scenarios || tried >= input.scenarios * 2 || input.deadline.remainingMs() < MIN_SCENARIO_MS) break;
+    const { flip, ask, from, sid } = queue.shift()!;
+    // A decision whose branches every kept scenario has covered by now is not worth a scenario.
+    if (sid !== undefined && !decisionOpen(map, sid, branchHits)) continue;
     tried++;
     const scenario = await input.run(ask);
     runs += scenario.runs;
-    const report = scenario.report;
+    const report = scenario.facts?.report;
     if (!report) continue;
     const lines = coveredLines(map, report.statements);
     const newLines = measured.filter((l) => lines.has(l) && !covered.has(l));
@@ -102,8 +128,11 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     for (const l of newLines) covered.add(l);
     map.branches.forEach((b, i) => { for (let k = 0; k < b.outcomes; k++) if ((report.branches[i]?.[k] ?? 0) > 0) branchHits[i]![k] = true; });
     const definitions = [...scenario.rendered.statements].filter(([id, source]) => input.rendered.statements.get(id) !== source).map(([element, source]) => ({ element, source }));
-    scenario.keep(kept.length + 2);
-    kept.push({ scenario: kept.length + 2, flipped: flip, newLines, definitions });
+    const number = kept.length + 2;
+    scenario.keep(number);
+    kept.push({ scenario: number, flipped: flip, from, newLines, definitions });
+    asks.set(number, ask);
+    grow(scenario.facts!, number, ask);
   }
   const branchTotal = branchHits.reduce((n, b) => n + b.length, 0);
   const branchCovered = branchHits.reduce((n, b) => n + b.filter(Boolean).length, 0);
@@ -118,11 +147,36 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   };
 }
 
+/** A scenario's answers with another's added (the added one wins where both answer). */
+function mergeAsks(base: ScenarioAnswers, more: ScenarioAnswers): ScenarioAnswers {
+  const prefer = { ...base.prefer, ...more.prefer };
+  const cases = { ...base.cases, ...more.cases };
+  const outcomes = { ...base.outcomes, ...more.outcomes };
+  return {
+    ...(Object.keys(prefer).length > 0 ? { prefer } : {}),
+    ...(Object.keys(cases).length > 0 ? { cases } : {}),
+    ...(Object.keys(outcomes).length > 0 ? { outcomes } : {}),
+  };
+}
+
+/** The same answers give the same key, whatever order they were added in. */
+function askKey(ask: ScenarioAnswers): string {
+  const sorted = (o: object | undefined) => Object.entries(o ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([sorted(ask.prefer), sorted(ask.cases), sorted(ask.outcomes)]);
+}
+
+/** Whether a decision's line still has a branch outcome no kept scenario took (any switch, for a switch's discriminant). */
+function decisionOpen(map: CoverageMap, sid: number, branchHits: readonly boolean[][]): boolean {
+  const site = map.sites[sid];
+  if (!site) return false;
+  return map.branches.some((b, i) => branchHits[i]!.some((hit) => !hit) && (b.line === site.line || (site.cases !== undefined && b.kind === 'switch')));
+}
+
 /**
  * The decisions worth answering the other way, on a line where a branch left an outcome uncovered,
  * in source order: a boolean one flipped, a `switch` taken at each of its cases in turn.
  */
-function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>, branchHits: readonly boolean[][]): Candidate[] {
+function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>, branchHits: readonly boolean[][], base: ScenarioAnswers): Candidate[] {
   const openBranches = map.branches.filter((_, i) => branchHits[i]!.some((hit) => !hit));
   const open = new Set(openBranches.map((b) => b.line));
   // A switch's branches are its cases, on their own lines: any switch with a case not taken keeps its discriminant a candidate.
@@ -130,12 +184,14 @@ function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>
   const out: Candidate[] = [];
   const sids = Object.keys(answers).map(Number).filter((sid) => {
     const site = map.sites[sid];
+    // A decision the scenario was asked to answer so stays answered so.
+    if (base.prefer?.[sid] !== undefined || base.cases?.[sid] !== undefined) return false;
     return site !== undefined && (open.has(site.line) || (site.cases !== undefined && openSwitch));
   }).sort((a, b) => a - b);
   for (const sid of sids) {
     const { text, line, cases } = map.sites[sid]!;
-    if (cases) for (const value of cases) out.push({ flip: { text, line, answer: value }, ask: { cases: { [sid]: value } } });
-    else out.push({ flip: { text, line, answer: !answers[sid] }, ask: { prefer: { [sid]: !answers[sid] } } });
+    if (cases) for (const value of cases) out.push({ flip: { text, line, answer: value }, ask: { cases: { [sid]: value } }, sid });
+    else out.push({ flip: { text, line, answer: !answers[sid] }, ask: { prefer: { [sid]: !answers[sid] } }, sid });
   }
   return out;
 }
@@ -143,6 +199,8 @@ function candidates(map: CoverageMap, answers: Readonly<Record<string, boolean>>
 interface Candidate {
   readonly flip: Flip;
   readonly ask: ScenarioAnswers;
+  /** The decision's site, for a decision answered the other way. */
+  readonly sid?: number;
 }
 
 /**
@@ -152,14 +210,15 @@ interface Candidate {
  * with an error while a branch is open; an iterable a `for…of` took is empty while lines after the
  * loop are uncovered.
  */
-function outcomeCandidates(input: ExploreInput, branchHits: readonly boolean[][], covered: ReadonlySet<number>, measured: readonly number[]): Candidate[] {
-  const { map, callees, iterables, traces } = input;
+function outcomeCandidates(input: ExploreInput, facts: ScenarioFacts, branchHits: readonly boolean[][], covered: ReadonlySet<number>, measured: readonly number[], base: ScenarioAnswers): Candidate[] {
+  const { map } = input;
+  const { callees, iterables, traces } = facts;
   const uncovered = measured.filter((l) => !covered.has(l));
   if (uncovered.length === 0) return [];
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const add = (element: string, line: number, outcome: ValueOutcome): void => {
-    if (seen.has(element)) return;
+    if (seen.has(element) || base.outcomes?.[element] !== undefined) return;
     seen.add(element);
     out.push({ flip: { text: element, line, outcome }, ask: { outcomes: { [element]: outcome } } });
   };
@@ -174,7 +233,7 @@ function outcomeCandidates(input: ExploreInput, branchHits: readonly boolean[][]
     }
   }
   const catchOpen = (map.tries ?? []).some(({ handler }) => uncovered.some((l) => l >= handler[0] && l <= handler[1]));
-  if (branchHits.some((b) => b.some((hit) => !hit)) || catchOpen) for (const file of input.files) add(file, 0, 'error');
+  if (branchHits.some((b) => b.some((hit) => !hit)) || catchOpen) for (const file of facts.files) add(file, 0, 'error');
   const branchOpen = branchHits.some((b) => b.some((hit) => !hit));
   {
     // Where each injected function was first called (sites in source order).
@@ -188,7 +247,7 @@ function outcomeCandidates(input: ExploreInput, branchHits: readonly boolean[][]
         }
       }
     }
-    for (const d of input.first.drives ?? []) {
+    for (const d of facts.report.drives ?? []) {
       const target = input.driveTargets[d.k];
       if (d.errorArg === 'null' && target && branchOpen) add(`${target.name}#arg0`, target.line, 'error');
     }

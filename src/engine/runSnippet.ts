@@ -15,7 +15,7 @@ import { prepareInWorker } from './prepareInWorker.ts';
 import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepareSnippet.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
-import { explore } from './explore.ts';
+import { explore, type ScenarioFacts } from './explore.ts';
 import { isFileElementId } from '../protocol/elementIds.ts';
 import { jsString } from '../emit/sourceText.ts';
 import { loadEnvironments, type LoadedEnvironments } from '../environments/loadEnvironments.ts';
@@ -94,20 +94,26 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   };
   const run = (cfg: RuntimeConfig, book: DefinitionBook) => runScenario(instrumented, cfg, environments, book, options, deadline, log);
   const book = newBook();
-  const { last, ranWith, runs, answers, callees, iterables } = await run(config, book);
+  const firstRun = await run(config, book);
+  const { last, ranWith, runs } = firstRun;
   book.restore(ranWith);
   const rendered = renderDefinitions(book.defs);
   // Exploration: more scenarios, each answering one decision on an injected value the other way (explore.ts).
   const scenarioResults: RunResult[] = [];
-  const explored = options.scenarios > 1 && last?.report && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
-    ? await explore({ map: instrumented.map, first: last.report, answers, callees, iterables, traces: book.traces, driveTargets: instrumented.driveTargets, files: [...book.defs.values()].filter((d) => d.kind === 'environment' && isFileElementId(d.id)).map((d) => d.id), rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
+  const factsOf = (scenario: ScenarioRun, b: DefinitionBook): ScenarioFacts | undefined => scenario.last?.report && {
+    report: scenario.last.report, answers: scenario.answers, callees: scenario.callees, iterables: scenario.iterables, traces: b.traces,
+    files: [...b.defs.values()].filter((d) => d.kind === 'environment' && isFileElementId(d.id)).map((d) => d.id),
+  };
+  const first = factsOf(firstRun, book);
+  const explored = options.scenarios > 1 && first && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
+    ? await explore({ map: instrumented.map, first, driveTargets: instrumented.driveTargets, rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
       const b = newBook();
       const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b);
       b.restore(scenario.ranWith);
       const rendered = renderDefinitions(b.defs);
       // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
       const keep = () => { scenarioResults.push(buildResult({ ...resultParts, execution: scenario.last, book: b, rendered, runs: scenario.runs, elapsedMs: Date.now() - started, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) })); };
-      return { report: scenario.last?.report, runs: scenario.runs, rendered, keep };
+      return { facts: b.hostError ? undefined : factsOf(scenario, b), runs: scenario.runs, rendered, keep };
     } })
     : undefined;
   const result = buildResult({

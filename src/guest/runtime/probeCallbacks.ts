@@ -135,7 +135,11 @@ export function runCallbacks(info: ProbeInfo, callbacks: readonly CallbackRecord
     const n = cb.failed ? 1 : MathMax(cb.params, cb.names.length);
     const cbArgs = list<unknown>();
     for (let k = 0; k < n; k++) {
-      if (k === 0 && cb.failed) push(cbArgs, injectedFailure(info.id));
+      if (k === 0 && cb.failed) {
+        // The error is learnt like any value (`err.code === 'ENOENT'`), and made an Error with what was read of it.
+        traceOf(`${base}#arg0`).failure = true;
+        push(cbArgs, probeFor(`${base}#arg0`, undefined, undefined));
+      }
       else if (k === 0 && cb.errorFirst) push(cbArgs, null);
       else if (elementWise && k === 0) push(cbArgs, child(parent, `${info.parent}[0]`, '0'));
       else if (elementWise && k === 1) push(cbArgs, 0);

@@ -52,6 +52,7 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   const numericIndex = facts.reads.some((k) => /^\d+$/.test(k));
   if (name === 'this') add('object');
   if (t?.jsonParsed) add('string'); // JSON text
+  if (t?.failure) add('Error');
   // What the platform's types give a member or a method's result (`items.length`, `e.preventDefault()`) comes first.
   add(platformValue(id)?.category);
   // `class X extends Base` reads Base.prototype; a value both called and constructed is a constructor function.

@@ -85,7 +85,7 @@ function callbackCall(id: string, cb: CallbackRecord, name: string, parts: Parts
   const n = Math.max(cb.params, cb.names.length);
   const args: string[] = [];
   // Called with an error (an exploration scenario), an error-first callback gets nothing else, as Node's APIs do.
-  if (cb.failed) args.push(failureSource(id));
+  if (cb.failed) args.push(parts.ref(`${base}#arg0`));
   else for (let k = 0; k < n; k++) args.push(k === 0 && cb.errorFirst ? 'null' : parts.ref(`${base}#arg${k}`));
   while (args.length > 0 && args[args.length - 1] === 'null' && n > 1) args.pop();
   const self = isUsed(traces.get(`${base}#this`)) ? parts.ref(`${base}#this`) : undefined;
@@ -194,6 +194,15 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
     case 'promise': {
       const v = parts.ref(`await ${id}`);
       return done(`Promise.resolve(${v})`, `Promise<${v}>`);
+    }
+    case 'Error': {
+      if (!trace?.failure) return { ...dummyFor('Error', id, name), type: 'Error' };
+      // A failure an exploration scenario asked for: an Error, with the members the snippet read of it.
+      const members = objectKeys(trace, new Set(['message', 'stack', 'name']));
+      const error = failureSource(id);
+      if (members.length === 0) return done(error, 'Error');
+      const o = objectLiteral(id, members, parts);
+      return done(`Object.assign(${error}, ${o.source})`, `Error & ${o.type}`);
     }
     case 'Dummy': return { ...dummyFor('Dummy', id, name), type: 'any' };
     default: {

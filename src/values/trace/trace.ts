@@ -63,6 +63,8 @@ export interface Trace {
   tests?: boolean[];
   protoRead?: boolean;
   argProbes?: string[];
+  /** The error a callback was called with in an exploration scenario (outcome `error`): an Error, with the members the snippet read. */
+  failure?: boolean;
   /** Given to JSON.parse: JSON text, of the value learnt for jsonElementId(id). */
   jsonParsed?: boolean;
   /** Iterated, and gave nothing (an exploration scenario's outcome `empty`). */
