@@ -149,3 +149,22 @@ test('repair property: after every repair, each statement that survives starts o
     });
   }), { numRuns: 300, seed: 11 });
 });
+
+test('repair: a one-token slip is edited in its line instead of dropping the line: a missing ) or comma, a stray ) or ., a } for a ), a string left open', async () => {
+  const cases: [string, string][] = [
+    ["res.end('Hello ' + name + '!';\nconsole.log(2);", "res.end('Hello ' + name + '!');"],
+    ["gulp.task('watch', ['sass'] function () {\n  console.log(2);\n});", "gulp.task('watch', ['sass'] ,function () {"],
+    ["files.filter(function (f) { return f == '.html'); });\nconsole.log(2);", "files.filter(function (f) { return f == '.html'; });"],
+    ["const v = this.[key];\nconsole.log(2);", 'const v = this[key];'],
+    ["res.end('Hello ' + name + '\\n'};\nconsole.log(2);", "res.end('Hello ' + name + '\\n');"],
+    ["var models = require('./model);\nconsole.log(2);", "var models = require('./model');"],
+  ];
+  for (const [code, line1] of cases) {
+    const r = await runSnippet(code, { mode: 'trace' });
+    assert.ok(r.repairs?.some((x) => x.startsWith('edited-lines:1')), `${code}: ${JSON.stringify(r.repairs)}`);
+    assert.ok(!r.repairs?.some((x) => x.startsWith('dropped-lines')), code);
+    assert.equal(r.program?.split('\n').find((l) => l.startsWith(line1.slice(0, 8))), line1, code);
+    assert.ok(r.lines.measured.includes(1) && !r.lines.uncovered.includes(1), `${code}: line 1 runs`);
+    assert.match(r.stdout, /2\n$/);
+  }
+});

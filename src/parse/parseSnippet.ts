@@ -152,36 +152,96 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
 }
 
 const MAX_DROPPED_LINES = 10;
+const MAX_EDITED_LINES = 10;
 
 /**
- * The last repair: blank out the line each parse error points at (prose, shell commands, output
- * pasted among the code), keeping the line count, for at most a third of the lines. The dropped
- * lines are named in `repairs`.
+ * The last repairs, at each parse error in turn: first a one-token edit of the line it points at
+ * (a missing `)` or `,`, a stray `)` or `.`, a `}` for a `)`, a string left open or closed with the
+ * other quote, a doubled keyword), kept when the parser then gets past that line; else the line is
+ * blanked out (prose, shell commands, output pasted among the code), keeping the line count, for at
+ * most a third of the lines. The edited and dropped lines are named in `repairs`.
  */
 function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: DeadlineCheck): ParsedSnippet | undefined {
   const lines = code.split('\n');
   const nonEmpty = lines.filter((l) => l.trim() !== '').length;
   const dropped: number[] = [];
-  for (let i = 0; i <= MAX_DROPPED_LINES; i++) {
+  const edited: number[] = [];
+  for (let i = 0; i <= MAX_DROPPED_LINES + MAX_EDITED_LINES; i++) {
     deadline?.check('repairing');
-    const current = lines.join('\n');
-    let errorLine: number | undefined;
-    for (const lang of langs) {
-      try {
-        const ast = parseAs(current, lang);
-        if (dropped.length === 0 || !hasRunnableStatement(ast)) return undefined;
-        return { ast, code: current, lang, repairs: [`dropped-lines:${dropped.join(',')}`], droppedLines: [...dropped].sort((a, b) => a - b) };
-      } catch (error) {
-        if (error instanceof RangeError) throw error;
-        errorLine ??= (error as { loc?: { line: number } }).loc?.line;
-      }
+    const attempt = parseAny(lines.join('\n'), langs);
+    if ('ast' in attempt) {
+      if (dropped.length + edited.length === 0 || !hasRunnableStatement(attempt.ast)) return undefined;
+      const repairs = [...(edited.length > 0 ? [`edited-lines:${edited.join(',')}`] : []), ...(dropped.length > 0 ? [`dropped-lines:${dropped.join(',')}`] : [])];
+      return { ast: attempt.ast, code: attempt.code, lang: attempt.lang, repairs, ...(dropped.length > 0 ? { droppedLines: [...dropped].sort((a, b) => a - b) } : {}) };
     }
-    if (errorLine === undefined || lines[errorLine - 1] === undefined || lines[errorLine - 1]?.trim() === '') return undefined;
-    if ((dropped.length + 1) * 3 > nonEmpty) return undefined; // at most a third of the snippet may go
-    lines[errorLine - 1] = '';
-    dropped.push(errorLine);
+    const at = attempt.error;
+    if (at === undefined || lines[at.line - 1] === undefined || lines[at.line - 1]?.trim() === '') return undefined;
+    const fixed = edited.length < MAX_EDITED_LINES && !edited.includes(at.line) ? editLine(lines, at, langs) : undefined;
+    if (fixed !== undefined) {
+      lines[at.line - 1] = fixed;
+      edited.push(at.line);
+      continue;
+    }
+    if ((dropped.length + 1) * 3 > nonEmpty || dropped.length >= MAX_DROPPED_LINES) return undefined; // at most a third of the snippet may go
+    lines[at.line - 1] = '';
+    dropped.push(at.line);
   }
   return undefined;
+}
+
+/** The first language the code parses as, or where the first one's parse failed. */
+function parseAny(code: string, langs: readonly Lang[]): { ast: t.File; code: string; lang: Lang } | { error: { line: number; column: number } | undefined } {
+  let error: { line: number; column: number } | undefined;
+  let failed = false;
+  for (const lang of langs) {
+    try {
+      return { ast: parseAs(code, lang), code, lang };
+    } catch (e) {
+      if (e instanceof RangeError) throw e;
+      if (!failed) error = (e as { loc?: { line: number; column: number } }).loc;
+      failed = true;
+    }
+  }
+  return { error };
+}
+
+/**
+ * A one-token edit of the line a parse error points at that gets the parser past that line; the
+ * line's new text, or undefined when none does. Tried in order, nearest the error first.
+ */
+function editLine(lines: readonly string[], at: { line: number; column: number }, langs: readonly Lang[]): string | undefined {
+  const line = lines[at.line - 1]!;
+  const c = Math.min(at.column, line.length);
+  const candidates: string[] = [];
+  const insert = (p: number, text: string) => candidates.push(line.slice(0, p) + text + line.slice(p));
+  const remove = (p: number, n = 1) => { if (p >= 0 && p + n <= line.length) candidates.push(line.slice(0, p) + line.slice(p + n)); };
+  const replace = (p: number, text: string) => { if (p >= 0 && p < line.length) candidates.push(line.slice(0, p) + text + line.slice(p + 1)); };
+  const quote = line[c];
+  if (quote === "'" || quote === '"') {
+    // A string left open: closed before what ends the expression, or its other quote made this one.
+    const other = quote === "'" ? '"' : "'";
+    const mismatched = line.indexOf(other, c + 1);
+    if (mismatched > 0) replace(mismatched, quote);
+    for (let p = line.length; p > c; p--) if (p === line.length || ');,]}'.includes(line[p]!)) insert(p, quote);
+  }
+  for (const closer of [')', ',', ']', '}', ';']) insert(c, closer);
+  if (')]},;.'.includes(line[c] ?? '')) remove(c);
+  if (line[c - 1] === '.') remove(c - 1);
+  for (const closer of [')', '}', ']']) if ('}])'.includes(line[c] ?? '') && line[c] !== closer) replace(c, closer);
+  const word = /^[A-Za-z_$][\w$]*\s*/.exec(line.slice(c))?.[0];
+  if (word) remove(c, word.length);
+  // The edit the parser gets furthest with: one that parses, else the one whose error comes last, past this line.
+  let best: { text: string; line: number; column: number } | undefined;
+  for (const candidate of new Set(candidates)) {
+    const copy = [...lines];
+    copy[at.line - 1] = candidate;
+    const attempt = parseAny(copy.join('\n'), langs);
+    if ('ast' in attempt) return candidate;
+    const e = attempt.error;
+    if (e === undefined || e.line <= at.line) continue;
+    if (!best || e.line > best.line || (e.line === best.line && e.column > best.column)) best = { text: candidate, line: e.line, column: e.column };
+  }
+  return best?.text;
 }
 
 /** Whether the tree has a statement that runs: not a block, an empty statement or a TypeScript-only declaration. */
