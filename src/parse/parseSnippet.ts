@@ -51,7 +51,6 @@ function parseAs(code: string, lang: Lang): t.File {
     allowAwaitOutsideFunction: true,
     allowImportExportEverywhere: true,
     allowNewTargetOutsideFunction: true,
-    allowSuperOutsideMethod: true,
     allowUndeclaredExports: true,
     plugins: pluginsFor(lang),
   } as const;
@@ -224,7 +223,8 @@ function editLine(lines: readonly string[], at: { line: number; column: number }
     if (mismatched > 0) replace(mismatched, quote);
     for (let p = line.length; p > c; p--) if (p === line.length || ');,]}'.includes(line[p]!)) insert(p, quote);
   }
-  for (const closer of [')', ',', ']', '}', ';']) insert(c, closer);
+  // (No `;` is inserted: two words that need one between them are prose, `Then run this:`.)
+  for (const closer of [')', ',', ']', '}']) insert(c, closer);
   if (')]},;.'.includes(line[c] ?? '')) remove(c);
   if (line[c - 1] === '.') remove(c - 1);
   for (const closer of [')', '}', ']']) if ('}])'.includes(line[c] ?? '') && line[c] !== closer) replace(c, closer);
