@@ -105,14 +105,19 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     files: [...b.defs.values()].filter((d) => d.kind === 'environment' && isFileElementId(d.id)).map((d) => d.id),
   };
   const first = factsOf(firstRun, book);
+  /** Per kept scenario, the definitions its measured run used. */
+  const snapshots = new Map<number, ReturnType<DefinitionBook['snapshot']>>([[1, ranWith]]);
   const explored = options.scenarios > 1 && first && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
-    ? await explore({ map: instrumented.map, first, driveTargets: instrumented.driveTargets, rendered, scenarios: options.scenarios, deadline, run: async (ask) => {
+    ? await explore({ map: instrumented.map, first, driveTargets: instrumented.driveTargets, rendered, scenarios: options.scenarios, deadline, run: async (ask, from, touches) => {
       const b = newBook();
+      // What the scenario does not touch keeps the definitions of the scenario it extends: only the touched values are learnt again.
+      const seed = touches && snapshots.get(from);
+      if (seed) b.restore(withoutTouched(seed, touches));
       const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b);
       b.restore(scenario.ranWith);
       const rendered = renderDefinitions(b.defs);
       // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
-      const keep = () => { scenarioResults.push(buildResult({ ...resultParts, execution: scenario.last, book: b, rendered, runs: scenario.runs, elapsedMs: Date.now() - started, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) })); };
+      const keep = (number: number) => { snapshots.set(number, scenario.ranWith); scenarioResults.push(buildResult({ ...resultParts, execution: scenario.last, book: b, rendered, runs: scenario.runs, elapsedMs: Date.now() - started, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) })); };
       return { facts: b.hostError ? undefined : factsOf(scenario, b), runs: scenario.runs, rendered, keep };
     } })
     : undefined;
@@ -193,6 +198,25 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     ranWith = new Map();
   }
   return { last, ranWith, runs, answers, callees, iterables };
+}
+
+/**
+ * Definitions without those a scenario touches: each touched element, the definitions that refer
+ * to a removed one (its owners: an object literal naming it), and the parts of a removed one.
+ */
+function withoutTouched(snapshot: ReturnType<DefinitionBook['snapshot']>, touches: readonly string[]): ReturnType<DefinitionBook['snapshot']> {
+  const removed = new Set(touches);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [id, def] of snapshot) {
+      if (removed.has(id)) continue;
+      if (def.proposal.refs.some((ref) => removed.has(ref)) || (def.parent !== undefined && removed.has(def.parent))) {
+        removed.add(id);
+        grew = true;
+      }
+    }
+  }
+  return new Map([...snapshot].filter(([id]) => !removed.has(id)));
 }
 
 function coveredStatements(report: { statements: readonly number[] }): number {
