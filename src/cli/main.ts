@@ -1,16 +1,18 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBatch } from '../batch/runBatch.ts';
 import { runSnippet } from '../engine/runSnippet.ts';
-import { SnipexecError } from '../errors.ts';
+import { InvalidOptions, SnipexecError, UnusableFile } from '../errors.ts';
 import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
 import { formatHuman } from '../report/formatHuman.ts';
+import type { RunResult } from '../report/buildResult.ts';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import { createLogger } from './createLogger.ts';
 import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
-import { addFlags, BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, RUN_FLAGS } from './optionFlags.ts';
+import { addFlags, BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, positiveInteger, RUN_FLAGS } from './optionFlags.ts';
 import { exitCodeFor, stopOnSignals } from './stopOnSignal.ts';
 import { runDiff } from '../diff/runDiff.ts';
 import { toSarif } from '../diff/toSarif.ts';
@@ -58,19 +60,68 @@ const program = new Command('snipexec')
   .showHelpAfterError()
   .exitOverride();
 
+/** The CLI's output flags of `run`. */
+type EmitFlags = { emit?: string; scenario?: number; emitDir?: string };
+
+/** The output flags checked before anything runs: --scenario goes with --emit; --emit-dir is made when missing. */
+function checkEmitFlags(flags: EmitFlags): void {
+  if (flags.scenario !== undefined && flags.emit === undefined) throw new InvalidOptions('--scenario: needs --emit FILE (--emit-dir writes every scenario)');
+  if (flags.emit) checkWritableFile(flags.emit);
+  if (flags.emitDir === undefined) return;
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(flags.emitDir, { throwIfNoEntry: false });
+    if (stats === undefined) mkdirSync(flags.emitDir, { recursive: true });
+  } catch (error) {
+    throw new UnusableFile(`${flags.emitDir}: cannot be made (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (stats !== undefined && !stats.isDirectory()) throw new UnusableFile(`${flags.emitDir}: not a directory`);
+}
+
+/** A file's program: JavaScript, unless the file asked for TypeScript; then the snippet's types stay, lowered for Node's type stripping. */
+function programFor(result: RunResult, file: string): string | undefined {
+  return /\.[cm]?ts$/i.test(file) ? (result.typedProgram ?? result.program) : result.program;
+}
+
+/** Writes the completed programs: scenario K's to --emit (1, the first execution, by default), every kept scenario's into --emit-dir. */
+function emitPrograms(result: RunResult, flags: EmitFlags): void {
+  // Scenario 1 is the result itself; scenarioResults holds the kept scenarios 2, 3, … in order.
+  const scenarios = [result, ...(result.scenarioResults ?? [])];
+  if (flags.emit) {
+    const k = flags.scenario ?? 1;
+    const scenario = scenarios[k - 1];
+    if (scenario === undefined) throw new InvalidOptions(`--scenario: ${k}, but this run kept ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} (--scenario 1${scenarios.length > 1 ? ` to ${scenarios.length}` : ''})`);
+    const program = programFor(scenario, flags.emit);
+    if (program !== undefined) writeFileSync(flags.emit, program);
+  }
+  if (flags.emitDir !== undefined) {
+    // A TypeScript snippet's programs keep its types (.ts), as --emit FILE.ts does.
+    const ext = result.lang === 'ts' || result.lang === 'tsx' ? '.ts' : '.js';
+    scenarios.forEach((scenario, i) => {
+      const file = join(flags.emitDir ?? '', `scenario-${i + 1}${ext}`);
+      const program = programFor(scenario, file);
+      if (program === undefined) return;
+      checkWritableFile(file);
+      writeFileSync(file, program);
+    });
+  }
+}
+
 runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin', '-').description('run one snippet'))
   .option('--json', 'print the result as one JSON object')
-  .option('--emit <file>', 'write the completed program: definitions, then the snippet')
+  .option('--emit <file>', 'write the completed program: definitions, then the snippet (TypeScript when FILE ends in .ts)')
+  .option('--scenario <k>', "with --emit: write the kept scenario K's program (1, the first execution, by default)", positiveInteger)
+  .option('--emit-dir <dir>', "write every kept scenario's program as DIR/scenario-1.js, scenario-2.js, … (.ts for a TypeScript snippet)")
   .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
-  .action(async (file: string, flags: Flags & { json?: boolean; emit?: string; types?: boolean }) => {
+  .action(async (file: string, flags: Flags & EmitFlags & { json?: boolean; types?: boolean }) => {
     const options = toRunOptions(flags, file === '-' ? undefined : file);
     const llm = llmEnvironment(flags, options);
-    if (flags.emit) checkWritableFile(flags.emit);
+    checkEmitFlags(flags);
     const input = readInputFile(file);
     const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags)) });
-    const { program: completed, types, ...json } = result;
-    // JavaScript, unless the file asked for TypeScript: then the snippet's types stay, lowered for Node's type stripping.
-    if (flags.emit && completed !== undefined) writeFileSync(flags.emit, /\.[cm]?ts$/i.test(flags.emit) ? (result.typedProgram ?? completed) : completed);
+    // The programs are written to files, never printed.
+    const { program: _program, types, ...json } = result;
+    emitPrograms(result, flags);
     if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
     else {
       process.stdout.write(formatHuman(result, decodeForDisplay(input), process.stdout.isTTY === true));

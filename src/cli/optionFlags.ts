@@ -29,6 +29,13 @@ function integer(value: string): number {
   return n;
 }
 
+/** A flag value that counts something from 1 (`--scenario K`). */
+export function positiveInteger(value: string): number {
+  const n = integer(value);
+  if (n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
 // The one home of the flag ↔ field mapping. Each flag is a field of a config schema, which gives its
 // help text, its default and its validation; a validation message names the flag, as the user typed it.
 

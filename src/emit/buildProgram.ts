@@ -12,6 +12,7 @@ import { drivenCalls } from './drivenCalls.ts';
 import { DRIVE_REGISTRY, driveRegistrySource } from './driveRegistry.ts';
 import { markDriveTargets } from '../instrument/driveTargets.ts';
 import { globalMirror } from './globalMirror.ts';
+import { nullThrows } from '../errors.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
@@ -42,16 +43,37 @@ export type ProgramTarget = 'js' | 'ts';
  * the snippet's timers ran out.
  */
 export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'): string {
+  return assemble(parts, target, false).code;
+}
+
+/**
+ * Where the snippet's lines stand in its completed program: each line of the snippet (as parsed,
+ * numbered as Babel numbers them) → the lines of the program (split on `\n`, as V8 coverage tools
+ * split them) that hold its code. A line with no code of its own in the program is absent.
+ */
+export type SnippetLines = ReadonlyMap<number, readonly number[]>;
+
+/** The completed program (buildProgram's text, byte for byte) and where the snippet's lines went in it. */
+export function programLayout(parts: ProgramParts, target: ProgramTarget = 'js'): { readonly code: string; readonly snippetLines: SnippetLines } {
+  const { code, lines } = assemble(parts, target, true);
+  return { code, snippetLines: nullThrows(lines, 'assemble maps the lines when asked') };
+}
+
+/** buildProgram's work; with `mapLines`, it also follows the snippet's lines through every text it puts before them. */
+function assemble(parts: ProgramParts, target: ProgramTarget, mapLines: boolean): { code: string; lines?: LineMap } {
   const { rendered, instrumented } = parts;
   // The calls drive made; the targets the top level cannot reach are registered where the snippet makes them.
   const driven = drivenCalls(instrumented.driveTargets, parts.drives, new Map(rendered.accessors), instrumented.topLevelReturn);
-  const snippet = snippetSource(parts.parsed, target, driven.registered);
+  const snippet = snippetSource(parts.parsed, target, driven.registered, mapLines);
+  let lines = snippet.lines;
   const envs = parts.environments && parts.environments.loaded.length > 0 ? parts.environments : undefined;
   let code = snippet.code;
   if (!code.endsWith('\n')) code += '\n';
   if (envs && instrumented.driveTargets.some((d) => d.topLevel)) {
     const typed = target === 'ts' && (parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx');
-    code = insertAfterPrologue(code, functionsRegistration(instrumented.driveTargets, envs.called), snippet.directives, typed);
+    const insertion = afterPrologue(code, functionsRegistration(instrumented.driveTargets, envs.called), snippet.directives, typed);
+    lines = lines && shiftLines(lines, code, insertion.at, insertion.text);
+    code = code.slice(0, insertion.at) + insertion.text + code.slice(insertion.at);
   }
   // The functions nothing called are called as the run called them: once the snippet's timers ran out.
   const calls = driven.calls;
@@ -60,7 +82,9 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
     if (instrumented.topLevelReturn) {
       // The snippet may return before the end: the calls go in a `finally` that runs unless it threw, on
       // the line the finally opens, so the emitted program has no line of its own left uncovered.
-      code = `var __snipexec_threw = false;\ntry {\n${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) __snipexec_afterTimers(() => { ${calls.join(' ')} }); } // called by snipexec: declared, never called\n`;
+      const opening = 'var __snipexec_threw = false;\ntry {\n';
+      lines = lines && shiftLines(lines, code, 0, opening);
+      code = `${opening}${code}} catch (e) { __snipexec_threw = true; throw e; } finally { if (!__snipexec_threw) __snipexec_afterTimers(() => { ${calls.join(' ')} }); } // called by snipexec: declared, never called\n`;
     } else code += `__snipexec_afterTimers(() => { // ---- called by snipexec: declared, never called ----\n${calls.join('\n')}\n});\n`;
   }
   // Environments read the clock and queue their drivers after the snippet's timers: they need it.
@@ -75,7 +99,9 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   const preambleNames = withClock || envs || mirror !== '' ? PREAMBLE_NAMES : new Set<string>();
   const shadows = instrumented.topLevelNames.some((n) => rendered.identifiers.has(n) || preambleNames.has(n));
   if (rendered.receiver !== undefined || shadows || instrumented.async || snippet.directives) {
-    code = `(${instrumented.async ? 'async ' : ''}function () {\n${code}}).call(${rendered.receiver ?? 'globalThis'});\n`;
+    const opening = `(${instrumented.async ? 'async ' : ''}function () {\n`;
+    lines = lines && shiftLines(lines, code, 0, opening);
+    code = `${opening}${code}}).call(${rendered.receiver ?? 'globalThis'});\n`;
   }
   const clock = parts.clock && withClock ? `// ---- the sandbox's clock and Math.random, seeded as in the run ----\n${clockPreamble(parts.clock)}\n` : '';
   const environments = envs ? environmentPreamble(envs, rendered, clock !== '') : '';
@@ -83,19 +109,85 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   const prelude = definitions === '' ? '' : `// ---- injected by snipexec ----\n${definitions}${mirror}`;
   const registry = snippet.registers ? `// ---- snipexec's drive registry: the functions nothing called, where the snippet makes them ----\n${driveRegistrySource()}` : '';
   const head = clock + environments + prelude + registry;
-  return head + (head === '' ? '' : '// ---- snippet ----\n') + code;
+  const opening = head + (head === '' ? '' : '// ---- snippet ----\n');
+  lines = lines && shiftLines(lines, code, 0, opening);
+  return { code: opening + code, ...(lines ? { lines } : {}) };
 }
 
-/** Puts a statement at the start of the snippet's code, after its directive prologue ('use strict' must stay first). */
-function insertAfterPrologue(code: string, statement: string, directives: boolean, typed: boolean): string {
-  if (!directives) return `${statement}\n${code}`;
+/** Where a statement goes at the start of the snippet's code: after its directive prologue ('use strict' must stay first). */
+function afterPrologue(code: string, statement: string, directives: boolean, typed: boolean): { at: number; text: string } {
+  if (!directives) return { at: 0, text: `${statement}\n` };
   let end: number | undefined;
   try {
     end = parseSnippet(code, typed ? 'ts' : 'js').ast.program.directives.at(-1)?.end ?? undefined;
   } catch {
     end = undefined; // the sandbox parsed this code; should it fail here, the statement goes first
   }
-  return end === undefined ? `${statement}\n${code}` : `${code.slice(0, end)}\n${statement}${code.slice(end)}`;
+  return end === undefined ? { at: 0, text: `${statement}\n` } : { at: end, text: `\n${statement}` };
+}
+
+/** Snippet line → the lines (1-based, split on `\n`) of the code being built that hold it. */
+type LineMap = Map<number, number[]>;
+
+/**
+ * The line map once `text` is put into `code` at offset `at`: the lines after it move down by the
+ * lines `text` adds; on the line it goes into, what stood before it stays and what stood after it moves.
+ */
+function shiftLines(lines: LineMap, code: string, at: number, text: string): LineMap {
+  const added = countNewlines(text);
+  if (added === 0) return lines;
+  const line = countNewlines(code.slice(0, at)) + 1;
+  const before = at > 0 && code[at - 1] !== '\n';
+  const after = at < code.length && code[at] !== '\n';
+  const moveTo = (l: number): number[] => {
+    if (l !== line) return [l < line ? l : l + added];
+    return before && after ? [l, l + added] : before ? [l] : [l + added];
+  };
+  return new Map([...lines].map(([snippetLine, held]) => [snippetLine, [...new Set(held.flatMap(moveTo))]]));
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * The line map of a snippet kept as its text: each line as Babel numbers it (which also ends a line
+ * at `\r`, U+2028 and U+2029) → the line it is on when only `\n` ends one.
+ */
+function textLines(code: string): LineMap {
+  const lines: LineMap = new Map();
+  let babel = 1;
+  let plain = 1;
+  lines.set(1, [1]);
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (c === '\r' && code[i + 1] === '\n') continue;
+    if (c !== '\n' && c !== '\r' && c !== '\u2028' && c !== '\u2029') continue;
+    babel++;
+    if (c === '\n') plain++;
+    lines.set(babel, [plain]);
+  }
+  return lines;
+}
+
+/** One mapping of the generator's source map, 1-based lines. */
+interface Mapping { readonly generated: { readonly line: number }; readonly original?: { readonly line: number } | undefined }
+/** The generator's result with `sourceMaps` on: Babel gives its mappings decoded as `rawMappings`, which @types/babel__generator omits. */
+type MappedResult = ReturnType<typeof generate> & { readonly rawMappings?: readonly Mapping[] };
+
+/** The line map of regenerated code, from the generator's mappings: each original line → the generated lines its code went to. */
+function generatedLines(mappings: readonly Mapping[]): LineMap {
+  const lines: LineMap = new Map();
+  for (const { generated, original } of mappings) {
+    if (!original) continue;
+    const held = lines.get(original.line) ?? [];
+    if (!held.includes(generated.line)) held.push(generated.line);
+    lines.set(original.line, held);
+  }
+  for (const held of lines.values()) held.sort((a, b) => a - b);
+  return lines;
 }
 
 /** The names the clock and environment preambles read at the program's top level. */
@@ -104,18 +196,20 @@ const PREAMBLE_NAMES: ReadonlySet<string> = new Set(['globalThis', 'Date', 'Math
 /**
  * The snippet as the sandbox ran it, as source: its own text when it needs no change, else
  * regenerated from its syntax tree after the sandbox's own rewrites (types, JSX, module syntax,
- * decorators). A `#!` line becomes a comment, since the definitions come before it.
+ * decorators). A `#!` line becomes a comment, since the definitions come before it. With
+ * `mapLines`, also where each of the snippet's lines went (the generator's source map, when regenerated).
  */
-function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: ProgramTarget, register: ReadonlySet<number>): { code: string; directives: boolean; registers: boolean } {
+function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: ProgramTarget, register: ReadonlySet<number>, mapLines: boolean): { code: string; directives: boolean; registers: boolean; lines?: LineMap } {
+  const asText = (directives: boolean, code = parsed.code) => ({ code, directives, registers: false, ...(mapLines ? { lines: textLines(code) } : {}) });
   let ast: t.File;
   try {
     ast = parseSnippet(parsed.code, parsed.lang).ast;
   } catch {
-    return { code: parsed.code, directives: false, registers: false };
+    return asText(false);
   }
   const directives = ast.program.directives.length > 0;
   const typed = parsed.lang === 'ts' || parsed.lang === 'tsx';
-  if (!typed && !needsRewrite(ast) && register.size === 0) return { code: parsed.code.replace(/^#!/, '//#!'), directives, registers: false };
+  if (!typed && !needsRewrite(ast) && register.size === 0) return asText(directives, parsed.code.replace(/^#!/, '//#!'));
   try {
     ast.program.interpreter = null;
     if (typed && target === 'js') stripTypes(ast);
@@ -125,10 +219,12 @@ function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: Pro
     // The same targets, in the same order, as the sandbox's instrumentation found (it ran these rewrites first).
     if (register.size > 0) markDriveTargets(ast, DRIVE_REGISTRY, { enter: false, only: register });
     // Lines kept where they were, when registrations were added: the program's lines are the snippet's.
-    return { code: generate(ast, { comments: true, ...(register.size > 0 ? { retainLines: true } : {}) }).code, directives, registers: register.size > 0 };
+    // A source map changes nothing in the code; its mappings say where each original line went.
+    const generated: MappedResult = generate(ast, { comments: true, ...(register.size > 0 ? { retainLines: true } : {}), ...(mapLines ? { sourceMaps: true, sourceFileName: 'snippet' } : {}) });
+    return { code: generated.code, directives, registers: register.size > 0, ...(mapLines ? { lines: generatedLines(generated.rawMappings ?? []) } : {}) };
   } catch {
     // The sandbox ran these same rewrites on this code; should one fail here, the program keeps the text.
-    return { code: parsed.code, directives, registers: false };
+    return asText(directives);
   }
 }
 
@@ -147,6 +243,9 @@ function needsRewrite(ast: t.File): boolean {
   return found;
 }
 
+/** The parts each result's program was built from (withTypedProgram), for programLayoutOf. */
+const PROGRAM_PARTS = new WeakMap<object, ProgramParts>();
+
 /**
  * Gives a result its `typedProgram`: the program with the snippet's TypeScript types kept, built
  * on first read (only `--emit FILE.ts` reads it), not enumerable, so JSON output never carries it.
@@ -160,5 +259,17 @@ export function withTypedProgram<R extends { readonly program?: string }>(result
     enumerable: false,
     configurable: true,
   });
+  PROGRAM_PARTS.set(result, parts);
   return result;
+}
+
+/**
+ * The layout of a result's completed program (`program`, or with 'ts' its `typedProgram`): the
+ * same text and where the snippet's lines are in it. Undefined for a result that has no program.
+ */
+export function programLayoutOf(result: object, target: ProgramTarget = 'js'): ReturnType<typeof programLayout> | undefined {
+  const parts = PROGRAM_PARTS.get(result);
+  if (parts === undefined) return undefined;
+  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
+  return programLayout(parts, typed ? target : 'js');
 }

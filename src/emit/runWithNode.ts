@@ -9,6 +9,8 @@ export interface NodeRun {
   readonly timedOut: boolean;
   /** What the program wrote to stdout and stderr, as one stream in the order it was written. */
   readonly output: string;
+  /** Where the program ran from (removed since): the path V8 coverage and stack traces name it by. */
+  readonly file: string;
 }
 
 export interface NodeRunOptions {
@@ -17,6 +19,8 @@ export interface NodeRunOptions {
   readonly ext?: '.js' | '.ts';
   /** The Node binary; the running one by default (Node 24 when started through npm). */
   readonly node?: string;
+  /** Variables added to the program's environment (this process's, with NODE_OPTIONS emptied), e.g. NODE_V8_COVERAGE. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -34,7 +38,7 @@ export async function runWithNode(program: string, options: NodeRunOptions = {})
     const fd = openSync(outFile, 'w');
     let timedOut = false;
     const exitCode = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(options.node ?? process.execPath, [file], { cwd: dir, stdio: ['ignore', fd, fd], env: { ...process.env, NODE_OPTIONS: '' } });
+      const child = spawn(options.node ?? process.execPath, [file], { cwd: dir, stdio: ['ignore', fd, fd], env: { ...process.env, NODE_OPTIONS: '', ...options.env } });
       const timer = setTimeout(() => {
         timedOut = true;
         child.kill('SIGKILL');
@@ -43,7 +47,7 @@ export async function runWithNode(program: string, options: NodeRunOptions = {})
       child.on('exit', (code) => { clearTimeout(timer); resolve(code); });
     });
     closeSync(fd);
-    return { exitCode, timedOut, output: readFileSync(outFile, 'utf8') };
+    return { exitCode, timedOut, output: readFileSync(outFile, 'utf8'), file };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
