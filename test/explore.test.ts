@@ -187,7 +187,7 @@ test('explore: a driven error-first function gets null first, as Node calls it; 
   assert.deepEqual(r.explored?.lines.uncovered, []);
   assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'handle#arg0', line: 1, outcome: 'error' }]);
   assert.equal(r.scenarioResults?.[0]?.stdout, 'failed: handle failed\n');
-  assert.deepEqual(r.scenarioResults?.[0]?.drives?.[0]?.args[0], 'new Error("handle failed")');
+  assert.deepEqual(r.scenarioResults?.[0]?.drives?.[0]?.args[0], 'Object.assign(new Error("handle failed"), { stack: "Error: handle failed" })');
   await programsReproduce(r);
 });
 
@@ -215,4 +215,10 @@ test('explore: scenarios form a tree — the error a scenario gives a callback i
   await programsReproduce(r);
   const flat = await runSnippet(code, { mode: 'trace', scenarios: 2 });
   assert.deepEqual(flat.explored?.lines.uncovered, [6], 'two scenarios reach one level');
+});
+
+test('explore: an injected failure prints alike in the sandbox and under plain node (its stack names no frame)', async () => {
+  const r = await runSnippet("async function f() {\n  try {\n    await api.get();\n  } catch (e) {\n    console.log(e);\n  }\n}\nf();", { mode: 'trace' });
+  assert.equal(r.scenarioResults?.[0]?.stdout, '[Error: get failed]\n');
+  await programsReproduce(r);
 });

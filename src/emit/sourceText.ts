@@ -13,7 +13,12 @@ export function commentText(s: string): string {
   return s.replace(/[\n\r\u2028\u2029]/g, (c) => jsString(c).slice(1, -1));
 }
 
-/** The source of the error an injected value fails with in an exploration scenario (the runtime's injectedFailure). */
+/**
+ * The source of the error an injected value fails with in an exploration scenario (the runtime's
+ * injectedFailure). Its stack names no frame, as an injected error's: it was raised nowhere, and
+ * frames would name the sandbox or the program's file, so Node and the sandbox print it alike.
+ */
 export function failureSource(id: string): string {
-  return `new Error(${jsString(failureMessage(id))})`;
+  const message = failureMessage(id);
+  return `Object.assign(new Error(${jsString(message)}), { stack: ${jsString(`Error: ${message}`)} })`;
 }

@@ -11,7 +11,7 @@ import { childId, register } from './elements.ts';
 import { recordCall, runCallbacks } from './probeCallbacks.ts';
 import { cut, exec, list, push, rec } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, objHasOwn, ErrorCtor, promiseReject, PromiseCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
+import { apply, defineProperty, objHasOwn, ErrorCtor, promiseReject, PromiseCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 import { toJson } from './toJson.ts';
 import { run } from './run.ts';
 
@@ -42,7 +42,10 @@ export function outcomeOf(id: string): ValueOutcome | undefined {
 }
 /** The error an injected function fails with, or an error-first callback is called with, in an exploration scenario. */
 export function injectedFailure(id: string): Error {
-  return new ErrorCtor(failureMessage(id));
+  const message = failureMessage(id);
+  const e = new ErrorCtor(message);
+  defineProperty(e, 'stack', rec<PropertyDescriptor>({ value: `Error: ${message}`, writable: true, configurable: true }));
+  return e;
 }
 
 /** Element id -> trace record (plain JSON data), reported to the host. */
