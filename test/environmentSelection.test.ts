@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { parse } from '@babel/parser';
 import { loadEnvironments } from '../src/environments/loadEnvironments.ts';
 import { environmentsFor, type EnvironmentSpec } from '../src/environments/registry.ts';
 import { snippetNames } from '../src/environments/snippetNames.ts';
@@ -19,6 +20,14 @@ test('snippetNames: free names, module specifiers of every form, React for JSX',
     const names = snippetNames(parseSnippet(c.code).ast);
     assert.deepEqual([...names.globals].sort(), [...c.globals].sort(), c.code);
     assert.deepEqual([...names.modules].sort(), [...c.modules].sort(), c.code);
+  }
+});
+
+test('snippetNames: the free names parseSnippet found are those a crawl of a tree parsed elsewhere finds', () => {
+  const codes = ["const p = require('path'); let y = 1; y; $('#a'); document.title", 'function f(a) { var b = a + c; return () => d(b, this.e); } class K extends Base {} f(g);', 'for (const k in o) { try { k(); } catch (err) { log(err, k); } }'];
+  for (const code of codes) {
+    const own = parse(code, { sourceType: 'module', allowReturnOutsideFunction: true });
+    assert.deepEqual(snippetNames(parseSnippet(code).ast).globals, snippetNames(own).globals, code);
   }
 });
 

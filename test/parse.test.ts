@@ -31,6 +31,13 @@ test('parse: partial-snippet syntax needs no repair', () => {
   }
 });
 
+test('parse: a name declared twice in one scope is a syntax error at the second declaration, which a repair drops', () => {
+  const twice = "import { v4 as id } from 'uuid';\nconst { v4: id } = require('uuid');\nconsole.log(id);";
+  const p = parseSnippet(twice, 'ts');
+  assert.deepEqual(p.repairs, ['dropped-lines:2']);
+  assert.throws(() => parseSnippet('let x = 1;\nenum x { A }', 'ts'), (e: Error & { line?: number }) => /Identifier 'x' has already been declared/.test(e.message) && e.line === 2);
+});
+
 test('parse: language is found by trying js, jsx, ts, tsx in order', () => {
   assert.equal(parseSnippet('const a = 1;').lang, 'js');
   assert.equal(parseSnippet('const a = <b/>;').lang, 'jsx');

@@ -1,4 +1,5 @@
 import * as t from '@babel/types';
+import { undeclaredNames } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
 import type { SnippetNames } from './registry.ts';
 
@@ -20,14 +21,18 @@ export function snippetNames(ast: t.File): SnippetNames {
       else if (isRequire && t.isTemplateLiteral(arg) && arg.expressions.length === 0 && arg.quasis[0]?.value.cooked != null) modules.add(arg.quasis[0].value.cooked);
     } else if (t.isImportExpression(node) && t.isStringLiteral(node.source)) modules.add(node.source.value);
   });
-  let globals: string[] = [];
-  traverse(ast, {
-    Program(path) {
-      path.scope.crawl();
-      globals = Object.keys((path.scope as unknown as { globals: Record<string, unknown> }).globals);
-      path.stop();
-    },
-  });
+  // parseSnippet's crawl of the tree it returned found them already; any other tree is crawled here.
+  const known = undeclaredNames(ast);
+  let globals: string[] = known ? [...known] : [];
+  if (!known) {
+    traverse(ast, {
+      Program(path) {
+        path.scope.crawl();
+        globals = Object.keys((path.scope as unknown as { globals: Record<string, unknown> }).globals);
+        path.stop();
+      },
+    });
+  }
   if (jsx && !globals.includes('React')) globals.push('React');
   return { globals, modules: [...modules] };
 }

@@ -65,6 +65,17 @@ function parseAs(code: string, lang: Lang): t.File {
   return ast;
 }
 
+/** The names each tree checkDeclarations crawled uses without declaring them (its program scope's globals). */
+const undeclared = new WeakMap<t.File, readonly string[]>();
+
+/**
+ * The names a tree parseSnippet returned uses without declaring them, as its program scope's crawl
+ * found them before anything rewrote the tree; undefined for a tree parseSnippet did not make.
+ */
+export function undeclaredNames(ast: t.File): readonly string[] | undefined {
+  return undeclared.get(ast);
+}
+
 /**
  * A name declared twice in one scope (`import { v4 as id } …` and `const { v4: id } = …`, which
  * the TypeScript parser lets through) is the snippet's syntax error, as V8 reports it: thrown
@@ -72,7 +83,13 @@ function parseAs(code: string, lang: Lang): t.File {
  */
 function checkDeclarations(ast: t.File): void {
   try {
-    traverse(ast, { Program(path) { path.scope.crawl(); path.stop(); } });
+    // Entering the program crawls its scope (Scope#init), where a duplicate declaration throws: one crawl of the tree.
+    traverse(ast, {
+      Program(path) {
+        undeclared.set(ast, Object.keys((path.scope as unknown as { globals: Record<string, unknown> }).globals));
+        path.stop();
+      },
+    });
   } catch (error) {
     const name = /^Duplicate declaration "(.+)"$/.exec(error instanceof Error ? error.message : '')?.[1];
     if (name === undefined) throw error;
