@@ -86,26 +86,18 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const keys = new UsageKeys();
   const usage: UsageTable = Object.create(null) as UsageTable;
   const usageTick = options.deadline ? tickerOf(options.deadline, 'usage analysis') : undefined;
-  traverse(ast, {
-    Expression(path) {
-      usageTick?.();
-      const key = keys.keyOf(path);
-      const direct = directUsage(path, keys);
-      if (Object.keys(direct).length > 0) usage[key] = mergeUsage(usage[key] ?? {}, direct);
-    },
-  });
+  traverse(ast, USAGE_VISITOR, undefined, { keys, usage, ...(usageTick ? { tick: usageTick } : {}) });
 
   const model = new CoverageModel();
   for (const line of options.droppedLines ?? []) model.newDroppedLine(line);
-  const state: VisitorState = {
+  const visitTick = options.deadline ? tickerOf(options.deadline, 'instrumentation') : undefined;
+  const state: TickedState = {
     model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(ast), blockFunctions: blockFunctionNames(ast),
-    done: new WeakSet(), pending: new WeakMap(),
+    done: new WeakSet(), pending: new WeakMap(), ...(visitTick ? { tick: visitTick } : {}),
   };
   const isAsync = hasTopLevelAwait(ast);
   check('path preferences');
-  const visitTick = options.deadline ? tickerOf(options.deadline, 'instrumentation') : undefined;
-  const visitors: Visitor<VisitorState>[] = [hookVisitor, coverageVisitor, ...(visitTick ? [{ enter: () => visitTick() }] : [])];
-  traverse(ast, traverse.visitors.merge(visitors) as never, undefined, state);
+  traverse(ast, visitTick ? INSTRUMENT_TICKED : INSTRUMENT, undefined, state);
   check('generating code');
 
   const program = ast.program;
@@ -121,6 +113,31 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
   return { code: output.code, hook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions };
 }
+
+/** A traversal's state with the deadline's check, called on every node. */
+type TickedState = VisitorState & { readonly tick?: () => void };
+
+interface UsageState {
+  readonly keys: UsageKeys;
+  readonly usage: UsageTable;
+  readonly tick?: () => void;
+}
+
+// The visitors are made (and exploded by Babel, which expands aliases such as Expression) once, not per snippet.
+
+/** Reads how each expression's value is used, before instrumentation rewrites the tree. */
+const USAGE_VISITOR: Visitor<UsageState> = {
+  Expression(path, state) {
+    state.tick?.();
+    const key = state.keys.keyOf(path);
+    const direct = directUsage(path, state.keys);
+    if (Object.keys(direct).length > 0) state.usage[key] = mergeUsage(state.usage[key] ?? {}, direct);
+  },
+};
+
+/** The hook and coverage visitors in one traversal; with the deadline's check on every node after them. */
+const INSTRUMENT = traverse.visitors.merge<TickedState>([hookVisitor, coverageVisitor] as Visitor<TickedState>[]);
+const INSTRUMENT_TICKED = traverse.visitors.merge<TickedState>([hookVisitor, coverageVisitor, { enter: (_path, state) => state.tick?.() }] as Visitor<TickedState>[]);
 
 /** A check to call on every node: the deadline is read once every 2,048 calls. */
 function tickerOf(deadline: DeadlineCheck, phase: string): () => void {

@@ -1,4 +1,4 @@
-import type { NodePath } from '@babel/traverse';
+import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
 import { traverse } from '../parse/stripTypes.ts';
 
@@ -9,8 +9,12 @@ import { traverse } from '../parse/stripTypes.ts';
  * node: the snippet's deadline, read every so often.
  */
 export function normalizeSyntax(ast: t.File, tick?: () => void): void {
-  traverse(ast, {
-    ...(tick ? { enter: () => tick() } : {}),
+  if (tick) traverse(ast, NORMALIZE_TICKED, undefined, { tick });
+  else traverse(ast, NORMALIZE);
+}
+
+/** The rewrites, keyed by node type; made (and exploded by Babel, which expands the Loop alias) once, not per snippet. */
+const REWRITES: Visitor = {
     ImportDeclaration(path) {
       // Kept in place rather than hoisted: a snippet's definitions (and --emit's prelude) come first.
       path.replaceWithMultiple(importToRequire(path.node));
@@ -53,8 +57,10 @@ export function normalizeSyntax(ast: t.File, tick?: () => void): void {
     WithStatement(path) {
       ensureBlock(path, 'body');
     },
-  });
-}
+};
+const NORMALIZE: Visitor = traverse.visitors.merge([REWRITES]);
+/** The deadline's check on every node first, then the rewrites (as the check's `enter` ran before the type's handlers). */
+const NORMALIZE_TICKED = traverse.visitors.merge<{ readonly tick: () => void }>([{ enter: (_path, state) => state.tick() }, REWRITES as Visitor<{ readonly tick: () => void }>]);
 
 /**
  * `export { a }` and `export * from 'm'` run nothing inside one function, but they are statements
