@@ -4,7 +4,7 @@ import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { normalizeSyntax } from '../instrument/normalizeSyntax.ts';
 import { parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
-import { lowerForTypeStripping, stripTypes, traverse } from '../parse/stripTypes.ts';
+import { lowerForTypeStripping, stripTypes } from '../parse/stripTypes.ts';
 import { transformJsx } from '../parse/transformJsx.ts';
 import { clockPreamble, readsClock, type ClockSettings } from './clockPreamble.ts';
 import { environmentPreamble, functionsRegistration, preludeWithEnvironments, type ProgramEnvironments } from './environmentPreamble.ts';
@@ -231,14 +231,11 @@ function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: Pro
 /** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
 function needsRewrite(ast: t.File): boolean {
   let found = false;
-  traverse(ast, {
-    enter(path) {
-      const n = path.node;
-      if (t.isImportDeclaration(n) || t.isExportDeclaration(n) || t.isJSX(n) || t.isDecorator(n)) {
-        found = true;
-        path.stop();
-      }
-    },
+  // A fast walk (no paths, no scope crawl): the rewrites, when needed, build their own.
+  t.traverseFast(ast, (n) => {
+    if (!t.isImportDeclaration(n) && !t.isExportDeclaration(n) && !t.isJSX(n) && !t.isDecorator(n)) return undefined;
+    found = true;
+    return t.traverseFast.stop;
   });
   return found;
 }
