@@ -222,3 +222,16 @@ test('explore: an injected failure prints alike in the sandbox and under plain n
   assert.equal(r.scenarioResults?.[0]?.stdout, '[Error: get failed]\n');
   await programsReproduce(r);
 });
+
+test('explore: the error a failing callee throws is learnt from the catch (e.code === "ENOENT"), and a scenario from it takes the other way', async () => {
+  const code = "try {\n  const text = fs.readFileSync(file, 'utf8');\n  console.log(text.length);\n} catch (e) {\n  if (e.code === 'ENOENT') {\n    console.log('missing');\n  } else {\n    console.log('other', e.message);\n  }\n}";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [5, 6, 8]);
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  assert.deepEqual(r.explored?.kept.map((k) => [k.scenario, k.from, k.flipped]), [
+    [2, 1, { text: 'fs.readFileSync', line: 2, outcome: 'throw' }],
+    [3, 2, { text: '(e.code === "ENOENT")', line: 5, answer: false }],
+  ]);
+  assert.deepEqual(r.scenarioResults?.map((s) => s.stdout), ['missing\n', 'other readFileSync failed\n']);
+  await programsReproduce(r);
+});

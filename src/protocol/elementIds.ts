@@ -55,6 +55,11 @@ function isIndexName(name: string): boolean {
   return true;
 }
 
+/** The element id of the error an injected function fails with (exploration's `throw` and `reject`): learnt like any value. */
+export function thrownElementId(callee: string): string {
+  return `${callee}()!`;
+}
+
 /** A callback's element id: the callee's, then `#cb`, the argument's index, and the property when the callback is one of an options object's. */
 export function callbackElementId(callee: string, index: number, prop: string | undefined): string {
   return `${callee}#cb${index}${prop === undefined ? '' : '.' + prop}`;

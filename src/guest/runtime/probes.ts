@@ -4,7 +4,7 @@
  * call result, awaited value, element or callback argument is a child probe with a trace of its
  * own. The host synthesises concrete values from the traces; probes never appear in a measured run.
  */
-import { failureMessage, LISTED_KEY } from '../../protocol/elementIds.ts';
+import { failureMessage, LISTED_KEY, thrownElementId } from '../../protocol/elementIds.ts';
 import type { ValueOutcome } from '../../protocol/runtime.ts';
 import type { Trace } from '../../values/trace/trace.ts';
 import { childId, register } from './elements.ts';
@@ -242,9 +242,13 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       const fails = OUTCOMES[id];
       if (fails === 'throw' || fails === 'reject') {
         // Exploration: the injected function fails, for the snippet's catch to take over.
+        // What the catch reads of the error is learnt (`e.code === 'ENOENT'`), and made an Error with it.
         t.fails = fails;
-        if (fails === 'throw') throw injectedFailure(id);
-        return apply(promiseReject, PromiseCtor, [injectedFailure(id)]);
+        const thrown = thrownElementId(id);
+        traceOf(thrown).failure = true;
+        const error = probeFor(thrown, undefined, undefined);
+        if (fails === 'throw') throw error;
+        return apply(promiseReject, PromiseCtor, [error]);
       }
       runCallbacks(info, callbacks, args);
       return child(proxy, `${id}()`, undefined);

@@ -1,6 +1,6 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { failureSource, jsString } from '../../emit/sourceText.ts';
-import { callbackElementId, jsonElementId, LISTED_KEY } from '../../protocol/elementIds.ts';
+import { callbackElementId, jsonElementId, LISTED_KEY, thrownElementId } from '../../protocol/elementIds.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
 import type { Category, Proposal } from '../types.ts';
 import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
@@ -103,7 +103,8 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   const trace = facts.trace;
   if (keyword === 'function' && trace?.fails) {
     // An exploration scenario's outcome: the function fails, for the snippet's catch to take over.
-    const body = trace.fails === 'throw' ? `throw ${failureSource(id)};` : `return Promise.reject(${failureSource(id)});`;
+    const error = parts.ref(thrownElementId(id));
+    const body = trace.fails === 'throw' ? `throw ${error};` : `return Promise.reject(${error});`;
     return { source: `function ${fname}(...args) { ${body} }`, type: trace.fails === 'throw' ? '(...args: any[]) => never' : '(...args: any[]) => Promise<never>' };
   }
   const statics = objectKeys(trace, FUNCTION_KEYS).filter((k) => k !== 'then');
