@@ -185,3 +185,10 @@ test('trace: text given to JSON.parse is JSON of the value learnt from how the p
   const run = await runWithNode(r.program!, { timeoutMs: 10_000 });
   assert.equal(run.output, r.stdout);
 });
+
+test('trace: an arguments object handed to an injected function is not a bag of callbacks: its callee is not called back (no recursion)', async () => {
+  const r = await runSnippet("function run() {\n  helper.call(null, arguments);\n  console.log('done');\n}\nrun(1, 2);", { mode: 'trace' });
+  assert.equal(r.stdout, 'done\n');
+  assert.equal(r.injections.find((i) => i.element === 'helper.call')?.source, 'var _helper_call = function call(...args) {};');
+  assert.equal(r.runs, 2, 'one learning run, one measured run: no stack overflow to retry');
+});

@@ -10,7 +10,7 @@ import type { CallbackRecord, CallRecord, Trace } from '../../values/trace/trace
 import { addTimer } from './clock.ts';
 import { exec, isIdentifierName, list, push, put, rec, splitOn, test } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, fnToString, isArray, MathMax, ObjectCreate, ownKeys, RegExpCtor, strIndexOf, strSlice, strTrim } from './primordials.ts';
+import { apply, fnToString, getOwnPropertyDescriptor, isArray, MathMax, ObjectCreate, ownKeys, RegExpCtor, strIndexOf, strSlice, strTrim } from './primordials.ts';
 import { child, injectedFailure, isProbe, kindOf, note, outcomeOf, primitiveOf, probeFor, probeId, probes, traceOf, type ProbeInfo } from './probes.ts';
 
 const ELEMENT_CALLBACKS: Record<string, 1> = ObjectCreate(null);
@@ -94,6 +94,9 @@ export function recordCall(t: Trace, field: 'calls' | 'constructs', args: readon
       for (let k = 0; k < keys.length && k < 16; k++) {
         const key = keys[k];
         if (typeof key !== 'string' || test(ERROR_HANDLER, key)) continue;
+        // An options object's callbacks are its enumerable members: not `arguments.callee` (handed
+        // over by `slice.call(arguments, 1)`), which calling would recurse into the snippet's own function.
+        if (getOwnPropertyDescriptor(a, key)?.enumerable !== true) continue;
         let v;
         try {
           v = a[key];
