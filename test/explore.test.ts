@@ -235,3 +235,14 @@ test('explore: the error a failing callee throws is learnt from the catch (e.cod
   assert.deepEqual(r.scenarioResults?.map((s) => s.stdout), ['missing\n', 'other readFileSync failed\n']);
   await programsReproduce(r);
 });
+
+test('explore: each run of a scenario has at most SCENARIO_TIMEOUT_MS: a flip that makes a loop endless does not use up the snippet\'s budget, and the scenarios after it still run', async () => {
+  const code = "if (job.ready) {\n  console.log('ready');\n} else {\n  while (true) {}\n}\nif (flags.on) {\n  console.log('on');\n} else {\n  console.log('off');\n}";
+  const r = await runSnippet(code, { mode: 'trace', timeoutMs: 8000, totalTimeoutMs: 8000 });
+  assert.equal(r.status, 'completed');
+  // The endless scenario (job.ready false) is tried first and ends at its budget, reporting nothing (its learning run never finished).
+  assert.ok((r.explored?.tried ?? 0) >= 3, JSON.stringify(r.explored));
+  assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'flags.on', line: 6, answer: false }]);
+  assert.equal(r.scenarioResults?.[0]?.stdout, 'ready\noff\n');
+  assert.deepEqual(r.explored?.lines.uncovered, [4]);
+});

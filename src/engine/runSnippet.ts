@@ -22,6 +22,8 @@ import { loadEnvironments, type LoadedEnvironments } from '../environments/loadE
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 
 const START_TIME = Date.UTC(2024, 0, 1);
+/** The wall-clock budget of each run of an exploration scenario (README "Explore"); the first scenario has the snippet's `timeoutMs`. */
+export const SCENARIO_TIMEOUT_MS = 1000;
 
 export interface RunDependencies {
   /** Overrides the mode's value source; how tests and later providers plug in. */
@@ -92,7 +94,10 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     environments: { names: environments.names, failed: environments.failures, bundles: environments.bundles },
     ...(environments.modules ? { modules: environments.modules } : {}),
   };
-  const run = (cfg: RuntimeConfig, book: DefinitionBook) => runScenario(instrumented, cfg, environments, book, options, deadline, log);
+  const run = (cfg: RuntimeConfig, book: DefinitionBook, runOptions = options) => runScenario(instrumented, cfg, environments, book, runOptions, deadline, log);
+  // Exploration's scenarios are extra executions: each run of one gets at most SCENARIO_TIMEOUT_MS
+  // (a flipped answer that makes a loop endless should not cost the snippet's whole timeout).
+  const scenarioOptions: RunOptions = { ...options, timeoutMs: Math.min(options.timeoutMs, SCENARIO_TIMEOUT_MS) };
   const book = newBook();
   const firstRun = await run(config, book);
   const { last, ranWith, runs } = firstRun;
@@ -113,7 +118,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
       // What the scenario does not touch keeps the definitions of the scenario it extends: only the touched values are learnt again.
       const seed = touches && snapshots.get(from);
       if (seed) b.restore(withoutTouched(seed, touches));
-      const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b);
+      const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b, scenarioOptions);
       b.restore(scenario.ranWith);
       const rendered = renderDefinitions(b.defs);
       // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
