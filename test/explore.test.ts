@@ -202,19 +202,38 @@ test('explore: an injected emitter emits no error event when nothing failed; a s
   await programsReproduce(r);
 });
 
-test('explore: scenarios form a tree — the error a scenario gives a callback is learnt, and a scenario from it answers err.fatal the other way', async () => {
-  const code = "db.query('SELECT 1', function (err, rows) {\n  if (err) {\n    if (err.fatal) {\n      console.log('fatal');\n    } else {\n      console.log('retry');\n    }\n    return;\n  }\n  console.log(rows.length);\n});";
-  const r = await runSnippet(code, { mode: 'trace' });
-  assert.deepEqual(r.lines.uncovered, [3, 4, 6, 8]);
-  assert.deepEqual(r.explored?.lines.uncovered, []);
-  assert.deepEqual(r.explored?.kept.map((k) => [k.scenario, k.from, k.flipped]), [
-    [2, 1, { text: 'db.query#cb1', line: 1, outcome: 'error' }],
-    [3, 2, { text: 'err.fatal', line: 3, answer: false }],
-  ]);
-  assert.deepEqual(r.scenarioResults?.map((s) => s.stdout), ['fatal\n', 'retry\n']);
-  await programsReproduce(r);
-  const flat = await runSnippet(code, { mode: 'trace', scenarios: 2 });
-  assert.deepEqual(flat.explored?.lines.uncovered, [6], 'two scenarios reach one level');
+/** Scenarios form a tree: a value's other outcome first (scenario 2, from 1), then a decision on what it was learnt to be (3, from 2). */
+const TREES = [
+  {
+    name: 'the error a scenario gives a callback is learnt, and a scenario from it answers err.fatal the other way',
+    code: "db.query('SELECT 1', function (err, rows) {\n  if (err) {\n    if (err.fatal) {\n      console.log('fatal');\n    } else {\n      console.log('retry');\n    }\n    return;\n  }\n  console.log(rows.length);\n});",
+    uncovered: [3, 4, 6, 8],
+    flips: [{ text: 'db.query#cb1', line: 1, outcome: 'error' }, { text: 'err.fatal', line: 3, answer: false }],
+    stdout: ['fatal\n', 'retry\n'],
+  },
+  {
+    name: 'the error a failing callee throws is learnt from the catch (e.code === "ENOENT"), and a scenario from it takes the other way',
+    code: "try {\n  const text = fs.readFileSync(file, 'utf8');\n  console.log(text.length);\n} catch (e) {\n  if (e.code === 'ENOENT') {\n    console.log('missing');\n  } else {\n    console.log('other', e.message);\n  }\n}",
+    uncovered: [5, 6, 8],
+    flips: [{ text: 'fs.readFileSync', line: 2, outcome: 'throw' }, { text: '(e.code === "ENOENT")', line: 5, answer: false }],
+    stdout: ['missing\n', 'other readFileSync failed\n'],
+  },
+];
+
+for (const c of selected(TREES)) {
+  test(`explore: a tree: ${c.name}`, async () => {
+    const r = await runSnippet(c.code, { mode: 'trace' });
+    assert.deepEqual(r.lines.uncovered, c.uncovered);
+    assert.deepEqual(r.explored?.lines.uncovered, []);
+    assert.deepEqual(r.explored?.kept.map((k) => [k.scenario, k.from, k.flipped]), [[2, 1, c.flips[0]], [3, 2, c.flips[1]]]);
+    assert.deepEqual(r.scenarioResults?.map((x) => x.stdout), c.stdout);
+    await programsReproduce(r);
+  });
+}
+
+test('explore: two scenarios reach one level of the tree only', async () => {
+  const flat = await runSnippet(TREES[0]!.code, { mode: 'trace', scenarios: 2 });
+  assert.deepEqual(flat.explored?.lines.uncovered, [6]);
 });
 
 test('explore: an injected failure prints alike in the sandbox and under plain node (its stack names no frame)', async () => {
@@ -223,22 +242,10 @@ test('explore: an injected failure prints alike in the sandbox and under plain n
   await programsReproduce(r);
 });
 
-test('explore: the error a failing callee throws is learnt from the catch (e.code === "ENOENT"), and a scenario from it takes the other way', async () => {
-  const code = "try {\n  const text = fs.readFileSync(file, 'utf8');\n  console.log(text.length);\n} catch (e) {\n  if (e.code === 'ENOENT') {\n    console.log('missing');\n  } else {\n    console.log('other', e.message);\n  }\n}";
-  const r = await runSnippet(code, { mode: 'trace' });
-  assert.deepEqual(r.lines.uncovered, [5, 6, 8]);
-  assert.deepEqual(r.explored?.lines.uncovered, []);
-  assert.deepEqual(r.explored?.kept.map((k) => [k.scenario, k.from, k.flipped]), [
-    [2, 1, { text: 'fs.readFileSync', line: 2, outcome: 'throw' }],
-    [3, 2, { text: '(e.code === "ENOENT")', line: 5, answer: false }],
-  ]);
-  assert.deepEqual(r.scenarioResults?.map((s) => s.stdout), ['missing\n', 'other readFileSync failed\n']);
-  await programsReproduce(r);
-});
-
 test('explore: each run of a scenario has at most SCENARIO_TIMEOUT_MS: a flip that makes a loop endless does not use up the snippet\'s budget, and the scenarios after it still run', async () => {
   const code = "if (job.ready) {\n  console.log('ready');\n} else {\n  while (true) {}\n}\nif (flags.on) {\n  console.log('on');\n} else {\n  console.log('off');\n}";
-  const r = await runSnippet(code, { mode: 'trace', timeoutMs: 8000, totalTimeoutMs: 8000 });
+  // A budget far above what the capped scenarios use (about 4 s), so load cannot starve the later ones; without the cap the endless one takes it all.
+  const r = await runSnippet(code, { mode: 'trace', timeoutMs: 20_000, totalTimeoutMs: 20_000 });
   assert.equal(r.status, 'completed');
   // The endless scenario (job.ready false) is tried first and ends at its budget, reporting nothing (its learning run never finished).
   assert.ok((r.explored?.tried ?? 0) >= 3, JSON.stringify(r.explored));

@@ -87,9 +87,11 @@ const MIN_SCENARIO_MS = 200;
 /**
  * Treefix's tree of executions, offline and guided by coverage: after scenario 1, each decision a
  * recording proxy answered (a comparison, a `typeof`, a tested value) on a line whose branch left
- * an outcome uncovered is answered the other way in a scenario of its own; the values are learnt
- * again for it, and the scenario is kept only if it covers lines no kept one did. Stops at
- * `scenarios`, when no such decision is left, or near the snippet's time budget.
+ * an outcome uncovered is answered the other way in a scenario of its own, and each injected value
+ * that can fail or be empty is given that outcome (outcomeCandidates); the values are learnt again
+ * for it, and the scenario is kept only if it covers lines no kept one did. A kept scenario's own
+ * candidates follow, keeping its answers. Stops at `scenarios` kept, at twice that tried, when no
+ * candidate is left, or near the snippet's time budget.
  */
 export async function explore(input: ExploreInput): Promise<Explored> {
   const { map } = input;
@@ -115,7 +117,6 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     }
   };
   grow(input.first, 1, {});
-  const asks = new Map<number, ScenarioAnswers>([[1, {}]]);
   while (queue.length > 0) {
     if (kept.length + 1 >= input.scenarios || tried >= input.scenarios * 2 || input.deadline.remainingMs() < MIN_SCENARIO_MS) break;
     const { flip, ask, from, sid, touches } = queue.shift()!;
@@ -135,7 +136,6 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     const number = kept.length + 2;
     scenario.keep(number);
     kept.push({ scenario: number, flipped: flip, from, newLines, definitions });
-    asks.set(number, ask);
     grow(scenario.facts!, number, ask);
   }
   const branchTotal = branchHits.reduce((n, b) => n + b.length, 0);
@@ -243,25 +243,23 @@ function outcomeCandidates(input: ExploreInput, facts: ScenarioFacts, branchHits
       add(element, site.line, result?.awaited || (result?.promiseMethods?.length ?? 0) > 0 ? 'reject' : 'throw');
     }
   }
-  const catchOpen = (map.tries ?? []).some(({ handler }) => uncovered.some((l) => l >= handler[0] && l <= handler[1]));
-  if (branchHits.some((b) => b.some((hit) => !hit)) || catchOpen) for (const file of facts.files) add(file, 0, 'error');
   const branchOpen = branchHits.some((b) => b.some((hit) => !hit));
-  {
-    // Where each injected function was first called (sites in source order).
-    const lineOf = new Map<string, number>();
-    for (const [sid, element] of Object.entries(callees)) if (!lineOf.has(element)) lineOf.set(element, siteOf(sid)?.line ?? 0);
-    for (const trace of traces.all()) {
-      for (const call of [...(trace.calls ?? []), ...(trace.constructs ?? [])]) {
-        for (const cb of call.callbacks) {
-          // An error-first callback's error is tested (a branch is open); a listener of an error event runs only with one.
-          if ((cb.errorFirst && branchOpen) || cb.onError) add(callbackElementId(trace.id, cb.index, cb.prop), lineOf.get(trace.id) ?? 0, 'error', trace.id);
-        }
+  const catchOpen = (map.tries ?? []).some(({ handler }) => uncovered.some((l) => l >= handler[0] && l <= handler[1]));
+  if (branchOpen || catchOpen) for (const file of facts.files) add(file, 0, 'error');
+  // Where each injected function was first called (sites in source order).
+  const lineOf = new Map<string, number>();
+  for (const [sid, element] of Object.entries(callees)) if (!lineOf.has(element)) lineOf.set(element, siteOf(sid)?.line ?? 0);
+  for (const trace of traces.all()) {
+    for (const call of [...(trace.calls ?? []), ...(trace.constructs ?? [])]) {
+      for (const cb of call.callbacks) {
+        // An error-first callback's error is tested (a branch is open); a listener of an error event runs only with one.
+        if ((cb.errorFirst && branchOpen) || cb.onError) add(callbackElementId(trace.id, cb.index, cb.prop), lineOf.get(trace.id) ?? 0, 'error', trace.id);
       }
     }
-    for (const d of facts.report.drives ?? []) {
-      const target = input.driveTargets[d.k];
-      if (d.errorArg === 'null' && target && branchOpen) add(`${target.name}#arg0`, target.line, 'error');
-    }
+  }
+  for (const d of facts.report.drives ?? []) {
+    const target = input.driveTargets[d.k];
+    if (d.errorArg === 'null' && target && branchOpen) add(`${target.name}#arg0`, target.line, 'error');
   }
   for (const [sid, element] of Object.entries(iterables)) {
     const site = siteOf(sid);

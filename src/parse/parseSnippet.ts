@@ -223,7 +223,8 @@ function parseAny(code: string, langs: readonly Lang[]): { ast: t.File; code: st
 
 /**
  * A one-token edit of the line a parse error points at that gets the parser past that line; the
- * line's new text, or undefined when none does. Tried in order, nearest the error first.
+ * line's new text, or undefined when none does. The first that parses wins, else the one the parser
+ * gets furthest with.
  */
 function editLine(lines: readonly string[], at: { line: number; column: number }, langs: readonly Lang[]): string | undefined {
   const line = lines[at.line - 1]!;
