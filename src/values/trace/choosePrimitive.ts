@@ -45,8 +45,11 @@ function usable(c: OperandRecord): boolean {
   return c.value !== undefined && c.value !== '__undefined__' && c.value !== null;
 }
 
-/** A number that satisfies the first comparison that constrains it: `> 42` gives 43, `=== 3` gives 3. */
-export function chooseNumber(name: string, compared: readonly OperandRecord[], usage: Usage): number {
+/**
+ * A number that satisfies the first comparison that constrains it: `> 42` gives 43, `=== 3` gives 3;
+ * else one with the truthiness a guard clause was answered with (`if (!n) return;` answered truthy: not 0).
+ */
+export function chooseNumber(name: string, compared: readonly OperandRecord[], usage: Usage, tests: readonly boolean[] = []): number {
   const all = [...compared, ...(usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }))];
   for (const c of all) {
     if (!usable(c) || typeof c.value !== 'number') continue;
@@ -60,7 +63,9 @@ export function chooseNumber(name: string, compared: readonly OperandRecord[], u
       case '!==': case '!=': return v + 1;
     }
   }
-  return numberByName(name) ?? 1;
+  const byName = numberByName(name) ?? 1;
+  if (tests[0] === false) return 0;
+  return tests[0] === true && byName === 0 ? 1 : byName;
 }
 
 /**
@@ -74,6 +79,8 @@ export function chooseString(id: string, name: string, facts: TraceFacts, traces
   // A guard clause's answer (recorded as `!==`) wins over a later, unguided `===`.
   const equal = compared.find((c) => (c.op === '===' || c.op === '==') && typeof c.value === 'string' && !differs.includes(c.value));
   if (equal) return equal.value as string;
+  // A guard clause answered falsy (`if (name) { … }` skipped): the empty string.
+  if (facts.trace?.tests?.[0] === false) return '';
   let s = stringByName(name) ?? (/^[A-Za-z_$][\w$]*$/.test(name) && !/^(arg\d+|value|part|this)$/.test(name) ? name : 'example');
   if (differs.includes(s)) s = `${s}-other`;
   const arg = (m: string) => facts.methodArgs.get(m)?.find((v): v is string => typeof v === 'string');
@@ -104,9 +111,13 @@ export function chooseBoolean(compared: readonly OperandRecord[], tests: readonl
   return eq ? (c.value as boolean) : !(c.value as boolean);
 }
 
-/** How many elements an array needs for its compared `length`: `length > 2` gives 3. */
+/**
+ * How many elements an array needs for its compared `length`: `length > 2` gives 3; a length a guard
+ * clause answered truthy (`if (!arr.length) return;`) gives at least 1, falsy gives `minimum`.
+ */
 export function chooseLength(id: string, traces: TraceView, minimum: number): number {
   const length = traces.get(memberId(id, 'length'));
-  const n = length?.compared?.length ? chooseNumber('length', length.compared, {}) : minimum;
+  const tested = length?.tests?.[0];
+  const n = length?.compared?.length ? chooseNumber('length', length.compared, {}) : tested === true ? 1 : minimum;
   return Math.max(minimum, Math.min(Math.max(0, Math.round(n)), 16));
 }

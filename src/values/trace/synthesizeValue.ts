@@ -156,7 +156,7 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
       const s = chooseString(id, name, facts, traces, usage);
       return done(jsString(s), 'string');
     }
-    case 'number': return done(String(chooseNumber(name, trace?.compared ?? [], usage)), 'number');
+    case 'number': return done(String(chooseNumber(name, trace?.compared ?? [], usage, trace?.tests)), 'number');
     case 'boolean': return done(String(chooseBoolean(trace?.compared ?? [], trace?.tests ?? [])), 'boolean');
     case 'tuple': {
       const indexed = (trace?.reads ?? []).filter((k) => /^\d+$/.test(k)).map(Number);
