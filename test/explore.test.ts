@@ -38,6 +38,21 @@ const PATHS = [
     uncovered: [6], stdout: 'a\n',
   },
   {
+    name: 'a length a guard clause answered truthy gives the array an element',
+    code: 'var length = list == null ? 0 : list.length;\nif (!length) {\n  return -1;\n}\nconsole.log(length);',
+    uncovered: [3], stdout: '1\n',
+  },
+  {
+    name: 'a number a guard clause answered truthy is not 0, whatever its name suggests',
+    code: 'if (!index) {\n  return;\n}\nconsole.log(index + 1);',
+    uncovered: [2], stdout: '2\n',
+  },
+  {
+    name: 'a string a guard clause answered falsy is empty',
+    code: "if (title) {\n  return;\n}\nconsole.log(JSON.stringify(title + '!'));",
+    uncovered: [2], stdout: '"!"\n',
+  },
+  {
     name: 'an undeclared name updated with ++ is injected first',
     code: 'count++;\nconsole.log(typeof count);',
     uncovered: [], stdout: 'number\n',
@@ -177,6 +192,21 @@ test('explore: a Node-style (err, data) callback covers both branches, with an i
   assert.deepEqual(environment.explored?.lines.uncovered, []);
   assert.equal(environment.scenarioResults?.[0]?.stdout, "cannot read: ENOENT: no such file or directory, open 'config.json'\n", 'the file stays missing: fs fails as Node does');
   await programsReproduce(environment);
+});
+
+test('explore: an error-first callback guarded by `if (err) throw err;` throws in the scenario that gives it an error', async () => {
+  const code = "fs.readFile('./index.html', function read(err, data) {\n  if (err) {\n    throw err;\n  }\n  console.log(data.length);\n});";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(r.lines.uncovered, [3]);
+  assert.deepEqual(r.explored?.lines.uncovered, [], 'the learning run of the scenario takes the throw too: an injected error is truthy whatever the guard prefers');
+  assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'fs.readFile#cb1', line: 1, outcome: 'error' }]);
+});
+
+test('explore: a scenario whose learning run covers no line a kept scenario did not is given up before its measured run', async () => {
+  const r = await runSnippet("let label = 'short';\nif (opts.verbose) label = 'long';\nconsole.log(label);", { mode: 'trace' });
+  assert.equal(r.explored?.tried, 2, 'opts.verbose is answered the other way');
+  assert.equal(r.explored?.runs, 1, 'one learning run, no measured one');
+  assert.equal(r.explored?.scenarios, 1);
 });
 
 test('explore: a driven error-first function gets null first, as Node calls it; a scenario gives it an error', async () => {

@@ -67,7 +67,7 @@ export interface ExploreInput {
    * given their other outcome, extending kept scenario `from`; `touches`, when known, are the
    * elements the new answer concerns: the others may keep `from`'s definitions.
    */
-  readonly run: (answers: ScenarioAnswers, from: number, touches: readonly string[] | undefined) => Promise<{ facts: ScenarioFacts | undefined; runs: number; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
+  readonly run: (answers: ScenarioAnswers, from: number, touches: readonly string[] | undefined, promising: (report: RuntimeReport) => boolean) => Promise<{ facts: ScenarioFacts | undefined; runs: number; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
 }
 
 export type Flip =
@@ -123,7 +123,8 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     // A decision whose branches every kept scenario has covered by now is not worth a scenario.
     if (sid !== undefined && !decisionOpen(map, sid, branchHits)) continue;
     tried++;
-    const scenario = await input.run(ask, from, touches);
+    // A scenario whose first learning run covers nothing new is given up before its measured run.
+    const scenario = await input.run(ask, from, touches, (r) => { const l = coveredLines(map, r.statements); return measured.some((m) => l.has(m) && !covered.has(m)); });
     runs += scenario.runs;
     const report = scenario.facts?.report;
     if (!report) continue;

@@ -3,6 +3,7 @@ import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../optio
 import { buildResult, withScenarioResults, type RunResult } from '../report/buildResult.ts';
 import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
+import type { RuntimeReport } from '../protocol/runtime.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
@@ -94,7 +95,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     environments: { names: environments.names, failed: environments.failures, bundles: environments.bundles },
     ...(environments.modules ? { modules: environments.modules } : {}),
   };
-  const run = (cfg: RuntimeConfig, book: DefinitionBook, runOptions = options) => runScenario(instrumented, cfg, environments, book, runOptions, deadline, log);
+  const run = (cfg: RuntimeConfig, book: DefinitionBook, runOptions = options, promising?: (report: RuntimeReport) => boolean) => runScenario(instrumented, cfg, environments, book, runOptions, deadline, log, promising);
   // Exploration's scenarios are extra executions: each run of one gets at most SCENARIO_TIMEOUT_MS
   // (a flipped answer that makes a loop endless should not cost the snippet's whole timeout).
   const scenarioOptions: RunOptions = { ...options, timeoutMs: Math.min(options.timeoutMs, SCENARIO_TIMEOUT_MS) };
@@ -113,12 +114,12 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   /** Per kept scenario, the definitions its measured run used. */
   const snapshots = new Map<number, ReturnType<DefinitionBook['snapshot']>>([[1, ranWith]]);
   const explored = options.scenarios > 1 && first && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
-    ? await explore({ map: instrumented.map, first, driveTargets: instrumented.driveTargets, rendered, scenarios: options.scenarios, deadline, run: async (ask, from, touches) => {
+    ? await explore({ map: instrumented.map, first, driveTargets: instrumented.driveTargets, rendered, scenarios: options.scenarios, deadline, run: async (ask, from, touches, promising) => {
       const b = newBook();
       // What the scenario does not touch keeps the definitions of the scenario it extends: only the touched values are learnt again.
       const seed = touches && snapshots.get(from);
       if (seed) b.restore(withoutTouched(seed, touches));
-      const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b, scenarioOptions);
+      const scenario = await run({ ...config, prefer: { ...config.prefer, ...ask.prefer }, cases: { ...config.cases, ...ask.cases }, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) }, b, scenarioOptions, promising);
       b.restore(scenario.ranWith);
       const rendered = renderDefinitions(b.defs);
       // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
@@ -150,7 +151,7 @@ interface ScenarioRun {
  * One scenario: runs the snippet in a fresh isolate as often as new elements are injected, up to
  * `maxRuns`, and reports the last measured run, which starts with every definition already in place.
  */
-async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger): Promise<ScenarioRun> {
+async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger, promising?: (report: RuntimeReport) => boolean): Promise<ScenarioRun> {
   let last: ExecutionResult | undefined;
   // The definitions the last run used: the result lists these, not any learnt after it.
   let ranWith: ReturnType<DefinitionBook['snapshot']> = new Map();
@@ -173,6 +174,9 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     last = await execute(instrumented, config, environments, book, options, Math.min(options.timeoutMs, Math.max(50, left)), log);
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
+    // A scenario whose first learning run reaches no line that matters (exploration's: none no kept
+    // scenario covered) is given up: recording proxies take every path the learnt values would.
+    if (runs === 1 && lastLearnt && promising && last.report && !promising(last.report)) break;
     for (const [sid, answer] of Object.entries(last.report?.answers ?? {})) if (!(sid in answers)) answers[sid] = answer;
     for (const [sid, id] of Object.entries(last.report?.callees ?? {})) if (!(sid in callees)) callees[sid] = id;
     for (const [sid, id] of Object.entries(last.report?.iterables ?? {})) if (!(sid in iterables)) iterables[sid] = id;

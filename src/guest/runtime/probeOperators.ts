@@ -10,7 +10,7 @@ import { ownSpecies } from './native.ts';
 import { push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, PromiseCtor, promiseFinally, promiseResolve, promiseThen, StringCtor } from './primordials.ts';
-import { child, infoOf, isProbe, kindOf, leafName, note, primitiveOf, probeId, traceOf } from './probes.ts';
+import { child, infoOf, isFailureProbe, isProbe, kindOf, leafName, note, primitiveOf, probeId, traceOf } from './probes.ts';
 
 const MAX_TRUE_COMPARISONS = 2;
 
@@ -45,6 +45,8 @@ export function probePattern(p: unknown, length: number): unknown[] {
 const NULLISH = (v: unknown): boolean => v === null || v === undefined;
 /** The comparisons a recording proxy answers with a boolean (the one home of this set in the runtime). */
 export const COMPARISON_OPS: Record<string, 1> = rec({ '===': 1, '==': 1, '!==': 1, '!=': 1, '<': 1, '>': 1, '<=': 1, '>=': 1 });
+/** The equality operators, and which of them are negated. */
+const EQUALITY_OPS: Record<string, boolean> = rec({ '===': false, '==': false, '!==': true, '!=': true });
 const NEGATED: Record<string, string> = rec({ '===': '!==', '==': '!=', '!==': '===', '!=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' });
 const FLIPPED: Record<string, string> = rec({ '<': '>', '>': '<', '<=': '>=', '>=': '<=' });
 /** The probe of a binary operation, the other operand, and the relation as seen from the probe's side. */
@@ -71,6 +73,9 @@ function answerAs(op: string, a: unknown, b: unknown, answer: boolean): boolean 
  * so the value synthesised later takes the same path.
  */
 export function probeOperator(op: string, a: Dyn, b: Dyn, prefer: boolean | undefined): unknown {
+  // An injected error is an object: `err == null` is false whatever a guard clause prefers, as it will be in the measured run.
+  const negated = EQUALITY_OPS[op];
+  if (negated !== undefined && ((isFailureProbe(a) && NULLISH(b)) || (isFailureProbe(b) && NULLISH(a)))) return negated;
   if (prefer !== undefined && op !== 'instanceof' && op !== 'in' && COMPARISON_OPS[op] === 1) return answerAs(op, a, b, prefer);
   if (prefer === false && (op === 'instanceof' || op === 'in')) {
     // Still learn that the right side of instanceof is a constructor, whatever the answer.

@@ -63,6 +63,10 @@ export function isProbe(v: unknown): boolean {
 export function probeId(v: unknown): string {
   return (wmGet(probeInfo, v) as ProbeInfo).id;
 }
+/** A recording proxy that stands for an error exploration injected (a callback's, a failing callee's): an object, so truthy and never nullish. */
+export function isFailureProbe(v: unknown): boolean {
+  return isProbe(v) && traces[probeId(v)]?.failure === true;
+}
 export function infoOf(p: unknown): ProbeInfo {
   return wmGet(probeInfo, p) as ProbeInfo;
 }

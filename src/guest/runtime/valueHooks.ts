@@ -14,7 +14,7 @@ import { inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, parse, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
 import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
-import { infoOf, initOutcomes, isProbe, note, probeFor, probeId, probes, spend, traceOf } from './probes.ts';
+import { infoOf, initOutcomes, isFailureProbe, isProbe, note, probeFor, probeId, probes, spend, traceOf } from './probes.ts';
 import { jsonElementId } from '../../protocol/elementIds.ts';
 import { config, EXIT, run } from './run.ts';
 
@@ -249,6 +249,8 @@ export function operator(sid: number, op: string, a: Dyn, b: Dyn): unknown {
     // there), and learns it. With no preference (b undefined) it stays itself, truthy.
     if (isProbe(a)) {
       const want = PREFER[sid];
+      // An injected error is truthy whatever a guard clause prefers (`if (err) throw err;`), as it will be in the measured run.
+      if (isFailureProbe(a)) return a;
       if (want === undefined) {
         answered(sid, true);
         return a;
