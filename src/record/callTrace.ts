@@ -1,0 +1,110 @@
+/**
+ * The call trace `snipexec record` writes (`PROGRAM.trace.json`) and `snipexec gen-tests` reads,
+ * and the contract between generated tests and the test-time module hooks (testHooks.ts).
+ * This module is the one home of both: the recorder, the hooks and the test generator import it.
+ *
+ * File layout: one JSON document whose `calls` array holds one call per line, so a reader can name
+ * the line of a corrupt record:
+ * ```
+ * {"version":1,"program":"shop.js","argv":[],"exitCode":0,"calls":[
+ * {"callId":1,"parentCallId":null,...},
+ * {"callId":2,"parentCallId":1,...}
+ * ]}
+ * ```
+ */
+
+export const TRACE_VERSION = 1;
+
+/** How a snapshot stands for a value: `json` is the value itself; the others say what JSON cannot. */
+export type Serialization = 'json' | 'undefined' | 'bigint' | 'date' | 'map' | 'set' | 'regexp' | 'function' | 'instance' | 'repr';
+
+export const SERIALIZATIONS: readonly Serialization[] = ['json', 'undefined', 'bigint', 'date', 'map', 'set', 'regexp', 'function', 'instance', 'repr'];
+
+/**
+ * A JSON-safe snapshot of one value, taken when it was seen:
+ * - `json`: `value` is the value (plain objects and arrays of JSON values, finite numbers, strings, booleans, null);
+ * - `undefined`: no `value`;
+ * - `bigint`: `value` is its decimal string;
+ * - `date`: `value` is its ISO string (an invalid date is `repr`);
+ * - `map`: `value` is its entries, each `[key, value]` a snapshot pair;
+ * - `set`: `value` is its values, each a snapshot;
+ * - `regexp`: `value` is `{ source, flags }`;
+ * - `function`: `value` is its name;
+ * - `instance`: an object of a class: `class` names it, `value` holds its own enumerable fields as snapshots;
+ * - `repr`: not replayable (cyclic, too deep or too long, a symbol, a redacted secret, a host object):
+ *   `value` is a short description, and `redacted` is set when a secret was removed.
+ */
+export interface Snapshot {
+  readonly serialization: Serialization;
+  readonly value?: unknown;
+  /** `instance`: the class's name; `this` snapshots also carry it. */
+  readonly class?: string;
+  /** `repr` only: the value held a secret (README "record", redaction). */
+  readonly redacted?: true;
+}
+
+export type CallKind = 'function' | 'method' | 'static' | 'getter' | 'setter' | 'async' | 'generator' | 'arrow';
+
+export const CALL_KINDS: readonly CallKind[] = ['function', 'method', 'static', 'getter', 'setter', 'async', 'generator', 'arrow'];
+
+/** One call of one of the program's own functions, recorded when it returned, threw or (async) settled. */
+export interface CallRecord {
+  /** 1, 2, … in the order calls started. */
+  readonly callId: number;
+  /** The recorded call that made this one; null at the top level (or from an event, timer or library callback). */
+  readonly parentCallId: number | null;
+  /** The file, relative to the program's directory, with `/` separators (`lib/cart.js`). */
+  readonly module: string;
+  /** `fn`, `Class.method`, `Class.staticMethod`, `outer.inner`, or `<anonymous>@line`. */
+  readonly qualname: string;
+  readonly kind: CallKind;
+  /** The line of the function's start in its module (1-based). */
+  readonly line: number;
+  /** By parameter name, in declaration order; a destructured parameter is `arg0`, `arg1`… by position; a rest parameter's snapshot is an array. */
+  readonly args: Readonly<Record<string, Snapshot>>;
+  /** Methods, getters and setters: the receiver's own state and its class (`class`). */
+  readonly this?: Snapshot;
+  /** Present when the call returned (async: fulfilled). */
+  readonly returnValue?: unknown;
+  readonly returnSerialization?: Serialization;
+  /** Present (true) when the call threw (async: rejected). */
+  readonly threw?: true;
+  /** What was thrown: the error's class name, the program module that defines that class (absent for a built-in), and its message. */
+  readonly exception?: { readonly name: string; readonly module?: string; readonly message?: string };
+}
+
+export interface CallTrace {
+  readonly version: typeof TRACE_VERSION;
+  /** The program's path relative to the trace file's directory. */
+  readonly program: string;
+  /** The arguments the program was given (its `process.argv.slice(2)`). */
+  readonly argv: readonly string[];
+  /** How the program ended. */
+  readonly exitCode: number;
+  readonly calls: readonly CallRecord[];
+}
+
+/**
+ * The trace file's name for a program: `shop.js` → `shop.js.trace.json`, next to it.
+ */
+export function traceFileFor(programPath: string): string {
+  return `${programPath}.trace.json`;
+}
+
+/** The key under which a recorded function is mocked and reached in generated tests: `lib/cart.js#Cart.total`. */
+export function callKey(module: string, qualname: string): string {
+  return `${module}#${qualname}`;
+}
+
+/**
+ * Test-time contract (testHooks.ts installs it; generated tests use it through that module):
+ * - `MOCKS_SYMBOL`: on globalThis, a Map from callKey to a function. While a key is set, every call
+ *   of that program function (from anywhere in the program) returns what the mapped function
+ *   returns, called with the same `this` and arguments, instead of running the function's body.
+ * - `REACH_SYMBOL`: on globalThis, a Map from module (relative path) to an object holding the
+ *   module's top-level function and class declarations and top-level `const/let/var` bindings of
+ *   functions, by name, filled when the module has evaluated: a test reaches functions the module
+ *   does not export.
+ */
+export const MOCKS_SYMBOL = 'snipexec.test.mocks';
+export const REACH_SYMBOL = 'snipexec.test.reach';
