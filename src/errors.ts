@@ -105,3 +105,19 @@ export class BundleFailed extends SnipexecError {
     super('BUNDLE_FAILED', message, options);
   }
 }
+
+/** `snipexec record`: the program does not exist, or is not JavaScript or TypeScript (.js, .cjs, .mjs, .ts, .cts, .mts). */
+export class UnusableProgram extends SnipexecError {
+  constructor(message: string) {
+    super('UNUSABLE_PROGRAM', message);
+  }
+}
+
+/** A call trace file (record's PROGRAM.trace.json) is not one: `line` is the 1-based line of the first bad record, when known. */
+export class CorruptTrace extends SnipexecError {
+  readonly line: number | undefined;
+  constructor(message: string, line?: number, options?: ErrorOptions) {
+    super('CORRUPT_TRACE', message, options);
+    this.line = line;
+  }
+}
