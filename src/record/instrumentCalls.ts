@@ -1,0 +1,261 @@
+import { parse, type ParserPlugin } from '@babel/parser';
+import type { NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+import { traverse } from '../parse/stripTypes.ts';
+import { callKey, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
+import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
+import { TextEdits } from './textEdits.ts';
+
+/** The global through which recorded code reaches the recorder (recordHooks.ts defines it, non-enumerable). */
+export const RECORDER_GLOBAL = '__snipexecRecorder';
+
+/**
+ * - `test`: each mockable function gets the mock prologue of the test-time contract (callTrace.ts),
+ *   and the module publishes its top-level functions and classes for `reach`.
+ * - `record`: each function reports its calls to the recorder; `define` gives a function its id.
+ */
+export type InstrumentMode =
+  | { readonly kind: 'test' }
+  | { readonly kind: 'record'; readonly define: (fn: FunctionInfo) => number };
+
+/** Node's module formats this instrumenter reads (the `-typescript` ones are kept TypeScript for Node to strip). */
+export type ModuleFormat = 'module' | 'commonjs' | 'module-typescript' | 'commonjs-typescript';
+
+export interface AnalysedFunction extends FunctionInfo {
+  /** The function has the mock prologue: a generated test may set its callKey in the mocks Map. */
+  readonly mockable: boolean;
+}
+
+export interface InstrumentedModule {
+  /** The source with the instrumentation inserted; no line moves. */
+  readonly code: string;
+  readonly functions: readonly AnalysedFunction[];
+  /** Top-level function and class bindings, published for `reach` in test mode. */
+  readonly reachable: readonly string[];
+}
+
+interface FoundFunction {
+  readonly node: t.Function;
+  readonly info: FunctionInfo;
+  readonly depth: number;
+}
+
+interface Owned<N extends t.Node> {
+  readonly node: N;
+  readonly owner: t.Function;
+  readonly depth: number;
+}
+
+interface Found {
+  readonly functions: FoundFunction[];
+  readonly returns: Owned<t.ReturnStatement>[];
+  readonly awaits: Owned<t.AwaitExpression>[];
+  /** Blocks an async function resumes in after a rejected await: catch bodies and finalizers. */
+  readonly resumeBlocks: Owned<t.BlockStatement>[];
+  /** `for await` loops, with where the loop starts with its labels (`outer: for await …`) and that statement's depth. */
+  readonly forAwaits: (Owned<t.ForOfStatement> & { readonly outerStart: number; readonly outerDepth: number })[];
+  readonly classBodies: { readonly node: t.ClassBody; readonly depth: number }[];
+}
+
+/**
+ * Parses one of the program's modules and inserts the calls of `mode`. Text is only inserted,
+ * never moved, so every line keeps its number. Throws what Babel throws on a syntax error: the
+ * caller then hands Node the original text, which reports the error as plain `node` would.
+ */
+export function instrumentModule(source: string, module: string, format: ModuleFormat, mode: InstrumentMode): InstrumentedModule {
+  const ast = parse(source, {
+    sourceType: format.startsWith('module') ? 'module' : 'unambiguous',
+    allowReturnOutsideFunction: format.startsWith('commonjs'),
+    plugins: (format.endsWith('typescript') ? ['typescript', 'explicitResourceManagement'] : ['explicitResourceManagement']) as ParserPlugin[],
+  });
+  const found = findFunctions(ast, module);
+  const counts = new Map<string, number>();
+  for (const f of found.functions) counts.set(f.info.qualname, (counts.get(f.info.qualname) ?? 0) + 1);
+  const functions = found.functions.map((f) => ({ ...f.info, mockable: counts.get(f.info.qualname) === 1 && forwarding(f.info) !== undefined }));
+  const reachable = topLevelBindings(ast.program);
+  const edits = new TextEdits();
+  const names = uniqueNames(source);
+  if (mode.kind === 'test') {
+    found.functions.forEach((f, i) => { if (functions[i]?.mockable) addMockPrologue(edits, source, f, names); });
+    addReach(edits, ast.program, module, reachable);
+  } else {
+    addRecording(edits, source, found, module, mode.define, names);
+  }
+  return { code: edits.size === 0 ? source : edits.apply(source), functions, reachable };
+}
+
+function depthOf(path: NodePath): number {
+  let d = 0;
+  for (let p = path.parentPath; p; p = p.parentPath) d++;
+  return d;
+}
+
+function findFunctions(ast: t.File, module: string): Found {
+  const found: Found = { functions: [], returns: [], awaits: [], resumeBlocks: [], forAwaits: [], classBodies: [] };
+  const owned = <N extends t.Node>(path: NodePath<N>, into: Owned<N>[]): void => {
+    const owner = path.getFunctionParent();
+    if (owner) into.push({ node: path.node, owner: owner.node, depth: depthOf(path) });
+  };
+  traverse(ast, {
+    Function(path) {
+      if (isInstrumentable(path)) found.functions.push({ node: path.node, info: describeFunction(path, module), depth: depthOf(path) });
+    },
+    ReturnStatement(path) { owned(path, found.returns); },
+    AwaitExpression(path) { owned(path, found.awaits); },
+    CatchClause(path) { owned(path.get('body'), found.resumeBlocks); },
+    TryStatement(path) {
+      const finalizer = path.get('finalizer');
+      if (finalizer.isBlockStatement()) owned(finalizer, found.resumeBlocks);
+    },
+    ForOfStatement(path) {
+      const owner = path.getFunctionParent();
+      if (!path.node.await || !owner) return;
+      let outer: NodePath = path;
+      while (outer.parentPath?.isLabeledStatement()) outer = outer.parentPath;
+      found.forAwaits.push({ node: path.node, owner: owner.node, depth: depthOf(path), outerStart: outer.node.start ?? 0, outerDepth: depthOf(outer) });
+    },
+    ClassBody(path) { found.classBodies.push({ node: path.node, depth: depthOf(path) }); },
+  });
+  return found;
+}
+
+/** Identifiers the inserted code declares, chosen so they appear nowhere in the source. */
+interface Names {
+  readonly call: string;
+  readonly error: string;
+  readonly mock: string;
+}
+
+function uniqueNames(source: string): Names {
+  let prefix = '__snx';
+  for (let i = 1; source.includes(prefix); i++) prefix = `__snx${i}`;
+  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m` };
+}
+
+/** How a mock is handed the call's arguments, or undefined when they cannot be forwarded (never mockable). */
+function forwarding(info: FunctionInfo): string | undefined {
+  if (info.isGenerator) return undefined;
+  if (info.ownArguments) return 'arguments';
+  if (info.params.some((p) => p.form === 'pattern')) return undefined;
+  return info.params.map((p) => (p.form === 'rest' ? `...${p.name}` : p.name)).join(', ');
+}
+
+/** The offset where a block body's own statements start: after its directives (`'use strict'` must stay first). */
+function afterDirectives(body: t.BlockStatement): number {
+  const last = body.directives.at(-1);
+  return last?.end ?? (body.start ?? 0) + 1;
+}
+
+/** Where an arrow's expression body starts, before any parentheses around it. */
+function expressionStart(body: t.Expression): number {
+  const extra = body.extra as { parenStart?: number } | undefined;
+  return extra?.parenStart ?? body.start ?? 0;
+}
+
+function addMockPrologue(edits: TextEdits, source: string, f: FoundFunction, names: Names): void {
+  const args = forwarding(f.info) ?? '';
+  const key = JSON.stringify(callKey(f.info.module, f.info.qualname));
+  const call = args === 'arguments' ? `${names.mock}.apply(this, arguments)` : `${names.mock}.call(this${args ? `, ${args}` : ''})`;
+  const prologue = `const ${names.mock} = globalThis[Symbol.for(${JSON.stringify(MOCKS_SYMBOL)})]?.get(${key}); if (${names.mock} !== undefined) return ${call};`;
+  const body = f.node.body;
+  if (t.isBlockStatement(body)) {
+    edits.open(afterDirectives(body), f.depth, ` ${prologue}`);
+  } else {
+    edits.open(expressionStart(body), f.depth, `{ ${prologue} return (`);
+    edits.close(f.node.end ?? source.length, f.depth, `); }`);
+  }
+}
+
+function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[]): void {
+  const first = program.body[0];
+  if (names.length === 0 || !first) return;
+  const at = program.directives.at(-1)?.end ?? first.start ?? 0;
+  const getters = names.map((n) => `get ${n}() { return ${n}; }`).join(', ');
+  edits.open(at, 0, `;(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set(${JSON.stringify(module)}, { ${getters} });`);
+}
+
+/** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions. */
+export function topLevelBindings(program: t.Program): string[] {
+  const names: string[] = [];
+  for (const stmt of program.body) {
+    const decl = t.isExportNamedDeclaration(stmt) || t.isExportDefaultDeclaration(stmt) ? stmt.declaration : stmt;
+    if ((t.isFunctionDeclaration(decl) || t.isClassDeclaration(decl)) && decl.id && !decl.declare) names.push(decl.id.name);
+    if (t.isVariableDeclaration(decl) && !decl.declare) {
+      for (const d of decl.declarations) {
+        if (t.isIdentifier(d.id) && (t.isFunction(d.init) || t.isClass(d.init))) names.push(d.id.name);
+      }
+    }
+  }
+  return [...new Set(names)];
+}
+
+function addRecording(edits: TextEdits, source: string, found: Found, module: string, define: (fn: FunctionInfo) => number, names: Names): void {
+  const R = RECORDER_GLOBAL;
+  const C = names.call;
+  const wrapped = new Set<t.Function>();
+  const asyncWrapped = new Set<t.Function>();
+  for (const f of found.functions) {
+    const id = define(f.info);
+    const self = f.info.hasThis ? 'this' : 'void 0';
+    const args = f.info.params.map((p, i) => (p.form !== 'pattern' ? p.name : f.info.ownArguments ? `arguments[${i}]` : 'void 0')).join(', ');
+    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}])`;
+    const body = f.node.body;
+    if (f.info.isGenerator) {
+      // A generator's body runs at its first next(): it is recorded then, and not wrapped.
+      if (t.isBlockStatement(body)) edits.open(afterDirectives(body), f.depth, ` ${enter};`);
+      continue;
+    }
+    wrapped.add(f.node);
+    if (f.info.isAsync) asyncWrapped.add(f.node);
+    const epilogue = `} catch (${names.error}) { ${R}.threw(${C}, ${names.error}); throw ${names.error}; } finally { ${R}.exit(${C}); }`;
+    if (t.isBlockStatement(body)) {
+      edits.open(afterDirectives(body), f.depth, ` const ${C} = ${enter}; try {`);
+      edits.close((body.end ?? 0) - 1, f.depth, epilogue);
+    } else {
+      edits.open(expressionStart(body), f.depth, `{ const ${C} = ${enter}; try { return ${R}.ret(${C}, `);
+      edits.close(f.node.end ?? source.length, f.depth, `); ${epilogue} }`);
+    }
+  }
+  for (const r of found.returns) {
+    if (!wrapped.has(r.owner)) continue;
+    const arg = r.node.argument;
+    if (arg) {
+      // Half a level: between the return and its argument, which may be an await wrapped at its own depth.
+      edits.open(arg.start ?? 0, r.depth + 0.5, `${R}.ret(${C}, `);
+      edits.close(arg.end ?? 0, r.depth + 0.5, `)`);
+    } else {
+      edits.open((r.node.start ?? 0) + 'return'.length, r.depth, ` ${R}.ret(${C}, void 0)`);
+    }
+  }
+  // An async call leaves the stack at each await and comes back to it: the recorder keeps track of
+  // which call is running, so a child started after an await names the right parent.
+  for (const a of found.awaits) {
+    if (!asyncWrapped.has(a.owner)) continue;
+    edits.open(a.node.start ?? 0, a.depth, `${R}.resume(${C}, `);
+    edits.close(a.node.end ?? 0, a.depth, `)`);
+    edits.open(a.node.argument.start ?? 0, a.depth + 0.5, `${R}.suspend(${C}, `);
+    edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `)`);
+  }
+  for (const b of found.resumeBlocks) {
+    if (asyncWrapped.has(b.owner)) edits.open((b.node.start ?? 0) + 1, b.depth, ` ${R}.at(${C});`);
+  }
+  for (const loop of found.forAwaits) {
+    if (!asyncWrapped.has(loop.owner)) continue;
+    const { node, depth } = loop;
+    edits.open(node.right.start ?? 0, depth + 0.5, `${R}.suspend(${C}, `);
+    edits.close(node.right.end ?? 0, depth + 0.5, `)`);
+    const step = `} finally { ${R}.suspend(${C}, 0); }`;
+    if (t.isBlockStatement(node.body)) {
+      edits.open((node.body.start ?? 0) + 1, depth + 0.5, ` ${R}.at(${C}); try {`);
+      edits.close((node.body.end ?? 0) - 1, depth + 0.5, step);
+    } else {
+      edits.open(node.body.start ?? 0, depth + 0.5, `{ ${R}.at(${C}); try { `);
+      edits.close(node.body.end ?? 0, depth + 0.5, ` ${step} }`);
+    }
+    // After the loop (also after a break, which awaits the iterator's return()); labels stay inside, so `break outer` still names the loop.
+    edits.open(loop.outerStart, loop.outerDepth - 0.5, '{ ');
+    edits.close(node.end ?? 0, loop.outerDepth - 0.5, ` ${R}.at(${C}); }`);
+  }
+  // Each class tells the recorder its module when it is defined, so a thrown program error names it.
+  for (const c of found.classBodies) edits.open((c.node.start ?? 0) + 1, c.depth, ` static { ${R}.cls(this, ${JSON.stringify(module)}); }`);
+}
