@@ -9,7 +9,8 @@ import { callKey, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
 import { instrumentModule, type AnalysedFunction, type ModuleFormat } from './instrumentCalls.ts';
 import { programDirectory, programModuleOf, registerProgramHooks } from './programHooks.ts';
 
-type MockFn = (this: unknown, ...args: unknown[]) => unknown;
+/** A stand-in for a program function; typed loosely so any function can be set. */
+export type MockFn = (this: never, ...args: never[]) => unknown;
 
 const registered = new Set<string>();
 
