@@ -53,6 +53,16 @@ const PATHS = [
     uncovered: [2], stdout: '"!"\n',
   },
   {
+    name: 'an unguided comparison is learnt as answered: `\'GET\' !== method` answered false makes method GET',
+    code: "if ('GET' !== method && 'HEAD' !== method) {\n  return false;\n}\nconsole.log(method);",
+    uncovered: [2], stdout: 'GET\n',
+  },
+  {
+    name: 'a loop\'s first answer wins over the one that ended it',
+    code: "while (types[0] === '*') {\n  types.shift();\n}\nconsole.log(types.length);",
+    uncovered: [], stdout: '0\n',
+  },
+  {
     name: 'an undeclared name updated with ++ is injected first',
     code: 'count++;\nconsole.log(typeof count);',
     uncovered: [], stdout: 'number\n',

@@ -85,23 +85,26 @@ export function probeOperator(op: string, a: Dyn, b: Dyn, prefer: boolean | unde
   const { left, p, other, entry } = operands(op, a, b);
   const info = infoOf(p);
   const t = traceOf(info.id);
+  // The relation is recorded as answered (`x !== 'GET'` answered false as `x === 'GET'`), so the value learnt takes the same path.
+  const answered = (answer: boolean): boolean => {
+    if (!answer) entry.op = NEGATED[entry.op];
+    note(t, 'compared', entry);
+    return answer;
+  };
   switch (op) {
     case '===':
     case '==':
-      note(t, 'compared', entry);
-      if (NULLISH(other) || other === -1) return false;
-      return isProbe(other) ? true : info.compares++ < MAX_TRUE_COMPARISONS;
+      if (NULLISH(other) || other === -1) return answered(false);
+      return answered(isProbe(other) ? true : info.compares++ < MAX_TRUE_COMPARISONS);
     case '!==':
     case '!=':
-      note(t, 'compared', entry);
       // `i !== -1` after indexOf means found; otherwise assume the value is the one compared with.
-      return NULLISH(other) || other === -1;
+      return answered(NULLISH(other) || other === -1);
     case '<':
     case '>':
     case '<=':
     case '>=':
-      note(t, 'compared', entry);
-      return info.compares++ < MAX_TRUE_COMPARISONS;
+      return answered(info.compares++ < MAX_TRUE_COMPARISONS);
     case 'instanceof':
       if (left) {
         const name = typeof b === 'function' ? (isInjected(b) ? `@${ownerOf(b)}` : str(b.name)) : '?';

@@ -50,7 +50,7 @@ function usable(c: OperandRecord): boolean {
  * else one with the truthiness a guard clause was answered with (`if (!n) return;` answered truthy: not 0).
  */
 export function chooseNumber(name: string, compared: readonly OperandRecord[], usage: Usage, tests: readonly boolean[] = []): number {
-  const all = [...compared, ...(usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }))];
+  const all = compared.length > 0 ? compared : (usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }));
   for (const c of all) {
     if (!usable(c) || typeof c.value !== 'number') continue;
     const v = c.value;
@@ -74,10 +74,12 @@ export function chooseNumber(name: string, compared: readonly OperandRecord[], u
  * value for its name.
  */
 export function chooseString(id: string, name: string, facts: TraceFacts, traces: TraceView, usage: Usage): string {
-  const compared = [...(facts.trace?.compared ?? []), ...(usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }))];
+  // The trace holds the relations as the learning run answered them; the source's comparisons (usage) are the fallback for a value never compared there.
+  const compared = facts.trace?.compared?.length ? facts.trace.compared : (usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }));
   const differs = compared.filter((c) => (c.op === '!==' || c.op === '!=') && typeof c.value === 'string').map((c) => c.value as string);
-  // A guard clause's answer (recorded as `!==`) wins over a later, unguided `===`.
-  const equal = compared.find((c) => (c.op === '===' || c.op === '==') && typeof c.value === 'string' && !differs.includes(c.value));
+  // The first equality no earlier answer ruled out: a guard clause's answer (`!== 'off'`) wins over a
+  // later `=== 'off'`, and a loop's first answer (`=== '*'`) over the `!== '*'` that ended it.
+  const equal = compared.find((c, i) => (c.op === '===' || c.op === '==') && typeof c.value === 'string' && !compared.slice(0, i).some((d) => (d.op === '!==' || d.op === '!=') && d.value === c.value));
   if (equal) return equal.value as string;
   // A guard clause answered falsy (`if (name) { … }` skipped): the empty string.
   if (facts.trace?.tests?.[0] === false) return '';
