@@ -1,0 +1,114 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { InvalidOptions } from '../errors.ts';
+import { traceFileFor, type CallTrace } from '../record/callTrace.ts';
+import { mockableKeys } from '../record/testHooks.ts';
+import { planCalls, type TestPlan } from './planCalls.ts';
+import { ProgramIndex } from './programIndex.ts';
+import { renderTestFile } from './renderTestFile.ts';
+import { SKIP_KINDS, summarize, type SkippedCall } from './skipReasons.ts';
+
+export const generateTestsOptionsSchema = z
+  .object({
+    traceDir: z.string().min(1).describe('The directory of the trace file: the trace names its program relative to it.'),
+    programDir: z.string().min(1).optional().describe("The program's directory, which module paths are relative to; default the directory of the trace's program."),
+    outDir: z.string().min(1).describe('Where the test files go (created); record uses generated_tests/ next to the program.'),
+    snipexecRoot: z.string().min(1).optional().describe('The snipexec installation whose src/record/testHooks.ts the tests import; default this one.'),
+  })
+  .strict();
+
+export type GenerateTestsOptions = z.input<typeof generateTestsOptionsSchema>;
+
+export interface GeneratedFile {
+  /** Absolute path of the `.test.mjs` file. */
+  readonly path: string;
+  /** The program module it tests. */
+  readonly module: string;
+  readonly tests: number;
+}
+
+export interface GeneratedTests {
+  readonly files: readonly GeneratedFile[];
+  /** Every call not turned into a test, with its one-line reason (formatSkipped prints it). */
+  readonly skipped: readonly SkippedCall[];
+  /** `gen-tests: 7 tests in 2 files; 3 calls skipped (2 a generator, 1 a redacted value)`. */
+  readonly summary: string;
+  /** The directory's index.js, which `node --test DIR` runs (Node 24 takes a directory argument as a file, and runs its index.js). */
+  readonly index: string | undefined;
+}
+
+/** This installation's root: src/testgen/ is two levels down. */
+const INSTALLATION = resolve(import.meta.dirname, '../..');
+
+/**
+ * Writes one `node:test` file per program module of the trace into `outDir` (`lib/cart.js` →
+ * `lib/cart.test.mjs`), one test per recorded call that can be replayed, and an index.js so that
+ * `node --test outDir/` runs them all. A module none of whose calls can be replayed gets no file.
+ */
+export function generateTests(trace: CallTrace, options: GenerateTestsOptions): GeneratedTests {
+  const parsed = generateTestsOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new InvalidOptions(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
+  const traceDir = resolve(parsed.data.traceDir);
+  const programDir = resolve(parsed.data.programDir ?? dirname(resolve(traceDir, trace.program)));
+  const outDir = resolve(parsed.data.outDir);
+  const testHooksUrl = pathToFileURL(join(parsed.data.snipexecRoot === undefined ? INSTALLATION : resolve(parsed.data.snipexecRoot), 'src', 'record', 'testHooks.ts')).href;
+  const modules = [...new Set(trace.calls.map((call) => call.module))];
+  const index = new ProgramIndex(programDir, modules, [outDir]);
+  const byModule = new Map<string, { plans: TestPlan[]; skipped: SkippedCall[] }>(modules.map((module) => [module, { plans: [], skipped: [] }]));
+  const skipped: SkippedCall[] = [];
+  const mockable = mockableKeys(programDir, modules);
+  for (const planned of planCalls(trace, index, (key) => mockable.has(key))) {
+    const entry = byModule.get(planned.call.module);
+    if (entry === undefined) continue;
+    if ('test' in planned) entry.plans.push(planned.test);
+    else {
+      const { callId, qualname, module } = planned.call;
+      const call: SkippedCall = { callId, qualname, module, kind: planned.skip.kind, reason: `${SKIP_KINDS[planned.skip.kind]}: ${planned.skip.detail}` };
+      entry.skipped.push(call);
+      skipped.push(call);
+    }
+  }
+  const fileNames = testFileNames(modules.filter((module) => (byModule.get(module)?.plans.length ?? 0) > 0));
+  const files: GeneratedFile[] = [];
+  for (const [module, fileName] of fileNames) {
+    const entry = byModule.get(module);
+    if (entry === undefined) continue;
+    const path = join(outDir, ...fileName.split('/'));
+    const programDirFromTest = relative(dirname(path), programDir).split(sep).join('/') || '.';
+    const text = renderTestFile({ module, plans: entry.plans, skipped: entry.skipped, testHooksUrl, programDirFromTest, traceName: traceFileFor(basename(trace.program)) });
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    files.push({ path, module, tests: entry.plans.length });
+  }
+  let indexPath: string | undefined;
+  if (files.length > 0) {
+    indexPath = join(outDir, 'index.js');
+    writeFileSync(indexPath, indexText([...fileNames.values()]));
+  }
+  const tests = files.reduce((sum, file) => sum + file.tests, 0);
+  return { files, skipped, summary: summarize(tests, files.length, skipped), index: indexPath };
+}
+
+/** `lib/cart.js` → `lib/cart.test.mjs`; modules that would share a name (`cart.js`, `cart.ts`) keep their extension (`cart.js.test.mjs`). */
+function testFileNames(modules: readonly string[]): Map<string, string> {
+  const stem = (module: string): string => module.replace(/\.[^./]*$/, '');
+  const counts = new Map<string, number>();
+  for (const module of modules) counts.set(stem(module), (counts.get(stem(module)) ?? 0) + 1);
+  return new Map(modules.map((module) => [module, `${counts.get(stem(module)) === 1 ? stem(module) : module}.test.mjs`]));
+}
+
+/**
+ * The index `node --test DIR` runs: it imports every test file of the directory. `import()` works
+ * whether Node reads index.js as CommonJS or as a module (a program's package.json may say either).
+ */
+function indexText(fileNames: readonly string[]): string {
+  const files = fileNames.map((name) => JSON.stringify(`./${name.split('/').map(encodeURIComponent).join('/')}`));
+  return [
+    '// Generated by snipexec gen-tests. `node --test DIR` runs a directory as its index.js: this loads every test file here, in order.',
+    '// (`node --test "DIR/**/*.test.mjs"` runs each file in a process of its own instead.)',
+    `[${files.join(', ')}].reduce((loaded, file) => loaded.then(() => import(file)), Promise.resolve());`,
+    '',
+  ].join('\n');
+}

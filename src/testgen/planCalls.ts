@@ -1,0 +1,209 @@
+import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../record/callTrace.ts';
+import type { FunctionShape, MemberShape } from './moduleOutline.ts';
+import type { ClassRef, ProgramIndex } from './programIndex.ts';
+import { toReplayValue, type ReplayValue } from './replayValue.ts';
+import { isSkip, skip, type SkipReason } from './skipReasons.ts';
+
+/** What a test calls: a top-level function, or a member of a top-level class. */
+export type Target =
+  | { readonly kind: 'function'; readonly module: string; readonly name: string }
+  | { readonly kind: 'member'; readonly class: ClassRef; readonly member: string; readonly static: boolean; readonly access: 'method' | 'get' | 'set' };
+
+/** An error class as a test names it: a global built-in, or a class reached from its program module. */
+export type ErrorRef = { readonly kind: 'builtin'; readonly name: string } | { readonly kind: 'program'; readonly class: ClassRef };
+
+export type Outcome = { readonly kind: 'return'; readonly value: ReplayValue } | { readonly kind: 'throw'; readonly error: ErrorRef; readonly message: string | undefined };
+
+/** A program function the tested call calls, replaced for the test by the outcomes it had, in order. */
+export interface ChildMock {
+  readonly key: string;
+  readonly qualname: string;
+  readonly async: boolean;
+  readonly outcomes: readonly Outcome[];
+}
+
+/** One recorded call as a test: whom to call with what, what it must give, and which calls it makes are replayed. */
+export interface TestPlan {
+  readonly call: CallRecord;
+  readonly target: Target;
+  /** A method's receiver, built without its constructor. */
+  readonly receiver: ReplayValue | undefined;
+  readonly args: readonly ReplayValue[];
+  /** The last argument is a rest parameter's array, spread into the call. */
+  readonly spreadLast: boolean;
+  readonly async: boolean;
+  readonly outcome: Outcome;
+  readonly mocks: readonly ChildMock[];
+}
+
+export type CallPlan = { readonly call: CallRecord; readonly test: TestPlan } | { readonly call: CallRecord; readonly skip: SkipReason };
+
+/**
+ * Plans a test for every call of the trace, or the reason it is skipped, in the trace's order.
+ * `mockable` says which callKeys the test-time hooks can replace (testHooks' mockableKeys).
+ */
+export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key: string) => boolean): CallPlan[] {
+  const children = new Map<number, CallRecord[]>();
+  for (const call of trace.calls) {
+    if (call.parentCallId === null) continue;
+    const list = children.get(call.parentCallId) ?? [];
+    list.push(call);
+    children.set(call.parentCallId, list);
+  }
+  for (const list of children.values()) list.sort((a, b) => a.callId - b.callId);
+  const unstable = unstableCalls(trace.calls, children);
+  return trace.calls.map((call) => {
+    const planned = unstable.get(call.callId) ?? planCall(call, { index, children, mockable });
+    return isSkip(planned) ? { call, skip: planned } : { call, test: planned };
+  });
+}
+
+interface Planning {
+  readonly index: ProgramIndex;
+  readonly children: ReadonlyMap<number, readonly CallRecord[]>;
+  readonly mockable: (key: string) => boolean;
+}
+
+function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
+  const { index } = planning;
+  if (call.kind === 'generator') return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
+  const resolved = resolveTarget(call, index);
+  if (isSkip(resolved)) return resolved;
+  const { target, shape } = resolved;
+  if (shape.generator) return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
+  const recorded = Object.keys(call.args);
+  const current = shape.params.map((param) => param.name);
+  if (recorded.join(',') !== current.join(',')) return skip('changed-signature', `recorded with (${recorded.join(', ')}), declared now as (${current.join(', ')})`);
+  const context = { index, near: call.module, isResult: false };
+  let receiver: ReplayValue | undefined;
+  if (target.kind === 'member' && !target.static) {
+    if (call.this === undefined) return skip('not-json-safe', 'its receiver (this) was not recorded');
+    const built = receiverValue(call.this, context);
+    if (isSkip(built)) return built;
+    receiver = built;
+  }
+  const args: ReplayValue[] = [];
+  for (const name of current) {
+    const value = toReplayValue(call.args[name] as Snapshot, `argument ${name}`, context);
+    if (isSkip(value)) return value;
+    args.push(value);
+  }
+  const rest = shape.params.at(-1)?.rest === true;
+  const spreadLast = rest && args.at(-1)?.kind === 'json' && Array.isArray((args.at(-1) as { value: unknown }).value);
+  // Omitted and undefined arguments behave the same for all but arguments.length: the call reads as written.
+  while (!rest && args.at(-1)?.kind === 'undefined') args.pop();
+  const outcome = outcomeOf(call, 'its result', { ...context, isResult: true });
+  if (isSkip(outcome)) return outcome;
+  const mocks = childMocks(call, planning);
+  if (isSkip(mocks)) return mocks;
+  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks };
+}
+
+function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near: string; isResult: boolean }): ReplayValue | SkipReason {
+  if (snapshot.serialization === 'json' || snapshot.serialization === 'undefined') return skip('unreachable', 'its receiver (this) is not an object of a class');
+  return toReplayValue(snapshot, 'its receiver (this)', context);
+}
+
+/** The function a call ran, as a test reaches it, and its current declaration. */
+export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly target: Target; readonly shape: FunctionShape } | SkipReason {
+  const { module, qualname } = call;
+  if (/[<@]/.test(qualname)) return skip('unreachable', `${qualname} is anonymous, so no test can reach it`);
+  const outline = index.outline(module);
+  if (isSkip(outline)) return outline;
+  const [head = '', member, ...deeper] = qualname.split('.');
+  const binding = outline.bindings.get(head);
+  if (member === undefined) {
+    if (binding?.kind === 'function') return { target: { kind: 'function', module, name: head }, shape: binding.shape };
+    return skip('unreachable', `${module} has no top-level function ${head} now`);
+  }
+  if (binding?.kind === 'function') return skip('unreachable', `${qualname} is nested in function ${head}, which does not expose it`);
+  if (binding?.kind !== 'class' || deeper.length > 0) return skip('unreachable', `${qualname} is not a function or method at the top level of ${module}`);
+  if (member === 'constructor') return skip('unreachable', 'a constructor is not replayed (tests build objects without it)');
+  const found = pickMember(binding.shape.members, member, call);
+  if (found === undefined) return skip('unreachable', `class ${head} has no ${call.kind === 'getter' ? 'getter' : call.kind === 'setter' ? 'setter' : 'method'} ${member} now`);
+  const ref: ClassRef = { module, name: head, shape: binding.shape };
+  return { target: { kind: 'member', class: ref, member, static: found.static, access: found.access }, shape: found };
+}
+
+function pickMember(members: readonly MemberShape[], name: string, call: CallRecord): MemberShape | undefined {
+  const access = call.kind === 'getter' ? 'get' : call.kind === 'setter' ? 'set' : 'method';
+  const candidates = members.filter((m) => m.name === name && m.access === access);
+  if (candidates.length <= 1) return candidates[0];
+  const wantStatic = call.kind === 'static' || call.this?.serialization !== 'instance';
+  return candidates.find((m) => m.static === wantStatic) ?? candidates[0];
+}
+
+function outcomeOf(call: CallRecord, where: string, context: { index: ProgramIndex; near: string; isResult: boolean }): Outcome | SkipReason {
+  if (call.threw !== true) {
+    const value = toReplayValue({ serialization: call.returnSerialization ?? 'undefined', value: call.returnValue }, where, context);
+    return isSkip(value) ? value : { kind: 'return', value };
+  }
+  const exception = call.exception ?? { name: 'Error' };
+  if (exception.message?.includes('<redacted') === true) return skip('redacted', `the message of the ${exception.name} it threw was redacted`);
+  if (exception.module !== undefined) {
+    const outline = context.index.outline(exception.module);
+    const binding = isSkip(outline) ? undefined : outline.bindings.get(exception.name);
+    if (binding?.kind !== 'class') return skip('unreachable-class', `it threw ${exception.name}, which is not a top-level class of ${exception.module}`);
+    return { kind: 'throw', error: { kind: 'program', class: { module: exception.module, name: exception.name, shape: binding.shape } }, message: exception.message };
+  }
+  const builtin = (globalThis as Record<string, unknown>)[exception.name];
+  if (typeof builtin === 'function' && (builtin === Error || builtin.prototype instanceof Error)) return { kind: 'throw', error: { kind: 'builtin', name: exception.name }, message: exception.message };
+  return skip('unreachable-class', `it threw ${exception.name}, which is neither a built-in error nor a class of a program module`);
+}
+
+/**
+ * The calls the tested call makes, replayed: its children, and for a recursive function the
+ * children of its calls of itself too (those run for real: a mock would replace the tested call).
+ */
+function childMocks(call: CallRecord, { index, children, mockable }: Planning): ChildMock[] | SkipReason {
+  const own = callKey(call.module, call.qualname);
+  const replayed: CallRecord[] = [];
+  for (const queue = [call]; queue.length > 0; ) {
+    for (const child of children.get((queue.shift() as CallRecord).callId) ?? []) {
+      if (callKey(child.module, child.qualname) === own) queue.push(child);
+      else replayed.push(child);
+    }
+  }
+  replayed.sort((a, b) => a.callId - b.callId);
+  const mocks = new Map<string, { qualname: string; async: boolean; outcomes: Outcome[] }>();
+  for (const child of replayed) {
+    const name = `${child.qualname} (call ${child.callId})`;
+    if (/[<@]/.test(child.qualname)) return skip('unmockable-child', `it calls ${name}, an anonymous function no mock can replace`);
+    if (child.kind === 'generator') return skip('unmockable-child', `it calls ${name}, a generator, which a mock does not replay`);
+    const key = callKey(child.module, child.qualname);
+    if (!mockable(key)) return skip('unmockable-child', `it calls ${name}, which the test hooks cannot replace (a generator, a destructured arrow parameter, or a name its module uses twice)`);
+    const outcome = outcomeOf(child, `the result of ${name}`, { index, near: child.module, isResult: false });
+    if (isSkip(outcome)) return skip('unmockable-child', `it calls ${name}, which cannot be replayed: ${outcome.detail}`);
+    const resolved = resolveTarget(child, index);
+    const entry = mocks.get(key) ?? { qualname: child.qualname, async: child.kind === 'async' || (!isSkip(resolved) && resolved.shape.async), outcomes: [] };
+    entry.outcomes.push(outcome);
+    mocks.set(key, entry);
+  }
+  return [...mocks].map(([key, entry]) => ({ key, ...entry }));
+}
+
+/**
+ * Calls of one function that had the same receiver, arguments and child outcomes yet gave
+ * different results: they depend on something else (the time, a counter), so none is replayed.
+ */
+function unstableCalls(calls: readonly CallRecord[], children: ReadonlyMap<number, readonly CallRecord[]>): Map<number, SkipReason> {
+  const groups = new Map<string, CallRecord[]>();
+  for (const call of calls) {
+    const childOutcomes = (children.get(call.callId) ?? []).map((child) => [callKey(child.module, child.qualname), resultOf(child)]);
+    const key = JSON.stringify([callKey(call.module, call.qualname), call.this ?? null, call.args, childOutcomes]);
+    const group = groups.get(key) ?? [];
+    group.push(call);
+    groups.set(key, group);
+  }
+  const unstable = new Map<number, SkipReason>();
+  for (const group of groups.values()) {
+    if (new Set(group.map((call) => JSON.stringify(resultOf(call)))).size <= 1) continue;
+    const ids = group.map((call) => call.callId).join(', ');
+    for (const call of group) unstable.set(call.callId, skip('time-dependent', `calls ${ids} had the same arguments and different results`));
+  }
+  return unstable;
+}
+
+function resultOf(call: CallRecord): unknown {
+  return call.threw === true ? ['threw', call.exception?.name, call.exception?.message] : [call.returnSerialization, call.returnValue ?? null];
+}

@@ -1,0 +1,56 @@
+import * as t from '@babel/types';
+import type { ReplayValue } from './replayValue.ts';
+
+/** How rendered code names things defined elsewhere in the test file. */
+export interface RenderNames {
+  /** The expression for a top-level function or class of a program module (`cart.Cart`, through the module's variable). */
+  reached(module: string, name: string): string;
+  /** The file's helper that builds an object without its constructor: `instance(Class, { …fields })`. */
+  readonly instanceHelper: string;
+}
+
+/** A property name in an object literal or after a dot: bare when it is an identifier, else quoted. */
+export function propertyKey(name: string): string {
+  // `{ __proto__: x }` would set the prototype; a computed key makes an own property as JSON.parse does.
+  if (name === '__proto__') return '["__proto__"]';
+  return t.isValidIdentifier(name, false) ? name : JSON.stringify(name);
+}
+
+/** `.name`, or `["na-me"]` when the name is not an identifier. */
+export function propertyAccess(name: string): string {
+  return t.isValidIdentifier(name, false) ? `.${name}` : `[${JSON.stringify(name)}]`;
+}
+
+/** A JSON value as a JavaScript literal that builds an equal value (own properties, as JSON.parse makes them). */
+export function renderJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(renderJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).map(([key, item]) => `${propertyKey(key)}: ${renderJson(item)}`);
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The expression that builds the value again in a generated test. */
+export function renderValue(value: ReplayValue, names: RenderNames): string {
+  switch (value.kind) {
+    case 'json':
+      return renderJson(value.value);
+    case 'undefined':
+      return 'undefined';
+    case 'bigint':
+      return `${value.value}n`;
+    case 'date':
+      return `new Date(${JSON.stringify(value.value)})`;
+    case 'regexp':
+      return `new RegExp(${JSON.stringify(value.source)}, ${JSON.stringify(value.flags)})`;
+    case 'map':
+      return `new Map([${value.entries.map(([k, v]) => `[${renderValue(k, names)}, ${renderValue(v, names)}]`).join(', ')}])`;
+    case 'set':
+      return `new Set([${value.values.map((v) => renderValue(v, names)).join(', ')}])`;
+    case 'instance': {
+      const fields = value.fields.map(([key, field]) => `${propertyKey(key)}: ${renderValue(field, names)}`);
+      return `${names.instanceHelper}(${names.reached(value.class.module, value.class.name)}, ${fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`})`;
+    }
+  }
+}
