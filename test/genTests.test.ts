@@ -16,6 +16,7 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/testgen/', import.meta.url));
 const SHOP_TRACE = join(FIXTURES, 'shop', 'shop.js.trace.json');
 const KINDS_TRACE = join(FIXTURES, 'kinds', 'main.mjs.trace.json');
 const STORE_TRACE = join(FIXTURES, 'store', 'main.js.trace.json');
+const CLI_TRACE = join(FIXTURES, 'cli', 'cli.cjs.trace.json');
 
 function tempDir(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'snipexec-gentests-'));
@@ -256,6 +257,38 @@ test('end to end: the kinds fixture (map, set, bigint, regexp, date, rest, Commo
   assert.equal(run.status, 0, run.output);
   assert.equal(run.passed.length, 16, run.output);
   assert.deepEqual(run.failed, []);
+});
+
+test('end to end: a program that reads its arguments and calls process.exit (CommonJS) is imported as recorded, and its tests pass', (t) => {
+  const out = tempDir(t);
+  generate(readTrace(CLI_TRACE), CLI_TRACE, out);
+  const run = runNodeTest(out);
+  assert.equal(run.status, 0, run.output);
+  assert.deepEqual(run.passed, ['parse (call 1)', 'greet (call 2)'], run.output);
+  assert.match(run.output, /hello ann/);
+});
+
+test('end to end: a program whose recorded run crashed still has passing tests; one that did not is not excused', (t) => {
+  const recorded = readTrace(CLI_TRACE);
+  const crash = (exitCode: number): CallTrace => ({
+    ...recorded,
+    argv: ['crash'],
+    exitCode,
+    calls: [
+      { ...(recorded.calls[0] as CallRecord), args: { args: { serialization: 'json', value: ['crash'] } }, returnValue: { name: 'crash' } },
+      { ...(recorded.calls[1] as CallRecord), args: { name: { serialization: 'json', value: 'crash' } }, returnValue: 'hello crash' },
+    ],
+  });
+  const crashed = tempDir(t);
+  generate(crash(1), CLI_TRACE, crashed);
+  const run = runNodeTest(crashed);
+  assert.equal(run.status, 0, run.output);
+  assert.deepEqual(run.passed, ['parse (call 1)', 'greet (call 2)'], run.output);
+  const unexpected = tempDir(t);
+  generate(crash(0), CLI_TRACE, unexpected);
+  const failing = runNodeTest(unexpected);
+  assert.notEqual(failing.status, 0, failing.output);
+  assert.match(failing.output, /crashed on purpose/);
 });
 
 test('end to end: generated tests fail on a wrong expectation and on a wrong child count, and mocks do replace the child', (t) => {

@@ -55,6 +55,7 @@ export function generateTests(trace: CallTrace, options: GenerateTestsOptions): 
   const outDir = resolve(parsed.data.outDir);
   const testHooksUrl = pathToFileURL(join(parsed.data.snipexecRoot === undefined ? INSTALLATION : resolve(parsed.data.snipexecRoot), 'src', 'record', 'testHooks.ts')).href;
   const modules = [...new Set(trace.calls.map((call) => call.module))];
+  const program = { module: relative(programDir, resolve(traceDir, trace.program)).split(sep).join('/'), argv: trace.argv, exitCode: trace.exitCode };
   const index = new ProgramIndex(programDir, modules, [outDir]);
   const byModule = new Map<string, { plans: TestPlan[]; skipped: SkippedCall[] }>(modules.map((module) => [module, { plans: [], skipped: [] }]));
   const skipped: SkippedCall[] = [];
@@ -77,7 +78,7 @@ export function generateTests(trace: CallTrace, options: GenerateTestsOptions): 
     if (entry === undefined) continue;
     const path = join(outDir, ...fileName.split('/'));
     const programDirFromTest = relative(dirname(path), programDir).split(sep).join('/') || '.';
-    const text = renderTestFile({ module, plans: entry.plans, skipped: entry.skipped, testHooksUrl, programDirFromTest, traceName: traceFileFor(basename(trace.program)) });
+    const text = renderTestFile({ module, plans: entry.plans, skipped: entry.skipped, testHooksUrl, programDirFromTest, traceName: traceFileFor(basename(trace.program)), entry: program });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     files.push({ path, module, tests: entry.plans.length });
