@@ -34,6 +34,11 @@ export interface InstrumentedModule {
   readonly reachable: readonly string[];
 }
 
+export interface InstrumentOptions {
+  /** Append an inline source map naming this file (a file URL): with source maps on, stack columns and error excerpts are the original's. */
+  readonly sourceMapFile?: string;
+}
+
 interface FoundFunction {
   readonly node: t.Function;
   readonly info: FunctionInfo;
@@ -50,8 +55,10 @@ interface Found {
   readonly functions: FoundFunction[];
   readonly returns: Owned<t.ReturnStatement>[];
   readonly awaits: Owned<t.AwaitExpression>[];
-  /** Blocks an async function resumes in after a rejected await: catch bodies and finalizers. */
-  readonly resumeBlocks: Owned<t.BlockStatement>[];
+  /** Finalizers: an async function resumes in one after a rejected await. */
+  readonly finalizers: Owned<t.BlockStatement>[];
+  /** Every catch clause, also at the top level (owner null): it tells the recorder what the calls it unwound threw. */
+  readonly catches: { readonly node: t.CatchClause; readonly owner: t.Function | null; readonly depth: number }[];
   /** `for await` loops, with where the loop starts with its labels (`outer: for await …`) and that statement's depth. */
   readonly forAwaits: (Owned<t.ForOfStatement> & { readonly outerStart: number; readonly outerDepth: number })[];
   readonly classBodies: { readonly node: t.ClassBody; readonly depth: number }[];
@@ -62,7 +69,7 @@ interface Found {
  * never moved, so every line keeps its number. Throws what Babel throws on a syntax error: the
  * caller then hands Node the original text, which reports the error as plain `node` would.
  */
-export function instrumentModule(source: string, module: string, format: ModuleFormat, mode: InstrumentMode): InstrumentedModule {
+export function instrumentModule(source: string, module: string, format: ModuleFormat, mode: InstrumentMode, options: InstrumentOptions = {}): InstrumentedModule {
   const ast = parse(source, {
     sourceType: format.startsWith('module') ? 'module' : 'unambiguous',
     allowReturnOutsideFunction: format.startsWith('commonjs'),
@@ -81,7 +88,12 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   } else {
     addRecording(edits, source, found, module, mode.define, names);
   }
-  return { code: edits.size === 0 ? source : edits.apply(source), functions, reachable };
+  if (edits.size === 0) return { code: source, functions, reachable };
+  const code = edits.apply(source);
+  if (options.sourceMapFile === undefined) return { code, functions, reachable };
+  // The last sourceMappingURL comment wins: this one, even in a file that names its own map.
+  const map = Buffer.from(edits.sourceMap(source, options.sourceMapFile)).toString('base64');
+  return { code: `${code}\n//# sourceMappingURL=data:application/json;base64,${map}\n`, functions, reachable };
 }
 
 function depthOf(path: NodePath): number {
@@ -91,7 +103,7 @@ function depthOf(path: NodePath): number {
 }
 
 function findFunctions(ast: t.File, module: string): Found {
-  const found: Found = { functions: [], returns: [], awaits: [], resumeBlocks: [], forAwaits: [], classBodies: [] };
+  const found: Found = { functions: [], returns: [], awaits: [], finalizers: [], catches: [], forAwaits: [], classBodies: [] };
   const owned = <N extends t.Node>(path: NodePath<N>, into: Owned<N>[]): void => {
     const owner = path.getFunctionParent();
     if (owner) into.push({ node: path.node, owner: owner.node, depth: depthOf(path) });
@@ -102,10 +114,10 @@ function findFunctions(ast: t.File, module: string): Found {
     },
     ReturnStatement(path) { owned(path, found.returns); },
     AwaitExpression(path) { owned(path, found.awaits); },
-    CatchClause(path) { owned(path.get('body'), found.resumeBlocks); },
+    CatchClause(path) { found.catches.push({ node: path.node, owner: path.getFunctionParent()?.node ?? null, depth: depthOf(path) }); },
     TryStatement(path) {
       const finalizer = path.get('finalizer');
-      if (finalizer.isBlockStatement()) owned(finalizer, found.resumeBlocks);
+      if (finalizer.isBlockStatement()) owned(finalizer, found.finalizers);
     },
     ForOfStatement(path) {
       const owner = path.getFunctionParent();
@@ -207,10 +219,14 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     }
     wrapped.add(f.node);
     if (f.info.isAsync) asyncWrapped.add(f.node);
-    const epilogue = `} catch (${names.error}) { ${R}.threw(${C}, ${names.error}); throw ${names.error}; } finally { ${R}.exit(${C}); }`;
+    // A sync function has no catch: rethrowing would move the place Node reports an uncaught error
+    // at. It completes normally only through a return or `done`; the catch clause that stops its
+    // exception tells the recorder what it was. An async function's rejection keeps its own place.
+    const epilogue = f.info.isAsync
+      ? `} catch (${names.error}) { ${R}.threw(${C}, ${names.error}); throw ${names.error}; } finally { ${R}.exit(${C}); }`
+      : `} finally { ${R}.exit(${C}); }`;
     if (t.isBlockStatement(body)) {
-      edits.open(afterDirectives(body), f.depth, ` const ${C} = ${enter}; try {`);
-      edits.close((body.end ?? 0) - 1, f.depth, epilogue);
+      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${R}.done(${C}); ${epilogue}`);
     } else {
       edits.open(expressionStart(body), f.depth, `{ const ${C} = ${enter}; try { return ${R}.ret(${C}, `);
       edits.close(f.node.end ?? source.length, f.depth, `); ${epilogue} }`);
@@ -236,8 +252,20 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     edits.open(a.node.argument.start ?? 0, a.depth + 0.5, `${R}.suspend(${C}, `);
     edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `)`);
   }
-  for (const b of found.resumeBlocks) {
+  for (const b of found.finalizers) {
     if (asyncWrapped.has(b.owner)) edits.open((b.node.start ?? 0) + 1, b.depth, ` ${R}.at(${C});`);
+  }
+  for (const c of found.catches) {
+    const param = c.node.param;
+    const resume = c.owner && asyncWrapped.has(c.owner) ? ` ${R}.at(${C});` : '';
+    let caught = '';
+    if (!param) {
+      edits.open((c.node.start ?? 0) + 'catch'.length, c.depth, ` (${names.error})`);
+      caught = ` ${R}.caught(${names.error});`;
+    } else if (t.isIdentifier(param)) {
+      caught = ` ${R}.caught(${param.name});`;
+    }
+    if (resume || caught) edits.open((c.node.body.start ?? 0) + 1, c.depth, `${resume}${caught}`);
   }
   for (const loop of found.forAwaits) {
     if (!asyncWrapped.has(loop.owner)) continue;
@@ -246,8 +274,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     edits.close(node.right.end ?? 0, depth + 0.5, `)`);
     const step = `} finally { ${R}.suspend(${C}, 0); }`;
     if (t.isBlockStatement(node.body)) {
-      edits.open((node.body.start ?? 0) + 1, depth + 0.5, ` ${R}.at(${C}); try {`);
-      edits.close((node.body.end ?? 0) - 1, depth + 0.5, step);
+      edits.wrap((node.body.start ?? 0) + 1, (node.body.end ?? 0) - 1, depth + 0.5, ` ${R}.at(${C}); try {`, step);
     } else {
       edits.open(node.body.start ?? 0, depth + 0.5, `{ ${R}.at(${C}); try { `);
       edits.close(node.body.end ?? 0, depth + 0.5, ` ${step} }`);

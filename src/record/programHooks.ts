@@ -32,7 +32,7 @@ export function programModuleOf(programDir: string, file: string): string | unde
 }
 
 /** Rewrites one module's source; returns undefined to leave it as it is. */
-export type ModuleTransform = (source: string, module: string, format: ModuleFormat) => string | undefined;
+export type ModuleTransform = (source: string, module: string, format: ModuleFormat, url: string) => string | undefined;
 
 /**
  * Registers in-thread load hooks (`module.registerHooks`, for `require` and `import` alike) that hand
@@ -43,11 +43,13 @@ export function registerProgramHooks(programDir: string, transform: ModuleTransf
   registerHooks({
     load(url, context, nextLoad) {
       const result = nextLoad(url, context);
-      if (!url.startsWith('file:') || result.source == null || !FORMATS.has(String(result.format))) return result;
+      // No format yet: a .js file Node will detect as CommonJS or ESM; it is parsed as either.
+      const format = result.format ?? 'commonjs';
+      if (!url.startsWith('file:') || result.source == null || !FORMATS.has(String(format))) return result;
       const module = programModuleOf(programDir, fileURLToPath(url));
       if (module === undefined) return result;
       const source = typeof result.source === 'string' ? result.source : Buffer.from(result.source as Uint8Array).toString('utf8');
-      const code = transform(source, module, result.format as ModuleFormat);
+      const code = transform(source, module, format as ModuleFormat, url);
       return code === undefined ? result : { ...result, source: code };
     },
   });

@@ -1,0 +1,231 @@
+import { types } from 'node:util';
+import type { CallRecord, Snapshot } from './callTrace.ts';
+import type { FunctionInfo } from './functionNames.ts';
+import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
+
+/** Calls past this many are not recorded (the program still runs them): a trace stays readable. */
+export const MAX_RECORDED_CALLS = 200_000;
+
+/** One call on its way: started, not yet returned, thrown or settled. */
+export interface ActiveCall {
+  readonly callId: number;
+  readonly parentCallId: number | null;
+  readonly fn: number;
+  /** The call that was running when this one last came onto the stack; it runs again when this one leaves. */
+  saved: ActiveCall | null;
+  readonly args: Record<string, Snapshot> | undefined;
+  readonly self: Snapshot | undefined;
+  outcome: 'none' | 'returned' | 'threw';
+  value: unknown;
+}
+
+type Outcome = Pick<CallRecord, 'returnValue' | 'returnSerialization' | 'threw' | 'exception'>;
+
+/** The exception name of a call whose exception was stopped by code outside the program, so never seen. */
+export const UNKNOWN_EXCEPTION = '<unknown>';
+
+const PromiseThen = Promise.prototype.then;
+const queue = queueMicrotask;
+const { apply } = Reflect;
+
+/**
+ * The in-process side of `snipexec record`: the instrumented program reports each call here
+ * (instrumentCalls.ts inserts the calls), and the recorder keeps one CallRecord per call. It tracks
+ * which call is running, across awaits too, so each call names its parent. It never throws into the
+ * program and never runs the program's code.
+ */
+export class CallRecorder {
+  private readonly functions: FunctionInfo[] = [];
+  private readonly classModules = new WeakMap<object, string>();
+  private readonly records: CallRecord[] = [];
+  private readonly ctx: SnapshotContext;
+  private nextCallId = 1;
+  private current: ActiveCall | null = null;
+  /** Sync calls that threw, by the call they threw into (null: the top level), until a catch clause there says what. */
+  private readonly unwound = new Map<ActiveCall | null, ActiveCall[]>();
+  private sweepQueued = false;
+
+  constructor(isSecret: (s: string) => boolean) {
+    this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor) };
+  }
+
+  /** Gives a function its id, once, when its module is instrumented. */
+  define(info: FunctionInfo): number {
+    return this.functions.push(info) - 1;
+  }
+
+  /** A class of the program, as it is defined (from a static block): its objects are instances, its errors name its module. */
+  cls(klass: object, module: string): void {
+    this.classModules.set(klass, module);
+  }
+
+  /** A call starts: its arguments (and receiver) are snapshotted now. */
+  enter(fn: number, self: unknown, args: readonly unknown[]): ActiveCall {
+    const parent = this.current;
+    const callId = this.nextCallId++;
+    const recorded = callId <= MAX_RECORDED_CALLS;
+    const call: ActiveCall = {
+      callId,
+      parentCallId: parent?.callId ?? null,
+      fn,
+      saved: parent,
+      args: recorded ? this.args(fn, args) : undefined,
+      self: recorded && this.functions[fn]?.hasThis ? snapshotValue(self, this.ctx) : undefined,
+      outcome: 'none',
+      value: undefined,
+    };
+    this.current = call;
+    return call;
+  }
+
+  /** A generator's body starts (its first next()): recorded at once, returning its generator. */
+  gen(fn: number, self: unknown, args: readonly unknown[]): void {
+    const call = this.enter(fn, self, args);
+    this.current = call.saved;
+    this.finish(call, { returnValue: 'generator object', returnSerialization: 'repr' });
+  }
+
+  ret<T>(call: ActiveCall, value: T): T {
+    call.outcome = 'returned';
+    call.value = value;
+    return value;
+  }
+
+  /** The end of the body was reached: the call returns undefined. */
+  done(call: ActiveCall): void {
+    call.outcome = 'returned';
+    call.value = undefined;
+  }
+
+  /** An async call rejects with `error` (its own catch, which also names what its sync children threw). */
+  threw(call: ActiveCall, error: unknown): void {
+    call.outcome = 'threw';
+    call.value = error;
+    this.settleUnwound(call, error);
+  }
+
+  /** A catch clause of the program caught `error`: the sync calls it unwound threw it. */
+  caught(error: unknown): void {
+    this.settleUnwound(this.current, error);
+  }
+
+  /** An uncaught exception (the 'uncaughtExceptionMonitor' event): every call still unwinding threw it. */
+  uncaught(error: unknown): void {
+    for (const owner of [...this.unwound.keys()]) this.settleUnwound(owner, error);
+  }
+
+  /** The call leaves the stack for good: the caller runs again, and the call is recorded (an async one has settled). */
+  exit(call: ActiveCall): void {
+    this.current = call.saved;
+    if (call.outcome === 'none') return this.unwinding(call);
+    // It returned: an exception its children threw was stopped by code outside the program.
+    this.settleUnwound(call, undefined, true);
+    if (call.args === undefined) return;
+    if (call.outcome === 'threw') return this.finish(call, this.thrown(call.value));
+    const info = this.functions[call.fn];
+    // An async function returning a promise settles with it; the function's own promise adopts it, so watching it changes nothing.
+    if (info?.isAsync && types.isPromise(call.value)) {
+      apply(PromiseThen, call.value, [(v: unknown) => this.finish(call, this.returned(v)), (e: unknown) => this.finish(call, this.thrown(e))]);
+      return;
+    }
+    this.finish(call, this.returned(call.value));
+  }
+
+  /** An async call is about to await: the code that called it (or the event loop) runs next. */
+  suspend<T>(call: ActiveCall, value: T): T {
+    if (this.current === call) this.current = call.saved;
+    return value;
+  }
+
+  /** An async call resumes after an await, with the awaited value. */
+  resume<T>(call: ActiveCall, value: T): T {
+    this.at(call);
+    return value;
+  }
+
+  /** An async call runs again (after an await that threw, or a `for await` step). */
+  at(call: ActiveCall): void {
+    if (this.current === call) return;
+    call.saved = this.current;
+    this.current = call;
+  }
+
+  /** The calls recorded so far, in the order they started (a call still unwinding has an unknown exception). */
+  calls(): CallRecord[] {
+    for (const o of [...this.unwound.keys()]) this.settleUnwound(o, undefined, true);
+    return [...this.records].sort((a, b) => a.callId - b.callId);
+  }
+
+  /** A sync call threw: it waits, with the calls it unwound, for the catch clause of the call it threw into. */
+  private unwinding(call: ActiveCall): void {
+    const owner = call.saved;
+    const list = this.unwound.get(owner) ?? [];
+    const inner = this.unwound.get(call);
+    if (inner) this.unwound.delete(call);
+    list.push(call, ...(inner ?? []));
+    this.unwound.set(owner, list);
+    if (!this.sweepQueued) {
+      this.sweepQueued = true;
+      // An exception is caught or uncaught before the next microtask: what is still waiting then was stopped outside the program.
+      queue(() => {
+        this.sweepQueued = false;
+        for (const o of [...this.unwound.keys()]) this.settleUnwound(o, undefined, true);
+      });
+    }
+  }
+
+  private settleUnwound(owner: ActiveCall | null, error: unknown, unknown = false): void {
+    const list = this.unwound.get(owner);
+    if (!list) return;
+    this.unwound.delete(owner);
+    for (const call of list) this.finish(call, unknown ? { threw: true, exception: { name: UNKNOWN_EXCEPTION } } : this.thrown(error));
+  }
+
+  private args(fn: number, values: readonly unknown[]): Record<string, Snapshot> {
+    const out: Record<string, Snapshot> = {};
+    const info = this.functions[fn];
+    info?.params.forEach((p, i) => {
+      out[p.name] = p.form === 'pattern' && !info.ownArguments
+        ? { serialization: 'repr', value: 'destructured parameter of an arrow function' }
+        : snapshotValue(values[i], this.ctx);
+    });
+    return out;
+  }
+
+  private returned(value: unknown): Outcome {
+    const s = snapshotValue(value, this.ctx);
+    return { returnValue: s.serialization === 'instance' ? { class: s.class, value: s.value } : s.value, returnSerialization: s.serialization };
+  }
+
+  private thrown(error: unknown): Outcome {
+    return { threw: true, exception: this.exception(error) };
+  }
+
+  private exception(error: unknown): NonNullable<CallRecord['exception']> {
+    if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
+      const ctor = constructorOf(error);
+      const module = typeof ctor === 'object' || typeof ctor === 'function' ? this.classModules.get(ctor as object) : undefined;
+      const messageProp = Object.getOwnPropertyDescriptor(error, 'message');
+      const message = messageProp && 'value' in messageProp && typeof messageProp.value === 'string' && !this.ctx.isSecret(messageProp.value) ? messageProp.value : undefined;
+      return { name: className(error) ?? 'Object', ...(module !== undefined ? { module } : {}), ...(message !== undefined ? { message } : {}) };
+    }
+    const text = typeof error === 'symbol' ? undefined : String(error);
+    return { name: typeof error, ...(text !== undefined && !this.ctx.isSecret(text) ? { message: text } : {}) };
+  }
+
+  private finish(call: ActiveCall, outcome: Outcome): void {
+    const info = this.functions[call.fn];
+    if (!info || call.args === undefined) return;
+    this.records.push({
+      callId: call.callId,
+      parentCallId: call.parentCallId,
+      module: info.module,
+      qualname: info.qualname,
+      kind: info.kind,
+      line: info.line,
+      args: call.args,
+      ...(call.self !== undefined ? { this: call.self } : {}),
+      ...outcome,
+    });
+  }
+}

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+
+/** The environment variable through which `recordProgram` configures the preload; the preload removes it before the program runs. */
+export const RECORD_ENV = 'SNIPEXEC_RECORD';
+
+/** What the preload needs to record one program. */
+export interface RecordConfig {
+  /** The program's directory, absolute and symlink-free: its files (not node_modules) are instrumented. */
+  readonly programDir: string;
+  /** Where the trace is written, on exit. */
+  readonly tracePath: string;
+  /** The program's path relative to the trace file's directory. */
+  readonly program: string;
+}
+
+/** The preload module, loaded with `--require` before the program. */
+export const RECORD_HOOKS_PATH = fileURLToPath(new URL('./recordHooks.ts', import.meta.url));

@@ -1,0 +1,46 @@
+/**
+ * The preload of `snipexec record` (loaded with `--require` before the program; see recordProgram.ts).
+ * Configured through RECORD_ENV, which it removes at once: the program sees the environment it would
+ * see under plain `node`, and a child process it starts is not recorded. Without it, it does nothing.
+ */
+import { writeFileSync } from 'node:fs';
+import { setSourceMapsSupport } from 'node:module';
+import { instrumentModule, RECORDER_GLOBAL } from './instrumentCalls.ts';
+import { CallRecorder } from './callRecorder.ts';
+import { TRACE_VERSION, type CallTrace } from './callTrace.ts';
+import { formatTrace } from './formatTrace.ts';
+import { registerProgramHooks } from './programHooks.ts';
+import { RECORD_ENV, RECORD_HOOKS_PATH, type RecordConfig } from './recordConfig.ts';
+import { SecretScanner } from './redactEnvValues.ts';
+import { REDACTED } from './snapshotValue.ts';
+
+function startRecording(config: RecordConfig): void {
+  const scanner = new SecretScanner(process.env);
+  const recorder = new CallRecorder((s) => scanner.isSecret(s));
+  Object.defineProperty(globalThis, RECORDER_GLOBAL, { value: recorder, enumerable: false, configurable: false, writable: false });
+  // Stack frames and error excerpts of the program's files map back to the original text; files in node_modules keep theirs.
+  setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });
+  registerProgramHooks(config.programDir, (source, module, format, url) => {
+    try {
+      return instrumentModule(source, module, format, { kind: 'record', define: (fn) => recorder.define(fn) }, { sourceMapFile: url }).code;
+    } catch {
+      return undefined; // not parseable: Node reports the syntax error as plain `node` would
+    }
+  });
+  const argv = process.argv.slice(2).map((a) => (scanner.isSecret(a) ? String(REDACTED.value) : a));
+  // 'exit' runs on a normal end, process.exit() and an uncaught error alike; only synchronous work is possible there.
+  process.on('uncaughtExceptionMonitor', (error) => recorder.uncaught(error));
+  process.on('exit', (code) => {
+    const trace: CallTrace = { version: TRACE_VERSION, program: config.program, argv, exitCode: code, calls: recorder.calls() };
+    writeFileSync(config.tracePath, formatTrace(trace));
+  });
+}
+
+const raw = process.env[RECORD_ENV];
+if (raw !== undefined) {
+  delete process.env[RECORD_ENV];
+  // The program sees the execArgv plain `node` gives it; a child it forks is not recorded.
+  const at = process.execArgv.findIndex((a, i) => a === '--require' && process.execArgv[i + 1] === RECORD_HOOKS_PATH);
+  if (at !== -1) process.execArgv.splice(at, 2);
+  startRecording(JSON.parse(raw) as RecordConfig);
+}

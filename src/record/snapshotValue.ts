@@ -1,0 +1,226 @@
+import { types } from 'node:util';
+import type { Snapshot } from './callTrace.ts';
+
+/** How far a snapshot goes; beyond these a value is `repr` (README "record", huge values). */
+export const SNAPSHOT_LIMITS = {
+  /** Nesting of arrays, objects, maps, sets and instances. */
+  maxDepth: 8,
+  /** Elements of one array, map or set, or keys of one object. */
+  maxItems: 1000,
+  /** Characters of one string. */
+  maxString: 10_000,
+  /** Values in one snapshot, all levels together. */
+  maxNodes: 10_000,
+} as const;
+
+/** The redacted stand-in for a value that held a secret. */
+export const REDACTED: Snapshot = { serialization: 'repr', value: '<redacted:env>', redacted: true };
+
+export interface SnapshotContext {
+  /** True for a string that holds a secret (redactEnvValues.ts). */
+  readonly isSecret: (s: string) => boolean;
+  /** True for a class the program defines: its objects are snapshotted as `instance`. */
+  readonly isProgramClass: (ctor: unknown) => boolean;
+}
+
+// Taken before the program runs: a program that patches built-ins does not change what is recorded.
+const { getPrototypeOf, getOwnPropertyDescriptor, prototype: ObjectPrototype } = Object;
+const { ownKeys, apply } = Reflect;
+const isArray = Array.isArray;
+const ArrayPrototype = Array.prototype;
+const DateGetTime = Date.prototype.getTime;
+const DateToISOString = Date.prototype.toISOString;
+const RegExpSource = getOwnPropertyDescriptor(RegExp.prototype, 'source')?.get;
+const RegExpFlags = getOwnPropertyDescriptor(RegExp.prototype, 'flags')?.get;
+const MapForEach = Map.prototype.forEach;
+const SetForEach = Set.prototype.forEach;
+const MapSize = getOwnPropertyDescriptor(Map.prototype, 'size')?.get;
+const SetSize = getOwnPropertyDescriptor(Set.prototype, 'size')?.get;
+
+/** Thrown inside a walk: the whole snapshot becomes this `repr`. */
+class Unreplayable {
+  readonly snapshot: Snapshot;
+  constructor(snapshot: Snapshot) {
+    this.snapshot = snapshot;
+  }
+}
+
+const repr = (value: string): Unreplayable => new Unreplayable({ serialization: 'repr', value });
+
+/** A data property's value, never running a getter; undefined for an accessor. */
+function dataValue(obj: object, key: PropertyKey): { value: unknown } | undefined {
+  const d = getOwnPropertyDescriptor(obj, key);
+  return d && 'value' in d ? { value: d.value } : undefined;
+}
+
+/** The name of an object's class, read from data properties only. */
+export function className(value: object): string | undefined {
+  const proto = getPrototypeOf(value) as object | null;
+  const ctor = proto ? dataValue(proto, 'constructor')?.value : undefined;
+  const name = typeof ctor === 'function' ? dataValue(ctor, 'name')?.value : undefined;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** The constructor an object's prototype names, read from a data property. */
+export function constructorOf(value: object): unknown {
+  const proto = getPrototypeOf(value) as object | null;
+  return proto ? dataValue(proto, 'constructor')?.value : undefined;
+}
+
+class Walk {
+  private nodes = 0;
+  private readonly ancestors = new Set<object>();
+  private readonly ctx: SnapshotContext;
+  constructor(ctx: SnapshotContext) {
+    this.ctx = ctx;
+  }
+
+  private count(depth: number): void {
+    if (++this.nodes > SNAPSHOT_LIMITS.maxNodes) throw repr(`too large (over ${SNAPSHOT_LIMITS.maxNodes} values)`);
+    if (depth > SNAPSHOT_LIMITS.maxDepth) throw repr(`too deep (over ${SNAPSHOT_LIMITS.maxDepth} levels)`);
+  }
+
+  private string(s: string): string {
+    if (s.length > SNAPSHOT_LIMITS.maxString) throw repr(`string of ${s.length} characters`);
+    if (this.ctx.isSecret(s)) throw new Unreplayable(REDACTED);
+    return s;
+  }
+
+  private enter<T>(obj: object, fn: () => T): T {
+    if (this.ancestors.has(obj)) throw repr('cyclic');
+    this.ancestors.add(obj);
+    try {
+      return fn();
+    } finally {
+      this.ancestors.delete(obj);
+    }
+  }
+
+  /** A value as the snapshot it stands for. */
+  snap(value: unknown, depth: number): Snapshot {
+    this.count(depth);
+    switch (typeof value) {
+      case 'undefined': return { serialization: 'undefined' };
+      case 'bigint': return { serialization: 'bigint', value: this.string(String(value)) };
+      case 'symbol': this.string(value.description ?? ''); throw repr('symbol');
+      case 'function': {
+        const name = dataValue(value, 'name')?.value;
+        return { serialization: 'function', value: typeof name === 'string' ? this.string(name) : '' };
+      }
+      case 'object': if (value !== null) return this.object(value, depth);
+    }
+    return { serialization: 'json', value: this.json(value, depth) };
+  }
+
+  private object(value: object, depth: number): Snapshot {
+    if (types.isProxy(value)) throw repr('Proxy');
+    if (types.isDate(value)) {
+      if (Number.isNaN(apply(DateGetTime, value, []))) throw repr('Invalid Date');
+      return { serialization: 'date', value: apply(DateToISOString, value, []) as string };
+    }
+    if (types.isRegExp(value) && RegExpSource && RegExpFlags) {
+      return { serialization: 'regexp', value: { source: this.string(apply(RegExpSource, value, []) as string), flags: apply(RegExpFlags, value, []) as string } };
+    }
+    if (types.isMap(value) && MapSize) return this.enter(value, () => this.collection(value, MapSize, MapForEach, 'map', depth));
+    if (types.isSet(value) && SetSize) return this.enter(value, () => this.collection(value, SetSize, SetForEach, 'set', depth));
+    const proto = getPrototypeOf(value);
+    if (proto === ObjectPrototype || proto === ArrayPrototype) return { serialization: 'json', value: this.json(value, depth) };
+    if (!types.isNativeError(value) && this.ctx.isProgramClass(constructorOf(value))) return this.enter(value, () => this.instance(value, depth));
+    throw repr(`[object ${className(value) ?? 'Object'}]`);
+  }
+
+  private collection(value: object, size: () => unknown, forEach: (this: object, cb: (v: unknown, k: unknown) => void) => void, kind: 'map' | 'set', depth: number): Snapshot {
+    if ((apply(size, value, []) as number) > SNAPSHOT_LIMITS.maxItems) throw repr(`${kind === 'map' ? 'Map' : 'Set'} of ${apply(size, value, []) as number} entries`);
+    const out: unknown[] = [];
+    apply(forEach, value, [(v: unknown, k: unknown) => {
+      out.push(kind === 'map' ? [this.snap(k, depth + 1), this.snap(v, depth + 1)] : this.snap(v, depth + 1));
+    }]);
+    return { serialization: kind, value: out };
+  }
+
+  private instance(value: object, depth: number): Snapshot {
+    const fields: Record<string, Snapshot> = {};
+    for (const key of this.ownEnumerable(value)) {
+      const field = dataValue(value, key);
+      if (!field) throw repr(`[object ${className(value) ?? 'Object'}] with an accessor`);
+      fields[this.string(key)] = this.snap(field.value, depth + 1);
+    }
+    return { serialization: 'instance', class: className(value) ?? 'Object', value: fields };
+  }
+
+  /** Own enumerable string keys; an enumerable symbol key makes the value unreplayable as JSON. */
+  private ownEnumerable(value: object): string[] {
+    const keys: string[] = [];
+    for (const key of ownKeys(value)) {
+      const d = getOwnPropertyDescriptor(value, key);
+      if (!d?.enumerable) continue;
+      if (typeof key === 'symbol') throw repr('object with symbol keys');
+      keys.push(key);
+    }
+    if (keys.length > SNAPSHOT_LIMITS.maxItems) throw repr(`object with ${keys.length} keys`);
+    return keys;
+  }
+
+  /** A JSON value exactly as it is (deepStrictEqual to the original), or a throw saying why not. */
+  private json(value: unknown, depth: number): unknown {
+    switch (typeof value) {
+      case 'string': return this.string(value);
+      case 'boolean': return value;
+      case 'number':
+        if (!Number.isFinite(value)) throw repr(String(value));
+        if (Object.is(value, -0)) throw repr('-0');
+        return value;
+      case 'object': {
+        if (value === null) return null;
+        if (types.isProxy(value)) throw repr('Proxy');
+        const proto = getPrototypeOf(value);
+        if (isArray(value) && proto === ArrayPrototype) return this.enter(value, () => this.array(value, depth));
+        if (proto === ObjectPrototype) return this.enter(value, () => this.plain(value, depth));
+        throw repr(`a ${className(value) ?? 'non-JSON'} inside a JSON value`);
+      }
+      default: throw repr(`${typeof value} inside a JSON value`);
+    }
+  }
+
+  private array(value: unknown[], depth: number): unknown[] {
+    const length = dataValue(value, 'length')?.value as number;
+    if (length > SNAPSHOT_LIMITS.maxItems) throw repr(`Array of ${length} elements`);
+    const keys = this.ownEnumerable(value);
+    if (keys.length !== length) throw repr('sparse array or array with extra properties');
+    const out: unknown[] = [];
+    for (let i = 0; i < length; i++) {
+      const item = dataValue(value, String(i));
+      if (!item) throw repr('array with an accessor');
+      this.count(depth + 1);
+      out.push(this.json(item.value, depth + 1));
+    }
+    return out;
+  }
+
+  private plain(value: object, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of this.ownEnumerable(value)) {
+      const field = dataValue(value, key);
+      if (!field) throw repr('object with an accessor');
+      if (field.value === undefined) throw repr('object with an undefined property');
+      if (key === '__proto__') throw repr('object with an own __proto__');
+      this.count(depth + 1);
+      out[this.string(key)] = this.json(field.value, depth + 1);
+    }
+    return out;
+  }
+}
+
+/**
+ * A JSON-safe snapshot of a value (callTrace.ts `Snapshot`), taken without running any of the
+ * program's code (no getters, no proxies, no `toJSON`). A value that is cyclic, too deep or too
+ * large, or not replayable is `repr`; a value holding a secret anywhere is the redacted `repr`.
+ */
+export function snapshotValue(value: unknown, ctx: SnapshotContext): Snapshot {
+  try {
+    return new Walk(ctx).snap(value, 0);
+  } catch (e) {
+    if (e instanceof Unreplayable) return e.snapshot;
+    return { serialization: 'repr', value: 'unreadable' };
+  }
+}
