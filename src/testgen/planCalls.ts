@@ -1,6 +1,7 @@
 import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../record/callTrace.ts';
 import type { FunctionShape, MemberShape } from './moduleOutline.ts';
 import type { ClassRef, ProgramIndex } from './programIndex.ts';
+import { returnSnapshot } from './readTrace.ts';
 import { toReplayValue, type ReplayValue } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
@@ -100,8 +101,10 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
 }
 
 function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near: string; isResult: boolean }): ReplayValue | SkipReason {
-  if (snapshot.serialization === 'json' || snapshot.serialization === 'undefined') return skip('unreachable', 'its receiver (this) is not an object of a class');
-  return toReplayValue(snapshot, 'its receiver (this)', context);
+  const where = 'its receiver (this)';
+  if (snapshot.serialization === 'instance' || snapshot.serialization === 'repr') return toReplayValue(snapshot, where, context);
+  // A Map or Set subclass is recorded as its entries: Object.create would not give it the built-in's internal state.
+  return skip('private-state', `${where} was recorded as a ${snapshot.serialization} value, not as an object of its class`);
 }
 
 /** The function a call ran, as a test reaches it, and its current declaration. */
@@ -135,7 +138,7 @@ function pickMember(members: readonly MemberShape[], name: string, call: CallRec
 
 function outcomeOf(call: CallRecord, where: string, context: { index: ProgramIndex; near: string; isResult: boolean }): Outcome | SkipReason {
   if (call.threw !== true) {
-    const value = toReplayValue({ serialization: call.returnSerialization ?? 'undefined', value: call.returnValue }, where, context);
+    const value = toReplayValue(returnSnapshot(call), where, context);
     return isSkip(value) ? value : { kind: 'return', value };
   }
   const exception = call.exception ?? { name: 'Error' };

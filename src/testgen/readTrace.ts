@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CorruptTrace } from '../errors.ts';
-import { CALL_KINDS, SERIALIZATIONS, TRACE_VERSION, type CallKind, type CallTrace, type Serialization, type Snapshot } from '../record/callTrace.ts';
+import { CALL_KINDS, SERIALIZATIONS, TRACE_VERSION, type CallKind, type CallRecord, type CallTrace, type Serialization, type Snapshot } from '../record/callTrace.ts';
 import { lineAt, scanJson } from './jsonPositions.ts';
 
 const serialization = z.enum(SERIALIZATIONS as readonly Serialization[] as [Serialization, ...Serialization[]]);
@@ -17,7 +17,7 @@ const snapshot: z.ZodType<Snapshot> = z.lazy(() =>
     z.object({ serialization: z.literal('set'), value: z.array(snapshot) }),
     z.object({ serialization: z.literal('regexp'), value: z.object({ source: z.string(), flags: z.string().regex(/^[dgimsuvy]*$/, 'unknown regexp flag') }) }),
     z.object({ serialization: z.literal('function'), value: z.string().optional() }),
-    // A returned instance has no `class` (CallRecord has no field for it): the generator skips it.
+    // A returned instance in the older form (its fields as returnValue) names no class: the generator skips it.
     z.object({ serialization: z.literal('instance'), value: z.record(z.string(), snapshot), class: z.string().min(1).optional() }),
     z.object({ serialization: z.literal('repr'), value: z.string().optional(), class: z.string().optional(), redacted: z.literal(true).optional() }),
   ]),
@@ -52,7 +52,7 @@ const callRecord = z
     } else if (call.threw === true && call.exception === undefined) {
       context.addIssue({ code: 'custom', message: 'a call that threw needs its exception', path: ['exception'] });
     } else if (call.returnSerialization !== undefined) {
-      const returned = snapshot.safeParse({ serialization: call.returnSerialization, value: call.returnValue });
+      const returned = snapshot.safeParse(returnSnapshot(call as CallRecord));
       for (const issue of returned.success ? [] : returned.error.issues) {
         context.addIssue({ code: 'custom', message: `return value: ${issue.message}`, path: ['returnValue', ...issue.path.slice(1)] });
       }
@@ -74,6 +74,20 @@ const callTrace = z
       seen.add(call.callId);
     });
   });
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A call's result as one snapshot. The recorder writes a returned instance as
+ * `returnValue: { class, value }` (its class and its fields), and a redacted result as the `repr`
+ * `<redacted:env>` (CallRecord has no field for either); fields alone (`{ items: {…} }`) name no class.
+ */
+export function returnSnapshot(call: CallRecord): Snapshot {
+  const { returnSerialization: serialization = 'undefined', returnValue: value } = call;
+  if (serialization === 'instance' && isRecord(value) && typeof value.class === 'string' && isRecord(value.value)) return { serialization, class: value.class, value: value.value };
+  if (serialization === 'repr' && typeof value === 'string' && value.startsWith('<redacted')) return { serialization, value, redacted: true };
+  return value === undefined ? { serialization } : { serialization, value };
+}
 
 /**
  * Reads and validates a call trace (`PROGRAM.trace.json`, the layout of callTrace.ts). A file that
