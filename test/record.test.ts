@@ -152,6 +152,26 @@ test('record: argv, execArgv, environment and output are those of plain node; si
   assert.ok(filters.every((c) => c.qualname === '<anonymous>@9' && c.kind === 'arrow'));
 });
 
+test('record: every kind of function and the statements the instrumentation rewrites keep working', { timeout: 90_000 }, () => {
+  const { plain, recorded, trace } = plainAndRecorded('kinds', 'kinds.mjs');
+  assert.deepEqual(recorded, plain);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.deepEqual(trace.calls.map((c) => `${c.callId}<${c.parentCallId ?? '-'} ${c.qualname}:${c.kind}${c.this ? ':this' : ''}`), [
+    '1<- Account.open:static', '2<- Account.total:setter:this', '3<- Account.total:getter:this', '4<- Account.entries:generator:this',
+    '5<- Account.deposit:async:this', '6<5 Account.onChange:arrow', '7<6 Account.#note:method:this', '8<- api.twice:function', '9<- api.answer:getter',
+    '10<- api.empty:function', '11<- withDefaults:function', '12<- withDefaults:function', '13<- pick:arrow', '14<- pickFn:function',
+    '15<- asObject:arrow', '16<- strict:function', '17<- bare:function', '18<- bare:function', '19<- recurse:function', '20<19 recurse:function',
+    '21<20 recurse:function', '22<21 recurse:function', '23<- tryBare:function', '24<- promised:function', '25<- consume:async',
+    '26<- ticks:generator', '27<25 api.twice:function',
+  ]);
+  const byId = (id: number) => trace.calls[id - 1];
+  assert.deepEqual(byId(12)?.args, { a: { serialization: 'json', value: 1 }, b: { serialization: 'json', value: 5 }, rest: { serialization: 'json', value: [6, 7] } });
+  assert.deepEqual(byId(13)?.args.arg0, { serialization: 'repr', value: 'destructured parameter of an arrow function' });
+  assert.deepEqual(byId(14)?.args.arg0, { serialization: 'json', value: { name: 'p' } });
+  assert.equal(byId(17)?.returnSerialization, 'undefined');
+  assert.deepEqual([byId(24)?.returnSerialization, byId(25)?.returnValue], ['repr', 105]);
+});
+
 test('record: a missing program or one that is not JavaScript or TypeScript is UnusableProgram', async () => {
   await assert.rejects(recordProgram(join(work, 'nope.js')), (e) => e instanceof UnusableProgram && /no such program file/.test(e.message));
   await assert.rejects(recordProgram(join(FIXTURES, 'shop', 'package.json')), (e) => e instanceof UnusableProgram && /not JavaScript or TypeScript/.test(e.message));
