@@ -1,6 +1,6 @@
-import type { NodePath } from '@babel/traverse';
-import * as t from '@babel/types';
+import type * as t from '@babel/types';
 import type { CallKind } from './callTrace.ts';
+import { isClassNode, isFunctionNode, type AstPath } from './walkAst.ts';
 
 /** How one parameter is seen: by name (`simple`, `rest`), or a destructuring pattern named `argN` by position. */
 export interface ParamInfo {
@@ -26,32 +26,35 @@ export interface FunctionInfo {
 }
 
 /** Functions that get no record and no mock: constructors (a mock cannot stand in for `new`, and `this` is not bound before `super`). */
-export function isInstrumentable(path: NodePath<t.Function>): boolean {
-  const node = path.node;
-  if ((t.isClassMethod(node) || t.isObjectMethod(node)) && node.kind === 'constructor') return false;
-  return t.isBlockStatement(node.body) || t.isArrowFunctionExpression(node);
+export function isInstrumentable(node: t.Function): boolean {
+  if ((node.type === 'ClassMethod' || node.type === 'ObjectMethod') && node.kind === 'constructor') return false;
+  return node.body.type === 'BlockStatement' || node.type === 'ArrowFunctionExpression';
 }
 
-/** Describes a function for the trace: its qualname, kind, line and parameters (README "record", qualnames). */
-export function describeFunction(path: NodePath<t.Function>, module: string): FunctionInfo {
-  const node = path.node;
+const isMember = (node: t.Function): node is t.ClassMethod | t.ClassPrivateMethod => node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod';
+
+/**
+ * Describes a function for the trace: its qualname, kind, line and parameters (README "record", qualnames).
+ * `rebindsArguments`: the function declares a binding named `arguments` of its own.
+ */
+export function describeFunction(path: AstPath, module: string, rebindsArguments: boolean): FunctionInfo {
+  const node = path.node as t.Function;
   const line = node.loc?.start.line ?? 0;
   const name = qualifiedName(path);
-  const params = node.params.filter((p) => !(t.isIdentifier(p) && p.name === 'this')).map(paramInfo);
-  const member = t.isClassMethod(node) || t.isClassPrivateMethod(node);
-  const isStatic = member && node.static;
-  const ownArguments = !t.isArrowFunctionExpression(node) && !path.scope.hasOwnBinding('arguments') && !params.some((p) => p.name === 'arguments');
+  const params = node.params.filter((p) => !(p.type === 'Identifier' && p.name === 'this')).map(paramInfo);
+  const member = isMember(node);
+  const isArrow = node.type === 'ArrowFunctionExpression';
   return {
     module,
     qualname: name || `<anonymous>@${line}`,
     kind: kindOf(node),
     line,
     params,
-    hasThis: member && !isStatic,
-    isArrow: t.isArrowFunctionExpression(node),
+    hasThis: member && !node.static,
+    isArrow,
     isAsync: node.async === true,
     isGenerator: node.generator === true,
-    ownArguments,
+    ownArguments: !isArrow && !rebindsArguments && !params.some((p) => p.name === 'arguments'),
   };
 }
 
@@ -60,28 +63,27 @@ export function describeFunction(path: NodePath<t.Function>, module: string): Fu
  * and method (class members), arrow, function. An async instance method is `async` with a `this`.
  */
 function kindOf(node: t.Function): CallKind {
-  if ((t.isClassMethod(node) || t.isObjectMethod(node) || t.isClassPrivateMethod(node)) && (node.kind === 'get' || node.kind === 'set')) return node.kind === 'get' ? 'getter' : 'setter';
+  if ((isMember(node) || node.type === 'ObjectMethod') && (node.kind === 'get' || node.kind === 'set')) return node.kind === 'get' ? 'getter' : 'setter';
   if (node.generator) return 'generator';
   if (node.async) return 'async';
-  if ((t.isClassMethod(node) || t.isClassPrivateMethod(node)) && node.static) return 'static';
-  if (t.isClassMethod(node) || t.isClassPrivateMethod(node)) return 'method';
-  if (t.isArrowFunctionExpression(node)) return 'arrow';
+  if (isMember(node)) return node.static ? 'static' : 'method';
+  if (node.type === 'ArrowFunctionExpression') return 'arrow';
   return 'function';
 }
 
 function paramInfo(param: t.Function['params'][number], index: number): ParamInfo {
-  if (t.isIdentifier(param)) return { name: param.name, form: 'simple' };
-  if (t.isAssignmentPattern(param) && t.isIdentifier(param.left)) return { name: param.left.name, form: 'simple' };
-  if (t.isRestElement(param) && t.isIdentifier(param.argument)) return { name: param.argument.name, form: 'rest' };
+  if (param.type === 'Identifier') return { name: param.name, form: 'simple' };
+  if (param.type === 'AssignmentPattern' && param.left.type === 'Identifier') return { name: param.left.name, form: 'simple' };
+  if (param.type === 'RestElement' && param.argument.type === 'Identifier') return { name: param.argument.name, form: 'rest' };
   return { name: `arg${index}`, form: 'pattern' };
 }
 
 /** A property key as a name: identifiers, string and number literals, `#private`; computed keys have none. */
-function keyName(key: t.Node, computed: boolean): string | undefined {
-  if (t.isPrivateName(key)) return `#${key.id.name}`;
-  if (!computed && t.isIdentifier(key)) return key.name;
-  if (t.isStringLiteral(key)) return key.value;
-  if (t.isNumericLiteral(key)) return String(key.value);
+function keyName(key: t.Node, computed: boolean | null | undefined): string | undefined {
+  if (key.type === 'PrivateName') return `#${key.id.name}`;
+  if (!computed && key.type === 'Identifier') return key.name;
+  if (key.type === 'StringLiteral') return key.value;
+  if (key.type === 'NumericLiteral') return String(key.value);
   return undefined;
 }
 
@@ -89,13 +91,13 @@ function keyName(key: t.Node, computed: boolean): string | undefined {
 function memberName(node: t.Node): string | undefined {
   const parts: string[] = [];
   let cur: t.Node = node;
-  while (t.isMemberExpression(cur)) {
+  while (cur.type === 'MemberExpression') {
     const name = keyName(cur.property, cur.computed);
     if (name === undefined) return undefined;
     parts.unshift(name);
     cur = cur.object;
   }
-  if (!t.isIdentifier(cur)) return undefined;
+  if (cur.type !== 'Identifier') return undefined;
   parts.unshift(cur.name);
   if (parts[0] === 'module' && parts[1] === 'exports') parts.splice(0, 2);
   else if (parts[0] === 'exports') parts.splice(0, 1);
@@ -103,34 +105,38 @@ function memberName(node: t.Node): string | undefined {
 }
 
 /** The name a function, class or object literal has in its container, or undefined when it has none. */
-function ownName(path: NodePath): string | undefined {
-  const { node, parent } = path;
-  if (t.isClassMethod(node) || t.isClassPrivateMethod(node) || t.isObjectMethod(node)) return keyName(node.key, node.computed === true);
-  if ((t.isClassProperty(parent) || t.isClassPrivateProperty(parent) || t.isObjectProperty(parent)) && parent.value === node) {
-    return keyName(parent.key, 'computed' in parent && parent.computed === true);
+function ownName(path: AstPath): string | undefined {
+  const { node } = path;
+  const parent = path.parent?.node;
+  if (isMember(node as t.Function) || node.type === 'ObjectMethod') {
+    const m = node as t.ClassMethod | t.ClassPrivateMethod | t.ObjectMethod;
+    return keyName(m.key, m.computed);
   }
-  if (t.isVariableDeclarator(parent) && parent.init === node && t.isIdentifier(parent.id)) return parent.id.name;
-  if (t.isAssignmentExpression(parent) && parent.right === node) {
-    const name = t.isIdentifier(parent.left) ? parent.left.name : memberName(parent.left);
+  if (parent && (parent.type === 'ClassProperty' || parent.type === 'ClassPrivateProperty' || parent.type === 'ObjectProperty') && path.key === 'value') {
+    return keyName(parent.key, 'computed' in parent ? parent.computed : false);
+  }
+  if (parent?.type === 'VariableDeclarator' && path.key === 'init' && parent.id.type === 'Identifier') return parent.id.name;
+  if (parent?.type === 'AssignmentExpression' && path.key === 'right') {
+    const name = parent.left.type === 'Identifier' ? parent.left.name : memberName(parent.left);
     // `module.exports = {…}` is transparent: its members are named as top-level functions.
-    if (name || (name === '' && t.isObjectExpression(node))) return name;
+    if (name || (name === '' && node.type === 'ObjectExpression')) return name;
   }
-  if ((t.isFunction(node) || t.isClass(node)) && 'id' in node && node.id) return node.id.name;
+  if ((isFunctionNode(node) || isClassNode(node)) && 'id' in node && node.id) return node.id.name;
   return undefined;
 }
 
 /** The qualname of the nearest enclosing function, class or object literal the path is a member of: '' at the top level, undefined under an anonymous one. */
-function containerName(path: NodePath): string | undefined {
-  for (let p = path.parentPath; p; p = p.parentPath) {
-    if (p.isFunction() || p.isClass()) return qualifiedName(p);
-    const direct = path.parentPath === p || (path.parentPath?.isObjectProperty() && path.parentPath.parentPath === p);
-    if (p.isObjectExpression() && direct) return qualifiedName(p);
+function containerName(path: AstPath): string | undefined {
+  for (let p = path.parent; p; p = p.parent) {
+    if (isFunctionNode(p.node) || isClassNode(p.node)) return qualifiedName(p);
+    const direct = path.parent === p || (path.parent?.node.type === 'ObjectProperty' && path.parent.parent === p);
+    if (p.node.type === 'ObjectExpression' && direct) return qualifiedName(p);
   }
   return '';
 }
 
 /** `outer.inner`, `Class.method`, `api.get`; '' for the exports object; undefined when any link is anonymous. */
-function qualifiedName(path: NodePath): string | undefined {
+function qualifiedName(path: AstPath): string | undefined {
   const own = ownName(path);
   if (own === undefined) return undefined;
   const prefix = containerName(path);

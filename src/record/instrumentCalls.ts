@@ -1,10 +1,9 @@
 import { parse, type ParserPlugin } from '@babel/parser';
-import type { NodePath } from '@babel/traverse';
-import * as t from '@babel/types';
-import { traverse } from '../parse/stripTypes.ts';
+import type * as t from '@babel/types';
 import { callKey, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
 import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
 import { TextEdits } from './textEdits.ts';
+import { functionParent, isClassNode, isFunctionNode, walkAst, type AstPath } from './walkAst.ts';
 
 /** The global through which recorded code reaches the recorder (recordHooks.ts defines it, non-enumerable). */
 export const RECORDER_GLOBAL = '__snipexecRecorder';
@@ -96,38 +95,54 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   return { code: `${code}\n//# sourceMappingURL=data:application/json;base64,${map}\n`, functions, reachable };
 }
 
-function depthOf(path: NodePath): number {
-  let d = 0;
-  for (let p = path.parentPath; p; p = p.parentPath) d++;
-  return d;
-}
-
 function findFunctions(ast: t.File, module: string): Found {
   const found: Found = { functions: [], returns: [], awaits: [], finalizers: [], catches: [], forAwaits: [], classBodies: [] };
-  const owned = <N extends t.Node>(path: NodePath<N>, into: Owned<N>[]): void => {
-    const owner = path.getFunctionParent();
-    if (owner) into.push({ node: path.node, owner: owner.node, depth: depthOf(path) });
+  const owned = <N extends t.Node>(path: AstPath, into: Owned<N>[]): void => {
+    const owner = functionParent(path);
+    if (owner) into.push({ node: path.node as N, owner: owner.node as t.Function, depth: path.depth });
   };
-  traverse(ast, {
-    Function(path) {
-      if (isInstrumentable(path)) found.functions.push({ node: path.node, info: describeFunction(path, module), depth: depthOf(path) });
-    },
-    ReturnStatement(path) { owned(path, found.returns); },
-    AwaitExpression(path) { owned(path, found.awaits); },
-    CatchClause(path) { found.catches.push({ node: path.node, owner: path.getFunctionParent()?.node ?? null, depth: depthOf(path) }); },
-    TryStatement(path) {
-      const finalizer = path.get('finalizer');
-      if (finalizer.isBlockStatement()) owned(finalizer, found.finalizers);
-    },
-    ForOfStatement(path) {
-      const owner = path.getFunctionParent();
-      if (!path.node.await || !owner) return;
-      let outer: NodePath = path;
-      while (outer.parentPath?.isLabeledStatement()) outer = outer.parentPath;
-      found.forAwaits.push({ node: path.node, owner: owner.node, depth: depthOf(path), outerStart: outer.node.start ?? 0, outerDepth: depthOf(outer) });
-    },
-    ClassBody(path) { found.classBodies.push({ node: path.node, depth: depthOf(path) }); },
+  // Functions that declare a binding named `arguments` of their own (sloppy mode only): theirs is not the call's.
+  const rebinds = new WeakSet<t.Node>();
+  const functions: AstPath[] = [];
+  walkAst(ast, (path) => {
+    const { node } = path;
+    if (isFunctionNode(node)) {
+      if (isInstrumentable(node)) functions.push(path);
+      return;
+    }
+    switch (node.type) {
+      case 'ReturnStatement': return owned(path, found.returns);
+      case 'AwaitExpression': return owned(path, found.awaits);
+      case 'CatchClause':
+        found.catches.push({ node, owner: (functionParent(path)?.node as t.Function | undefined) ?? null, depth: path.depth });
+        return;
+      case 'BlockStatement':
+        if (path.key === 'finalizer') owned(path, found.finalizers);
+        return;
+      case 'ForOfStatement': {
+        const owner = functionParent(path);
+        if (!node.await || !owner) return;
+        let outer = path;
+        while (outer.parent?.node.type === 'LabeledStatement') outer = outer.parent;
+        found.forAwaits.push({ node, owner: owner.node as t.Function, depth: path.depth, outerStart: outer.node.start ?? 0, outerDepth: outer.depth });
+        return;
+      }
+      case 'ClassBody':
+        found.classBodies.push({ node, depth: path.depth });
+        return;
+      case 'Identifier': {
+        const binding = path.key === 'id' && (path.parent?.node.type === 'VariableDeclarator' || path.parent?.node.type === 'FunctionDeclaration');
+        if (node.name === 'arguments' && binding) {
+          const owner = functionParent(path.parent?.node.type === 'FunctionDeclaration' ? path.parent : path);
+          if (owner) rebinds.add(owner.node);
+        }
+        return;
+      }
+    }
   });
+  for (const path of functions) {
+    found.functions.push({ node: path.node as t.Function, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth });
+  }
   return found;
 }
 
@@ -170,7 +185,7 @@ function addMockPrologue(edits: TextEdits, source: string, f: FoundFunction, nam
   const call = args === 'arguments' ? `${names.mock}.apply(this, arguments)` : `${names.mock}.call(this${args ? `, ${args}` : ''})`;
   const prologue = `const ${names.mock} = globalThis[Symbol.for(${JSON.stringify(MOCKS_SYMBOL)})]?.get(${key}); if (${names.mock} !== undefined) return ${call};`;
   const body = f.node.body;
-  if (t.isBlockStatement(body)) {
+  if (body.type === 'BlockStatement') {
     edits.open(afterDirectives(body), f.depth, ` ${prologue}`);
   } else {
     edits.open(expressionStart(body), f.depth, `{ ${prologue} return (`);
@@ -190,11 +205,11 @@ function addReach(edits: TextEdits, program: t.Program, module: string, names: r
 export function topLevelBindings(program: t.Program): string[] {
   const names: string[] = [];
   for (const stmt of program.body) {
-    const decl = t.isExportNamedDeclaration(stmt) || t.isExportDefaultDeclaration(stmt) ? stmt.declaration : stmt;
-    if ((t.isFunctionDeclaration(decl) || t.isClassDeclaration(decl)) && decl.id && !decl.declare) names.push(decl.id.name);
-    if (t.isVariableDeclaration(decl) && !decl.declare) {
+    const decl = stmt.type === 'ExportNamedDeclaration' || stmt.type === 'ExportDefaultDeclaration' ? stmt.declaration : stmt;
+    if ((decl?.type === 'FunctionDeclaration' || decl?.type === 'ClassDeclaration') && decl.id && !decl.declare) names.push(decl.id.name);
+    if (decl?.type === 'VariableDeclaration' && !decl.declare) {
       for (const d of decl.declarations) {
-        if (t.isIdentifier(d.id) && (t.isFunction(d.init) || t.isClass(d.init))) names.push(d.id.name);
+        if (d.id.type === 'Identifier' && (isFunctionNode(d.init) || isClassNode(d.init))) names.push(d.id.name);
       }
     }
   }
@@ -214,7 +229,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const body = f.node.body;
     if (f.info.isGenerator) {
       // A generator's body runs at its first next(): it is recorded then, and not wrapped.
-      if (t.isBlockStatement(body)) edits.open(afterDirectives(body), f.depth, ` ${enter};`);
+      if (body.type === 'BlockStatement') edits.open(afterDirectives(body), f.depth, ` ${enter};`);
       continue;
     }
     wrapped.add(f.node);
@@ -225,7 +240,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const epilogue = f.info.isAsync
       ? `} catch (${names.error}) { ${R}.threw(${C}, ${names.error}); throw ${names.error}; } finally { ${R}.exit(${C}); }`
       : `} finally { ${R}.exit(${C}); }`;
-    if (t.isBlockStatement(body)) {
+    if (body.type === 'BlockStatement') {
       edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${R}.done(${C}); ${epilogue}`);
     } else {
       edits.open(expressionStart(body), f.depth, `{ const ${C} = ${enter}; try { return ${R}.ret(${C}, `);
@@ -262,7 +277,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     if (!param) {
       edits.open((c.node.start ?? 0) + 'catch'.length, c.depth, ` (${names.error})`);
       caught = ` ${R}.caught(${names.error});`;
-    } else if (t.isIdentifier(param)) {
+    } else if (param.type === 'Identifier') {
       caught = ` ${R}.caught(${param.name});`;
     }
     if (resume || caught) edits.open((c.node.body.start ?? 0) + 1, c.depth, `${resume}${caught}`);
@@ -273,7 +288,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     edits.open(node.right.start ?? 0, depth + 0.5, `${R}.suspend(${C}, `);
     edits.close(node.right.end ?? 0, depth + 0.5, `)`);
     const step = `} finally { ${R}.suspend(${C}, 0); }`;
-    if (t.isBlockStatement(node.body)) {
+    if (node.body.type === 'BlockStatement') {
       edits.wrap((node.body.start ?? 0) + 1, (node.body.end ?? 0) - 1, depth + 0.5, ` ${R}.at(${C}); try {`, step);
     } else {
       edits.open(node.body.start ?? 0, depth + 0.5, `{ ${R}.at(${C}); try { `);
