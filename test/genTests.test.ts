@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CorruptTrace, InvalidOptions } from '../src/errors.ts';
 import type { CallRecord, CallTrace } from '../src/record/callTrace.ts';
+import { generateCheckedTests } from '../src/testgen/checkTests.ts';
 import { generateTests } from '../src/testgen/generateTests.ts';
 import { parseTrace, readTrace } from '../src/testgen/readTrace.ts';
 import { renderJson } from '../src/testgen/renderSnapshot.ts';
@@ -320,4 +321,30 @@ test('end to end: generated tests fail on a wrong expectation and on a wrong chi
   assert.deepEqual(run.passed, ['total (call 1)', 'applyDiscount (call 4)', 'applyDiscount (call 5)'], run.output);
   assert.deepEqual(run.failed, ['applyDiscount (call 2)', 'total (call 3)'], run.output);
   assert.match(run.output, /calls of applyDiscount/);
+});
+
+test('generateCheckedTests: a test whose mocked child changed the receiver, and a module that never finishes, are skipped; the rest pass', async (t) => {
+  const tracePath = join(FIXTURES, 'basket', 'main.mjs.trace.json');
+  const trace = readTrace(tracePath);
+  const out = tempDir(t);
+  const unchecked = runNodeTest((generate(trace, tracePath, out).index as string).replace(/index\.js$/, 'basket.test.mjs'));
+  assert.deepEqual(unchecked.failed, ['Basket.addAll (call 1)'], unchecked.output);
+  const result = await generateCheckedTests(trace, { traceDir: dirname(tracePath), outDir: out }, { timeoutMs: 10_000 });
+  assert.deepEqual(
+    result.skipped.map((call) => [call.callId, call.kind]),
+    [
+      [1, 'replay-differs'],
+      [4, 'replay-differs'],
+    ],
+  );
+  assert.match(result.skipped[0]?.reason ?? '', /its generated test failed when run: Expected values to be strictly deep-equal: 0 !== 2/);
+  assert.match(result.skipped[1]?.reason ?? '', /its module's test file did not finish within 10 s/);
+  assert.deepEqual(
+    result.files.map((file) => [file.module, file.tests]),
+    [['basket.mjs', 2]],
+  );
+  assert.equal(existsSync(join(out, 'ticker.test.mjs')), false, 'the stale file is removed');
+  const run = runNodeTest(out);
+  assert.equal(run.status, 0, run.output);
+  assert.deepEqual(run.passed, ['Basket.add (call 2)', 'Basket.add (call 3)']);
 });

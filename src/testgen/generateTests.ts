@@ -8,7 +8,7 @@ import { mockableKeys } from '../record/testHooks.ts';
 import { planCalls, type TestPlan } from './planCalls.ts';
 import { ProgramIndex } from './programIndex.ts';
 import { renderTestFile } from './renderTestFile.ts';
-import { SKIP_KINDS, summarize, type SkippedCall } from './skipReasons.ts';
+import { SKIP_KINDS, summarize, type SkippedCall, type SkipReason } from './skipReasons.ts';
 
 export const generateTestsOptionsSchema = z
   .object({
@@ -48,6 +48,11 @@ const INSTALLATION = resolve(import.meta.dirname, '../..');
  * `node --test outDir/` runs them all. A module none of whose calls can be replayed gets no file.
  */
 export function generateTests(trace: CallTrace, options: GenerateTestsOptions): GeneratedTests {
+  return writeTests(trace, options, new Map());
+}
+
+/** generateTests, with `excluded` calls skipped for the reasons given (checkTests' failing replays). */
+export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excluded: ReadonlyMap<number, SkipReason>): GeneratedTests {
   const parsed = generateTestsOptionsSchema.safeParse(options);
   if (!parsed.success) throw new InvalidOptions(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
   const traceDir = resolve(parsed.data.traceDir);
@@ -60,7 +65,7 @@ export function generateTests(trace: CallTrace, options: GenerateTestsOptions): 
   const byModule = new Map<string, { plans: TestPlan[]; skipped: SkippedCall[] }>(modules.map((module) => [module, { plans: [], skipped: [] }]));
   const skipped: SkippedCall[] = [];
   const mockable = mockableKeys(programDir, modules);
-  for (const planned of planCalls(trace, index, (key) => mockable.has(key))) {
+  for (const planned of planCalls(trace, index, (key) => mockable.has(key), excluded)) {
     const entry = byModule.get(planned.call.module);
     if (entry === undefined) continue;
     if ('test' in planned) entry.plans.push(planned.test);

@@ -41,9 +41,10 @@ export type CallPlan = { readonly call: CallRecord; readonly test: TestPlan } | 
 
 /**
  * Plans a test for every call of the trace, or the reason it is skipped, in the trace's order.
- * `mockable` says which callKeys the test-time hooks can replace (testHooks' mockableKeys).
+ * `mockable` says which callKeys the test-time hooks can replace (testHooks' mockableKeys);
+ * `excluded` holds calls already known to be skipped, and why.
  */
-export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key: string) => boolean): CallPlan[] {
+export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key: string) => boolean, excluded: ReadonlyMap<number, SkipReason> = new Map()): CallPlan[] {
   const children = new Map<number, CallRecord[]>();
   for (const call of trace.calls) {
     if (call.parentCallId === null) continue;
@@ -54,7 +55,7 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   for (const list of children.values()) list.sort((a, b) => a.callId - b.callId);
   const unstable = unstableCalls(trace.calls, children);
   return trace.calls.map((call) => {
-    const planned = unstable.get(call.callId) ?? planCall(call, { index, children, mockable });
+    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable });
     return isSkip(planned) ? { call, skip: planned } : { call, test: planned };
   });
 }

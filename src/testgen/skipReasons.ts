@@ -14,6 +14,7 @@ export const SKIP_KINDS = {
   'time-dependent': 'a result that depends on the time or hidden state',
   'changed-signature': 'a changed signature',
   'missing-source': 'a module that is missing or does not parse',
+  'replay-differs': 'a replay that differs from the recording',
 } as const;
 
 export type SkipKind = keyof typeof SKIP_KINDS;
