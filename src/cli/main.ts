@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBatch } from '../batch/runBatch.ts';
@@ -17,6 +17,8 @@ import { exitCodeFor, stopOnSignals } from './stopOnSignal.ts';
 import { runDiff } from '../diff/runDiff.ts';
 import { toSarif } from '../diff/toSarif.ts';
 import { formatDiff } from '../diff/formatDiff.ts';
+import { addRecordCommands, printTestsSummary } from './recordCommands.ts';
+import { writeSnippetTests } from '../emit/snippetTests.ts';
 
 /** Commander's parsed options: the flags of optionFlags.ts, by their attribute names, and the command's own switches. */
 type Flags = Record<string, unknown>;
@@ -113,7 +115,8 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
   .option('--scenario <k>', "with --emit: write the kept scenario K's program (1, the first execution, by default)", positiveInteger)
   .option('--emit-dir <dir>', "write every kept scenario's program as DIR/scenario-1.js, scenario-2.js, … (.ts for a TypeScript snippet)")
   .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
-  .action(async (file: string, flags: Flags & EmitFlags & { json?: boolean; types?: boolean }) => {
+  .option('--tests <dir>', "write node:test tests of the snippet's own functions as its completed program called them: DIR/program/ holds the program, which is run once under plain node to record the calls")
+  .action(async (file: string, flags: Flags & EmitFlags & { json?: boolean; types?: boolean; tests?: string }) => {
     const options = toRunOptions(flags, file === '-' ? undefined : file);
     const llm = llmEnvironment(flags, options);
     checkEmitFlags(flags);
@@ -122,6 +125,11 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
     // The programs are written to files, never printed.
     const { program: _program, types, ...json } = result;
     emitPrograms(result, flags);
+    if (flags.tests !== undefined) {
+      const name = file === '-' ? 'snippet' : basename(file).replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_') || 'snippet';
+      const tests = await writeSnippetTests(result, flags.tests, name);
+      printTestsSummary(tests, flags.tests);
+    }
     if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
     else {
       process.stdout.write(formatHuman(result, decodeForDisplay(input), process.stdout.isTTY === true));
@@ -186,6 +194,8 @@ program
     process.stdout.write(flags.json ? JSON.stringify(report) + '\n' : formatDiff(report, process.stdout.isTTY === true));
     process.exitCode = report.findings.length > 0 ? 1 : 0;
   });
+
+addRecordCommands(program);
 
 function packageVersion(): string {
   try {

@@ -15,6 +15,8 @@ export interface RecordOptions {
   readonly cwd?: string;
   /** The program's environment; default: this process's. Secret-named variables' values are redacted from the trace. */
   readonly env?: NodeJS.ProcessEnv;
+  /** `inherit` (default): the program reads and writes this process's terminal, as `node PROGRAM` would; `ignore`: its input is empty and its output dropped (`run --tests`, whose own output is the run's). */
+  readonly stdio?: 'inherit' | 'ignore';
 }
 
 export interface RecordedRun {
@@ -42,7 +44,7 @@ export async function recordProgram(programPath: string, args: readonly string[]
   const config: RecordConfig = { programDir: programDirectory(dirname(program)), tracePath, program: basename(program) };
   const env = { ...(options.env ?? process.env), [RECORD_ENV]: JSON.stringify(config) };
   const exitCode = await new Promise<number>((done, fail) => {
-    const child = spawn(process.execPath, ['--require', RECORD_HOOKS_PATH, program, ...args], { stdio: 'inherit', env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const child = spawn(process.execPath, ['--require', RECORD_HOOKS_PATH, program, ...args], { stdio: options.stdio ?? 'inherit', env, ...(options.cwd ? { cwd: options.cwd } : {}) });
     child.on('error', fail);
     child.on('exit', (code, signal) => done(code ?? 128 + (signal ? constants.signals[signal] : 0)));
   });

@@ -84,7 +84,8 @@ export function renderTestFile(input: TestFileInput): string {
     return ref.name === 'AggregateError' ? `new AggregateError([]${text ? `, ${text}` : ''})` : `new ${ref.name}(${text})`;
   };
   const tests = input.plans.map((plan) => renderTest(plan, names, errorOf, () => used.add('replay')));
-  const dir = input.programDirFromTest === '.' ? './' : `${input.programDirFromTest}/`;
+  // A relative specifier starts with ./ or ../ (a bare `program/x.js` would name a package).
+  const dir = input.programDirFromTest === '.' ? './' : input.programDirFromTest.startsWith('../') ? `${input.programDirFromTest}/` : `./${input.programDirFromTest}/`;
   const specifier = (module: string): string => JSON.stringify(dir + module.split('/').map(encodeURIComponent).join('/'));
   const importLine = (module: string): string => {
     if (module !== input.entry.module) return `await import(${specifier(module)});`;
