@@ -158,13 +158,19 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
 /**
  * The calls the tested call makes, replayed: its children, and for a recursive function the
  * children of its calls of itself too (those run for real: a mock would replace the tested call).
+ * A child that is the tested function's own code runs for real too, and its children are replayed:
+ * a nested function (`outer.inner`) or an anonymous one of the same module (the callback of
+ * `items.reduce((sum, item) => sum + lineTotal(item), 0)`; a function value from outside could
+ * only come through an argument, which is never replayed).
  */
 function childMocks(call: CallRecord, { index, children, mockable }: Planning): ChildMock[] | SkipReason {
   const own = callKey(call.module, call.qualname);
+  const inline = (child: CallRecord): boolean =>
+    callKey(child.module, child.qualname) === own || (child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
   const replayed: CallRecord[] = [];
   for (const queue = [call]; queue.length > 0; ) {
     for (const child of children.get((queue.shift() as CallRecord).callId) ?? []) {
-      if (callKey(child.module, child.qualname) === own) queue.push(child);
+      if (inline(child)) queue.push(child);
       else replayed.push(child);
     }
   }
