@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { cli } from './helpers.ts';
+
+/** A copy of a fixture folder in a fresh temporary directory (record writes next to the program). */
+function copyFixture(t: TestContext, name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-record-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(join(import.meta.dirname, 'fixtures', 'record', name), dir, { recursive: true });
+  return dir;
+}
+
+/** `node --test DIR/` as a user runs the generated tests. */
+function nodeTest(dir: string): { code: number | null; output: string; passed: number; failed: number } {
+  // A child of a test file would otherwise think it runs inside this test run, and run nothing.
+  const env = { ...process.env, NODE_OPTIONS: '' };
+  delete env.NODE_TEST_CONTEXT;
+  const r = spawnSync(process.execPath, ['--test', `${dir}/`], { encoding: 'utf8', timeout: 120_000, env });
+  const output = `${r.stdout}${r.stderr}`;
+  const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(output)?.[1] ?? NaN);
+  return { code: r.status, output, passed: count('pass'), failed: count('fail') };
+}
+
+test('record CLI: the quickstart runs as plain node does, writes a 2-call trace with the parent link, and tests that pass (total mocks applyDiscount)', (t) => {
+  const dir = copyFixture(t, 'shop');
+  const plain = spawnSync(process.execPath, [join(dir, 'shop.js')], { encoding: 'utf8' });
+  const r = cli(['record', join(dir, 'shop.js')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, plain.stdout, 'the program prints what it prints under plain node, and snipexec adds nothing to stdout');
+  assert.match(r.stderr, /recorded 2 calls into .*shop\.js\.trace\.json/);
+  assert.match(r.stderr, /gen-tests: 2 tests in 1 file; no call skipped/);
+  const trace = JSON.parse(readFileSync(join(dir, 'shop.js.trace.json'), 'utf8')) as { calls: { callId: number; parentCallId: number | null; qualname: string }[] };
+  assert.deepEqual(trace.calls.map((c) => [c.callId, c.parentCallId, c.qualname]), [[1, null, 'total'], [2, 1, 'applyDiscount']]);
+  const generated = readFileSync(join(dir, 'generated_tests', 'shop.test.mjs'), 'utf8');
+  assert.match(generated, /replay\("shop\.js#applyDiscount"/, "total's test mocks applyDiscount");
+  const run = nodeTest(join(dir, 'generated_tests'));
+  assert.equal(run.code, 0, run.output);
+  assert.equal(run.passed, 2, run.output);
+});
+
+test('record CLI: ARGS after -- reach the program, and snipexec exits with its exit code; --no-tests writes none', (t) => {
+  const dir = copyFixture(t, 'crash');
+  const r = cli(['record', '--no-tests', join(dir, 'exit3.mjs')]);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /failing: bad input/);
+  assert.ok(existsSync(join(dir, 'exit3.mjs.trace.json')), 'the trace is written also when the program fails');
+  assert.ok(!existsSync(join(dir, 'generated_tests')));
+  writeFileSync(join(dir, 'args.mjs'), 'function show(args) { return args.join(","); }\nconsole.log(show(process.argv.slice(2)));\n');
+  const withArgs = cli(['record', '--no-tests', join(dir, 'args.mjs'), '--', '--flag', 'x']);
+  assert.equal(withArgs.code, 0, withArgs.stderr);
+  assert.equal(withArgs.stdout, '--flag,x\n');
+});
+
+test('record CLI: a missing program, or one that is not JavaScript, exits 2 with a clear message', (t) => {
+  const dir = copyFixture(t, 'shop');
+  const missing = cli(['record', join(dir, 'nope.js')]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /no such program file: .*nope\.js \[UNUSABLE_PROGRAM\]/);
+  writeFileSync(join(dir, 'notes.txt'), 'hello');
+  const text = cli(['record', join(dir, 'notes.txt')]);
+  assert.equal(text.code, 2);
+  assert.match(text.stderr, /is not JavaScript or TypeScript/);
+});
+
+test('gen-tests CLI: writes the tests of a trace; a corrupt trace exits 2 naming its line', (t) => {
+  const dir = copyFixture(t, 'shop');
+  assert.equal(cli(['record', '--no-tests', join(dir, 'shop.js')]).code, 0);
+  const out = join(dir, 'elsewhere');
+  const r = cli(['gen-tests', join(dir, 'shop.js.trace.json'), '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(nodeTest(out).passed, 2);
+  const lines = readFileSync(join(dir, 'shop.js.trace.json'), 'utf8').split('\n');
+  lines[2] = lines[2]!.replace('"qualname"', '"qualname":');
+  writeFileSync(join(dir, 'bad.trace.json'), lines.join('\n'));
+  const bad = cli(['gen-tests', join(dir, 'bad.trace.json')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /bad\.trace\.json:3: .*\[CORRUPT_TRACE\]/);
+});
+
+test('run --tests: the calls of the snippet\'s own functions in its completed program become tests that pass under node --test', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-run-tests-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const r = cli(['run', 'examples/cart-total.js', '--tests', dir, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).status, 'completed', 'stdout is the run\'s JSON only: the recorded program\'s output is dropped');
+  assert.match(r.stderr, /gen-tests: 2 tests in 1 file/);
+  const generated = readFileSync(join(dir, 'cart-total.test.mjs'), 'utf8');
+  assert.match(generated, /replay\("cart-total\.js#lineTotal"/, 'cartTotal runs its own reduce callback and mocks lineTotal');
+  const run = nodeTest(dir);
+  assert.equal(run.code, 0, run.output);
+  assert.equal(run.passed, 2, run.output);
+});
