@@ -17,7 +17,7 @@ function copyFixture(t: TestContext, name: string): string {
 /** `node --test DIR/` as a user runs the generated tests. */
 function nodeTest(dir: string): { code: number | null; output: string; passed: number; failed: number } {
   // A child of a test file would otherwise think it runs inside this test run, and run nothing.
-  const env = { ...process.env, NODE_OPTIONS: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
   delete env.NODE_TEST_CONTEXT;
   const r = spawnSync(process.execPath, ['--test', `${dir}/`], { encoding: 'utf8', timeout: 120_000, env });
   const output = `${r.stdout}${r.stderr}`;
