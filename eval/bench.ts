@@ -1,7 +1,7 @@
 // `npm run bench`: speed, printed as a table and written to eval/results/bench.json (or --out).
 // Usage: npm run bench [-- --only SECTIONS] [--out FILE] [--start-runs N] [--functions FILE]
 //                      [--functions-limit N] [--handwritten-rounds N] [--concurrency N]
-//                      [--subset FILE] [--memory-snippets N] [--rows FILE]
+//                      [--subset FILE] [--memory-snippets N] [--rows FILE] [--record-runs N]
 // Sections (--only, comma-separated; all by default), measured in this order:
 //   start        time to start a run, through runSnippet in mode none: `1;` (isolate + runtime),
 //                `document.title;` (the browser environment) and `$('#x');` (jQuery on it). The first
@@ -20,13 +20,20 @@
 //                instrumented in mode none against the same program run bare in a fresh isolate);
 //                batch memory over --memory-snippets snippets (default 2,000): heap after GC in the
 //                first and last tenth; host work per line (parse + instrument) of generated 5,000-
-//                and 20,000-line snippets: a linear pipeline gives about the same figure at both sizes.
+//                and 20,000-line snippets: a linear pipeline gives about the same figure at both sizes;
+//   record       the overhead of `snipexec record` (issue 14, target ≤ 3×) on the small real programs of
+//                eval/record-programs/ (copied to a temp dir, where their traces go): each run plainly
+//                (`node PROGRAM ARGS`) and recorded (recordProgram, output dropped), once to warm up,
+//                then --record-runs times each (default 7), interleaved: median wall ms of each and their
+//                ratio, median CPU ms (the program's process and recordProgram's own work; Linux) and
+//                theirs, the calls recorded and the trace's bytes; the median ratio over the programs
+//                (empty/ alone measures the fixed cost of a recorded run and is left out of it).
 // --rows FILE appends each snippet of the functions and handwritten sections (id, status, runs,
 // elapsedMs, environments) to FILE as JSONL, to compare two versions snippet by snippet.
 // Timings are wall clock on a shared machine: compare runs of the same machine and load only.
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import ivm from 'isolated-vm';
@@ -37,12 +44,23 @@ import type { BatchRow } from '../src/batch/summarize.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
+import { recordProgram } from '../src/record/recordProgram.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import type { Mode, RunOptionsInput } from '../src/options.ts';
 
-const SECTIONS = ['start', 'functions', 'handwritten', 'subset'] as const;
+const SECTIONS = ['start', 'functions', 'handwritten', 'subset', 'record'] as const;
 type Section = (typeof SECTIONS)[number];
+
+/** The programs of the record section (eval/record-programs/), with their arguments. */
+const RECORD_PROGRAMS: readonly { readonly program: string; readonly args: readonly string[]; readonly what: string }[] = [
+  { program: 'empty/empty.cjs', args: [], what: 'empty: the fixed cost' },
+  { program: 'cli/cli.cjs', args: ['--name', 'bench', '--count', '3'], what: 'CommonJS CLI, parses its arguments' },
+  { program: 'data/report.cjs', args: [], what: 'CommonJS data processing' },
+  { program: 'async/jobs.mjs', args: [], what: 'async job queue, awaits' },
+  { program: 'esm/main.mjs', args: [], what: 'ESM, 3 modules, a class' },
+  { program: 'ts/main.ts', args: [], what: 'TypeScript, 2 modules, a caught program error' },
+];
 
 const here = new URL('.', import.meta.url).pathname;
 const root = join(here, '..');
@@ -58,6 +76,7 @@ const { values } = parseArgs({
     subset: { type: 'string' },
     'memory-snippets': { type: 'string', default: '2000' },
     rows: { type: 'string' },
+    'record-runs': { type: 'string', default: '7' },
   },
 });
 const sections = new Set(values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''));
@@ -135,6 +154,9 @@ if (wants('handwritten')) {
 
 // ---- subset: throughput, latency, overhead, memory and host work on a fixed subset ----
 if (wants('subset')) await subsetRows();
+
+// ---- record: recording overhead on small real programs ----
+if (wants('record')) await recordRows(positive('record-runs'));
 
 clearInterval(sampler);
 result.peakRssMb = mb(peakRss);
@@ -319,7 +341,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
 
-function positive(name: 'start-runs' | 'functions-limit' | 'handwritten-rounds' | 'concurrency'): number {
+function positive(name: 'start-runs' | 'functions-limit' | 'handwritten-rounds' | 'concurrency' | 'record-runs'): number {
   const n = Number(values[name]);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: a positive integer, not ${String(values[name])}`);
   return n;
@@ -440,4 +462,118 @@ async function runBare(program: string): Promise<boolean> {
   } finally {
     isolate.dispose();
   }
+}
+
+
+/** Wall and CPU time of one run of a program, plain or recorded. */
+interface ProgramRun {
+  readonly ms: number;
+  /** CPU ms of the program's process and of this one (recordProgram's own work: the preload lookup, reading the trace); null off Linux. */
+  readonly cpuMs: number | null;
+  readonly exitCode: number;
+}
+
+interface RecordRow {
+  readonly program: string;
+  readonly what: string;
+  readonly plainMedianMs: number;
+  readonly recordedMedianMs: number;
+  readonly ratio: number;
+  readonly plainMedianCpuMs: number | null;
+  readonly recordedMedianCpuMs: number | null;
+  readonly cpuRatio: number | null;
+  readonly calls: number;
+  readonly traceBytes: number;
+  /** Recorded CPU beyond plain, less the empty program's difference, per call: what one recorded call costs. Only with 1,000 calls or more. */
+  readonly cpuUsPerCall: number | null;
+  /** Whether every recorded run exited with the plain runs' code. */
+  readonly sameExitCode: boolean;
+  readonly warmUp: { readonly plain: ProgramRun; readonly recorded: ProgramRun };
+  readonly plainMs: readonly number[];
+  readonly recordedMs: readonly number[];
+}
+
+/** The record section: each program of eval/record-programs/ plain and recorded, interleaved, from a temp copy. */
+async function recordRows(runs: number): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'snipexec-bench-record-'));
+  const rows: RecordRow[] = [];
+  try {
+    cpSync(join(here, 'record-programs'), work, { recursive: true });
+    for (const { program, args, what } of RECORD_PROGRAMS) {
+      const file = join(work, program);
+      let traced: { calls: number; traceBytes: number } = { calls: 0, traceBytes: 0 };
+      const recorded = () => timedRun(async () => {
+        const r = await recordProgram(file, args, { stdio: 'ignore' });
+        traced = { calls: r.trace.calls.length, traceBytes: statSync(r.tracePath).size };
+        return r.exitCode;
+      });
+      const plain = () => timedRun(() => runPlain(file, args));
+      const warmUp = { plain: await plain(), recorded: await recorded() };
+      const samples: { plain: ProgramRun; recorded: ProgramRun }[] = [];
+      for (let i = 0; i < runs; i++) samples.push({ plain: await plain(), recorded: await recorded() });
+      const median = (xs: readonly number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
+      const medianCpu = (xs: readonly (number | null)[]) => (xs.every((x) => x !== null) ? median(xs as number[]) : null);
+      const plainMs = samples.map((s) => s.plain.ms);
+      const recordedMs = samples.map((s) => s.recorded.ms);
+      const plainMedianCpuMs = medianCpu(samples.map((s) => s.plain.cpuMs));
+      const recordedMedianCpuMs = medianCpu(samples.map((s) => s.recorded.cpuMs));
+      const empty = rows[0];
+      const fixedCpuMs = empty && empty.recordedMedianCpuMs !== null && empty.plainMedianCpuMs !== null ? empty.recordedMedianCpuMs - empty.plainMedianCpuMs : null;
+      rows.push({
+        program, what, plainMedianMs: median(plainMs), recordedMedianMs: median(recordedMs), ratio: median(recordedMs) / median(plainMs),
+        plainMedianCpuMs, recordedMedianCpuMs, cpuRatio: plainMedianCpuMs !== null && plainMedianCpuMs > 0 && recordedMedianCpuMs !== null ? recordedMedianCpuMs / plainMedianCpuMs : null,
+        ...traced,
+        cpuUsPerCall: traced.calls >= 1_000 && fixedCpuMs !== null && plainMedianCpuMs !== null && recordedMedianCpuMs !== null ? ((recordedMedianCpuMs - plainMedianCpuMs - fixedCpuMs) * 1000) / traced.calls : null,
+        sameExitCode: [warmUp, ...samples].every((s) => s.plain.exitCode === s.recorded.exitCode), warmUp,
+        plainMs: plainMs.map((x) => Math.round(x * 10) / 10), recordedMs: recordedMs.map((x) => Math.round(x * 10) / 10),
+      });
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const programs = rows.slice(1); // without empty/, whose ratio is the fixed cost alone
+  const medianOf = (xs: readonly number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
+  const medianRatio = medianOf(programs.map((r) => r.ratio));
+  const cpuRatios = programs.map((r) => r.cpuRatio).filter((x) => x !== null);
+  const medianCpuRatio = cpuRatios.length === programs.length ? medianOf(cpuRatios) : null;
+  result.record = { runs, target: 3, medianRatio, medianCpuRatio, programs: rows };
+  const cpu = (a: number | null, b: number | null, ratio: number | null) => (a === null || b === null || ratio === null ? '' : `; CPU ${f(a, 0)} / ${f(b, 0)} ms = ${f(ratio, 2)}×`);
+  const first = rows[0];
+  if (first) lines.push(`| record, first recorded run of the section (\`${first.program}\`; builds the preload bundle when its cache is cold) | ${f(first.warmUp.recorded.ms)} ms; plain ${f(first.warmUp.plain.ms)} ms |`);
+  for (const r of rows) {
+    const perCall = r.cpuUsPerCall === null ? '' : `; ≈ ${f(r.cpuUsPerCall)} CPU µs per call beyond the fixed cost`;
+    lines.push(`| record \`${r.program}\` (${r.what}), median of ${runs}, plain / recorded | ${f(r.plainMedianMs)} / ${f(r.recordedMedianMs)} ms = ${f(r.ratio, 2)}×${cpu(r.plainMedianCpuMs, r.recordedMedianCpuMs, r.cpuRatio)}; ${r.calls} calls, ${f(r.traceBytes / 1024)} KiB trace${perCall}${r.sameExitCode ? '' : '; EXIT CODES DIFFER'} |`);
+  }
+  lines.push(`| record overhead, median ratio over the ${programs.length} programs (target ≤ 3×) | wall ${f(medianRatio, 2)}×${medianCpuRatio === null ? '' : `; CPU ${f(medianCpuRatio, 2)}×`} |`);
+}
+
+/** Times one run: wall ms, and CPU ms of this process and of the children it waited for meanwhile. */
+async function timedRun(run: () => Promise<number>): Promise<ProgramRun> {
+  const children0 = childrenCpuMs();
+  const self0 = process.cpuUsage();
+  const t0 = performance.now();
+  const exitCode = await run();
+  const ms = performance.now() - t0;
+  const children1 = childrenCpuMs();
+  return { ms, cpuMs: children0 === null || children1 === null ? null : children1 - children0 + cpuMsSince(self0), exitCode };
+}
+
+/** CPU ms of this process's children that have exited and been waited for (Linux: cutime + cstime of /proc/self/stat, in 10 ms ticks); null elsewhere. */
+function childrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
+    return (Number(fields[13]) + Number(fields[14])) * 10; // fields 16 and 17; USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** `node PROGRAM ARGS` with the Node running the bench, output dropped: its exit code. */
+function runPlain(file: string, args: readonly string[]): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [file, ...args], { stdio: 'ignore' });
+    child.on('error', fail);
+    child.on('exit', (code, signal) => done(code ?? (signal ? 128 : 0)));
+  });
 }
