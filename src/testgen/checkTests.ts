@@ -12,6 +12,9 @@ export interface CheckTestsOptions {
   readonly rounds?: number;
 }
 
+/** Writes the test files of a trace without the excluded calls: writeTests, or a layout beside it (gen-tests --ai). */
+export type TestWriter = (trace: CallTrace, options: GenerateTestsOptions, excluded: ReadonlyMap<number, SkipReason>) => GeneratedTests;
+
 /** What one `node --test` run said: the calls whose test failed and why, and whether anything else failed. */
 interface RunReport {
   readonly failedCalls: Map<number, string>;
@@ -26,18 +29,22 @@ interface RunReport {
  * receiver, state the trace does not hold), so such a call is skipped, its reason the failure's
  * first line. A module whose test file fails to load or never finishes (the program keeps running
  * when imported) loses all its tests. The generated tests run the program's code outside any
- * sandbox, as the recording did.
+ * sandbox, as the recording did. `write` writes the files: writeTests, or another layout beside
+ * gen-tests' own (gen-tests --ai); the whole directory still runs, and only this trace's calls are skipped.
  */
-export async function generateCheckedTests(trace: CallTrace, options: GenerateTestsOptions, check: CheckTestsOptions = {}): Promise<GeneratedTests> {
+export async function generateCheckedTests(trace: CallTrace, options: GenerateTestsOptions, check: CheckTestsOptions = {}, write: TestWriter = writeTests): Promise<GeneratedTests> {
   const timeoutMs = check.timeoutMs ?? 60_000;
   const excluded = new Map<number, SkipReason>();
-  let result = writeTests(trace, options, excluded);
-  for (let round = 0; round < (check.rounds ?? 3) && result.index !== undefined; round++) {
+  // Other tests in the directory (gen-tests' own, beside --ai's) run too; only this trace's calls are ours to skip.
+  const ours = new Set(trace.calls.map((call) => call.callId));
+  let result = write(trace, options, excluded);
+  for (let round = 0; round < (check.rounds ?? 3) && result.index !== undefined && result.files.length > 0; round++) {
     const whole = await runNodeTest([`${dirname(result.index)}/`], timeoutMs);
     const reports = whole.otherFailure === undefined ? [{ file: undefined, report: whole }] : await Promise.all(result.files.map(async (file) => ({ file, report: await runNodeTest([file.path], timeoutMs) })));
     let changed = false;
     for (const { file, report } of reports) {
       for (const [callId, message] of report.failedCalls) {
+        if (!ours.has(callId)) continue;
         excluded.set(callId, skip('replay-differs', `its generated test failed when run: ${message}`));
         changed = true;
       }
@@ -48,7 +55,7 @@ export async function generateCheckedTests(trace: CallTrace, options: GenerateTe
     }
     if (!changed) break;
     const before = result.files.map((file) => file.path);
-    result = writeTests(trace, options, excluded);
+    result = write(trace, options, excluded);
     const kept = new Set(result.files.map((file) => file.path));
     for (const path of before) if (!kept.has(path)) rmSync(path, { force: true });
     if (result.index === undefined) rmSync(`${dirname(before[0] ?? '.')}/index.js`, { force: true });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -51,8 +51,20 @@ export function generateTests(trace: CallTrace, options: GenerateTestsOptions): 
   return writeTests(trace, options, new Map());
 }
 
+/** How a set of test files is named, headed and indexed: gen-tests' own, or another set beside it in the same directory (gen-tests --ai). */
+export interface TestFileLayout {
+  /** Ends every file's name (`.test.mjs`: `lib/cart.test.mjs`). */
+  readonly suffix: string;
+  /** A file's opening comment lines; default gen-tests' own. */
+  readonly header?: (module: string, traceName: string) => readonly string[];
+  /** Whether writeTests writes index.js listing its files; a set beside gen-tests' own lists itself with writeIndex. */
+  readonly writeIndex: boolean;
+}
+
+export const TEST_FILE_LAYOUT: TestFileLayout = { suffix: '.test.mjs', writeIndex: true };
+
 /** generateTests, with `excluded` calls skipped for the reasons given (checkTests' failing replays). */
-export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excluded: ReadonlyMap<number, SkipReason>): GeneratedTests {
+export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excluded: ReadonlyMap<number, SkipReason>, layout: TestFileLayout = TEST_FILE_LAYOUT): GeneratedTests {
   const parsed = generateTestsOptionsSchema.safeParse(options);
   if (!parsed.success) throw new InvalidOptions(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
   const traceDir = resolve(parsed.data.traceDir);
@@ -76,33 +88,52 @@ export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excl
       skipped.push(call);
     }
   }
-  const fileNames = testFileNames(modules.filter((module) => (byModule.get(module)?.plans.length ?? 0) > 0));
+  const fileNames = testFileNames(modules.filter((module) => (byModule.get(module)?.plans.length ?? 0) > 0), layout.suffix);
   const files: GeneratedFile[] = [];
   for (const [module, fileName] of fileNames) {
     const entry = byModule.get(module);
     if (entry === undefined) continue;
     const path = join(outDir, ...fileName.split('/'));
     const programDirFromTest = relative(dirname(path), programDir).split(sep).join('/') || '.';
-    const text = renderTestFile({ module, plans: entry.plans, skipped: entry.skipped, testHooksUrl, programDirFromTest, traceName: traceFileFor(basename(trace.program)), entry: program });
+    const traceName = traceFileFor(basename(trace.program));
+    const header = layout.header?.(module, traceName);
+    const text = renderTestFile({ module, plans: entry.plans, skipped: entry.skipped, testHooksUrl, programDirFromTest, traceName, entry: program, ...(header ? { header } : {}) });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     files.push({ path, module, tests: entry.plans.length });
   }
   let indexPath: string | undefined;
-  if (files.length > 0) {
-    indexPath = join(outDir, 'index.js');
-    writeFileSync(indexPath, indexText([...fileNames.values()]));
-  }
+  if (files.length > 0 && layout.writeIndex) indexPath = writeIndex(outDir, [...fileNames.values()]);
   const tests = files.reduce((sum, file) => sum + file.tests, 0);
   return { files, skipped, summary: summarize(tests, files.length, skipped), index: indexPath };
 }
 
 /** `lib/cart.js` → `lib/cart.test.mjs`; modules that would share a name (`cart.js`, `cart.ts`) keep their extension (`cart.js.test.mjs`). */
-function testFileNames(modules: readonly string[]): Map<string, string> {
+function testFileNames(modules: readonly string[], suffix: string): Map<string, string> {
   const stem = (module: string): string => module.replace(/\.[^./]*$/, '');
   const counts = new Map<string, number>();
   for (const module of modules) counts.set(stem(module), (counts.get(stem(module)) ?? 0) + 1);
-  return new Map(modules.map((module) => [module, `${counts.get(stem(module)) === 1 ? stem(module) : module}.test.mjs`]));
+  return new Map(modules.map((module) => [module, `${counts.get(stem(module)) === 1 ? stem(module) : module}${suffix}`]));
+}
+
+/** Writes `outDir/index.js` loading these test files (paths relative to outDir, `/`-separated), in order; returns its path. */
+export function writeIndex(outDir: string, fileNames: readonly string[]): string {
+  const path = join(outDir, 'index.js');
+  writeFileSync(path, indexText(fileNames));
+  return path;
+}
+
+/** The test files `outDir/index.js` loads (as writeIndex was given them); none when there is no index or it is not one of ours. */
+export function readIndex(outDir: string): string[] {
+  const path = join(outDir, 'index.js');
+  if (!existsSync(path)) return [];
+  const list = /^\[(.*)\]\.reduce\(/m.exec(readFileSync(path, 'utf8'))?.[1];
+  try {
+    const specifiers = JSON.parse(`[${list ?? ''}]`) as unknown[];
+    return specifiers.filter((s): s is string => typeof s === 'string' && s.startsWith('./')).map((s) => s.slice(2).split('/').map(decodeURIComponent).join('/'));
+  } catch {
+    return [];
+  }
 }
 
 /**
