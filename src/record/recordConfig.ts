@@ -1,5 +1,3 @@
-import { fileURLToPath } from 'node:url';
-
 /** The environment variable through which `recordProgram` configures the preload; the preload removes it before the program runs. */
 export const RECORD_ENV = 'SNIPEXEC_RECORD';
 
@@ -11,7 +9,6 @@ export interface RecordConfig {
   readonly tracePath: string;
   /** The program's path relative to the trace file's directory. */
   readonly program: string;
+  /** The file loaded with `--require` (recordPreload.ts): the preload removes that option from the program's execArgv. */
+  readonly preload: string;
 }
-
-/** The preload module, loaded with `--require` before the program. */
-export const RECORD_HOOKS_PATH = fileURLToPath(new URL('./recordHooks.ts', import.meta.url));

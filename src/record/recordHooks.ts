@@ -1,5 +1,6 @@
 /**
- * The preload of `snipexec record` (loaded with `--require` before the program; see recordProgram.ts).
+ * The preload of `snipexec record` (loaded with `--require` before the program; see recordProgram.ts),
+ * bundled with what it imports into one CommonJS file (recordPreload.ts): it may use no `import.meta`.
  * Configured through RECORD_ENV, which it removes at once: the program sees the environment it would
  * see under plain `node`, and a child process it starts is not recorded. Without it, it does nothing.
  */
@@ -10,7 +11,7 @@ import { CallRecorder } from './callRecorder.ts';
 import { TRACE_VERSION, type CallTrace } from './callTrace.ts';
 import { formatTrace } from './formatTrace.ts';
 import { registerProgramHooks } from './programHooks.ts';
-import { RECORD_ENV, RECORD_HOOKS_PATH, type RecordConfig } from './recordConfig.ts';
+import { RECORD_ENV, type RecordConfig } from './recordConfig.ts';
 import { SecretScanner } from './redactEnvValues.ts';
 import { REDACTED } from './snapshotValue.ts';
 
@@ -39,8 +40,9 @@ function startRecording(config: RecordConfig): void {
 const raw = process.env[RECORD_ENV];
 if (raw !== undefined) {
   delete process.env[RECORD_ENV];
+  const config = JSON.parse(raw) as RecordConfig;
   // The program sees the execArgv plain `node` gives it; a child it forks is not recorded.
-  const at = process.execArgv.findIndex((a, i) => a === '--require' && process.execArgv[i + 1] === RECORD_HOOKS_PATH);
+  const at = process.execArgv.findIndex((a, i) => a === '--require' && process.execArgv[i + 1] === config.preload);
   if (at !== -1) process.execArgv.splice(at, 2);
-  startRecording(JSON.parse(raw) as RecordConfig);
+  startRecording(config);
 }

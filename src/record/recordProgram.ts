@@ -8,7 +8,8 @@ import { formatTrace } from './formatTrace.ts';
 import { PROGRAM_EXTENSIONS, programDirectory } from './programHooks.ts';
 import { SecretScanner } from './redactEnvValues.ts';
 import { REDACTED } from './snapshotValue.ts';
-import { RECORD_ENV, RECORD_HOOKS_PATH, type RecordConfig } from './recordConfig.ts';
+import { RECORD_ENV, type RecordConfig } from './recordConfig.ts';
+import { recordPreload } from './recordPreload.ts';
 
 export interface RecordOptions {
   /** The program's working directory; default: this process's. */
@@ -31,7 +32,8 @@ export interface RecordedRun {
  * Runs `programPath` with `args` as `node PROGRAM ARGS` would (the Node running snipexec, inherited
  * stdio, the same argv, exit code and output), recording every call of the program's own functions
  * into `PROGRAM.trace.json` next to it, also when it throws or exits non-zero.
- * Throws UnusableProgram when the program does not exist or is not JavaScript or TypeScript.
+ * Throws UnusableProgram when the program does not exist or is not JavaScript or TypeScript, and
+ * BundleFailed when the recorder's own preload cannot be bundled (recordPreload.ts).
  */
 export async function recordProgram(programPath: string, args: readonly string[] = [], options: RecordOptions = {}): Promise<RecordedRun> {
   const program = resolve(options.cwd ?? process.cwd(), programPath);
@@ -41,10 +43,11 @@ export async function recordProgram(programPath: string, args: readonly string[]
   }
   const tracePath = traceFileFor(program);
   rmSync(tracePath, { force: true }); // a stale trace must not pass for this run's
-  const config: RecordConfig = { programDir: programDirectory(dirname(program)), tracePath, program: basename(program) };
+  const preload = await recordPreload();
+  const config: RecordConfig = { programDir: programDirectory(dirname(program)), tracePath, program: basename(program), preload };
   const env = { ...(options.env ?? process.env), [RECORD_ENV]: JSON.stringify(config) };
   const exitCode = await new Promise<number>((done, fail) => {
-    const child = spawn(process.execPath, ['--require', RECORD_HOOKS_PATH, program, ...args], { stdio: options.stdio ?? 'inherit', env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const child = spawn(process.execPath, ['--require', preload, program, ...args], { stdio: options.stdio ?? 'inherit', env, ...(options.cwd ? { cwd: options.cwd } : {}) });
     child.on('error', fail);
     child.on('exit', (code, signal) => done(code ?? 128 + (signal ? constants.signals[signal] : 0)));
   });
