@@ -326,7 +326,7 @@ test('llm: the CLI refuses --mode llm without an endpoint, before running anythi
   const env = { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', SNIPEXEC_MODEL: '' };
   const r = cli(['run', '--mode', 'llm', '-'], 'console.log(1);', 60_000, env);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /--mode llm needs an endpoint: set OPENAI_API_KEY .* or OPENAI_BASE_URL/);
+  assert.match(r.stderr, /the LLM \(--mode llm, --ai\) needs an endpoint: set OPENAI_API_KEY .* or OPENAI_BASE_URL/);
   assert.equal(r.stdout, '');
   const noModel = cli(['run', '--mode', 'llm', '-'], 'console.log(1);', 60_000, { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
   assert.equal(noModel.code, 2);

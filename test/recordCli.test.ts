@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { cli } from './helpers.ts';
+import { startScriptedLlm } from './llmServer.ts';
 
 /** A copy of a fixture folder in a fresh temporary directory (record writes next to the program). */
 function copyFixture(t: TestContext, name: string): string {
@@ -93,4 +94,39 @@ test('run --tests: the calls of the snippet\'s own functions in its completed pr
   const run = nodeTest(dir);
   assert.equal(run.code, 0, run.output);
   assert.equal(run.passed, 2, run.output);
+});
+
+test('record --ai: the model proposes inputs over 127.0.0.1, the real function decides the expectations, and no source text goes out', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-record-ai-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'calc.js'), [
+    '// zebra-marker: the model must never see this comment',
+    'function applyDiscount(price, pct) {',
+    '  const CEILING_OF_ZEBRAS = 100;',
+    '  if (pct > CEILING_OF_ZEBRAS) throw new RangeError("pct " + pct);',
+    '  return Math.round(price * (100 - pct)) / 100;',
+    '}',
+    'console.log(applyDiscount(10, 10));',
+    'module.exports = { applyDiscount };',
+    '',
+  ].join('\n'));
+  // The reply claims expectations too; only the argument lists count.
+  const server = await startScriptedLlm(() => ({ reply: 'Try these:\n```json\n[[200, 50], [10, 150]]\n```\nExpected: 999 and 1.' }));
+  t.after(() => server.close());
+  const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', SNIPEXEC_MODEL: 'scripted', NODE_OPTIONS: '' };
+  delete env.NODE_TEST_CONTEXT;
+  const child = spawn(process.execPath, ['--no-node-snapshot', join(import.meta.dirname, '..', 'bin', 'snipexec.js'), 'record', join(dir, 'calc.js'), '--ai'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /gen-tests --ai: 2 tests in 1 file/);
+  const ai = readFileSync(join(dir, 'generated_tests', 'calc.ai.test.mjs'), 'utf8');
+  assert.match(ai, /applyDiscount\(200, 50\)[\s\S]*deepStrictEqual\(result, 100\)/, 'the real result, not the model\'s 999');
+  assert.match(ai, /assert\.throws\([\s\S]*applyDiscount\(10, 150\)[\s\S]*RangeError/);
+  assert.ok(server.requests.length > 0);
+  for (const request of server.requests) assert.ok(!/zebra|CEILING|Math\.round/i.test(request.raw), 'no source text in any request');
+  const run = nodeTest(join(dir, 'generated_tests'));
+  assert.equal(run.code, 0, run.output);
+  assert.equal(run.passed, 3, run.output);
 });

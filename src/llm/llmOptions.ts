@@ -40,12 +40,12 @@ export function llmOptionsFromEnv(env: NodeJS.ProcessEnv, flags: LlmFlags = {}):
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
   if (baseURL === undefined && apiKey === undefined) {
     throw new LlmNotConfigured(
-      '--mode llm needs an endpoint: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for a local server ' +
+      'the LLM (--mode llm, --ai) needs an endpoint: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for a local server ' +
         '(Ollama: http://127.0.0.1:11434/v1, llama.cpp/vLLM: http://127.0.0.1:8080/v1)',
     );
   }
   const model = flags.model ?? nonEmpty(env.SNIPEXEC_MODEL);
-  if (model === undefined) throw new LlmNotConfigured('--mode llm needs a model: pass --model NAME or set SNIPEXEC_MODEL');
+  if (model === undefined) throw new LlmNotConfigured('the LLM (--mode llm, --ai) needs a model: pass --model NAME or set SNIPEXEC_MODEL');
   return parseLlmOptions({ ...flags, baseURL: baseURL ?? OPENAI_DEFAULT_BASE_URL, apiKey: apiKey ?? 'not-needed', model });
 }
 
