@@ -69,7 +69,7 @@ export function constructorOf(value: object): unknown {
 
 class Walk {
   private nodes = 0;
-  private readonly ancestors = new Set<object>();
+  private readonly ancestors: object[] = [];
   private readonly ctx: SnapshotContext;
   constructor(ctx: SnapshotContext) {
     this.ctx = ctx;
@@ -87,12 +87,13 @@ class Walk {
   }
 
   private enter<T>(obj: object, fn: () => T): T {
-    if (this.ancestors.has(obj)) throw repr('cyclic');
-    this.ancestors.add(obj);
+    // A stack, not a Set: it is at most maxDepth deep, and most snapshots never need one.
+    if (this.ancestors.includes(obj)) throw repr('cyclic');
+    this.ancestors.push(obj);
     try {
       return fn();
     } finally {
-      this.ancestors.delete(obj);
+      this.ancestors.pop();
     }
   }
 
@@ -140,25 +141,24 @@ class Walk {
 
   private instance(value: object, depth: number): Snapshot {
     const fields: Record<string, Snapshot> = {};
-    for (const key of this.ownEnumerable(value)) {
-      const field = dataValue(value, key);
-      if (!field) throw repr(`[object ${className(value) ?? 'Object'}] with an accessor`);
-      fields[this.string(key)] = this.snap(field.value, depth + 1);
+    for (const [key, d] of this.ownEnumerable(value)) {
+      if (!('value' in d)) throw repr(`[object ${className(value) ?? 'Object'}] with an accessor`);
+      fields[this.string(key)] = this.snap(d.value, depth + 1);
     }
     return { serialization: 'instance', class: className(value) ?? 'Object', value: fields };
   }
 
-  /** Own enumerable string keys; an enumerable symbol key makes the value unreplayable as JSON. */
-  private ownEnumerable(value: object): string[] {
-    const keys: string[] = [];
+  /** Own enumerable string keys with their descriptors (read once); an enumerable symbol key makes the value unreplayable as JSON. */
+  private ownEnumerable(value: object): (readonly [string, PropertyDescriptor])[] {
+    const fields: (readonly [string, PropertyDescriptor])[] = [];
     for (const key of ownKeys(value)) {
       const d = getOwnPropertyDescriptor(value, key);
       if (!d?.enumerable) continue;
       if (typeof key === 'symbol') throw repr('object with symbol keys');
-      keys.push(key);
+      fields.push([key, d]);
     }
-    if (keys.length > SNAPSHOT_LIMITS.maxItems) throw repr(`object with ${keys.length} keys`);
-    return keys;
+    if (fields.length > SNAPSHOT_LIMITS.maxItems) throw repr(`object with ${fields.length} keys`);
+    return fields;
   }
 
   /** A JSON value exactly as it is (deepStrictEqual to the original), or a throw saying why not. */
@@ -185,27 +185,28 @@ class Walk {
   private array(value: unknown[], depth: number): unknown[] {
     const length = dataValue(value, 'length')?.value as number;
     if (length > SNAPSHOT_LIMITS.maxItems) throw repr(`Array of ${length} elements`);
-    const keys = this.ownEnumerable(value);
-    if (keys.length !== length) throw repr('sparse array or array with extra properties');
+    const fields = this.ownEnumerable(value);
+    if (fields.length !== length) throw repr('sparse array or array with extra properties');
     const out: unknown[] = [];
     for (let i = 0; i < length; i++) {
-      const item = dataValue(value, String(i));
-      if (!item) throw repr('array with an accessor');
+      // Indices come first, in order: the i-th field is index i unless an index is not among them (a hole, or not enumerable): then it is looked up.
+      const field = fields[i];
+      const d = field !== undefined && field[0] === String(i) ? field[1] : getOwnPropertyDescriptor(value, i);
+      if (!d || !('value' in d)) throw repr('array with an accessor');
       this.count(depth + 1);
-      out.push(this.json(item.value, depth + 1));
+      out.push(this.json(d.value, depth + 1));
     }
     return out;
   }
 
   private plain(value: object, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const key of this.ownEnumerable(value)) {
-      const field = dataValue(value, key);
-      if (!field) throw repr('object with an accessor');
-      if (field.value === undefined) throw repr('object with an undefined property');
+    for (const [key, d] of this.ownEnumerable(value)) {
+      if (!('value' in d)) throw repr('object with an accessor');
+      if (d.value === undefined) throw repr('object with an undefined property');
       if (key === '__proto__') throw repr('object with an own __proto__');
       this.count(depth + 1);
-      out[this.string(key)] = this.json(field.value, depth + 1);
+      out[this.string(key)] = this.json(d.value, depth + 1);
     }
     return out;
   }
