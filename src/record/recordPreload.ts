@@ -37,18 +37,20 @@ const BUILD = {
 
 /**
  * The file `recordProgram` passes to `--require`: recordHooks.ts and everything it imports
- * (@babel/parser included) as one CommonJS file, so the recorded program's Node neither strips
- * types nor resolves modules before the program starts (~140 ms of TypeScript stripping). Built
- * with esbuild on first use and kept in the bundle cache (bundleGuest.ts's cacheDir), named by a
- * hash of its inputs' contents, which are read again on every use: an edited source is rebuilt.
- * When no bundle can be kept (a read-only cache, or an input that changed while it was being
- * built) it is recordHooks.ts itself, which records the same, only slower to start.
+ * (@babel/parser included) as one CommonJS bundle, so the recorded program's Node neither strips
+ * types nor resolves modules before the program starts (~140 ms of TypeScript stripping), run by a
+ * small loader with a V8 code cache, which the first recorded run writes at its exit, so later runs
+ * compile little of the parser again. Built with esbuild on first use and kept in the bundle cache
+ * (bundleGuest.ts's cacheDir), named by a hash of its inputs' contents, which are read again on
+ * every use: an edited source is rebuilt. When no bundle can be kept (a read-only cache, or an
+ * input that changed while it was being built) it is recordHooks.ts itself, which records the
+ * same, only slower to start.
  */
 export async function recordPreload(): Promise<string> {
   const dir = cacheDir();
   const known = readManifest(dir);
-  const current = known === undefined ? undefined : bundleFile(dir, known);
-  if (current !== undefined && exists(current)) return current;
+  const current = known === undefined ? undefined : preloadFiles(dir, known);
+  if (current !== undefined && exists(current.bundle) && exists(current.loader)) return current.loader;
   const started = Date.now();
   let result: esbuild.BuildResult<typeof BUILD>;
   try {
@@ -62,16 +64,57 @@ export async function recordPreload(): Promise<string> {
   const code = result.outputFiles[0]?.text;
   if (code === undefined) throw new BundleFailed('record: could not bundle the preload: esbuild wrote nothing');
   const inputs = Object.keys(result.metafile.inputs).filter(isFileInput).sort();
-  const file = bundleFile(dir, inputs);
-  if (file === undefined || !settled(inputs, started)) return RECORD_HOOKS_PATH;
+  const files = preloadFiles(dir, inputs);
+  if (files === undefined || !settled(inputs, started)) return RECORD_HOOKS_PATH;
   try {
-    writeAtomically(file, code);
+    writeAtomically(files.bundle, code); // before the loader, which is what says the bundle is there
+    writeAtomically(files.loader, loaderSource(files));
     writeAtomically(join(dir, MANIFEST), JSON.stringify(inputs));
   } catch {
     return RECORD_HOOKS_PATH; // the cache cannot be written: every recording starts from the sources, which is only slower
   }
-  removeStale(dir, file);
-  return file;
+  removeStale(dir, files.stem);
+  return files.loader;
+}
+
+interface PreloadFiles {
+  /** The path of all three without its extension: `record-preload-HASH`. */
+  readonly stem: string;
+  /** The bundle: a CommonJS module. */
+  readonly bundle: string;
+  /** What `--require` loads: it runs the bundle with the code cache. */
+  readonly loader: string;
+  /** V8's code cache of the bundle, written by a recorded run when it is missing or V8 rejected it. */
+  readonly codeCache: string;
+}
+
+/**
+ * The loader: it compiles the bundle as Node would a CommonJS module, with the code cache when
+ * there is one; when there is none, or V8 rejected it (another Node or other flags), it writes
+ * one at exit, after the trace, with what the run compiled (the parser's functions included).
+ */
+function loaderSource(files: PreloadFiles): string {
+  return `'use strict';
+// Written by snipexec (src/record/recordPreload.ts): runs the record preload's bundle with a V8 code cache.
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { Script } = require('node:vm');
+const bundle = ${JSON.stringify(files.bundle)};
+const codeCache = ${JSON.stringify(files.codeCache)};
+let cachedData;
+try { cachedData = readFileSync(codeCache); } catch {}
+const script = new Script('(function (exports, require, module, __filename, __dirname) {' + readFileSync(bundle, 'utf8') + '\\n})', { filename: bundle, cachedData });
+const bundleModule = { exports: {} };
+script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, bundle, __dirname);
+if (cachedData === undefined || script.cachedDataRejected) {
+  process.on('exit', () => {
+    try {
+      const temp = codeCache + '.' + process.pid + '.tmp';
+      writeFileSync(temp, script.createCachedData());
+      renameSync(temp, codeCache);
+    } catch {}
+  });
+}
+`;
 }
 
 function readManifest(dir: string): string[] | undefined {
@@ -83,15 +126,16 @@ function readManifest(dir: string): string[] | undefined {
   }
 }
 
-/** The bundle these inputs give, named by esbuild's version, the build options and the inputs' paths and contents; undefined when one is gone. */
-function bundleFile(dir: string, inputs: readonly string[]): string | undefined {
-  const hash = createHash('sha256').update(JSON.stringify([esbuild.version, BUILD]));
+/** The files these inputs give, named by esbuild's version, the build options and the inputs' paths and contents; undefined when one is gone. */
+function preloadFiles(dir: string, inputs: readonly string[]): PreloadFiles | undefined {
+  const hash = createHash('sha256').update(JSON.stringify([esbuild.version, BUILD, loaderSource({ stem: '', bundle: '', loader: '', codeCache: '' })]));
   try {
     for (const f of inputs) hash.update(`\0${f}\0`).update(readFileSync(resolve(ROOT, f)));
   } catch {
     return undefined;
   }
-  return join(dir, `${PREFIX}${hash.digest('hex').slice(0, 32)}.cjs`);
+  const stem = join(dir, `${PREFIX}${hash.digest('hex').slice(0, 32)}`);
+  return { stem, bundle: `${stem}.js`, loader: `${stem}.cjs`, codeCache: `${stem}.v8cache` };
 }
 
 /** Whether no input changed from shortly before the build on: the contents hashed after it are those esbuild read. */
@@ -118,11 +162,12 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temp, file);
 }
 
+/** Removes the files of superseded bundles (and temporary files a crash left) once they are old. */
 function removeStale(dir: string, keep: string): void {
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
-    if (!name.startsWith(PREFIX) || !name.endsWith('.cjs') || file === keep) continue;
+    if (!name.startsWith(PREFIX) || file.startsWith(`${keep}.`)) continue;
     try {
       if (now - statSync(file).mtimeMs > STALE_AFTER_MS) rmSync(file, { force: true });
     } catch {
