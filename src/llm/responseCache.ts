@@ -1,5 +1,6 @@
+import { writeFileAtomically } from '../writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What the endpoint answered, as stored. */
@@ -50,9 +51,7 @@ export class ResponseCache {
   set(key: string, parts: CacheKeyParts, reply: CachedReply): void {
     const file = this.path(key);
     mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ model: parts.model, baseURL: parts.baseURL, messages: parts.messages, reply }) + '\n');
-    renameSync(tmp, file);
+    writeFileAtomically(file, JSON.stringify({ model: parts.model, baseURL: parts.baseURL, messages: parts.messages, reply }) + '\n');
     // Which endpoint the cache answers for, so an evaluation can replay it without one.
     const endpoint = join(this.dir, 'endpoint.json');
     if (!existsSync(endpoint)) writeFileSync(endpoint, JSON.stringify({ baseURL: withoutCredentials(parts.baseURL), model: parts.model }) + '\n');

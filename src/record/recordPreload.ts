@@ -1,5 +1,6 @@
+import { writeFileAtomically } from '../writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -67,9 +68,9 @@ export async function recordPreload(): Promise<string> {
   const files = preloadFiles(dir, inputs);
   if (files === undefined || !settled(inputs, started)) return RECORD_HOOKS_PATH;
   try {
-    writeAtomically(files.bundle, code); // before the loader, which is what says the bundle is there
-    writeAtomically(files.loader, loaderSource(files));
-    writeAtomically(join(dir, MANIFEST), JSON.stringify(inputs));
+    writeFileAtomically(files.bundle, code); // before the loader, which is what says the bundle is there
+    writeFileAtomically(files.loader, loaderSource(files));
+    writeFileAtomically(join(dir, MANIFEST), JSON.stringify(inputs));
   } catch {
     return RECORD_HOOKS_PATH; // the cache cannot be written: every recording starts from the sources, which is only slower
   }
@@ -155,12 +156,6 @@ function exists(file: string): boolean {
   }
 }
 
-/** A reader sees the old file or the new one, never half of one. */
-function writeAtomically(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, file);
-}
 
 /** Removes the files of superseded bundles (and temporary files a crash left) once they are old. */
 function removeStale(dir: string, keep: string): void {

@@ -1,5 +1,6 @@
+import { writeFileAtomically } from '../writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -187,9 +188,7 @@ function writeCache(key: string, code: string, inputs: readonly string[], starte
     });
     if (stamped.some(([, , mtime]) => mtime >= started - MTIME_GRANULARITY_MS)) return;
     const dir = cacheDir();
-    const temp = join(dir, `${key}.${process.pid}.tmp`);
-    writeFileSync(temp, JSON.stringify({ inputs: stamped, code } satisfies CacheEntry));
-    renameSync(temp, join(dir, `${key}.json`)); // atomic: a reader sees the old entry or the new one
+    writeFileAtomically(join(dir, `${key}.json`), JSON.stringify({ inputs: stamped, code } satisfies CacheEntry));
   } catch {
     // a read-only install: the bundle is rebuilt by the next process, which is only slower
   }

@@ -1,5 +1,6 @@
+import { writeFileAtomically } from '../writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { cacheDir, type GuestBundle } from './bundleGuest.ts';
@@ -118,10 +119,7 @@ function readVerdicts(key: string, count: number): ProbeVerdict[] | undefined {
 
 function writeVerdicts(key: string, verdicts: readonly ProbeVerdict[]): void {
   try {
-    const file = verdictFile(key);
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(verdicts));
-    renameSync(temp, file); // atomic: a reader sees the old file or the new one
+    writeFileAtomically(verdictFile(key), JSON.stringify(verdicts));
   } catch {
     // a read-only install: the next process probes again, which is only slower
   }
