@@ -6,6 +6,9 @@ import { after, test } from 'node:test';
 import { runBatch } from '../src/batch/runBatch.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
+import { TraceStore } from '../src/engine/traceStore.ts';
+import { llmClassifier } from '../src/values/llm/llmProvider.ts';
+import type { ValueRequest } from '../src/values/types.ts';
 import { cli } from './helpers.ts';
 import { definition, elementOf, scriptedEnvironment, startScriptedLlm, type Script } from './llmServer.ts';
 
@@ -50,23 +53,39 @@ test('llm: wrong, then right: attempts 2, and the second request carries the err
   );
 });
 
-test('llm: never right: at most 5 generator requests, one classifier request, then its dummy; the run completes', async () => {
+/** A value request for a called global, as the definition book makes one. */
+function classifierRequest(snippet: string, element: string): ValueRequest {
+  return {
+    element, kind: 'global', name: element, usage: { called: 1 }, site: undefined, snippet, line: 1, message: `${element} is not defined`,
+    attempt: 6, history: [], rejected: [], trace: undefined, traces: new TraceStore(), mayProbe: false, definitions: () => [], fallbacks: 0,
+  };
+}
+
+const PROSE = 'I would need more context about the rest of your project to say what this should be. Could you share more of the code?';
+const SPLIT = "const parts = splitPair('left-right');\nconsole.log(parts[0].toUpperCase(), parts[1].length);\nconst total = items.reduce((n, x) => n + x.price, 0);\nconsole.log(total.toFixed(2));";
+
+test('llm: a server that only answers prose: at most 5 generator requests and 1 classifier request per element, then the trace-learnt value, and trace mode\'s coverage', async () => {
   await withServer(
-    (req) => {
-      if (req.kind === 'classifier') return { reply: 'function' };
-      return elementOf(req.prompt) === 'greet' ? { reply: definition('ELEMENT = 42;') } : { reply: definition("ELEMENT = 'x';") };
-    },
+    () => ({ reply: PROSE }),
     async (url, requests) => {
-      const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      const r = await runSnippet(SPLIT, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      const trace = await runSnippet(SPLIT, { mode: 'trace' });
       assert.equal(r.status, 'completed', JSON.stringify(r.errors));
-      assert.equal(generatorFor(requests, 'greet').length, 5);
-      const classified = requests.filter((q) => q.kind === 'classifier');
-      assert.equal(classified.length, 1);
-      assert.match(classified[0]!.prompt, /Element: `greet`/);
-      const greet = r.injections.find((i) => i.element === 'greet');
-      assert.equal(greet?.provider, 'llm-classifier-fallback');
-      assert.equal(greet?.category, 'function');
-      assert.equal(greet?.attempts, 5);
+      assert.equal(r.degraded, undefined, 'the endpoint answered: nothing degraded');
+      const asked = new Set(requests.map((q) => elementOf(q.prompt)).filter((e) => e !== undefined));
+      assert.ok(asked.has('splitPair') && asked.has('items'), [...asked].join(', '));
+      for (const element of asked) {
+        assert.ok(generatorFor(requests, element!).length <= 5, `${element}: ${generatorFor(requests, element!).length} generator requests`);
+        assert.ok(requests.filter((q) => q.kind === 'classifier' && q.prompt.includes(`\`${element}\``)).length <= 1, `${element}: one classifier request at most`);
+      }
+      for (const element of ['splitPair', 'items']) {
+        const i = r.injections.find((x) => x.element === element);
+        assert.equal(i?.provider, 'trace-fallback', element);
+        assert.equal(i?.attempts, 5, element);
+        assert.equal(i?.source, trace.injections.find((x) => x.element === element)?.source, `${element}: the value trace mode learnt`);
+      }
+      assert.ok(r.lines.covered >= trace.lines.covered, `llm ${r.lines.covered} lines, trace ${trace.lines.covered}`);
+      assert.match(r.stdout, /^EXAMPLE \d+\n1\.00\n$/, 'the learnt values ran: a string for toUpperCase, a number for toFixed');
     },
   );
 });
@@ -86,15 +105,15 @@ test('llm: a definition that throws while it is evaluated is an attempt, fed bac
   );
 });
 
-test('llm: a classifier reply that is not a category leaves the choice to the heuristic classifier', async () => {
+test('llm: the classifier is asked once per element; a reply that is not a category leaves the choice to the heuristic classifier', async () => {
   await withServer(
-    (req) => (req.kind === 'classifier' ? { reply: 'I think it is probably some kind of callable thing.' } : { reply: definition('ELEMENT = 42;') }),
-    async (url) => {
-      const r = await runSnippet('widget();', { mode: 'llm' }, { llm: scriptedEnvironment(url) });
-      const widget = r.injections.find((i) => i.element === 'widget');
-      assert.equal(widget?.provider, 'heuristic-fallback');
-      assert.equal(widget?.category, 'function');
-      assert.equal(r.status, 'completed');
+    (req) => (req.kind === 'classifier' ? { reply: 'I think it is probably some kind of callable thing.' } : { reply: PROSE }),
+    async (url, requests) => {
+      const classifier = llmClassifier(scriptedEnvironment(url).session());
+      const request = classifierRequest('widget();', 'widget');
+      assert.deepEqual(await classifier.fallback(request), { category: 'function', by: 'heuristic' });
+      assert.deepEqual(await classifier.fallback({ ...request, fallbacks: 1 }), { category: 'function', by: 'heuristic' });
+      assert.equal(requests.filter((q) => q.kind === 'classifier').length, 1);
     },
   );
 });

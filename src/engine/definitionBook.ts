@@ -9,6 +9,10 @@ import { isExhausted, type Category, type ElementKind, type Exhausted, type Fail
 import { liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
 import { ProviderBroker, type ProviderError } from './providerBroker.ts';
 import { TraceStore } from './traceStore.ts';
+import { TRACE_FALLBACK, traceProvider } from '../values/trace/traceProvider.ts';
+
+/** Providers whose values are the trace generator's: learnt again when their trace grows. */
+const TRACE_MADE: ReadonlySet<string> = new Set([traceProvider.name, TRACE_FALLBACK]);
 
 /** One injected element and the definition that currently stands for it. */
 export interface Definition {
@@ -132,12 +136,12 @@ export class DefinitionBook {
     return proposal;
   }
 
-  /** The fallback classifier's category, as its predefined dummy. */
+  /** The fallback's proposal (`--mode llm`: the trace generator's value), or its category as the predefined dummy. */
   private async fallback(def: Definition, request: ValueRequest): Promise<Proposal> {
     const choice = await this.broker.fallback(request);
     def.fallbacks++;
     def.provider = `${choice.by}-fallback`;
-    return dummyFor(choice.category, def.id, def.name, request.usage.arrayPattern?.length);
+    return choice.proposal ?? dummyFor(choice.category, def.id, def.name, request.usage.arrayPattern?.length);
   }
 
   private site(sid: number | undefined): HookSite | undefined {
@@ -178,13 +182,17 @@ export class DefinitionBook {
     const learning = this.probed.size > 0;
     if (learning) this.learningRuns++;
     const { provider } = this.broker;
-    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && provider.resynthesizes === true && grew.has(d.id) && d.provider === provider.name));
+    // Values the trace generator synthesised are synthesised again from a grown trace, whichever
+    // provider the mode has (an LLM's parts and trace-fallback values learn as trace's do).
+    const traceMade = (d: Definition) => (provider.resynthesizes === true && d.provider === provider.name) || (provider.resynthesizes !== true && TRACE_MADE.has(d.provider));
+    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && traceMade(d)));
     this.probed.clear();
     for (const def of redo) {
       const wasProbe = def.proposal.probe === true;
       const attempts = def.attempts;
       const request = this.request(def, def.message, {}, false);
-      let proposal = await this.propose(def, request);
+      const again = !wasProbe && provider.resynthesizes !== true ? await this.broker.synthesize(request, traceProvider) : undefined;
+      let proposal = again ?? await this.propose(def, request);
       // Re-synthesis from a grown trace refines the same attempt; it spends none.
       if (!wasProbe) def.attempts = attempts;
       if (!proposal || proposal.probe) proposal = await this.fallback(def, request);
@@ -308,7 +316,7 @@ export class DefinitionBook {
   private async retry(def: Definition, error: string, observed: Usage): Promise<Proposal | undefined> {
     if (def.proposal.probe) return undefined; // a recording proxy takes any operation; nothing to refine yet
     if (fixedOnPath(def.id, (id) => this.defs.get(id)?.proposal.category)) return undefined; // the platform's type is not refined
-    def.history.push({ source: def.proposal.source, error });
+    def.history.push({ source: def.proposal.source, error, ...(def.proposal.code !== undefined ? { code: def.proposal.code } : {}) });
     if (def.proposal.category === 'Dummy') return undefined; // the last resort failed too: leave the error standing
     if (!def.proposal.generated && !def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);
     this.changed = true;

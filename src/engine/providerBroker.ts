@@ -1,7 +1,8 @@
 import { LlmBadResponse, LlmBudgetExhausted, LlmUnavailable, ProviderFailed, type SnipexecError } from '../errors.ts';
 import { heuristicClassifier } from '../values/classifyHeuristic.ts';
 import { classifierFallback, type Degradation, type FallbackChoice, type ValueSource } from '../values/providers.ts';
-import type { Exhausted, Proposal, ValueProvider, ValueRequest } from '../values/types.ts';
+import { TRACE_FALLBACK } from '../values/trace/traceProvider.ts';
+import { isExhausted, type Exhausted, type Proposal, type ValueProvider, type ValueRequest } from '../values/types.ts';
 
 /** A value provider's own failure, as opposed to a bug of the host: only these are provider errors. */
 export function isProviderFailure(error: unknown): error is SnipexecError {
@@ -41,7 +42,7 @@ export class ProviderBroker {
 
   /** Whether a definition made by `provider` is the current provider's to retry when it fails. */
   owns(provider: string): boolean {
-    return provider === this.source.provider.name || (this.degraded !== undefined && provider === this.original.provider.name);
+    return provider === this.source.provider.name || provider === TRACE_FALLBACK || (this.degraded !== undefined && provider === this.original.provider.name);
   }
 
   /**
@@ -58,6 +59,14 @@ export class ProviderBroker {
           return { exhausted: true, attempts: 0, failures: [] };
         }
       }
+    });
+  }
+
+  /** A value synthesised again by `provider` (the trace generator), timed like every provider call; undefined when it has none. */
+  async synthesize(request: ValueRequest, provider: ValueProvider): Promise<Proposal | undefined> {
+    return this.timed(async () => {
+      const p = await provider.propose({ ...request, mayProbe: false });
+      return p && !isExhausted(p) && !p.probe ? p : undefined;
     });
   }
 

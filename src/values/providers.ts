@@ -25,10 +25,15 @@ export function dummyProvider(classifier: TypeClassifier = heuristicClassifier):
   };
 }
 
-/** The category a fallback picked, and which classifier picked it (reported as `<by>-fallback`). */
+/**
+ * What a fallback picked, and who picked it (reported as `<by>-fallback`): a category, injected as
+ * its predefined dummy, or a whole proposal (`--mode llm` falls back to the value the trace
+ * generator learnt for the element).
+ */
 export interface FallbackChoice {
   readonly category: Category;
   readonly by: string;
+  readonly proposal?: Proposal;
 }
 
 /** Why a snippet's values came from a stand-in source: the result's `degraded` field. */

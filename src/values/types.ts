@@ -16,6 +16,8 @@ export type ElementKind = 'global' | 'receiver' | 'member' | 'return' | 'module'
 export interface FailedAttempt {
   readonly source: string;
   readonly error: string;
+  /** The code as the generator wrote it, when it differs from `source` (what the fix prompt shows). */
+  readonly code?: string;
 }
 
 /** Everything a value provider may use to propose a definition for one element. */
@@ -67,6 +69,8 @@ export interface Proposal {
   readonly failures?: readonly FailedAttempt[];
   /** Who made it, when not the mode's provider (e.g. the trace generator after an LLM cap). */
   readonly provider?: string;
+  /** The code as the generator wrote it (an LLM's code block), when `source` is its rewrite. */
+  readonly code?: string;
 }
 
 /** The provider used every attempt it had without a usable proposal; the fallback decides. */

@@ -62,8 +62,11 @@ export function llmProvider(session: LlmSession, maxAttempts: number): ValueProv
  */
 export function llmClassifier(session: LlmSession): TypeClassifier & { fallback(request: ValueRequest): Promise<FallbackChoice> } {
   const ranked = (request: ValueRequest) => heuristicClassifier.classify(request);
+  /** Elements the classifier was asked about: one request per element, whatever comes after. */
+  const asked = new Set<string>();
   const ask = async (request: ValueRequest): Promise<Category | undefined> => {
-    if (request.fallbacks > 0) return undefined;
+    if (asked.has(request.element)) return undefined;
+    asked.add(request.element);
     let reply: string;
     try {
       reply = await session.chat(classifierMessages(request), `classify ${request.element}`);
@@ -100,11 +103,27 @@ export function parseCategory(reply: string): Category | undefined {
  */
 const TRACE_FALLBACK: ValueSource = { provider: traceFallbackProvider, classifier: heuristicClassifier, fallback: classifierFallback(heuristicClassifier) };
 
+/**
+ * After the LLM used its attempts on an element: the value the trace generator learnt for it from
+ * the same recording runs (`trace-fallback`). When that value fails too, it is blamed and refined
+ * like a trace value, a category at a time, for up to `maxAttempts` fallbacks; then the classifier
+ * (one LLM request per element, else the heuristic) picks a dummy.
+ */
+function traceThenClassifier(classifier: ReturnType<typeof llmClassifier>, maxAttempts: number): (request: ValueRequest) => Promise<FallbackChoice> {
+  return async (request) => {
+    if (request.fallbacks < maxAttempts) {
+      const learnt = await traceProvider.propose({ ...request, mayProbe: false });
+      if (learnt && !isExhausted(learnt) && !learnt.probe) return { category: learnt.category, by: 'trace', proposal: learnt };
+    }
+    return classifier.fallback(request);
+  };
+}
+
 /** The value source of `--mode llm`, for one snippet's session; it degrades to TRACE_FALLBACK when the endpoint fails. */
 export function llmValueSource(session: LlmSession, maxAttempts: number): ValueSource {
   const classifier = llmClassifier(session);
   return {
-    provider: llmProvider(session, maxAttempts), classifier, fallback: (request) => classifier.fallback(request),
+    provider: llmProvider(session, maxAttempts), classifier, fallback: traceThenClassifier(classifier, maxAttempts),
     degrade: { reason: 'llm-unavailable', when: (error) => error instanceof LlmUnavailable, to: TRACE_FALLBACK },
   };
 }

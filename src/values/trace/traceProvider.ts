@@ -31,4 +31,5 @@ export const traceProvider: ValueProvider = {
  * The trace generator standing in for an LLM whose endpoint stopped answering: the same values,
  * named for what they are, so no element claims a definition the model never wrote.
  */
-export const traceFallbackProvider: ValueProvider = { ...traceProvider, name: 'trace-fallback' };
+export const TRACE_FALLBACK = 'trace-fallback';
+export const traceFallbackProvider: ValueProvider = { ...traceProvider, name: TRACE_FALLBACK };
