@@ -18,6 +18,8 @@ export const runOptionsSchema = z
     maxRuns: z.number().int().min(1).max(100).default(12).describe('Executions per snippet, the final measured run included.'),
     maxInjections: z.number().int().min(0).max(10_000).default(300).describe('Injected elements per snippet.'),
     maxAttempts: z.number().int().min(1).max(20).default(5).describe('Proposals per element before the fallback dummy is used.'),
+    maxChecks: z.number().int().min(0).max(1_000).default(40).describe('Definition checks per snippet (llm mode): each generated definition runs alone in a fresh isolate before the snippet uses it, apart from --max-runs; past this many, definitions go to the snippet unchecked.'),
+    checkTimeoutMs: z.number().int().min(50).max(60_000).default(1_000).describe('Wall-clock budget of one definition check; a definition that does not finish in it (an endless loop) is a failed attempt.'),
     maxConsoleBytes: z.number().int().min(0).max(64 * 1024 * 1024).default(64 * 1024).describe('Console output kept per run; the rest is cut and counted.'),
     maxTimerTicks: z.number().int().min(0).max(1_000_000).default(10_000).describe('Timer callbacks run by the virtual clock after the script.'),
     maxSourceBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(1024 * 1024).describe('Largest snippet accepted, in bytes.'),

@@ -105,6 +105,45 @@ test('llm: a definition that throws while it is evaluated is an attempt, fed bac
   );
 });
 
+for (const [name, wrong, expected] of [
+  ['loops forever while it is evaluated', definition('while (true) {}\nELEMENT = (name) => name;'), /did not finish within \d+ ms while it was checked/],
+  ['exhausts memory while it is evaluated', definition('const all = [];\nwhile (true) all.push(new Array(100000).fill(1));\nELEMENT = all;'), /exhausted the \d+ MB memory limit while it was checked/],
+] as const) {
+  test(`llm: a definition that ${name} is one failed attempt; the snippet completes`, async () => {
+    let asks = 0;
+    await withServer(
+      (req) => (elementOf(req.prompt) === 'greet' ? { reply: asks++ === 0 ? wrong : RIGHT } : { reply: definition('ELEMENT = {};') }),
+      async (url, requests) => {
+        const r = await runSnippet(GREET, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+        assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+        assert.equal(r.stdout, 'HELLO, ADA\n');
+        const greet = r.injections.find((i) => i.element === 'greet');
+        assert.equal(greet?.provider, 'llm');
+        assert.equal(greet?.attempts, 2);
+        const asks = generatorFor(requests, 'greet');
+        assert.equal(asks.length, 2);
+        assert.match(asks[1]!.prompt, expected);
+      },
+    );
+  });
+}
+
+test('llm: a function that loops forever when the snippet calls it is one failed attempt; the snippet completes', async () => {
+  let asks = 0;
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' ? { reply: asks++ === 0 ? definition('ELEMENT = (name) => { for (;;) {} };') : RIGHT } : { reply: definition('ELEMENT = {};') }),
+    async (url, requests) => {
+      const r = await runSnippet(GREET, { mode: 'llm', timeoutMs: 500 }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+      assert.equal(r.stdout, 'HELLO, ADA\n');
+      assert.equal(r.fullyExecuted, true);
+      const greet = r.injections.find((i) => i.element === 'greet');
+      assert.equal(greet?.attempts, 2);
+      assert.match(generatorFor(requests, 'greet')[1]!.prompt, /did not finish within its time limit with this definition in place/);
+    },
+  );
+});
+
 test('llm: the classifier is asked once per element; a reply that is not a category leaves the choice to the heuristic classifier', async () => {
   await withServer(
     (req) => (req.kind === 'classifier' ? { reply: 'I think it is probably some kind of callable thing.' } : { reply: PROSE }),

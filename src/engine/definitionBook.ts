@@ -7,6 +7,7 @@ import type { Degradation, ValueSource } from '../values/providers.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
 import { isExhausted, type Category, type ElementKind, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
 import { liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
+import type { DefinitionCheck } from './checkDefinition.ts';
 import { ProviderBroker, type ProviderError } from './providerBroker.ts';
 import { TraceStore } from './traceStore.ts';
 import { TRACE_FALLBACK, traceProvider } from '../values/trace/traceProvider.ts';
@@ -42,6 +43,8 @@ export interface BookContext {
   readonly maxInjections: number;
   /** Where a host bug's stack goes. */
   readonly log: Logger;
+  /** Checks a generator's definition by execution before it is adopted (llm mode, src/engine/checkDefinition.ts). */
+  readonly check?: DefinitionCheck;
 }
 
 /**
@@ -157,7 +160,23 @@ export class DefinitionBook {
       // Only the LLM prompt reads these; every other request would pay for building them.
       definitions: () => [...this.defs.values()].filter((d) => !d.proposal.probe).map((d) => ({ element: d.id, source: d.proposal.source })),
       fallbacks: def.fallbacks,
+      ...(this.ctx.check ? { check: (p: Proposal) => this.ctx.check!(this.withCandidate(def, p), def.id) } : {}),
     };
+  }
+
+  /**
+   * The definitions with `candidate` standing for `def`, to check it: parts it refers to that are
+   * not defined yet are universal dummies (they are learnt once it is adopted), and recording
+   * proxies are left out (they exist only inside a run).
+   */
+  private withCandidate(def: Definition, candidate: Proposal): Map<string, Definition> {
+    const defs = new Map([...this.defs].filter(([, d]) => !d.proposal.probe));
+    defs.set(def.id, { ...def, proposal: candidate });
+    for (const ref of candidate.refs) {
+      if (defs.has(ref)) continue;
+      defs.set(ref, { ...def, id: ref, kind: 'part', parent: def.id, name: ref, usageKey: ref, proposal: dummyFor('Dummy', ref, ref), history: [], rejected: [] });
+    }
+    return defs;
   }
 
   private adopt(def: Definition, proposal: Proposal): Proposal {
@@ -236,6 +255,29 @@ export class DefinitionBook {
    */
   fixedByPlatform(culprit: string): boolean {
     return fixedOnPath(culprit, (id) => this.defs.get(id)?.proposal.category);
+  }
+
+  /**
+   * A run that did not finish (timeout, memory limit): each generated definition (an LLM's) that
+   * is new since the last run that did, or every one when none did, is retried with that fault.
+   * Returns whether any was.
+   */
+  async blameStall(status: 'timeout' | 'memory-limit', finished: ReadonlyMap<string, Definition> | undefined): Promise<boolean> {
+    return this.guarded(async () => {
+      const fault = status === 'timeout'
+        ? 'the snippet did not finish within its time limit with this definition in place; it must not loop forever when it is used'
+        : 'the snippet exhausted its memory limit with this definition in place';
+      const suspects = [...this.defs.values()].filter((d) => d.proposal.generated === true && !d.proposal.probe && this.broker.owns(d.provider) && finished?.get(d.id)?.proposal.source !== d.proposal.source);
+      let any = false;
+      for (const def of suspects) {
+        const before = def.proposal.source;
+        await this.retry(def, fault, {});
+        await this.resolveParts(def, 0);
+        any ||= def.proposal.source !== before;
+      }
+      if (any) this.prune();
+      return any;
+    }, false);
   }
 
   /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */

@@ -10,6 +10,7 @@ import { valueSourceFor, type ValueSource } from '../values/providers.ts';
 import { llmValueSource } from '../values/llm/llmProvider.ts';
 import { LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
 import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
+import { definitionChecker } from './checkDefinition.ts';
 import { DefinitionBook } from './definitionBook.ts';
 import { HostDeadline } from './hostDeadline.ts';
 import { prepareInWorker } from './prepareInWorker.ts';
@@ -84,11 +85,17 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   }
   values ??= valueSourceFor(options.mode);
   const log = deps.logger ?? deps.llm?.log ?? pino({ level: 'silent' });
+  const config = runtimeConfig(instrumented, options);
+  // An LLM's definitions are checked by execution, within their own budget, before the snippet runs with them.
+  const checker = session && definitionChecker({
+    hook: instrumented.hook, config: { ...config, drive: false }, environments, memoryLimitMb: options.memoryLimitMb,
+    timeoutMs: options.checkTimeoutMs, maxChecks: options.maxChecks, log,
+  });
   const newBook = () => new DefinitionBook({
     snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values: values!,
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections, log,
+    ...(checker ? { check: checker.check } : {}),
   });
-  const config = runtimeConfig(instrumented, options);
   const resultParts = {
     parsed, instrumented, llmCalls: NO_LLM_USAGE,
     clock: { seed: config.seed, startTime: config.startTime, maxTimerTicks: options.maxTimerTicks },
@@ -162,6 +169,8 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
   const iterables: Record<string, string> = {};
   // The best measured run so far, to come back to when retrying values made things worse.
   let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
+  // The definitions of the last run that neither timed out nor ran out of memory.
+  let finished: ReturnType<DefinitionBook['snapshot']> | undefined;
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
     const left = deadline.remainingMs() + book.providerMs;
@@ -180,17 +189,23 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     for (const [sid, answer] of Object.entries(last.report?.answers ?? {})) if (!(sid in answers)) answers[sid] = answer;
     for (const [sid, id] of Object.entries(last.report?.callees ?? {})) if (!(sid in callees)) callees[sid] = id;
     for (const [sid, id] of Object.entries(last.report?.iterables ?? {})) if (!(sid in iterables)) iterables[sid] = id;
-    if (!lastLearnt && last.report) {
+    const stalled = !lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit');
+    // A run that timed out or ran out of memory with generated definitions new since the last run
+    // that did not: they are blamed (an LLM's function that loops when called), and retried.
+    const stallBlamed = stalled && runs < options.maxRuns && (await book.blameStall(last.status as 'timeout' | 'memory-limit', finished));
+    if (!stalled) finished = ranWith;
+    if (!lastLearnt && last.report && !stallBlamed) {
       const covered = coveredStatements(last.report);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
+    if (stallBlamed) book.changed = true;
     await book.afterRun(last.report?.traces);
     // A definition that threw while the prelude ran goes back to its provider with the error.
     if (runs < options.maxRuns && (await book.definitionsFailed(last.report?.preludeFailures ?? []))) book.changed = true;
     // A run that stopped on an injected value's fault: that value is retried with the error.
     if (!book.changed && last.status === 'stopped' && runs < options.maxRuns && (await book.blame(last.report?.errors ?? []))) book.changed = true;
     if (!book.changed || book.hostError) break;
-    if (!lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
+    if (!lastLearnt && !stallBlamed && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
   }
   if (best && last?.report && coveredStatements(last.report) < best.covered && !book.hostError) {
     // One more run, with the definitions of the best one: more attempts never lower coverage.

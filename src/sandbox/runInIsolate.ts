@@ -38,6 +38,11 @@ export interface Execution {
   readonly onRequest: (json: string) => Promise<string>;
   /** Time spent waiting for value providers (an LLM) so far, in total: the snippet's time does not include it. */
   readonly waitedMs?: () => number;
+  /**
+   * Runs the environments and the prelude only (a definition check, src/engine/checkDefinition.ts):
+   * no snippet, timers or drive. The run is `completed` when the prelude finished.
+   */
+  readonly preludeOnly?: boolean;
 }
 
 export interface ExecutionResult {
@@ -129,6 +134,11 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     // Each script evaluates to what the runtime takes from it (the prelude's failures, the values to
     // adopt, the snippet as an arrow taking the hooks), so none of them reaches the runtime by a global.
     if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining(), (v) => call('preludeFailures', [v], remaining()));
+    if (exec.preludeOnly) {
+      const raw = (await call('report', [], 2_000)) as string;
+      if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
+      return finish({ status: 'completed', report: withCounters(JSON.parse(raw) as RuntimeReport, counters) });
+    }
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
     await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v], remaining()));
     await runTimers(call, exec.maxTimerTicks, remaining);

@@ -47,6 +47,11 @@ export interface ValueRequest {
   readonly definitions: () => readonly { readonly element: string; readonly source: string }[];
   /** How often a fallback category was already picked for this element. */
   readonly fallbacks: number;
+  /**
+   * Checks a proposal by execution before the snippet runs with it (llm mode): the reason it
+   * failed (threw, looped, exhausted memory), or undefined when it evaluated or was not checked.
+   */
+  readonly check?: (proposal: Proposal) => Promise<string | undefined>;
 }
 
 /**

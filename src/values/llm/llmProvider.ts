@@ -46,7 +46,13 @@ export function llmProvider(session: LlmSession, maxAttempts: number): ValueProv
         used++;
         const extracted = extractDefinition(reply);
         if (extracted.ok) {
-          return { source: extracted.source, refs: extracted.refs, category: extracted.category, generated: true, attempts: used, failures };
+          const proposal: Proposal = { source: extracted.source, refs: extracted.refs, category: extracted.category, generated: true, attempts: used, failures };
+          // Checked by execution before the snippet runs with it: one that throws, loops or
+          // exhausts memory is a failed attempt, fed back at once.
+          const problem = await request.check?.(proposal);
+          if (problem === undefined) return proposal;
+          failures.push({ source: extracted.source, error: problem });
+          continue;
         }
         failures.push({ source: extracted.code, error: extracted.error });
       }
