@@ -1,17 +1,32 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { OBJECT_KEYS } from '../apiTypes/platformTypes.ts';
 import { memberId, type CallRecord, type Trace, type TraceView } from '../trace/trace.ts';
+import { countTokens } from '../../llm/countTokens.ts';
+import { clipToTokens, nearestFirst } from './promptBudget.ts';
 
-const MAX_LINES = 40;
+/** Bounds the walk over parts; the token budget decides what is shown. */
+const MAX_LINES = 200;
 const MAX_DEPTH = 4;
+/** Tokens the line "- (12 more lines about its parts not shown)" may take. */
+const CUT_MARKER_TOKENS = 16;
+
+/** The heading of a recorded trace, in real requests and in the few-shot examples alike. */
+export const RECORDED_HEADING = 'What the snippet did with it (recorded at run time):';
+
+/** The recorded trace block: RECORDED_HEADING and the `- \`id\`: facts` lines, with a marker for lines cut. */
+export function recordedBlock(lines: readonly string[], cut = 0): string {
+  const more = cut > 0 ? [`- (${cut} more line${cut === 1 ? '' : 's'} about its parts not shown)`] : [];
+  return [RECORDED_HEADING, ...lines, ...more].join('\n');
+}
 
 /**
  * What recording proxies saw the snippet do with an element and its parts, as short lines for the
  * prompt: members read, calls and their arguments, iteration, comparisons, `await`, `typeof`…
- * Empty when nothing was recorded. Static usage from the syntax fills in when there is no trace.
+ * At most `budget` tokens: the parts deepest below the element are cut first. Empty when nothing
+ * was recorded. Static usage from the syntax fills in when there is no trace.
  */
-export function describeUsage(element: string, traces: TraceView, usage: Usage): string {
-  const lines: string[] = [];
+export function describeUsage(element: string, traces: TraceView, usage: Usage, budget: number): string {
+  const lines: { text: string; distance: number }[] = [];
   const seen = new Set<string>();
   const visit = (id: string, depth: number): void => {
     if (seen.has(id) || depth > MAX_DEPTH || lines.length >= MAX_LINES) return;
@@ -19,7 +34,7 @@ export function describeUsage(element: string, traces: TraceView, usage: Usage):
     const t = traces.get(id);
     if (!t) return;
     const facts = traceFacts(t);
-    if (facts.length > 0) lines.push(`- \`${id}\`: ${facts.join('; ')}`);
+    if (facts.length > 0) lines.push({ text: `- \`${id}\`: ${facts.join('; ')}`, distance: depth });
     for (const key of t.reads ?? []) if (!OBJECT_KEYS.has(key)) visit(memberId(id, key), depth + 1);
     visit(`${id}()`, depth + 1);
     visit(`new ${id}`, depth + 1);
@@ -28,9 +43,13 @@ export function describeUsage(element: string, traces: TraceView, usage: Usage):
     for (const arg of t.argProbes ?? []) visit(arg, depth + 1);
   };
   visit(element, 0);
-  if (lines.length > 0) return `What the snippet did with it at run time (recorded):\n${lines.join('\n')}`;
+  if (lines.length > 0) {
+    // The heading and the marker of cut lines come out of the budget first.
+    const { kept, cut } = nearestFirst(lines, budget - countTokens(`${RECORDED_HEADING}\n`) - CUT_MARKER_TOKENS);
+    return recordedBlock(kept.map((l) => l.text), cut);
+  }
   const fromSyntax = staticFacts(usage);
-  return fromSyntax.length > 0 ? `How the snippet uses it (from the code): ${fromSyntax.join('; ')}` : '';
+  return fromSyntax.length > 0 ? clipToTokens(`How the snippet uses it (from the code): ${fromSyntax.join('; ')}`, budget) : '';
 }
 
 function traceFacts(t: Trace): string[] {
