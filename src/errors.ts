@@ -75,6 +75,13 @@ export class LlmBadResponse extends SnipexecError {
 }
 
 /** The per-snippet or per-batch cap on LLM calls or tokens is reached. */
+/** The endpoint's reply body was larger than `--llm-max-reply-bytes`: read no further, and not retried. */
+export class LlmReplyTooLarge extends SnipexecError {
+  constructor(message: string) {
+    super('LLM_REPLY_TOO_LARGE', message);
+  }
+}
+
 export class LlmBudgetExhausted extends SnipexecError {
   constructor(message: string) {
     super('LLM_BUDGET_EXHAUSTED', message);

@@ -6,7 +6,10 @@ import { after, test } from 'node:test';
 import { runBatch } from '../src/batch/runBatch.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
+import pino from 'pino';
 import { TraceStore } from '../src/engine/traceStore.ts';
+import { LlmEnvironment } from '../src/llm/llmSession.ts';
+import { parseLlmOptions } from '../src/llm/llmOptions.ts';
 import { llmClassifier } from '../src/values/llm/llmProvider.ts';
 import type { ValueRequest } from '../src/values/types.ts';
 import { cli } from './helpers.ts';
@@ -189,6 +192,8 @@ test('llm: 503 and 429 (with Retry-After) are retried without spending attempts'
       assert.equal(r.injections.find((x) => x.element === 'greet')?.attempts, 1);
       assert.equal(r.llmCalls.retries, 2);
       assert.equal(r.llmCalls.calls, 1);
+      assert.equal(r.llmCalls.failed, 0);
+      assert.deepEqual(r.llmCalls.errors, { 503: 1, 429: 1 }, 'every HTTP error, by status, retried ones included');
       assert.ok(requests[2]!.at - requests[1]!.at >= 950, 'Retry-After: 1 was honoured');
     },
   );
@@ -208,7 +213,44 @@ test('llm: a slow reply times out and is retried; a lying endpoint (not a comple
       const r = await runSnippet('console.log(greet("Cy"));', { mode: 'llm' }, { llm: scriptedEnvironment(url, { requestTimeoutMs: 300 }) });
       assert.equal(r.stdout, 'Hello, Cy\n', JSON.stringify(r.errors));
       assert.equal(r.llmCalls.retries, 3);
+      assert.deepEqual(r.llmCalls.errors, { timeout: 1, 'bad-response': 1, connection: 1 });
       assert.equal(r.injections.find((x) => x.element === 'greet')?.attempts, 1);
+    },
+  );
+});
+
+test('llm: a reply body over --llm-max-reply-bytes is read no further: a failed attempt, counted, and the next attempt runs', async () => {
+  let n = 0;
+  await withServer(
+    (req) => (elementOf(req.prompt) === 'greet' && n++ === 0 ? { reply: definition(`ELEMENT = ${JSON.stringify('x'.repeat(3_000_000))};`) } : { reply: RIGHT }),
+    async (url, requests) => {
+      const before = process.memoryUsage().rss;
+      const r = await runSnippet('console.log(greet("Di"));', { mode: 'llm' }, { llm: scriptedEnvironment(url, { maxReplyBytes: 64 * 1024 }) });
+      assert.equal(r.stdout, 'Hello, Di\n', JSON.stringify(r.errors));
+      assert.equal(r.injections.find((x) => x.element === 'greet')?.attempts, 2);
+      assert.deepEqual(r.llmCalls.errors, { 'too-large': 1 });
+      assert.equal(r.llmCalls.failed, 1);
+      assert.equal(r.llmCalls.retries, 0, 'a reply too large is not asked for again as it was');
+      assert.match(generatorFor(requests, 'greet')[1]!.prompt, /larger than 65536 bytes/);
+      assert.ok(process.memoryUsage().rss - before < 200 * 1024 * 1024);
+    },
+  );
+});
+
+test('llm: every log line of a batch carries its snippet\'s id', async () => {
+  await withServer(
+    (req) => (req.kind === 'classifier' ? { reply: 'function' } : { reply: elementOf(req.prompt) === 'greet' ? RIGHT : definition('ELEMENT = {};') }),
+    async (url) => {
+      const logFile = join(tmp, 'ids.log');
+      const dataset = join(tmp, 'ids.jsonl');
+      writeFileSync(dataset, ['one', 'two', 'three'].map((id) => JSON.stringify({ id, code: GREET })).join('\n') + '\n');
+      const logger = pino({ level: 'debug' }, pino.destination({ dest: logFile, sync: true }));
+      const llm = new LlmEnvironment(parseLlmOptions({ baseURL: url, apiKey: 'k', model: 'scripted', retryMinDelayMs: 5 }), { env: {}, logger });
+      await runBatch(dataset, { mode: 'llm' }, { concurrency: 3 }, undefined, { llm });
+      const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { snippet?: string; msg: string });
+      assert.ok(lines.filter((l) => l.msg === 'LLM exchange').length >= 3);
+      assert.deepEqual(lines.filter((l) => l.snippet === undefined), [], 'no line without a snippet id');
+      assert.deepEqual([...new Set(lines.map((l) => l.snippet))].sort(), ['one', 'three', 'two']);
     },
   );
 });
@@ -297,6 +339,9 @@ test('llm: a batch against a dead endpoint goes on, and its summary counts the d
   assert.equal(summary.snippets, 4);
   assert.deepEqual(summary.statusCounts, { completed: 4 });
   assert.equal(summary.degraded, 3, 'the snippet that needed no value is not degraded');
+  assert.equal(summary.llmCalls.calls, 0);
+  assert.ok(summary.llmCalls.failed >= 1, 'the failed requests are counted');
+  assert.ok((summary.llmCalls.errors.connection ?? 0) >= 2, `a request and its retry, refused: ${JSON.stringify(summary.llmCalls.errors)}`);
   const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; degraded?: string });
   assert.deepEqual(rows.map((row) => [row.id, row.degraded]).sort(), [['a', 'llm-unavailable'], ['b', 'llm-unavailable'], ['c', 'llm-unavailable'], ['whole', undefined]]);
 

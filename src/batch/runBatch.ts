@@ -95,7 +95,7 @@ export async function runBatch(
 
 async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDependencies): Promise<RunResult> {
   try {
-    return await runSnippet(item.code, { ...runInput, ...(item.lang ? { lang: item.lang } : {}) }, deps);
+    return await runSnippet(item.code, { ...runInput, ...(item.lang ? { lang: item.lang } : {}) }, { ...deps, snippetId: item.id });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {

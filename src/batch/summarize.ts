@@ -1,6 +1,6 @@
 import type { Mode } from '../options.ts';
 import type { RunResult, RunStatus } from '../report/buildResult.ts';
-import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
+import { addUsage, copyUsage, emptyUsage, type LlmUsage } from '../llm/llmSession.ts';
 
 export type BatchRow = Omit<RunResult, 'program'> & { readonly id: string };
 
@@ -45,21 +45,13 @@ export class SummaryAccumulator {
   private full = 0;
   private degraded = 0;
   private readonly statusCounts: Partial<Record<RunStatus, number>> = {};
-  private readonly usage: LlmUsage = { ...NO_LLM_USAGE };
+  private readonly usage: LlmUsage = emptyUsage();
 
   add(r: BatchRow): void {
     this.snippets++;
     this.statusCounts[r.status] = (this.statusCounts[r.status] ?? 0) + 1;
     if (r.degraded !== undefined) this.degraded++;
-    const u = r.llmCalls as Partial<LlmUsage> | undefined;
-    if (u) {
-      this.usage.calls += u.calls ?? 0;
-      this.usage.cached += u.cached ?? 0;
-      this.usage.retries += u.retries ?? 0;
-      this.usage.promptTokens += u.promptTokens ?? 0;
-      this.usage.completionTokens += u.completionTokens ?? 0;
-      this.usage.capped ||= u.capped === true;
-    }
+    addUsage(this.usage, r.llmCalls as Partial<LlmUsage> | undefined);
     if (r.status === 'syntax-error') return;
     this.parsed++;
     this.covered += r.lines.covered;
@@ -87,7 +79,7 @@ export class SummaryAccumulator {
       degraded: this.degraded,
       elapsedMs,
       snippetsPerSecond: ratio(ran, elapsedMs / 1000),
-      llmCalls: { ...this.usage },
+      llmCalls: copyUsage(this.usage),
     };
   }
 }

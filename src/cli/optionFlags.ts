@@ -51,6 +51,10 @@ export const RUN_FLAGS = {
   callUncalled: { flag: '--call-uncalled' },
   environments: { flag: '--no-environments' },
   modulesDirs: { flag: '--modules', value: 'dir', repeat: true },
+  maxRuns: { flag: '--max-runs', value: 'n', parse: integer },
+  maxAttempts: { flag: '--max-attempts', value: 'n', parse: integer },
+  maxChecks: { flag: '--max-checks', value: 'n', parse: integer },
+  checkTimeoutMs: { flag: '--check-timeout', value: 'ms', parse: integer },
 } as const satisfies FlagTable<RunOptionsInput>;
 
 export const LLM_FLAGS = {
@@ -61,6 +65,8 @@ export const LLM_FLAGS = {
   retries: { flag: '--llm-retries', value: 'n', parse: integer },
   maxCallsPerSnippet: { flag: '--llm-max-calls', value: 'n', parse: integer },
   maxTokensPerSnippet: { flag: '--llm-max-tokens', value: 'n', parse: integer },
+  maxCompletionTokens: { flag: '--llm-max-completion-tokens', value: 'n', parse: integer },
+  maxReplyBytes: { flag: '--llm-max-reply-bytes', value: 'bytes', parse: integer },
   logFile: { flag: '--log-file', value: 'file' },
   logLevel: { flag: '--log-level', value: 'level', choices: llmOptionsSchema.shape.logLevel.unwrap().options },
 } as const satisfies FlagTable<LlmOptionsInput>;

@@ -1,4 +1,4 @@
-import { LlmBadResponse, LlmBudgetExhausted, LlmUnavailable, ProviderFailed, type SnipexecError } from '../errors.ts';
+import { LlmBadResponse, LlmBudgetExhausted, LlmReplyTooLarge, LlmUnavailable, ProviderFailed, type SnipexecError } from '../errors.ts';
 import { heuristicClassifier } from '../values/classifyHeuristic.ts';
 import { classifierFallback, type Degradation, type FallbackChoice, type ValueSource } from '../values/providers.ts';
 import { TRACE_FALLBACK } from '../values/trace/traceProvider.ts';
@@ -6,7 +6,7 @@ import { isExhausted, type Exhausted, type Proposal, type ValueProvider, type Va
 
 /** A value provider's own failure, as opposed to a bug of the host: only these are provider errors. */
 export function isProviderFailure(error: unknown): error is SnipexecError {
-  return error instanceof ProviderFailed || error instanceof LlmUnavailable || error instanceof LlmBadResponse || error instanceof LlmBudgetExhausted;
+  return error instanceof ProviderFailed || error instanceof LlmUnavailable || error instanceof LlmBadResponse || error instanceof LlmBudgetExhausted || error instanceof LlmReplyTooLarge;
 }
 
 /** A provider failure as the result reports it: the error's code and message. */

@@ -8,7 +8,7 @@ import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
 import { llmValueSource } from '../values/llm/llmProvider.ts';
-import { LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
+import { copyUsage, LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
 import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { definitionChecker } from './checkDefinition.ts';
 import { DefinitionBook } from './definitionBook.ts';
@@ -35,6 +35,8 @@ export interface RunDependencies {
    * absent, one is made from OPENAI_BASE_URL, OPENAI_API_KEY and SNIPEXEC_MODEL.
    */
   readonly llm?: LlmEnvironment;
+  /** The snippet's id (a batch row's), on every LLM log line; the file name, else `snippet`, when absent. */
+  readonly snippetId?: string;
   /** Where a host bug's stack is logged; the LLM environment's log, else silent (the library prints nothing). */
   readonly logger?: Logger;
   /** The clock of the snippet's wall budget (`totalTimeoutMs`), host work included; Date.now unless a test fakes it. */
@@ -80,11 +82,11 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   let session: LlmSession | undefined;
   let values = deps.values;
   if (!values && options.mode === 'llm') {
-    session = (deps.llm ?? defaultLlm()).session();
+    session = (deps.llm ?? defaultLlm()).session(deps.snippetId ?? options.fileName);
     values = llmValueSource(session, options.maxAttempts);
   }
   values ??= valueSourceFor(options.mode);
-  const log = deps.logger ?? deps.llm?.log ?? pino({ level: 'silent' });
+  const log = deps.logger ?? session?.log ?? deps.llm?.log ?? pino({ level: 'silent' });
   const config = runtimeConfig(instrumented, options);
   // An LLM's definitions are checked by execution, within their own budget, before the snippet runs with them.
   const checker = session && definitionChecker({
@@ -136,7 +138,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
     : undefined;
   const result = buildResult({
     ...resultParts, execution: last, book, rendered, runs, elapsedMs: Date.now() - started, ...(explored ? { explored } : {}),
-    llmCalls: session ? { ...session.usage } : NO_LLM_USAGE,
+    llmCalls: session ? copyUsage(session.usage) : NO_LLM_USAGE,
   });
   return scenarioResults.length > 0 ? withScenarioResults(result, scenarioResults) : result;
 }

@@ -1,7 +1,8 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
-import { LlmBadResponse, LlmUnavailable } from '../errors.ts';
+import { LlmBadResponse, LlmReplyTooLarge, LlmUnavailable } from '../errors.ts';
+import { cappedFetch } from './cappedFetch.ts';
 import type { LlmOptions } from './llmOptions.ts';
 import type { CachedReply } from './responseCache.ts';
 
@@ -13,6 +14,18 @@ export interface ChatMessage {
 export interface TransportReply extends CachedReply {
   /** Transient failures retried before this reply. */
   readonly retries: number;
+}
+
+/** How one request went, for the caller's accounting (`llmCalls`). */
+export interface RequestTally {
+  /** Every failed try, retried or not: its HTTP status, or `timeout`, `connection`, `bad-response`, `too-large`. */
+  error(status: string): void;
+}
+
+/** The logger and tally of one request: the caller's (a snippet's, whose log lines carry its id). */
+export interface RequestContext {
+  readonly log: Logger;
+  readonly tally: RequestTally;
 }
 
 /** After an endpoint is given up on, requests fail at once for this long instead of waiting again. */
@@ -27,22 +40,25 @@ const DEAD_FOR_MS = 30_000;
 export class ChatTransport {
   private readonly client: OpenAI;
   private readonly options: LlmOptions;
-  private readonly log: Logger;
   private deadUntil = 0;
   private deadReason = '';
 
-  constructor(options: LlmOptions, log: Logger) {
+  constructor(options: LlmOptions) {
     this.options = options;
-    this.log = log;
     // The SDK's own retries are off: p-retry owns them, so they are counted and logged in one place.
-    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout: options.requestTimeoutMs, maxRetries: 0, logLevel: 'off' });
+    // Reply bodies are read through a cap, so a huge reply cannot fill the host's memory.
+    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout: options.requestTimeoutMs, maxRetries: 0, logLevel: 'off', fetch: cappedFetch(options.maxReplyBytes) });
   }
 
-  async complete(messages: readonly ChatMessage[]): Promise<TransportReply> {
+  /**
+   * One request with its retries. Throws LlmReplyTooLarge for a reply over the cap (not retried:
+   * the caller counts it as a failed attempt), LlmUnavailable for everything else that failed.
+   */
+  async complete(messages: readonly ChatMessage[], { log, tally }: RequestContext): Promise<TransportReply> {
     if (Date.now() < this.deadUntil) throw new LlmUnavailable(`LLM endpoint ${this.options.baseURL} is unavailable: ${this.deadReason}`);
     let retries = 0;
     try {
-      const reply = await pRetry(() => this.request(messages), {
+      const reply = await pRetry(() => this.request(messages, tally), {
         retries: this.options.retries,
         factor: 2,
         minTimeout: this.options.retryMinDelayMs,
@@ -53,23 +69,27 @@ export class ChatTransport {
           retries++;
           const asked = retryAfterMs(error);
           const extra = asked === undefined ? 0 : Math.min(asked, this.options.retryMaxDelayMs) - retryDelay;
-          this.log.info({ error: describe(error), retryDelay: retryDelay + Math.max(0, extra), retriesLeft }, 'LLM request failed; retrying');
+          log.info({ error: describe(error), retryDelay: retryDelay + Math.max(0, extra), retriesLeft }, 'LLM request failed; retrying');
           if (extra > 0) await new Promise((r) => setTimeout(r, extra));
         },
       });
       return { ...reply, retries };
     } catch (error) {
+      if (error instanceof LlmReplyTooLarge) {
+        log.warn({ error: error.message }, 'LLM reply too large; read no further');
+        throw error;
+      }
       const reason = describe(error);
       if (isTransient(error)) {
         this.deadUntil = Date.now() + DEAD_FOR_MS;
         this.deadReason = `${reason} (after ${retries} retries)`;
       }
-      this.log.warn({ error: reason, retries }, 'LLM request failed');
+      log.warn({ error: reason, retries }, 'LLM request failed');
       throw new LlmUnavailable(`LLM endpoint ${this.options.baseURL} failed: ${reason}${retries > 0 ? ` (after ${retries} retries)` : ''}`, { cause: error });
     }
   }
 
-  private async request(messages: readonly ChatMessage[]): Promise<CachedReply> {
+  private async request(messages: readonly ChatMessage[], tally: RequestTally): Promise<CachedReply> {
     let response: unknown;
     try {
       // OpenAI's newer models only take max_completion_tokens; every other server knows max_tokens.
@@ -81,10 +101,18 @@ export class ChatTransport {
         ...limit,
       });
     } catch (error) {
+      const tooLarge = error instanceof LlmReplyTooLarge ? error : error instanceof Error && error.cause instanceof LlmReplyTooLarge ? error.cause : undefined;
+      tally.error(tooLarge ? 'too-large' : statusOf(error));
+      if (tooLarge) throw new AbortError(tooLarge);
       if (isTransient(error)) throw error;
       throw new AbortError(error instanceof Error ? error : new Error(String(error)));
     }
-    return parseReply(response);
+    try {
+      return parseReply(response);
+    } catch (error) {
+      tally.error('bad-response');
+      throw error;
+    }
   }
 }
 
@@ -95,6 +123,14 @@ function parseReply(response: unknown): CachedReply {
   if (typeof content !== 'string') throw new LlmBadResponse(`not a Chat Completions response: ${JSON.stringify(response)?.slice(0, 200) ?? String(response)}`);
   const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
   return { text: content, promptTokens: count(r?.usage?.prompt_tokens), completionTokens: count(r?.usage?.completion_tokens) };
+}
+
+/** A failed try as `llmCalls.errors` counts it: the HTTP status, else what kind of failure it was. */
+function statusOf(error: unknown): string {
+  if (error instanceof APIError && error.status !== undefined) return String(error.status);
+  if (error instanceof APIConnectionTimeoutError) return 'timeout';
+  if (error instanceof APIConnectionError) return 'connection';
+  return 'bad-response';
 }
 
 function isTransient(error: unknown): boolean {

@@ -11,6 +11,7 @@ export const llmOptionsSchema = z
     model: z.string().min(1).describe('Model name (--model or SNIPEXEC_MODEL).'),
     temperature: z.number().min(0).max(2).default(0).describe('Sampling temperature; 0 makes runs as repeatable as the server allows.'),
     maxCompletionTokens: z.number().int().min(16).max(32_768).default(1_024).describe('Longest reply asked for per request.'),
+    maxReplyBytes: z.number().int().min(1_024).max(256 * 1024 * 1024).default(1024 * 1024).describe('Largest reply body read from the endpoint, in bytes; a larger one is cut off and counts as a failed attempt.'),
     requestTimeoutMs: z.number().int().min(100).max(600_000).default(60_000).describe('Timeout of every request, in ms.'),
     retries: z.number().int().min(0).max(20).default(4).describe('Transport retries per request on 429, 5xx, timeouts and connection errors.'),
     retryMinDelayMs: z.number().int().min(1).max(60_000).default(500).describe('First backoff delay; doubled per retry, randomised by up to 2x (jitter).'),

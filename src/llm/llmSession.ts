@@ -13,13 +13,40 @@ export interface LlmUsage {
   cached: number;
   /** Transient failures (429, 5xx, timeouts, connection errors) retried; they spend no attempt. */
   retries: number;
+  /** Requests that failed after their retries: the endpoint stayed down, or the reply was over the size cap. */
+  failed: number;
+  /** Every failed try, retried ones included, by HTTP status or kind: `429`, `503`, `timeout`, `connection`, `bad-response`, `too-large`. */
+  errors: Record<string, number>;
   promptTokens: number;
   completionTokens: number;
   /** Whether a call or token cap stopped further requests. */
   capped: boolean;
 }
 
-export const NO_LLM_USAGE: Readonly<LlmUsage> = Object.freeze({ calls: 0, cached: 0, retries: 0, promptTokens: 0, completionTokens: 0, capped: false });
+export const NO_LLM_USAGE: Readonly<LlmUsage> = Object.freeze({ calls: 0, cached: 0, retries: 0, failed: 0, errors: Object.freeze({}) as Record<string, number>, promptTokens: 0, completionTokens: 0, capped: false });
+
+/** A fresh usage record, to count into. */
+export function emptyUsage(): LlmUsage {
+  return { ...NO_LLM_USAGE, errors: {} };
+}
+
+/** Adds a usage record (a result's, read from JSON: fields may be missing) into `into`: the one home of merging usage. */
+export function addUsage(into: LlmUsage, from: Partial<LlmUsage> | undefined): void {
+  if (!from) return;
+  into.calls += from.calls ?? 0;
+  into.cached += from.cached ?? 0;
+  into.retries += from.retries ?? 0;
+  into.failed += from.failed ?? 0;
+  for (const [status, n] of Object.entries(from.errors ?? {})) into.errors[status] = (into.errors[status] ?? 0) + n;
+  into.promptTokens += from.promptTokens ?? 0;
+  into.completionTokens += from.completionTokens ?? 0;
+  into.capped ||= from.capped === true;
+}
+
+/** A copy that shares nothing with the record counted into. */
+export function copyUsage(u: Readonly<LlmUsage>): LlmUsage {
+  return { ...u, errors: { ...u.errors } };
+}
 
 /** A cap on requests and tokens; cached replies count too, so a re-run from the cache takes the same path. */
 export class LlmBudget {
@@ -61,7 +88,7 @@ export class LlmEnvironment {
   readonly options: LlmOptions;
   readonly log: Logger;
   readonly batch: LlmBudget;
-  readonly usage: LlmUsage = { ...NO_LLM_USAGE };
+  readonly usage: LlmUsage = emptyUsage();
   private readonly transport: ChatTransport;
   private readonly cache: ResponseCache | undefined;
   private readonly env: NodeJS.ProcessEnv;
@@ -70,30 +97,34 @@ export class LlmEnvironment {
     this.options = options;
     this.log = (init.logger ?? pino({ level: 'silent' })).child({ module: 'llm' });
     this.batch = new LlmBudget('batch', options.maxCallsPerBatch, options.maxTokensPerBatch);
-    this.transport = new ChatTransport(options, this.log);
+    this.transport = new ChatTransport(options);
     this.cache = options.cacheDir === undefined ? undefined : new ResponseCache(options.cacheDir);
     this.env = init.env ?? process.env;
   }
 
-  session(): LlmSession {
-    return new LlmSession(this, new SecretRedactor(this.env), this.transport, this.cache);
+  /** A snippet's session; `snippet` (its id or file name) is on every log line it writes. */
+  session(snippet = 'snippet'): LlmSession {
+    return new LlmSession(this, new SecretRedactor(this.env), this.transport, this.cache, this.log.child({ snippet }));
   }
 }
 
 /** The LLM as one snippet sees it: every message is redacted here, the one way out. */
 export class LlmSession {
-  readonly usage: LlmUsage = { ...NO_LLM_USAGE };
+  readonly usage: LlmUsage = emptyUsage();
   readonly redactor: SecretRedactor;
+  /** The snippet's log: the environment's, with the snippet's id on every line. */
+  readonly log: Logger;
   private readonly env: LlmEnvironment;
   private readonly transport: ChatTransport;
   private readonly cache: ResponseCache | undefined;
   private readonly budget: LlmBudget;
 
-  constructor(env: LlmEnvironment, redactor: SecretRedactor, transport: ChatTransport, cache: ResponseCache | undefined) {
+  constructor(env: LlmEnvironment, redactor: SecretRedactor, transport: ChatTransport, cache: ResponseCache | undefined, log: Logger = env.log) {
     this.env = env;
     this.redactor = redactor;
     this.transport = transport;
     this.cache = cache;
+    this.log = log;
     this.budget = new LlmBudget('per-snippet', env.options.maxCallsPerSnippet, env.options.maxTokensPerSnippet);
   }
 
@@ -117,7 +148,14 @@ export class LlmSession {
     let reply = this.cache?.get(key);
     const cached = reply !== undefined;
     if (!reply) {
-      const fresh = await this.transport.complete(sent);
+      const tally = { error: (status: string) => this.countError(status) };
+      let fresh;
+      try {
+        fresh = await this.transport.complete(sent, { log: this.log, tally });
+      } catch (error) {
+        this.add('failed', 1);
+        throw error;
+      }
       this.add('retries', fresh.retries);
       reply = { text: fresh.text, promptTokens: fresh.promptTokens || estimateTokens(sent), completionTokens: fresh.completionTokens || Math.ceil(fresh.text.length / 4) };
       this.cache?.set(key, parts, reply);
@@ -128,13 +166,17 @@ export class LlmSession {
     const tokens = reply.promptTokens + reply.completionTokens;
     this.budget.spend(tokens);
     this.env.batch.spend(tokens);
-    this.env.log.debug({ purpose, cached, key, messages: sent, reply: reply.text, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens }, 'LLM exchange');
+    this.log.debug({ purpose, cached, key, messages: sent, reply: reply.text, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens }, 'LLM exchange');
     return this.redactor.restore(reply.text);
   }
 
-  private add(field: 'calls' | 'cached' | 'retries' | 'promptTokens' | 'completionTokens', n: number): void {
+  private add(field: 'calls' | 'cached' | 'retries' | 'failed' | 'promptTokens' | 'completionTokens', n: number): void {
     this.usage[field] += n;
     this.env.usage[field] += n;
+  }
+
+  private countError(status: string): void {
+    for (const u of [this.usage, this.env.usage]) u.errors[status] = (u.errors[status] ?? 0) + 1;
   }
 }
 

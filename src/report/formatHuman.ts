@@ -19,6 +19,8 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   });
   out.push('');
   out.push(`lines ${result.lines.covered}/${result.lines.total} (${pct(result.lineCoverage)})  branches ${result.branches.covered}/${result.branches.total} (${pct(result.branchCoverage)})  runs ${result.runs}  ${result.elapsedMs} ms`);
+  const llm = describeLlmUsage(result.llmCalls);
+  if (llm !== '') out.push(llm);
   if (result.repairs && result.repairs.length > 0) out.push(`repaired: ${result.repairs.join(', ')}`);
   if (result.environments) {
     const { loaded, failed } = result.environments;
@@ -48,6 +50,14 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
     for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('2', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${e.drive}` : ''}]`)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** `llm: 7 requests (2 from the cache), 3 retries, 1 failed; errors 429 ×2, timeout ×1; 5,120 + 830 tokens`; empty when none was made. */
+export function describeLlmUsage(u: RunResult['llmCalls']): string {
+  if (u.calls + u.cached + u.failed === 0) return '';
+  const errors = Object.entries(u.errors ?? {}).map(([status, n]) => `${status} ×${n}`).join(', ');
+  return `llm: ${u.calls + u.cached} requests (${u.cached} from the cache), ${u.retries} retries, ${u.failed} failed` +
+    `${errors ? `; errors ${errors}` : ''}; ${u.promptTokens.toLocaleString('en')} + ${u.completionTokens.toLocaleString('en')} tokens${u.capped ? '; a cap was reached' : ''}`;
 }
 
 function pct(x: number): string {

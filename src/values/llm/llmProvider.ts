@@ -1,4 +1,4 @@
-import { LlmBudgetExhausted, LlmUnavailable } from '../../errors.ts';
+import { LlmBudgetExhausted, LlmReplyTooLarge, LlmUnavailable } from '../../errors.ts';
 import type { LlmSession } from '../../llm/llmSession.ts';
 import { heuristicClassifier } from '../classifyHeuristic.ts';
 import { classifierFallback, type FallbackChoice, type ValueSource } from '../providers.ts';
@@ -41,7 +41,11 @@ export function llmProvider(session: LlmSession, maxAttempts: number): ValueProv
           reply = await session.chat(messages, `${previous.length === 0 ? 'assign' : 'fix'} ${request.element} (attempt ${attempt})`);
         } catch (error) {
           if (error instanceof LlmBudgetExhausted) return offline(request, used, failures);
-          throw error;
+          if (!(error instanceof LlmReplyTooLarge)) throw error;
+          // A reply over the size cap was read no further: a failed attempt, like a reply with no code.
+          used++;
+          failures.push({ source: '', error: `${error.message}; reply with one short code block` });
+          continue;
         }
         used++;
         const extracted = extractDefinition(reply);
@@ -77,7 +81,7 @@ export function llmClassifier(session: LlmSession): TypeClassifier & { fallback(
     try {
       reply = await session.chat(classifierMessages(request), `classify ${request.element}`);
     } catch (error) {
-      if (error instanceof LlmBudgetExhausted) return undefined;
+      if (error instanceof LlmBudgetExhausted || error instanceof LlmReplyTooLarge) return undefined;
       throw error;
     }
     return parseCategory(reply);
