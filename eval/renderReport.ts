@@ -26,6 +26,9 @@ export function markdownTable(all: readonly ModeFigures[], overlaps: readonly Ov
       const lc = f.reps > 1 ? `${pct(f.lineCoverage)} ± ${(f.lineCoverageSd * 100).toFixed(1)} (${f.reps} reps)` : pct(f.lineCoverage);
       out.push(`| ${f.mode} | ${lc} | ${pct(f.exploredLineCoverage ?? f.lineCoverage)} | ${pct(f.meanLineCoverage)} | ${pct(f.branchCoverage)} | ${pct(f.exploredBranchCoverage ?? f.branchCoverage)} | ${pct(f.fullyExecutedRate)} | ${pct(f.parseRate)} | ${pct(f.repairRate)} | ${f.injections} (${pct(f.concreteRate)}) | ${statuses} | ${errorsCell(f)} | ${(f.elapsedMs / 1000).toFixed(1)} s |`);
     }
+    for (const f of rows) {
+      if (f.promptTokensPerElement !== undefined) out.push('', `${f.mode}: ${f.llmCalls} LLM requests, ${Math.round(f.promptTokensPerElement)} prompt tokens per element asked (o200k_base).`);
+    }
     if (baseline) out.push('', ...comparison(rows, baseline));
     const pairs = overlaps.filter((o) => o.dataset === dataset);
     if (pairs.length > 0) {

@@ -22,6 +22,7 @@ import { figures, overlap, type ModeFigures, type Overlap } from './summarizeRun
 
 const here = new URL('.', import.meta.url).pathname;
 const { values } = parseArgs({
+  allowNegative: true,
   options: {
     modes: { type: 'string', default: 'none,dummy,trace,trace+nodrive,llm' },
     datasets: { type: 'string' },

@@ -27,6 +27,8 @@ export interface ModeFigures {
   readonly injections: number;
   readonly concreteRate: number;
   readonly llmCalls: number;
+  /** Prompt tokens (src/llm/countTokens.ts) per element the LLM was asked to define; absent when none was. */
+  readonly promptTokensPerElement?: number;
   readonly elapsedMs: number;
 }
 
@@ -52,7 +54,14 @@ export function figures(dataset: string, mode: string, reps: readonly (readonly 
     fullyExecutedRate: mean((x) => x.fullyExecutedRate), parseRate: mean((x) => x.parseRate), repairRate: mean((x) => x.repairRate),
     statusCounts, errorsBy, injections: injections.length, concreteRate: ratio(injections.filter((i) => i.concrete).length, injections.length),
     llmCalls: first.reduce((a, r) => a + (r.llmCalls?.calls ?? 0) + (r.llmCalls?.cached ?? 0), 0), elapsedMs,
+    ...promptTokensPerElement(first),
   };
+}
+
+function promptTokensPerElement(rows: readonly BatchRow[]): { promptTokensPerElement?: number } {
+  const elements = rows.reduce((a, r) => a + (r.llmCalls?.elements ?? 0), 0);
+  const tokens = rows.reduce((a, r) => a + (r.llmCalls?.promptTokensCounted ?? 0), 0);
+  return elements === 0 ? {} : { promptTokensPerElement: tokens / elements };
 }
 
 function one(rows: readonly BatchRow[]) {

@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { LlmBudgetExhausted } from '../errors.ts';
 import { ChatTransport, type ChatMessage } from './chatTransport.ts';
+import { countMessages, countTokens } from './countTokens.ts';
 import type { LlmOptions } from './llmOptions.ts';
 import { SecretRedactor } from './redactSecrets.ts';
 import { ResponseCache } from './responseCache.ts';
@@ -19,11 +20,18 @@ export interface LlmUsage {
   errors: Record<string, number>;
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Prompt tokens of every request, answered or from the cache, counted with one tokenizer
+   * (src/llm/countTokens.ts), so figures compare across endpoints and replays.
+   */
+  promptTokensCounted: number;
+  /** Elements the value generator was asked to define (per snippet; summed over a batch). */
+  elements: number;
   /** Whether a call or token cap stopped further requests. */
   capped: boolean;
 }
 
-export const NO_LLM_USAGE: Readonly<LlmUsage> = Object.freeze({ calls: 0, cached: 0, retries: 0, failed: 0, errors: Object.freeze({}) as Record<string, number>, promptTokens: 0, completionTokens: 0, capped: false });
+export const NO_LLM_USAGE: Readonly<LlmUsage> = Object.freeze({ calls: 0, cached: 0, retries: 0, failed: 0, errors: Object.freeze({}) as Record<string, number>, promptTokens: 0, completionTokens: 0, promptTokensCounted: 0, elements: 0, capped: false });
 
 /** A fresh usage record, to count into. */
 export function emptyUsage(): LlmUsage {
@@ -40,6 +48,8 @@ export function addUsage(into: LlmUsage, from: Partial<LlmUsage> | undefined): v
   for (const [status, n] of Object.entries(from.errors ?? {})) into.errors[status] = (into.errors[status] ?? 0) + n;
   into.promptTokens += from.promptTokens ?? 0;
   into.completionTokens += from.completionTokens ?? 0;
+  into.promptTokensCounted += from.promptTokensCounted ?? 0;
+  into.elements += from.elements ?? 0;
   into.capped ||= from.capped === true;
 }
 
@@ -118,6 +128,8 @@ export class LlmSession {
   private readonly transport: ChatTransport;
   private readonly cache: ResponseCache | undefined;
   private readonly budget: LlmBudget;
+  /** Elements asked about so far, counted once each. */
+  private readonly asked = new Set<string>();
 
   constructor(env: LlmEnvironment, redactor: SecretRedactor, transport: ChatTransport, cache: ResponseCache | undefined, log: Logger = env.log) {
     this.env = env;
@@ -132,7 +144,7 @@ export class LlmSession {
    * Sends redacted messages and returns the reply with the snippet's own secrets put back.
    * Throws LlmBudgetExhausted when a cap is reached, LlmUnavailable when the endpoint fails.
    */
-  async chat(messages: readonly ChatMessage[], purpose: string): Promise<string> {
+  async chat(messages: readonly ChatMessage[], purpose: string, element?: string): Promise<string> {
     try {
       this.budget.check();
       this.env.batch.check();
@@ -142,6 +154,12 @@ export class LlmSession {
       throw error;
     }
     const sent = messages.map((m) => ({ role: m.role, content: this.redactor.redact(m.content) }));
+    const counted = countMessages(sent);
+    this.add('promptTokensCounted', counted);
+    if (element !== undefined && !this.asked.has(element)) {
+      this.asked.add(element);
+      this.add('elements', 1);
+    }
     const { options } = this.env;
     const parts = { baseURL: options.baseURL, model: options.model, temperature: options.temperature, maxCompletionTokens: options.maxCompletionTokens, messages: sent };
     const key = ResponseCache.key(parts);
@@ -157,7 +175,7 @@ export class LlmSession {
         throw error;
       }
       this.add('retries', fresh.retries);
-      reply = { text: fresh.text, promptTokens: fresh.promptTokens || estimateTokens(sent), completionTokens: fresh.completionTokens || Math.ceil(fresh.text.length / 4) };
+      reply = { text: fresh.text, promptTokens: fresh.promptTokens || counted, completionTokens: fresh.completionTokens || countTokens(fresh.text) };
       this.cache?.set(key, parts, reply);
       this.add('calls', 1);
       this.add('promptTokens', reply.promptTokens);
@@ -170,7 +188,7 @@ export class LlmSession {
     return this.redactor.restore(reply.text);
   }
 
-  private add(field: 'calls' | 'cached' | 'retries' | 'failed' | 'promptTokens' | 'completionTokens', n: number): void {
+  private add(field: 'calls' | 'cached' | 'retries' | 'failed' | 'promptTokens' | 'completionTokens' | 'promptTokensCounted' | 'elements', n: number): void {
     this.usage[field] += n;
     this.env.usage[field] += n;
   }
@@ -180,7 +198,4 @@ export class LlmSession {
   }
 }
 
-/** For servers that report no usage: about four characters per token. */
-function estimateTokens(messages: readonly ChatMessage[]): number {
-  return Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
-}
+

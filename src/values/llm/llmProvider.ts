@@ -38,7 +38,7 @@ export function llmProvider(session: LlmSession, maxAttempts: number): ValueProv
         const messages = previous.length === 0 ? assignMessages(request) : fixMessages(request, previous);
         let reply: string;
         try {
-          reply = await session.chat(messages, `${previous.length === 0 ? 'assign' : 'fix'} ${request.element} (attempt ${attempt})`);
+          reply = await session.chat(messages, `${previous.length === 0 ? 'assign' : 'fix'} ${request.element} (attempt ${attempt})`, request.element);
         } catch (error) {
           if (error instanceof LlmBudgetExhausted) return offline(request, used, failures);
           if (!(error instanceof LlmReplyTooLarge)) throw error;
