@@ -35,7 +35,8 @@ export function llmProvider(session: LlmSession, maxAttempts: number): ValueProv
       let used = 0;
       for (let attempt = request.attempt; attempt <= maxAttempts; attempt++) {
         const previous = [...request.history, ...failures];
-        const messages = previous.length === 0 ? assignMessages(request) : fixMessages(request, previous);
+        const shown = redactedSnippet(session, request);
+        const messages = previous.length === 0 ? assignMessages(shown) : fixMessages(shown, previous);
         let reply: string;
         try {
           reply = await session.chat(messages, `${previous.length === 0 ? 'assign' : 'fix'} ${request.element} (attempt ${attempt})`, request.element);
@@ -66,6 +67,15 @@ export function llmProvider(session: LlmSession, maxAttempts: number): ValueProv
 }
 
 /**
+ * The request with its snippet redacted before the prompt numbers its lines, so a rule anchored at
+ * a line's start (a `.env` line) still sees the line as written. The session redacts every whole
+ * message again before it leaves; one redactor per snippet gives a secret the same placeholder in both.
+ */
+function redactedSnippet(session: LlmSession, request: ValueRequest): ValueRequest {
+  return { ...request, snippet: session.redactor.redact(request.snippet) };
+}
+
+/**
  * The LLM type classifier: one request with the classifier prompt, whose reply must be a category
  * name. Anything else, a second fallback for the same element, or a reached cap: the heuristic
  * classifier decides. `lastBy` says which one answered, for the report.
@@ -79,7 +89,7 @@ export function llmClassifier(session: LlmSession): TypeClassifier & { fallback(
     asked.add(request.element);
     let reply: string;
     try {
-      reply = await session.chat(classifierMessages(request), `classify ${request.element}`);
+      reply = await session.chat(classifierMessages(redactedSnippet(session, request)), `classify ${request.element}`);
     } catch (error) {
       if (error instanceof LlmBudgetExhausted || error instanceof LlmReplyTooLarge) return undefined;
       throw error;
