@@ -9,7 +9,8 @@ const block = (code: string, lang = 'js') => `Here it is:\n\`\`\`${lang}\n${code
 
 const VALID = [
   { name: 'a plain assignment stays an expression', reply: block('// 3. assign\nELEMENT = [1, 2];'), source: '[1, 2]', refs: [], category: 'array' },
-  { name: 'the three steps become a function that returns ELEMENT', reply: block('// 2. define\nfunction f(x) { return x * 2; }\n// 3. assign\nELEMENT = f;'), source: /^\(\(\) => \{\n\s*let ELEMENT;\n\s*function f\(x\)[\s\S]*return ELEMENT;\n\}\)\(\)$/, refs: [], category: 'object' },
+  { name: 'the three steps become a function that returns ELEMENT', reply: block('// 2. define\nconst k = 2;\nfunction f(x) { return x * k; }\n// 3. assign\nELEMENT = (y) => f(y);'), source: /^\(\(\) => \{\n\s*let ELEMENT;\n\s*const k = 2;\n\s*function f\(x\)[\s\S]*return ELEMENT;\n\}\)\(\)$/, refs: [], category: 'function' },
+  { name: 'ELEMENT = f of a lone function is that function', reply: block('// 2. define\nfunction f(x) { return x * 2; }\n// 3. assign\nELEMENT = f;'), source: /^function f\(x\) \{\n\s*return x \* 2;\n\}$/, refs: [], category: 'function' },
   { name: 'require becomes a ref to the module element', reply: block("const { EventEmitter } = require('events');\nELEMENT = new EventEmitter();"), source: /const \{\s*EventEmitter\s*\} = \$0;/, refs: ['require("events")'], category: 'object' },
   { name: 'imports become refs too', reply: block("import fs, { join } from 'node:path';\nELEMENT = join;"), source: /const fs = \$0 && \$0\.default !== undefined \? \$0\.default : \$0,\s*join = \$0\["join"\]/, refs: ['require("node:path")'], category: 'object' },
   { name: 'TypeScript types are erased', reply: block('const n: number = 3;\nELEMENT = (x: string): string => x.repeat(n);', 'ts'), source: /const n = 3;[\s\S]*ELEMENT = x => x\.repeat\(n\)/, refs: [], category: 'function' },
@@ -60,11 +61,7 @@ test('prompts: a snippet cannot close the code fence it is shown in', () => {
   assert.ok(f.startsWith('````js\n') && f.endsWith('\n````'), f);
 });
 
-test('prompts: line numbers, the failing line marked, long snippets cut around it', () => {
+// How long snippets are cut around the failing line (now to a token budget) is test/promptBudget.test.ts's.
+test('prompts: line numbers, the failing line marked', () => {
   assert.equal(numberedSnippet('a();\nb();\nc();', 2), '   1 | a();\n>> 2 | b();\n   3 | c();');
-  const long = Array.from({ length: 1000 }, (_, i) => `line${i + 1}();`).join('\n');
-  const shown = numberedSnippet(long, 700);
-  assert.match(shown, />> 700 \| line700\(\);/);
-  assert.match(shown, /549 lines above not shown/);
-  assert.equal(shown.split('\n').length, 302);
 });
