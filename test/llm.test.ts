@@ -48,7 +48,7 @@ test('llm: wrong, then right: attempts 2, and the second request carries the err
       assert.match(asks[0]!.prompt, />> 1 \| const s = greet\('Ada'\);/, 'the whole snippet, failing line marked');
       assert.match(asks[0]!.prompt, /`greet`: called with \("Ada"\)/, 'the recorded usage trace');
       assert.match(asks[1]!.prompt, /Fix the definition of `greet`/);
-      assert.match(asks[1]!.prompt, /\n42\n/, 'the wrong code');
+      assert.match(asks[1]!.prompt, /\nELEMENT = 42;\n/, 'the wrong code, as the model wrote it');
       assert.match(asks[1]!.prompt, /is not a function/, 'the error text');
       assert.equal(r.llmCalls.calls, requests.length);
       assert.ok(r.llmCalls.promptTokens > 0 && r.llmCalls.completionTokens > 0);
@@ -66,6 +66,44 @@ function classifierRequest(snippet: string, element: string): ValueRequest {
 
 const PROSE = 'I would need more context about the rest of your project to say what this should be. Could you share more of the code?';
 const SPLIT = "const parts = splitPair('left-right');\nconsole.log(parts[0].toUpperCase(), parts[1].length);\nconst total = items.reduce((n, x) => n + x.price, 0);\nconsole.log(total.toFixed(2));";
+
+const SPLIT_PAIR = "const [a, b] = splitPair('left-right');\nconsole.log(a.toUpperCase(), b.length);";
+
+for (const [name, reply] of [
+  ['in a fence', "```js\nfunction splitPair(s) { return s.split('-'); }\n```"],
+  ['with no fence and no ELEMENT', "function splitPair(s) { return s.split('-'); }"],
+] as const) {
+  test(`llm: a natural reply (a declaration of the element's own name, ${name}) is accepted at attempt 1`, async () => {
+    await withServer(
+      () => ({ reply }),
+      async (url, requests) => {
+        const r = await runSnippet(SPLIT_PAIR, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+        assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+        assert.equal(r.stdout, 'LEFT 5\n');
+        const def = r.injections.find((i) => i.element === 'splitPair');
+        assert.equal(def?.provider, 'llm');
+        assert.equal(def?.attempts, 1);
+        assert.equal(generatorFor(requests, 'splitPair').length, 1);
+      },
+    );
+  });
+}
+
+test('llm: `const splitPair = 42;` and then the right function: attempts 2, and the second request carries the runtime error and that code', async () => {
+  let asks = 0;
+  await withServer(
+    () => ({ reply: asks++ === 0 ? '```js\nconst splitPair = 42;\n```' : "```js\nfunction splitPair(s) { return s.split('-'); }\n```" }),
+    async (url, requests) => {
+      const r = await runSnippet(SPLIT_PAIR, { mode: 'llm' }, { llm: scriptedEnvironment(url) });
+      assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+      assert.equal(r.stdout, 'LEFT 5\n');
+      assert.equal(r.injections.find((i) => i.element === 'splitPair')?.attempts, 2);
+      const fix = generatorFor(requests, 'splitPair')[1]!.prompt;
+      assert.match(fix, /is not a function/);
+      assert.match(fix, /const splitPair = 42;/, 'the code as the model wrote it');
+    },
+  );
+});
 
 test('llm: a server that only answers prose: at most 5 generator requests and 1 classifier request per element, then the trace-learnt value, and trace mode\'s coverage', async () => {
   await withServer(
@@ -150,7 +188,7 @@ test('llm: a function that loops forever when the snippet calls it is one failed
 
 test('llm: the classifier is asked once per element; a reply that is not a category leaves the choice to the heuristic classifier', async () => {
   await withServer(
-    (req) => (req.kind === 'classifier' ? { reply: 'I think it is probably some kind of callable thing.' } : { reply: PROSE }),
+    (req) => (req.kind === 'classifier' ? { reply: 'I cannot tell from this snippet, sorry.' } : { reply: PROSE }),
     async (url, requests) => {
       const classifier = llmClassifier(scriptedEnvironment(url).session());
       const request = classifierRequest('widget();', 'widget');

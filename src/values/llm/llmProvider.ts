@@ -4,9 +4,10 @@ import { heuristicClassifier } from '../classifyHeuristic.ts';
 import { classifierFallback, type FallbackChoice, type ValueSource } from '../providers.ts';
 import { isUsed } from '../trace/trace.ts';
 import { traceFallbackProvider, traceProvider } from '../trace/traceProvider.ts';
-import { CATEGORIES, isExhausted, type Category, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
+import { isExhausted, type Category, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
 import { assignMessages, classifierMessages, fixMessages } from './buildPrompts.ts';
 import { extractDefinition } from './extractDefinition.ts';
+import { parseCategory } from './parseCategory.ts';
 
 const PROBE: Proposal = { source: '', refs: [], category: 'Dummy', probe: true };
 
@@ -49,17 +50,19 @@ export function llmProvider(session: LlmSession, maxAttempts: number): ValueProv
           continue;
         }
         used++;
-        const extracted = extractDefinition(reply);
+        const extracted = extractDefinition(reply, request);
+        // What the fix prompt shows is the code the model wrote, never our rewrite of it.
+        const code = extracted.code === '' ? '(no code)' : extracted.code;
         if (extracted.ok) {
-          const proposal: Proposal = { source: extracted.source, refs: extracted.refs, category: extracted.category, generated: true, attempts: used, failures };
+          const proposal: Proposal = { source: extracted.source, refs: extracted.refs, category: extracted.category, generated: true, attempts: used, failures, code };
           // Checked by execution before the snippet runs with it: one that throws, loops or
           // exhausts memory is a failed attempt, fed back at once.
           const problem = await request.check?.(proposal);
           if (problem === undefined) return proposal;
-          failures.push({ source: extracted.source, error: problem });
+          failures.push({ source: extracted.source, code, error: problem });
           continue;
         }
-        failures.push({ source: extracted.code, error: extracted.error });
+        failures.push({ source: code, code, error: extracted.error });
       }
       return { exhausted: true, attempts: used, failures };
     },
@@ -111,11 +114,6 @@ export function llmClassifier(session: LlmSession): TypeClassifier & { fallback(
   };
 }
 
-/** A reply that is one category name, give or take case, quotes, backticks and a full stop. */
-export function parseCategory(reply: string): Category | undefined {
-  const word = reply.trim().replace(/^(?:category\s*:\s*)/i, '').replace(/^[`'"*\s]+|[`'"*.\s]+$/g, '');
-  return CATEGORIES.find((c) => c === word) ?? CATEGORIES.find((c) => c.toLowerCase() === word.toLowerCase());
-}
 
 /**
  * What answers once the endpoint is unavailable: the values the offline trace generator learnt
