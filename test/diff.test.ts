@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parseUnifiedDiff } from '../src/diff/gitChanges.ts';
 import { cli, gitRepo } from './helpers.ts';
+import { sarifErrors } from './sarifSchema.ts';
 
 const dirs: string[] = [];
 after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
@@ -58,7 +59,7 @@ test('diff: a change whose missing values can all be synthesised reports nothing
   assert.deepEqual((JSON.parse(r.stdout) as { findings: unknown[] }).findings, []);
 });
 
-test('diff: --sarif writes SARIF 2.1.0 with the finding', () => {
+test('diff: --sarif writes SARIF 2.1.0 with the finding, valid against the OASIS schema, trackable by its fingerprints', () => {
   const dir = repo({ 'pad.js': PAD });
   writeFileSync(join(dir, 'pad.js'), PAD.replace("String(count).padStart(3, '0')", "count.padStart(3, '0')"));
   const sarifPath = join(dir, 'out.sarif');
@@ -66,14 +67,22 @@ test('diff: --sarif writes SARIF 2.1.0 with the finding', () => {
   assert.equal(r.code, 1);
   const sarif = JSON.parse(readFileSync(sarifPath, 'utf8')) as {
     version: string; $schema: string;
-    runs: { tool: { driver: { name: string; rules: { id: string }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[] }[];
+    runs: {
+      tool: { driver: { name: string; rules: { id: string }[] } };
+      invocations: { executionSuccessful: boolean; exitCode: number }[];
+      results: { ruleId: string; ruleIndex: number; level: string; message: { text: string }; partialFingerprints: Record<string, string>; locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: { startLine: number; startColumn: number } } }[] }[];
+    }[];
   };
+  assert.deepEqual(sarifErrors(sarif), []);
   assert.equal(sarif.version, '2.1.0');
-  assert.match(sarif.$schema, /sarif-2\.1\.0/);
+  assert.match(sarif.$schema, /sarif-schema-2\.1\.0\.json$/);
   const run = sarif.runs[0]!;
   assert.equal(run.tool.driver.name, 'snipexec');
   const result = run.results[0]!;
-  assert.equal(result.ruleId, run.tool.driver.rules[0]!.id, 'the result names a declared rule');
+  assert.equal(result.ruleId, run.tool.driver.rules[result.ruleIndex]!.id, 'the result names a declared rule, by id and by index');
+  assert.match(result.partialFingerprints.primaryLocationLineHash ?? '', /^[0-9a-f]+:1$/);
+  assert.deepEqual([run.invocations[0]!.executionSuccessful, run.invocations[0]!.exitCode], [true, 1]);
+  assert.equal(result.locations[0]!.physicalLocation.artifactLocation.uriBaseId, '%SRCROOT%');
   assert.match(result.message.text, /^TypeError: /);
   assert.deepEqual(result.locations[0]!.physicalLocation.artifactLocation.uri, 'pad.js');
   assert.equal(result.locations[0]!.physicalLocation.region.startLine, 2);
@@ -117,4 +126,24 @@ test('diff: an error raised in a call drive made (a nested method called plainly
   const r = diffCli(dir, ['--json']);
   assert.equal(r.code, 0, r.stdout);
   assert.deepEqual((JSON.parse(r.stdout) as { findings: unknown[] }).findings, []);
+});
+
+test('diff: a new, untracked file with a type error is found, from a subdirectory too; --no-untracked leaves it out; ignored files are never run', () => {
+  const dir = repo({ 'pad.js': PAD, '.gitignore': 'build/\n' });
+  mkdirSync(join(dir, 'lib'));
+  mkdirSync(join(dir, 'build'));
+  mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true });
+  const broken = "function pad(count) {\n  return count.padStart(3, '0');\n}\nconsole.log(pad(7));\n";
+  writeFileSync(join(dir, 'lib', 'fresh.js'), broken);
+  writeFileSync(join(dir, 'build', 'out.js'), broken);
+  writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), broken);
+  writeFileSync(join(dir, 'lib', 'notes.txt'), 'not code');
+  const r = cli(['diff', '--json'], undefined, 120_000, process.env, join(dir, 'lib'));
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const report = JSON.parse(r.stdout) as { findings: { file: string; line: number; type: string }[]; fragments: { file: string; untracked?: boolean }[] };
+  assert.deepEqual(report.findings.map((f) => [f.file, f.line, f.type]), [['lib/fresh.js', 2, 'TypeError']]);
+  assert.deepEqual([...new Set(report.fragments.map((f) => [f.file, f.untracked].join(' ')))], ['lib/fresh.js true'], 'only the untracked, not ignored source file ran');
+  const skipped = diffCli(dir, ['--no-untracked']);
+  assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+  assert.match(skipped.stdout, /^0 fragment\(s\) run/m);
 });

@@ -14,7 +14,7 @@ import { createLogger } from './createLogger.ts';
 import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
 import { addFlags, BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, positiveInteger, RUN_FLAGS } from './optionFlags.ts';
 import { exitCodeFor, stopOnSignals } from './stopOnSignal.ts';
-import { runDiff } from '../diff/runDiff.ts';
+import { diffExitCode, runDiff } from '../diff/runDiff.ts';
 import { toSarif } from '../diff/toSarif.ts';
 import { formatDiff } from '../diff/formatDiff.ts';
 import { addRecordCommands, printTestsSummary } from './recordCommands.ts';
@@ -187,12 +187,13 @@ program
   .description('run the functions and top-level code a git change touched; report the runtime type errors their own values cause')
   .option('--json', 'print { findings, fragments, elapsedMs } as one JSON object')
   .option('--sarif <file>', 'write the findings as SARIF 2.1.0')
-  .action(async (base: string, flags: { json?: boolean; sarif?: string }) => {
+  .option('--no-untracked', 'leave out the files git does not track (by default each untracked, not ignored file is run as wholly new)')
+  .action(async (base: string, flags: { json?: boolean; sarif?: string; untracked: boolean }) => {
     if (flags.sarif) checkWritableFile(flags.sarif);
-    const report = await runDiff({ cwd: process.cwd(), base });
+    const report = await runDiff({ cwd: process.cwd(), base, untracked: flags.untracked });
     if (flags.sarif) writeFileSync(flags.sarif, JSON.stringify(toSarif(report, packageVersion()), null, 2) + '\n');
     process.stdout.write(flags.json ? JSON.stringify(report) + '\n' : formatDiff(report, process.stdout.isTTY === true));
-    process.exitCode = report.findings.length > 0 ? 1 : 0;
+    process.exitCode = diffExitCode(report);
   });
 
 addRecordCommands(program);

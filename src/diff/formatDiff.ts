@@ -11,7 +11,21 @@ export function formatDiff(report: DiffReport, color: boolean): string {
   if (report.findings.length === 0) out.push(paint('32', 'no runtime type errors in the changed code'));
   out.push('', `${report.fragments.length} fragment(s) run in ${(report.elapsedMs / 1000).toFixed(1)} s:`);
   for (const g of report.fragments) {
-    out.push(`  ${g.file}:${g.startLine}-${g.endLine} ${g.function} (${g.kind}, changed ${g.changedLines.join(',')}): ${g.status}, ${(g.lineCoverage * 100).toFixed(0)} % of lines${g.error ? `; ${g.error}` : ''}`);
+    const changed = g.untracked ? 'new file' : `changed ${ranges(g.changedLines)}`;
+    out.push(`  ${g.file}:${g.startLine}-${g.endLine} ${g.function} (${g.kind}, ${changed}): ${g.status}, ${(g.lineCoverage * 100).toFixed(0)} % of lines${g.error ? `; ${g.error}` : ''}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** Line numbers as `3,11,19-21`. */
+function ranges(lines: readonly number[]): string {
+  const sorted = [...lines].sort((a, b) => a - b);
+  const out: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const start = sorted[i] ?? 0;
+    while (i + 1 < sorted.length && sorted[i + 1] === (sorted[i] ?? 0) + 1) i++;
+    const end = sorted[i] ?? start;
+    out.push(end > start ? `${start}-${end}` : `${start}`);
+  }
+  return out.join(',');
 }

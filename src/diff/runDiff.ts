@@ -25,6 +25,8 @@ export interface Finding {
 
 export interface FragmentReport {
   readonly file: string;
+  /** The file is new and not yet tracked by git: all of it is the change. */
+  readonly untracked?: true;
   readonly function: string;
   readonly kind: Fragment['kind'];
   readonly startLine: number;
@@ -39,6 +41,10 @@ export interface FragmentReport {
 export interface DiffReport {
   readonly findings: Finding[];
   readonly fragments: FragmentReport[];
+  /** The repository's top-level directory: every `file` is relative to it. */
+  readonly root: string;
+  /** When the diff started, as an ISO 8601 UTC time. */
+  readonly startedAt: string;
   readonly elapsedMs: number;
 }
 
@@ -47,6 +53,13 @@ export interface DiffOptions {
   readonly base?: string;
   /** Seeds of the runs; a finding must appear in every one. */
   readonly seeds?: readonly number[];
+  /** Also run the files git does not track and does not ignore, as wholly new (default true). */
+  readonly untracked?: boolean;
+}
+
+/** The exit status of `snipexec diff` for a report: 1 with findings, 0 without. */
+export function diffExitCode(report: DiffReport): 0 | 1 {
+  return report.findings.length > 0 ? 1 : 0;
 }
 
 /** Error types that are runtime type errors (not the code's own `throw`, not a missing name). */
@@ -64,23 +77,25 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const seeds = options.seeds ?? [1, 2, 3];
   const findings: Finding[] = [];
   const fragments: FragmentReport[] = [];
-  for (const changed of gitChanges(options.cwd, options.base)) {
-    const path = join(options.cwd, changed.path);
+  const { root, files } = gitChanges(options.cwd, options.base, options.untracked ?? true);
+  for (const changed of files) {
+    const path = join(root, changed.path);
     if (!existsSync(path)) continue; // deleted in the working tree
+    const untracked = changed.untracked ? { untracked: true as const } : {};
     let found: Fragment[];
     try {
       found = findFragments(changed.path, readFileSync(path, 'utf8'), changed.lines);
     } catch (error) {
-      fragments.push({ file: changed.path, function: '(file)', kind: 'top-level', startLine: 1, endLine: 1, changedLines: [...changed.lines], status: 'syntax-error', lineCoverage: 0, hints: [], error: message(error) });
+      fragments.push({ file: changed.path, ...untracked, function: '(file)', kind: 'top-level', startLine: 1, endLine: 1, changedLines: [...changed.lines], status: 'syntax-error', lineCoverage: 0, hints: [], error: message(error) });
       continue;
     }
     for (const fragment of found) {
       const { report, found: candidates } = await runFragment(fragment, seeds);
-      fragments.push(report);
+      fragments.push({ ...report, ...untracked });
       findings.push(...candidates);
     }
   }
-  return { findings, fragments, elapsedMs: Date.now() - started };
+  return { findings, fragments, root, startedAt: new Date(started).toISOString(), elapsedMs: Date.now() - started };
 }
 
 /** Runs one fragment with every seed; its report and the findings that persisted. */
