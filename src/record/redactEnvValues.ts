@@ -1,4 +1,5 @@
-import { isSecretName, SecretRedactor } from '../llm/redactSecrets.ts';
+import { PlaceholderRedactor } from '../llm/placeholderRedactor.ts';
+import { isSecretName } from '../llm/secretRules.ts';
 
 /** Names that look secret by the rule but hold none. */
 export const NOT_SECRET_NAMES: ReadonlySet<string> = new Set(['PWD', 'OLDPWD', 'SSH_AUTH_SOCK']);
@@ -23,7 +24,8 @@ export function secretEnvValues(env: NodeJS.ProcessEnv): string[] {
  */
 export class SecretScanner {
   private readonly envValues: readonly string[];
-  private readonly redactor = new SecretRedactor({});
+  // snipexec's own rules: secretlint's preset would add ~100 KB to the preload every recorded program loads.
+  private readonly redactor = new PlaceholderRedactor({});
   private readonly cache = new Map<string, boolean>();
 
   constructor(env: NodeJS.ProcessEnv) {
