@@ -35,8 +35,9 @@ export function findFragments(file: string, source: string, changed: ReadonlySet
   const names = bindingNames(parsed.ast);
   const touched = new Map<t.Function, number[]>();
   const topLevel: number[] = [];
+  const functions = runnableFunctions(parsed.ast);
   for (const line of [...changed].sort((a, b) => a - b)) {
-    const fn = innermostFunction(parsed.ast, line);
+    const fn = innermostFunction(functions, line);
     if (fn) touched.set(fn, [...(touched.get(fn) ?? []), line]);
     else topLevel.push(line);
   }
@@ -102,16 +103,24 @@ function readersOf(ast: t.File, names: ReadonlySet<string>): Map<t.Function, num
   return out;
 }
 
-function innermostFunction(ast: t.File, line: number): t.Function | undefined {
-  let best: t.Function | undefined;
+/** The functions that can run as a fragment (a block body, not a generator), outer before inner. */
+function runnableFunctions(ast: t.File): t.Function[] {
+  const out: t.Function[] = [];
   traverse(ast, {
     Function(path: NodePath<t.Function>) {
-      const { loc } = path.node;
-      if (!loc || line < loc.start.line || line > loc.end.line) return path.skip();
-      if (t.isBlockStatement(path.node.body) && !path.node.generator) best = path.node;
+      if (path.node.loc && t.isBlockStatement(path.node.body) && !path.node.generator) out.push(path.node);
     },
   });
-  return best;
+  return out;
+}
+
+/** The innermost runnable function around a line: the last one around it, as inner ones come later. */
+function innermostFunction(functions: readonly t.Function[], line: number): t.Function | undefined {
+  for (let i = functions.length - 1; i >= 0; i--) {
+    const loc = functions[i]?.loc;
+    if (loc && line >= loc.start.line && line <= loc.end.line) return functions[i];
+  }
+  return undefined;
 }
 
 function functionName(fn: t.Function, names: WeakMap<t.Node, string>): string {
