@@ -4,6 +4,7 @@ import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
+import { coverageDetail, withCoverageDetail, type CoverageDetail } from './coverageDetail.ts';
 import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
 import { programEnvironments } from '../emit/environmentPreamble.ts';
@@ -124,6 +125,12 @@ export interface RunResult {
    * Not enumerable, so never in JSON output.
    */
   readonly scenarioResults?: readonly RunResult[];
+  /**
+   * The statement and branch counters behind `lines` and `branches`, at their positions in the
+   * snippet's own source, for istanbul reports (src/report/istanbulCoverage.ts). Not enumerable,
+   * so never in JSON output; absent on a syntax error.
+   */
+  readonly coverageDetail?: CoverageDetail;
 }
 
 /** The result with its kept scenarios' own results attached, out of JSON's reach. */
@@ -206,7 +213,8 @@ export function buildResult(parts: ResultParts): RunResult {
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
   const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, drives: report?.drives ?? [], ...(parts.clock ? { clock: parts.clock } : {}), ...emittedEnvironments(parts) };
   const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
-  return withTypedProgram({
+  const detail = coverageDetail(map, report?.statements, report?.branches, coveredSet);
+  return withCoverageDetail(withTypedProgram({
     status,
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
     branches: { total: branchTotal, covered: branchCovered },
@@ -223,7 +231,7 @@ export function buildResult(parts: ResultParts): RunResult {
     ...drivesOf(instrumented.driveTargets, report?.drives ?? [], rendered, execution?.status === 'timeout'),
     ...(parts.explored ? { explored: parts.explored } : {}),
     ...modulesOf(parts),
-  }, programParts);
+  }, programParts), detail);
 }
 
 function modulesOf(parts: ResultParts): Pick<RunResult, 'modules'> {
