@@ -1,4 +1,4 @@
-import type { DefinitionBook } from '../engine/definitionBook.ts';
+import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
@@ -32,6 +32,8 @@ export interface Injection {
   readonly attempts: number;
   /** False only for the universal Dummy, which stands for anything. */
   readonly concrete: boolean;
+  /** The snippet line where the code first asked for it (for a part of a value, its owner's line when the code never reached the part itself); absent when no line did. */
+  readonly line?: number;
 }
 
 /** An npm module the snippet loads (README "Installed modules"). */
@@ -207,7 +209,7 @@ export function buildResult(parts: ResultParts): RunResult {
   if (book.hostError) errors.push({ type: 'InternalError', message: book.hostError.message, line: 0, column: 0, attribution: 'sandbox' });
   const injections: Injection[] = [...book.defs.values()].map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
-    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy',
+    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs),
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
@@ -232,6 +234,14 @@ export function buildResult(parts: ResultParts): RunResult {
     ...(parts.explored ? { explored: parts.explored } : {}),
     ...modulesOf(parts),
   }, programParts), detail);
+}
+
+/** The line an element was first asked for at, or its nearest owner's (the parts of a value the host defined), for the HTML report. */
+function lineOf(def: Definition, defs: ReadonlyMap<string, Definition>): { line?: number } {
+  for (let d: Definition | undefined = def, depth = 0; d && depth < 16; d = d.parent === undefined ? undefined : defs.get(d.parent), depth++) {
+    if (d.line > 0) return { line: d.line };
+  }
+  return {};
 }
 
 function modulesOf(parts: ResultParts): Pick<RunResult, 'modules'> {
