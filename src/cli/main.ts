@@ -1,13 +1,17 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBatch } from '../batch/runBatch.ts';
 import { runSnippet } from '../engine/runSnippet.ts';
 import { InvalidOptions, SnipexecError, UnusableFile } from '../errors.ts';
 import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
 import { formatHuman } from '../report/formatHuman.ts';
-import type { RunResult } from '../report/buildResult.ts';
+import type { RunResult, RunStatus } from '../report/buildResult.ts';
+import { RUN_STATUSES } from '../report/runStatus.ts';
+import { formatBatchSummary } from '../report/formatBatchSummary.ts';
+import { colorEnabled } from './colorMode.ts';
+import { loadConfig, type SnipexecConfig } from './loadConfig.ts';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import { createLogger } from './createLogger.ts';
@@ -28,12 +32,17 @@ function runFlags(cmd: Command): Command {
   return addFlags(addFlags(cmd, RUN_FLAGS, runOptionsSchema), LLM_FLAGS, llmOptionsSchema);
 }
 
-/** The LLM flags given, validated whatever the mode, so a wrong value is named by its flag before anything runs. */
+/** The LLM flags given, validated whatever the mode, so a wrong value is named by its flag before anything runs; the config's fill in. */
 function llmFlags(flags: Flags): LlmFlags {
   const table = { ...LLM_FLAGS, ...LLM_BATCH_FLAGS };
-  const given = collectFlags<LlmFlags>(flags, table);
+  const given = collectFlags<LlmFlags>(flags, table, isDefault);
   checkFlags(given, table, llmOptionsSchema);
-  return given;
+  return { ...pick(config, Object.keys(table)), ...given };
+}
+
+/** The fields of `from` named in `keys`. */
+function pick<T extends object>(from: T, keys: readonly string[]): Partial<T> {
+  return Object.fromEntries(Object.entries(from).filter(([k]) => keys.includes(k))) as Partial<T>;
 }
 
 /** The LLM environment of `--mode llm`, made before anything runs so a missing endpoint fails first. */
@@ -46,21 +55,34 @@ function llmEnvironment(flags: Flags, options: RunOptionsInput): LlmEnvironment 
 
 /** The run options the flags give, validated: a bad value is an error naming its flag. */
 function toRunOptions(flags: Flags, fileName?: string): RunOptionsInput {
-  const given = collectFlags<RunOptionsInput>(flags, RUN_FLAGS);
+  const given = { ...pick(config, Object.keys(runOptionsSchema.shape)), ...collectFlags<RunOptionsInput>(flags, RUN_FLAGS, isDefault) } as RunOptionsInput;
   checkFlags(given, RUN_FLAGS, runOptionsSchema);
   return fileName ? { ...given, fileName } : given;
 }
 
 function toBatchOptions(flags: Flags): BatchOptionsInput {
-  const given = collectFlags<BatchOptionsInput>(flags, BATCH_FLAGS);
+  const given = { ...pick(config, Object.keys(batchOptionsSchema.shape)), ...collectFlags<BatchOptionsInput>(flags, BATCH_FLAGS, isDefault) } as BatchOptionsInput;
   checkFlags(given, BATCH_FLAGS, batchOptionsSchema);
   return given;
 }
 
 const program = new Command('snipexec')
   .description('Run partial JavaScript and TypeScript snippets: missing values are injected, coverage is measured.')
-  .showHelpAfterError()
+  .version(packageVersion(), '-V, --version', 'print the version')
+  .option('--config <file>', 'read options from FILE instead of the first of package.json "snipexec", snipexec.config.json, .js, .mjs found from the working directory up; flags win')
+  // A usage error is one line and a hint, never the whole help.
+  .showHelpAfterError('(snipexec <command> --help shows the usage)')
+  .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'snipexec: ')) })
   .exitOverride();
+
+/** The config file's options (loaded once, before a command runs); flags given on the command line win. */
+let config: SnipexecConfig = {};
+/** Whether a flag's value is only its --help default (then the config's value stands). */
+let isDefault: (attribute: string) => boolean = () => false;
+program.hook('preAction', async (_program, action) => {
+  config = (await loadConfig(process.cwd(), program.opts<{ config?: string }>().config)).config;
+  isDefault = (attribute) => action.getOptionValueSource(attribute) === 'default';
+});
 
 /** The CLI's output flags of `run`. */
 type EmitFlags = { emit?: string; scenario?: number; emitDir?: string };
@@ -132,7 +154,7 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
     }
     if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
     else {
-      process.stdout.write(formatHuman(result, decodeForDisplay(input), process.stdout.isTTY === true));
+      process.stdout.write(formatHuman(result, decodeForDisplay(input), colorEnabled(process.stdout)));
       if (flags.types) process.stdout.write(`\ninferred types\n${types || '  (nothing injected)\n'}`);
     }
     process.exitCode = result.status === 'completed' ? 0 : 1;
@@ -141,19 +163,24 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
 const batchCommand = runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code, lang?}').description('run every snippet of a dataset'));
 addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAGS, llmOptionsSchema)
   .option('--json', 'print the summary as one JSON object')
+  .option('--fail-on <statuses>', `exit 1 when any snippet ends with one of these statuses, comma-separated (${RUN_STATUSES.join(', ')}); internal-error always does`, parseStatuses)
   .addHelpText('after', '\nSIGINT or SIGTERM: no new snippet starts, the running ones finish and are written, the summary is printed, exit 130 or 143;\na second signal ends at once. --resume does the rest.')
-  .action(async (dataset: string, flags: Flags & { json?: boolean }) => {
+  .action(async (dataset: string, flags: Flags & { json?: boolean; failOn?: RunStatus[] }) => {
     const options = toRunOptions(flags);
     const batchOptions = toBatchOptions(flags);
     const llm = llmEnvironment(flags, options);
     checkReadableFile(dataset);
     if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
-    const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {value} done, {skipped} skipped | {status}' }, cliProgress.Presets.shades_classic) : undefined;
+    const bar = process.stderr.isTTY
+      ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {skipped} resumed | {status}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
+      : undefined;
     const stop = stopOnSignals((signal) => {
       bar?.stop();
       process.stderr.write(`snipexec: ${signal}: starting no more snippets; the running ones finish and are written (${signal} again to stop at once)\n`);
     });
-    bar?.start(countLines(dataset), 0, { skipped: 0, status: '' });
+    // The total is what this batch will run: the dataset's lines, at most --limit (resumed ones count as done).
+    const lines = countLines(dataset);
+    bar?.start(batchOptions.limit === undefined ? lines : Math.min(lines, batchOptions.limit), 0, { skipped: 0, status: '' });
     let batch: Awaited<ReturnType<typeof runBatch>>;
     try {
       batch = await runBatch(
@@ -174,10 +201,13 @@ addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAG
     const { summary } = batch;
     const received = stop.received();
     if (received) process.exitCode = exitCodeFor(received);
-    if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
-    else {
-      const lines = Object.entries(summary).map(([k, v]) => `${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v}`);
-      process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : formatBatchSummary(summary));
+    // A snippet snipexec failed on, or one with a status the user named: exit 1 (a signal's code stands).
+    const failing = new Set<RunStatus>(['internal-error', ...(flags.failOn ?? [])]);
+    const failed = Object.entries(summary.statusCounts).filter(([status, n]) => failing.has(status as RunStatus) && (n ?? 0) > 0);
+    if (!received && failed.length > 0) {
+      process.stderr.write(`snipexec: ${failed.map(([status, n]) => `${n} snippet${n === 1 ? '' : 's'} ended as ${status}`).join(', ')}\n`);
+      process.exitCode = 1;
     }
   });
 
@@ -192,7 +222,7 @@ program
     if (flags.sarif) checkWritableFile(flags.sarif);
     const report = await runDiff({ cwd: process.cwd(), base, untracked: flags.untracked });
     if (flags.sarif) writeFileSync(flags.sarif, JSON.stringify(toSarif(report, packageVersion()), null, 2) + '\n');
-    process.stdout.write(flags.json ? JSON.stringify(report) + '\n' : formatDiff(report, process.stdout.isTTY === true));
+    process.stdout.write(flags.json ? JSON.stringify(report) + '\n' : formatDiff(report, colorEnabled(process.stdout)));
     process.exitCode = diffExitCode(report);
   });
 
@@ -204,6 +234,14 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/** `--fail-on completed,stopped`: statuses a run can end with. */
+function parseStatuses(value: string): RunStatus[] {
+  const statuses = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = statuses.filter((s) => !(RUN_STATUSES as readonly string[]).includes(s));
+  if (unknown.length > 0 || statuses.length === 0) throw new InvalidArgumentError(`expected statuses among ${RUN_STATUSES.join(', ')}${unknown.length > 0 ? `; not one: ${unknown.join(', ')}` : ''}`);
+  return statuses as RunStatus[];
 }
 
 function countLines(file: string): number {

@@ -106,12 +106,16 @@ export function addFlags(cmd: Command, table: Record<string, FlagSpec>, schema: 
   return cmd;
 }
 
-/** The schema fields given as flags, by field name; flags not given are left out. */
-export function collectFlags<Input>(opts: Record<string, unknown>, table: FlagTable<Input>): Partial<Input> {
+/**
+ * The schema fields given as flags, by field name; flags not given are left out, and so are those
+ * whose value is only the default shown in --help (`isDefault`), so a config file's value stands.
+ */
+export function collectFlags<Input>(opts: Record<string, unknown>, table: FlagTable<Input>, isDefault: (attribute: string) => boolean = () => false): Partial<Input> {
   const out: Record<string, unknown> = {};
   for (const [field, spec] of Object.entries(table) as [string, FlagSpec][]) {
-    const value = opts[new Option(spec.flag).attributeName()];
-    if (value !== undefined) out[field] = value;
+    const attribute = new Option(spec.flag).attributeName();
+    const value = opts[attribute];
+    if (value !== undefined && !isDefault(attribute)) out[field] = value;
   }
   return out as Partial<Input>;
 }

@@ -1,0 +1,29 @@
+import type { BatchRunSummary } from '../batch/runBatch.ts';
+import { describeLlmUsage } from './formatHuman.ts';
+
+/**
+ * The human batch summary: percentages and counts, one labelled line each.
+ *
+ * ```
+ * snippets           40 (trace)
+ * line coverage      74.0 % (first execution), 80.1 % over kept scenarios
+ * ```
+ */
+export function formatBatchSummary(s: BatchRunSummary): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const statuses = Object.entries(s.statusCounts).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([status, n]) => `${status} ${n}`).join(', ');
+  const rows: [string, string][] = [
+    ['snippets', `${s.snippets} (${s.mode})${s.interrupted ? ', interrupted: --resume does the rest' : ''}`],
+    ['line coverage', `${pct(s.lineCoverage)} (first execution), ${pct(s.exploredLineCoverage)} over kept scenarios`],
+    ['mean line cov.', pct(s.meanLineCoverage)],
+    ['branch coverage', `${pct(s.branchCoverage)} (first execution), ${pct(s.exploredBranchCoverage)} over kept scenarios`],
+    ['fully executed', pct(s.fullyExecutedRate)],
+    ['statuses', statuses || 'none'],
+    ['degraded', String(s.degraded)],
+    ['invalid lines', String(s.invalidLines)],
+    ['time', `${(s.elapsedMs / 1000).toFixed(1)} s (${s.snippetsPerSecond.toFixed(1)} snippets/s)`],
+  ];
+  const llm = describeLlmUsage(s.llmCalls).replace(/^llm: /, '');
+  if (llm !== '') rows.push(['llm', llm]);
+  return rows.map(([label, value]) => `${label.padEnd(18)} ${value}`).join('\n') + '\n';
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { cli } from './helpers.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'snipexec-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const ANSI = /\u001b\[\d+m/;
+/** The environment without colour settings of its own. */
+const plain = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR' && k !== 'NODE_DISABLE_COLORS'));
+const SNIPPET = 'const [a, b] = splitPair("left-right");\nconsole.log(a.toUpperCase(), b.length);\n';
+
+test('cli: --version prints the package version', () => {
+  const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  for (const flag of ['--version', '-V']) {
+    const r = cli([flag]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${version}\n`);
+  }
+});
+
+test('cli: colour follows FORCE_COLOR and NO_COLOR, also into a pipe', () => {
+  assert.doesNotMatch(cli(['run', '-'], SNIPPET, 60_000, plain).stdout, ANSI, 'a pipe gets no colour by default');
+  assert.match(cli(['run', '-'], SNIPPET, 60_000, { ...plain, FORCE_COLOR: '1' }).stdout, ANSI, 'FORCE_COLOR forces it into a pipe');
+  assert.doesNotMatch(cli(['run', '-'], SNIPPET, 60_000, { ...plain, FORCE_COLOR: '0' }).stdout, ANSI);
+  assert.doesNotMatch(cli(['run', '-'], SNIPPET, 60_000, { ...plain, NO_COLOR: '1' }).stdout, ANSI);
+});
+
+test('cli: a usage error is one line and a hint, exit 2; --help shows the defaults', () => {
+  const r = cli(['run', '-', '--no-such-flag'], SNIPPET);
+  assert.equal(r.code, 2);
+  assert.deepEqual(r.stderr.trim().split('\n'), ["snipexec: unknown option '--no-such-flag'", '(snipexec <command> --help shows the usage)']);
+  const help = cli(['run', '--help']).stdout;
+  assert.match(help, /--timeout <ms>[\s\S]*?\(default:\s+5000\)/);
+  assert.match(help, /--max-runs <n>[\s\S]*?\(default:\s+12\)/);
+});
+
+test('cli: the human batch summary reads as percentages and counts; --fail-on and internal errors set exit 1', () => {
+  const data = join(tmp, 'set.jsonl');
+  writeFileSync(data, [
+    { id: 'ok', code: 'console.log(1 + 1);' },
+    { id: 'throws', code: 'console.log("a");\nnull.x;\nconsole.log("b");' },
+  ].map((x) => JSON.stringify(x)).join('\n') + '\n');
+  const human = cli(['batch', data]);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /^snippets +2 \(trace\)$/m);
+  assert.match(human.stdout, /^line coverage +\d+\.\d % \(first execution\), \d+\.\d % over kept scenarios$/m);
+  assert.match(human.stdout, /^statuses +(completed 1, stopped 1|stopped 1, completed 1)$/m);
+  assert.doesNotMatch(human.stdout, /[{}]/, 'no JSON fragments');
+  const failing = cli(['batch', data, '--fail-on', 'stopped,timeout']);
+  assert.equal(failing.code, 1);
+  assert.match(failing.stderr, /1 snippet ended as stopped/);
+  assert.equal(cli(['batch', data, '--fail-on', 'timeout']).code, 0);
+  const bad = cli(['batch', data, '--fail-on', 'broken']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /not one: broken/);
+});
+
+test('cli: options come from snipexec.config.json or package.json "snipexec", flags win, an unknown key is named', () => {
+  const dir = mkdtempSync(join(tmp, 'config-'));
+  const file = join(dir, 'snippet.js');
+  writeFileSync(file, 'console.log(missingThing.length);\n');
+  const run = (args: string[] = []) => cli(['run', file, '--json', ...args], undefined, 60_000, process.env, dir);
+  // No config: trace mode injects missingThing and the run completes.
+  assert.equal(JSON.parse(run().stdout).status, 'completed');
+  writeFileSync(join(dir, 'snipexec.config.json'), JSON.stringify({ mode: 'none' }));
+  const none = JSON.parse(run().stdout);
+  assert.equal(none.status, 'stopped', 'mode none from the config file: nothing is injected');
+  assert.deepEqual(none.injections, []);
+  assert.equal(JSON.parse(run(['--mode', 'trace']).stdout).status, 'completed', 'the flag wins');
+  writeFileSync(join(dir, 'snipexec.config.json'), JSON.stringify({ mode: 'none', timeOut: 5 }));
+  const unknown = run();
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /snipexec\.config\.json: unknown key "timeOut"/);
+  rmSync(join(dir, 'snipexec.config.json'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', snipexec: { mode: 'none' } }));
+  assert.equal(JSON.parse(run().stdout).status, 'stopped', 'the "snipexec" key of package.json');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', snipexec: { timeoutMs: 'soon' } }));
+  const wrong = run();
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /package\.json: timeoutMs: /);
+});
