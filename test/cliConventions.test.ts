@@ -82,3 +82,31 @@ test('cli: options come from snipexec.config.json or package.json "snipexec", fl
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /package\.json: timeoutMs: /);
 });
+
+test('cli: run and batch write istanbul coverage and HTML reports; --check-coverage sets exit 1 below its threshold', () => {
+  const dir = mkdtempSync(join(tmp, 'reports-'));
+  const file = join(dir, 'half.js');
+  writeFileSync(file, 'const n = 1;\nif (n > 2) {\n  console.log("big");\n}\nconsole.log(n);\n');
+  const cov = join(dir, 'cov');
+  const run = cli(['run', file, '--no-drive', '--scenarios', '1', '--coverage-dir', cov, '--reporter', 'lcov', '--reporter', 'json-summary', '--html', join(dir, 'run.html')]);
+  assert.equal(run.code, 0, run.stderr);
+  const lcov = readFileSync(join(cov, 'lcov.info'), 'utf8');
+  assert.match(lcov, /^SF:.*half\.js$/m);
+  assert.match(lcov, /^LF:4$/m, 'four measured lines');
+  assert.match(lcov, /^LH:3$/m, 'three covered: line 3 never ran');
+  assert.equal((JSON.parse(readFileSync(join(cov, 'coverage-summary.json'), 'utf8')) as { total: { lines: { pct: number } } }).total.lines.pct, 75);
+  assert.match(readFileSync(join(dir, 'run.html'), 'utf8'), /<html/);
+  const below = cli(['run', file, '--no-drive', '--scenarios', '1', '--coverage-dir', cov, '--check-coverage', '--lines', '80']);
+  assert.equal(below.code, 1);
+  assert.match(below.stderr, /Coverage for lines \(75%\) does not meet the threshold \(80%\)/);
+  assert.equal(cli(['run', file, '--no-drive', '--scenarios', '1', '--coverage-dir', cov, '--check-coverage', '--lines', '70']).code, 0);
+  assert.equal(cli(['run', file, '--lines', '70']).code, 2, '--lines without --check-coverage is a usage error');
+
+  const data = join(dir, 'set.jsonl');
+  writeFileSync(data, [{ id: 'a', code: 'console.log(1);' }, { id: 'b/c', code: 'if (x) {\n  console.log(2);\n}' }].map((x) => JSON.stringify(x)).join('\n') + '\n');
+  const batch = cli(['batch', data, '--coverage-dir', join(dir, 'bcov'), '--reporter', 'lcov', '--html', join(dir, 'site'), '--json']);
+  assert.equal(batch.code, 0, batch.stderr);
+  const blcov = readFileSync(join(dir, 'bcov', 'lcov.info'), 'utf8');
+  assert.equal([...blcov.matchAll(/^SF:/gm)].length, 2, 'one file per snippet');
+  assert.match(readFileSync(join(dir, 'site', 'index.html'), 'utf8'), /<table/);
+});

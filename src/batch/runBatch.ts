@@ -35,6 +35,11 @@ export interface BatchDependencies extends RunDependencies {
   readonly signal?: AbortSignal;
   /** A malformed dataset line: skipped and reported here, instead of ending the batch. */
   readonly onInvalid?: (invalid: InvalidLine) => void;
+  /**
+   * Each finished snippet with its whole result (the row `onProgress` gets is the JSON row), for
+   * reports made as results arrive (coverage files, HTML pages); called before the row is written.
+   */
+  readonly onResult?: (item: DatasetItem, result: RunResult) => void;
 }
 
 /**
@@ -78,6 +83,7 @@ export async function runBatch(
   const worker = async () => {
     for (let item = await next(); item; item = await next()) {
       const result = await runOne(item, runInput, deps);
+      deps.onResult?.(item, result);
       const { program: _program, types: _types, ...json } = result;
       const row: BatchRow = { id: item.id, ...json };
       if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');

@@ -12,6 +12,7 @@ import { RUN_STATUSES } from '../report/runStatus.ts';
 import { formatBatchSummary } from '../report/formatBatchSummary.ts';
 import { colorEnabled } from './colorMode.ts';
 import { loadConfig, type SnipexecConfig } from './loadConfig.ts';
+import { addReportFlags, ReportOutputs, type ReportFlags } from './reportOutputs.ts';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import { createLogger } from './createLogger.ts';
@@ -131,17 +132,19 @@ function emitPrograms(result: RunResult, flags: EmitFlags): void {
   }
 }
 
-runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin', '-').description('run one snippet'))
+const runCommand = runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin', '-').description('run one snippet'))
   .option('--json', 'print the result as one JSON object')
   .option('--emit <file>', 'write the completed program: definitions, then the snippet (TypeScript when FILE ends in .ts)')
   .option('--scenario <k>', "with --emit: write the kept scenario K's program (1, the first execution, by default)", positiveInteger)
   .option('--emit-dir <dir>', "write every kept scenario's program as DIR/scenario-1.js, scenario-2.js, … (.ts for a TypeScript snippet)")
   .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
-  .option('--tests <dir>', "write node:test tests of the snippet's own functions as its completed program called them: DIR/program/ holds the program, which is run once under plain node to record the calls")
-  .action(async (file: string, flags: Flags & EmitFlags & { json?: boolean; types?: boolean; tests?: string }) => {
+  .option('--tests <dir>', "write node:test tests of the snippet's own functions as its completed program called them: DIR/program/ holds the program, which is run once under plain node to record the calls");
+addReportFlags(runCommand, 'file')
+  .action(async (file: string, flags: Flags & EmitFlags & ReportFlags & { json?: boolean; types?: boolean; tests?: string }) => {
     const options = toRunOptions(flags, file === '-' ? undefined : file);
     const llm = llmEnvironment(flags, options);
     checkEmitFlags(flags);
+    const reports = new ReportOutputs(flags, 'run', options.mode ?? 'trace');
     const input = readInputFile(file);
     const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags)) });
     // The programs are written to files, never printed.
@@ -157,20 +160,27 @@ runFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin
       process.stdout.write(formatHuman(result, decodeForDisplay(input), colorEnabled(process.stdout)));
       if (flags.types) process.stdout.write(`\ninferred types\n${types || '  (nothing injected)\n'}`);
     }
-    process.exitCode = result.status === 'completed' ? 0 : 1;
+    // The text as run: coverage positions are offsets into it (line endings included).
+    reports.addRun(file === '-' ? undefined : file, input.toString('utf8'), result);
+    const { printed, failures } = reports.finish();
+    // With --json, stdout holds the one JSON object: the coverage text goes to stderr.
+    if (printed !== '') (flags.json ? process.stderr : process.stdout).write(printed);
+    for (const f of failures) process.stderr.write(`snipexec: ${f}\n`);
+    process.exitCode = result.status === 'completed' && failures.length === 0 ? 0 : 1;
   });
 
 const batchCommand = runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code, lang?}').description('run every snippet of a dataset'));
-addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAGS, llmOptionsSchema)
+addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAGS, llmOptionsSchema), 'dir')
   .option('--json', 'print the summary as one JSON object')
   .option('--fail-on <statuses>', `exit 1 when any snippet ends with one of these statuses, comma-separated (${RUN_STATUSES.join(', ')}); internal-error always does`, parseStatuses)
   .addHelpText('after', '\nSIGINT or SIGTERM: no new snippet starts, the running ones finish and are written, the summary is printed, exit 130 or 143;\na second signal ends at once. --resume does the rest.')
-  .action(async (dataset: string, flags: Flags & { json?: boolean; failOn?: RunStatus[] }) => {
+  .action(async (dataset: string, flags: Flags & ReportFlags & { json?: boolean; failOn?: RunStatus[] }) => {
     const options = toRunOptions(flags);
     const batchOptions = toBatchOptions(flags);
     const llm = llmEnvironment(flags, options);
     checkReadableFile(dataset);
     if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
+    const reports = new ReportOutputs(flags, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
     const bar = process.stderr.isTTY
       ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {skipped} resumed | {status}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
       : undefined;
@@ -191,6 +201,7 @@ addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAG
         {
           ...(llm ? { llm } : { logger: createLogger(llmFlags(flags)) }),
           signal: stop.signal,
+          onResult: (item, result) => reports.addSnippet(item.id, item.code, result),
           onInvalid: (invalid) => process.stderr.write(`snipexec: ${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}\n`),
         },
       );
@@ -202,6 +213,11 @@ addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAG
     const received = stop.received();
     if (received) process.exitCode = exitCodeFor(received);
     process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : formatBatchSummary(summary));
+    // Written after an interrupted batch too: what ran is reported.
+    const { printed, failures } = reports.finish();
+    if (printed !== '') (flags.json ? process.stderr : process.stdout).write(printed);
+    for (const f of failures) process.stderr.write(`snipexec: ${f}\n`);
+    if (!stop.received() && failures.length > 0) process.exitCode = 1;
     // A snippet snipexec failed on, or one with a status the user named: exit 1 (a signal's code stands).
     const failing = new Set<RunStatus>(['internal-error', ...(flags.failOn ?? [])]);
     const failed = Object.entries(summary.statusCounts).filter(([status, n]) => failing.has(status as RunStatus) && (n ?? 0) > 0);
