@@ -1,3 +1,4 @@
+import parseDiff from 'parse-diff';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,26 +97,22 @@ function git(cwd: string, args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Parses `git diff --unified=0` output into changed files and new-side line numbers. */
+/**
+ * Parses `git diff --unified=0` output (parse-diff) into changed files and new-side line numbers:
+ * every added line, and for a hunk that only deletes, the line after the deletion.
+ */
 export function parseUnifiedDiff(text: string): ChangedFile[] {
-  const files: { path: string; lines: Set<number> }[] = [];
-  let current: { path: string; lines: Set<number> } | undefined;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('+++ ')) {
-      const target = line.slice(4).trim();
-      current = target === '/dev/null' ? undefined : { path: target.replace(/^b\//, ''), lines: new Set() };
-      if (current) files.push(current);
-      continue;
+  const files: ChangedFile[] = [];
+  for (const file of parseDiff(text)) {
+    if (file.to === undefined || file.to === '/dev/null') continue;
+    const lines = new Set<number>();
+    for (const chunk of file.chunks) {
+      if (chunk.newLines === 0) lines.add(chunk.newStart + 1);
+      for (const change of chunk.changes) if (change.type === 'add') lines.add(change.ln);
     }
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
-    if (hunk && current) {
-      const start = Number(hunk[1]);
-      const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
-      if (count === 0) current.lines.add(start + 1);
-      for (let i = 0; i < count; i++) current.lines.add(start + i);
-    }
+    if (lines.size > 0) files.push({ path: file.to, lines });
   }
-  return files.filter((f) => f.lines.size > 0);
+  return files;
 }
 
 function reason(error: unknown): string {
