@@ -1,4 +1,5 @@
 import { existsSync, truncateSync, appendFileSync } from 'node:fs';
+import pMap, { pMapSkip } from 'p-map';
 import { runSnippet, type RunDependencies } from '../engine/runSnippet.ts';
 import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
 import type { RunResult } from '../report/buildResult.ts';
@@ -80,19 +81,22 @@ export async function runBatch(
       return item.value;
     }
   };
-  const worker = async () => {
-    for (let item = await next(); item; item = await next()) {
-      const result = await runOne(item, runInput, deps);
-      deps.onResult?.(item, result);
-      const { program: _program, types: _types, ...json } = result;
-      const row: BatchRow = { id: item.id, ...json };
-      if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
-      summary.add(row);
-      done++;
-      onProgress?.({ done, skipped, last: row });
-    }
-  };
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  async function* pending(): AsyncGenerator<DatasetItem> {
+    for (let item = await next(); item; item = await next()) yield item;
+  }
+  // p-map pulls the next item only when a slot is free, so the dataset streams through; the rows
+  // go to `out` and the summary, and p-map keeps none of them (pMapSkip).
+  await pMap(pending(), async (item) => {
+    const result = await runOne(item, runInput, deps);
+    deps.onResult?.(item, result);
+    const { program: _program, types: _types, ...json } = result;
+    const row: BatchRow = { id: item.id, ...json };
+    if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
+    summary.add(row);
+    done++;
+    onProgress?.({ done, skipped, last: row });
+    return pMapSkip;
+  }, { concurrency: options.concurrency });
   await iterator.return?.(undefined); // closes the dataset file when the batch stopped early
   const elapsedMs = Date.now() - started;
   const figures = summary.result(runOptions.mode, elapsedMs, done);
