@@ -1,6 +1,15 @@
 #!/usr/bin/env -S node --no-node-snapshot
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 const major = Number(process.versions.node.split('.')[0]);
+// Node strips no types under node_modules: installed, snipexec runs its build (`npm run build`, the .js beside each .ts); in its clone, the sources themselves.
+const built = import.meta.url.includes('/node_modules/') || !process.features.typescript;
+const main = new URL(built ? '../src/cli/main.js' : '../src/cli/main.ts', import.meta.url);
 if (major < 24) {
   process.stderr.write(`snipexec needs Node.js 24 or later; this is ${process.version}. Run it through npx or npm scripts, which use the pinned node@24.\n`);
   process.exitCode = 2;
-} else await import('../src/cli/main.ts');
+} else if (!existsSync(main)) {
+  process.stderr.write(`snipexec: ${fileURLToPath(main)} is missing: this copy of snipexec was not built (run \`npm run build\` in it)\n`);
+  process.exitCode = 2;
+} else await import(main.href);

@@ -1,10 +1,29 @@
-/** Public API of snipexec. */
+/** Public API of snipexec (`import { runSnippet } from 'snipexec'`): the package's `exports` point here. */
+
+// Run a snippet.
 export { runSnippet, type RunDependencies } from './engine/runSnippet.ts';
 export type { RunResult, RunStatus, Injection, ReportedError } from './report/buildResult.ts';
-export { parseRunOptions, runOptionsSchema, type RunOptions, type RunOptionsInput, type Mode, type Lang } from './options.ts';
+export { parseRunOptions, runOptionsSchema, MODES, LANGS, type RunOptions, type RunOptionsInput, type Mode, type Lang } from './options.ts';
+
+// Run a dataset.
 export { runBatch, type BatchRun, type BatchRunSummary, type BatchDependencies, type BatchProgress } from './batch/runBatch.ts';
+export type { BatchSummary, BatchRow } from './batch/summarize.ts';
 export { readDataset, type DatasetItem, type InvalidLine } from './batch/readDataset.ts';
-export { batchOptionsSchema, type BatchOptionsInput } from './options.ts';
+export { batchOptionsSchema, parseBatchOptions, type BatchOptions, type BatchOptionsInput } from './options.ts';
+
+// Check a git change.
+export { runDiff, diffExitCode, type DiffOptions, type DiffReport, type Finding, type FragmentReport } from './diff/runDiff.ts';
+export { toSarif } from './diff/toSarif.ts';
+
+// Record a program's calls and turn them into tests.
+export { recordProgram, type RecordOptions, type RecordedRun } from './record/recordProgram.ts';
+export type { CallTrace, CallRecord, CallKind, Snapshot } from './record/callTrace.ts';
+export { readTrace } from './testgen/readTrace.ts';
+export { generateTests, generateTestsOptionsSchema, type GenerateTestsOptions, type GeneratedTests, type GeneratedFile } from './testgen/generateTests.ts';
+export { generateCheckedTests, type CheckTestsOptions } from './testgen/checkTests.ts';
+export type { SkippedCall, SkipReason, SkipKind } from './testgen/skipReasons.ts';
+
+// Errors (each with a stable `code`) and value providers.
 export * from './errors.ts';
 export type { ValueProvider, TypeClassifier, ValueRequest, Proposal, Category } from './values/types.ts';
 export { CATEGORIES } from './values/types.ts';

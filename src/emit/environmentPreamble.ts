@@ -3,6 +3,7 @@ import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { ValueOutcome } from '../protocol/runtime.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
+import { siblingModule } from '../moduleFile.ts';
 import type { EmittedEnvironment } from './nodeEnvironments.ts';
 import { commentText, jsString } from './sourceText.ts';
 
@@ -28,8 +29,8 @@ export function programEnvironments(bundles: readonly GuestBundle[], failed: Rea
   return { loaded, values, ...(called ? { called } : {}), ...(outcomes && Object.keys(outcomes).length > 0 ? { outcomes } : {}) };
 }
 
-/** The loader the program requires, by its absolute path in this snipexec installation (Node ≥ 24 runs it with type stripping). */
-export const NODE_ENVIRONMENTS_LOADER = fileURLToPath(new URL('./nodeEnvironments.ts', import.meta.url));
+/** The loader the program requires, by its absolute path in this snipexec installation: nodeEnvironments.ts, run with Node's type stripping, or the build's .js when snipexec runs from it. */
+export const NODE_ENVIRONMENTS_LOADER = fileURLToPath(siblingModule(import.meta.url, './nodeEnvironments'));
 
 /** The variable of the program that holds its loaded environments. */
 export const ENVIRONMENTS_VARIABLE = '__snipexec_env';

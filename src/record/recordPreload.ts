@@ -5,10 +5,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { BundleFailed } from '../errors.ts';
+import { siblingModule } from '../moduleFile.ts';
 import { cacheDir, isFileInput } from '../sandbox/bundleGuest.ts';
 
-/** The preload's source: recordHooks.ts and what it imports. */
-export const RECORD_HOOKS_PATH = fileURLToPath(new URL('./recordHooks.ts', import.meta.url));
+/** The preload's source: recordHooks.ts (recordHooks.js when snipexec runs from its build) and what it imports. */
+export const RECORD_HOOKS_PATH = fileURLToPath(siblingModule(import.meta.url, './recordHooks'));
 
 const ROOT = resolve(dirname(RECORD_HOOKS_PATH), '../..');
 /** The input files of the last bundle built, relative to ROOT: the hash of their contents names the bundle that is up to date. */

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
+import { siblingModule } from '../moduleFile.ts';
 import type { CallOutcome, DriverMessage } from './aiReportCalls.ts';
 import type { TestPlan } from './planCalls.ts';
 import { renderCallScript, type TestFileInput } from './renderTestFile.ts';
@@ -29,8 +30,8 @@ export interface RunCallsInput {
 /** A call's outcome, or why it has none (one line). */
 export type CallResult = { readonly outcome: CallOutcome } | { readonly failed: string };
 
-const TEST_HOOKS_URL = new URL('../record/testHooks.ts', import.meta.url).href;
-const REPORT_CALLS_URL = new URL('./aiReportCalls.ts', import.meta.url).href;
+const TEST_HOOKS_URL = siblingModule(import.meta.url, '../record/testHooks').href;
+const REPORT_CALLS_URL = siblingModule(import.meta.url, './aiReportCalls').href;
 /** After the child exits, how long its output may still take to arrive (a grandchild may hold the pipe). */
 const DRAIN_MS = 2_000;
 

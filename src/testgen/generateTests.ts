@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { InvalidOptions } from '../errors.ts';
+import { siblingModule } from '../moduleFile.ts';
 import { traceFileFor, type CallTrace } from '../record/callTrace.ts';
 import { mockableKeys } from '../record/testHooks.ts';
 import { planCalls, type TestPlan } from './planCalls.ts';
@@ -15,7 +16,7 @@ export const generateTestsOptionsSchema = z
     traceDir: z.string().min(1).describe('The directory of the trace file: the trace names its program relative to it.'),
     programDir: z.string().min(1).optional().describe("The program's directory, which module paths are relative to; default the directory of the trace's program."),
     outDir: z.string().min(1).describe('Where the test files go (created); record uses generated_tests/ next to the program.'),
-    snipexecRoot: z.string().min(1).optional().describe('The snipexec installation whose src/record/testHooks.ts the tests import; default this one.'),
+    snipexecRoot: z.string().min(1).optional().describe('The snipexec installation whose src/record/testHooks.ts (.js when this one runs from its build) the tests import; default this one.'),
   })
   .strict();
 
@@ -41,6 +42,8 @@ export interface GeneratedTests {
 
 /** This installation's root: src/testgen/ is two levels down. */
 const INSTALLATION = resolve(import.meta.dirname, '../..');
+/** This installation's testHooks module, relative to its root: `src/record/testHooks.ts`, or `.js` when it runs from its build. */
+const TEST_HOOKS = relative(INSTALLATION, fileURLToPath(siblingModule(import.meta.url, '../record/testHooks')));
 
 /**
  * Writes one `node:test` file per program module of the trace into `outDir` (`lib/cart.js` →
@@ -70,7 +73,7 @@ export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excl
   const traceDir = resolve(parsed.data.traceDir);
   const programDir = resolve(parsed.data.programDir ?? dirname(resolve(traceDir, trace.program)));
   const outDir = resolve(parsed.data.outDir);
-  const testHooksUrl = pathToFileURL(join(parsed.data.snipexecRoot === undefined ? INSTALLATION : resolve(parsed.data.snipexecRoot), 'src', 'record', 'testHooks.ts')).href;
+  const testHooksUrl = pathToFileURL(join(parsed.data.snipexecRoot === undefined ? INSTALLATION : resolve(parsed.data.snipexecRoot), TEST_HOOKS)).href;
   const modules = [...new Set(trace.calls.map((call) => call.module))];
   const program = { module: relative(programDir, resolve(traceDir, trace.program)).split(sep).join('/'), argv: trace.argv, exitCode: trace.exitCode };
   const index = new ProgramIndex(programDir, modules, [outDir]);
