@@ -1,14 +1,15 @@
+import { painter } from '../report/paint.ts';
 import type { DiffReport } from './runDiff.ts';
 
 /** Human output of `snipexec diff`: each finding as file:line:col, then the fragments run. */
 export function formatDiff(report: DiffReport, color: boolean): string {
-  const paint = (code: string, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const paint = painter(color);
   const out: string[] = [];
   for (const f of report.findings) {
-    out.push(`${f.file}:${f.line}:${f.column} ${paint('31', `${f.type}: ${f.message}`)}${f.caught ? ' (caught by the code)' : ''}`);
+    out.push(`${f.file}:${f.line}:${f.column} ${paint('red', `${f.type}: ${f.message}`)}${f.caught ? ' (caught by the code)' : ''}`);
     out.push(`  in ${f.function}, confidence ${f.confidence.toFixed(1)}${f.context.length > 0 ? `; injected: ${f.context.slice(0, 8).join(', ')}${f.context.length > 8 ? ', …' : ''}` : ''}`);
   }
-  if (report.findings.length === 0) out.push(paint('32', 'no runtime type errors in the changed code'));
+  if (report.findings.length === 0) out.push(paint('green', 'no runtime type errors in the changed code'));
   out.push('', `${report.fragments.length} fragment(s) run in ${(report.elapsedMs / 1000).toFixed(1)} s:`);
   for (const g of report.fragments) {
     const changed = g.untracked ? 'new file' : `changed ${ranges(g.changedLines)}`;

@@ -1,8 +1,9 @@
+import { painter } from './paint.ts';
 import type { RunResult } from './buildResult.ts';
 
 /** The human report: the snippet with each measured line marked, definitions, console, errors. */
 export function formatHuman(result: RunResult, code: string, color: boolean): string {
-  const paint = (c: string, s: string) => (color ? `\u001b[${c}m${s}\u001b[0m` : s);
+  const paint = painter(color);
   const out: string[] = [];
   const measured = new Set(result.lines.measured);
   const uncovered = new Set(result.lines.uncovered);
@@ -11,10 +12,10 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   if (lines[lines.length - 1] === '') lines.pop();
   const width = String(lines.length).length;
   const degraded = result.degraded ? `, degraded: ${result.degraded}` : '';
-  out.push(paint('1', `snippet  (${result.status}${degraded}; ✓ covered, ✗ not covered)`));
+  out.push(paint('bold', `snippet  (${result.status}${degraded}; ✓ covered, ✗ not covered)`));
   lines.forEach((text, i) => {
     const n = i + 1;
-    const mark = !measured.has(n) ? ' ' : uncovered.has(n) ? paint('31', '✗') : paint('32', '✓');
+    const mark = !measured.has(n) ? ' ' : uncovered.has(n) ? paint('red', '✗') : paint('green', '✓');
     out.push(`${mark} ${String(n).padStart(width)} | ${text}`);
   });
   out.push('');
@@ -25,29 +26,29 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   if (result.environments) {
     const { loaded, failed } = result.environments;
     if (loaded.length > 0) out.push(`environments: ${loaded.join(', ')}`);
-    for (const f of failed) out.push(paint('31', `environment ${f.name} could not be loaded: ${f.message}`));
+    for (const f of failed) out.push(paint('red', `environment ${f.name} could not be loaded: ${f.message}`));
   }
   for (const m of result.modules ?? []) {
     const name = m.version ? `${m.specifier} ${m.version}` : m.specifier;
     if (m.provider === 'module') out.push(`module: ${name} (installed, run for real)`);
-    else if (m.status === 'not-installed') out.push(paint('2', `module: ${m.specifier} not installed; its values are synthesized (--modules DIR to say where it is)`));
-    else out.push(paint('33', `module: ${name} not run (${m.status}: ${m.reason ?? 'no reason given'}); its values are synthesized`));
+    else if (m.status === 'not-installed') out.push(paint('dim', `module: ${m.specifier} not installed; its values are synthesized (--modules DIR to say where it is)`));
+    else out.push(paint('yellow', `module: ${name} not run (${m.status}: ${m.reason ?? 'no reason given'}); its values are synthesized`));
   }
   if (result.injections.length > 0) {
-    out.push('', paint('1', 'injected definitions'));
-    for (const inj of result.injections) out.push(`  ${inj.source}  ${paint('2', `// ${inj.element}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
+    out.push('', paint('bold', 'injected definitions'));
+    for (const inj of result.injections) out.push(`  ${inj.source}  ${paint('dim', `// ${inj.element}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
   }
   if (result.drives && result.drives.length > 0) {
-    out.push('', paint('1', 'called by drive (defined, never called; --no-drive runs the code as written)'));
+    out.push('', paint('bold', 'called by drive (defined, never called; --no-drive runs the code as written)'));
     for (const d of result.drives) {
-      const outcome = d.outcome === 'threw' && d.error ? paint('31', `threw ${d.error.type}: ${d.error.message}`) : d.outcome;
-      out.push(`  ${d.line}: ${d.target}(${d.args.join(', ')})  ${paint('2', '→')} ${outcome}`);
+      const outcome = d.outcome === 'threw' && d.error ? paint('red', `threw ${d.error.type}: ${d.error.message}`) : d.outcome;
+      out.push(`  ${d.line}: ${d.target}(${d.args.join(', ')})  ${paint('dim', '→')} ${outcome}`);
     }
   }
-  if (result.stdout !== '') out.push('', paint('1', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
+  if (result.stdout !== '') out.push('', paint('bold', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
   if (result.errors.length > 0) {
-    out.push('', paint('1', 'errors'));
-    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('2', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${e.drive}` : ''}]`)}`);
+    out.push('', paint('bold', 'errors'));
+    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('dim', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${e.drive}` : ''}]`)}`);
   }
   return out.join('\n') + '\n';
 }
