@@ -1,3 +1,4 @@
+import type { Log } from 'sarif';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ const NOT_CHECKED = new Set(['syntax-error', 'internal-error']);
  * `helpUri` is its README section there. Without one, neither is written and the rule's `help`
  * carries the explanation alone.
  */
-export function toSarif(report: DiffReport, version: string, informationUri?: string): object {
+export function toSarif(report: DiffReport, version: string, informationUri?: string): Log {
   const sources = new Map<string, { lines: string[]; hashes: string[] } | undefined>();
   const source = (file: string) => {
     if (!sources.has(file)) {
