@@ -141,14 +141,16 @@ test('package: `npx snipexec run` completes a snippet; its --emit program loads 
 
 test('package: `npx snipexec batch` runs a dataset', () => {
   writeFileSync(join(project, 'set.jsonl'), `${JSON.stringify({ id: 'pair', code: SNIPPET })}\n${JSON.stringify({ id: 'calls', code: 'console.log(api.fetch(1).items.length);\n' })}\n`);
-  // ---- lead: add `--coverage-dir coverage --reporter lcov` here once the CLI has them, and assert coverage/lcov.info below ----
-  const r = npx(['batch', 'set.jsonl', '--mode', 'dummy', '--out', 'r.jsonl', '--json']);
+  const r = npx(['batch', 'set.jsonl', '--mode', 'dummy', '--out', 'r.jsonl', '--json', '--coverage-dir', 'coverage', '--reporter', 'lcov']);
   assert.equal(r.code, 0, r.stderr);
   const summary = JSON.parse(r.stdout) as { snippets: number; statusCounts: Record<string, number> };
   assert.equal(summary.snippets, 2);
   assert.deepEqual(summary.statusCounts, { completed: 2 });
   const rows = readFileSync(join(project, 'r.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
   assert.deepEqual(rows.sort(), ['calls', 'pair']);
+  const lcov = readFileSync(join(project, 'coverage', 'lcov.info'), 'utf8');
+  assert.equal([...lcov.matchAll(/^SF:coverage\/snippets\/.+$/gm)].length, 2, lcov);
+  assert.equal([...lcov.matchAll(/^end_of_record$/gm)].length, 2);
 });
 
 test('package: `npx snipexec diff` in a repository inside the project finds the type error a change brings', () => {
