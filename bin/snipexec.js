@@ -12,4 +12,9 @@ if (major < 24) {
 } else if (!existsSync(main)) {
   process.stderr.write(`snipexec: ${fileURLToPath(main)} is missing: this copy of snipexec was not built (run \`npm run build\` in it)\n`);
   process.exitCode = 2;
-} else await import(main.href);
+} else {
+  // V8's code cache of every module snipexec loads (and, in the clone, their stripped types), kept
+  // between runs: a CLI start compiles nothing it compiled before.
+  (await import('node:module')).enableCompileCache?.();
+  await import(main.href);
+}
