@@ -103,25 +103,30 @@ export async function runBatch(
   return { summary: { ...figures, invalidLines, ...(deps.signal?.aborted ? { interrupted: true as const } : {}) }, ran: done, skipped };
 }
 
-async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDependencies): Promise<RunResult> {
+/** One snippet of a batch, with the engine a local batch uses: an error snipexec did not expect becomes an internal-error result. */
+export async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDependencies): Promise<RunResult> {
   try {
     return await runSnippet(item.code, { ...runInput, ...(item.lang ? { lang: item.lang } : {}) }, { ...deps, snippetId: item.id });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      status: 'internal-error', lines: { total: 0, covered: 0, measured: [], uncovered: [] }, branches: { total: 0, covered: 0 },
-      lineCoverage: 0, branchCoverage: 0, fullyExecuted: false, injections: [],
-      errors: [{ type: 'InternalError', message, line: 0, column: 0, attribution: 'sandbox' }],
-      stdout: '', runs: 0, llmCalls: NO_LLM_USAGE, elapsedMs: 0,
-    };
+    return internalErrorResult(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** The result of a snippet snipexec failed on (an unexpected error, a queued job that could not run): no coverage, the message as its error. */
+export function internalErrorResult(message: string): RunResult {
+  return {
+    status: 'internal-error', lines: { total: 0, covered: 0, measured: [], uncovered: [] }, branches: { total: 0, covered: 0 },
+    lineCoverage: 0, branchCoverage: 0, fullyExecuted: false, injections: [],
+    errors: [{ type: 'InternalError', message, line: 0, column: 0, attribution: 'sandbox' }],
+    stdout: '', runs: 0, llmCalls: NO_LLM_USAGE, elapsedMs: 0,
+  };
 }
 
 /**
  * Reads the results of an earlier run, line by line (split on `\n` only, as they were written);
  * a last line cut off by a kill is dropped from the file.
  */
-async function readPreviousResults(out: string, summary: SummaryAccumulator): Promise<Set<string>> {
+export async function readPreviousResults(out: string, summary: SummaryAccumulator): Promise<Set<string>> {
   const ids = new Set<string>();
   if (!existsSync(out)) return ids;
   let complete = 0;

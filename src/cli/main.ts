@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBatch } from '../batch/runBatch.ts';
+import type { InvalidLine } from '../batch/readDataset.ts';
 import { runSnippet } from '../engine/runSnippet.ts';
 import { InvalidOptions, SnipexecError, UnusableFile } from '../errors.ts';
 import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
@@ -23,6 +24,7 @@ import { diffExitCode, runDiff } from '../diff/runDiff.ts';
 import { toSarif } from '../diff/toSarif.ts';
 import { formatDiff } from '../diff/formatDiff.ts';
 import { addRecordCommands, printTestsSummary } from './recordCommands.ts';
+import { addQueueFlags, addWorkerCommand, checkQueueFlags, queueBatch, type QueueFlags } from './queueCommands.ts';
 import { writeSnippetTests } from '../emit/snippetTests.ts';
 
 /** Commander's parsed options: the flags of optionFlags.ts, by their attribute names, and the command's own switches. */
@@ -170,14 +172,16 @@ addReportFlags(runCommand, 'file')
   });
 
 const batchCommand = runFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code, lang?}').description('run every snippet of a dataset'));
-addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAGS, llmOptionsSchema), 'dir')
+addQueueFlags(addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAGS, llmOptionsSchema), 'dir'))
   .option('--json', 'print the summary as one JSON object')
   .option('--fail-on <statuses>', `exit 1 when any snippet ends with one of these statuses, comma-separated (${RUN_STATUSES.join(', ')}); internal-error always does`, parseStatuses)
-  .addHelpText('after', '\nSIGINT or SIGTERM: no new snippet starts, the running ones finish and are written, the summary is printed, exit 130 or 143;\na second signal ends at once. --resume does the rest.')
-  .action(async (dataset: string, flags: Flags & ReportFlags & { json?: boolean; failOn?: RunStatus[] }) => {
+  .addHelpText('after', '\nWith --queue, the snippets are jobs in Redis that `snipexec worker` processes on any machine; the producer writes their rows and the summary.\nSIGINT or SIGTERM: no new snippet starts, the running ones finish and are written, the summary is printed, exit 130 or 143;\na second signal ends at once. --resume does the rest.')
+  .action(async (dataset: string, flags: Flags & ReportFlags & QueueFlags & { json?: boolean; failOn?: RunStatus[] }) => {
     const options = toRunOptions(flags);
     const batchOptions = toBatchOptions(flags);
-    const llm = llmEnvironment(flags, options);
+    checkQueueFlags(flags);
+    // A queued run's LLM environment is each worker's own (its endpoint, its cache).
+    const llm = flags.queue === undefined ? llmEnvironment(flags, options) : undefined;
     checkReadableFile(dataset);
     if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
     const reports = new ReportOutputs(flags, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
@@ -192,8 +196,12 @@ addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema),
     const lines = countLines(dataset);
     bar?.start(batchOptions.limit === undefined ? lines : Math.min(lines, batchOptions.limit), 0, { skipped: 0, status: '' });
     let batch: Awaited<ReturnType<typeof runBatch>>;
+    const onInvalid = (invalid: InvalidLine) => process.stderr.write(`snipexec: ${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}\n`);
     try {
-      batch = await runBatch(
+      if (flags.queue !== undefined) {
+        batch = await queueBatch(dataset, options, batchOptions, flags, { version: packageVersion(), llm: options.mode === 'llm' ? llmFlags(flags) : undefined, signal: stop.signal, onInvalid },
+          (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }));
+      } else batch = await runBatch(
         dataset,
         options,
         batchOptions,
@@ -202,7 +210,7 @@ addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchOptionsSchema),
           ...(llm ? { llm } : { logger: createLogger(llmFlags(flags)) }),
           signal: stop.signal,
           onResult: (item, result) => reports.addSnippet(item.id, item.code, result),
-          onInvalid: (invalid) => process.stderr.write(`snipexec: ${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}\n`),
+          onInvalid,
         },
       );
     } finally {
@@ -243,6 +251,7 @@ program
   });
 
 addRecordCommands(program);
+addWorkerCommand(program);
 
 function packageVersion(): string {
   try {

@@ -58,8 +58,19 @@ export function copyUsage(u: Readonly<LlmUsage>): LlmUsage {
   return { ...u, errors: { ...u.errors } };
 }
 
+/**
+ * The caps of a batch: counted in this process (LlmBudget), or in Redis so that every worker of a
+ * queued run shares them (src/queue/redisBudget.ts).
+ */
+export interface BatchBudget {
+  /** Throws LlmBudgetExhausted when a cap is reached. */
+  check(): void | Promise<void>;
+  /** Counts one request of `tokens` tokens. */
+  spend(tokens: number): void | Promise<void>;
+}
+
 /** A cap on requests and tokens; cached replies count too, so a re-run from the cache takes the same path. */
-export class LlmBudget {
+export class LlmBudget implements BatchBudget {
   calls = 0;
   tokens = 0;
   private readonly maxCalls: number;
@@ -88,6 +99,8 @@ export interface LlmEnvironmentInit {
   readonly env?: NodeJS.ProcessEnv;
   /** Defaults to a silent logger: the library prints nothing. */
   readonly logger?: Logger;
+  /** The batch caps, when they are kept elsewhere (a queued run's, in Redis); else counted here. */
+  readonly batchBudget?: BatchBudget;
 }
 
 /**
@@ -97,7 +110,7 @@ export interface LlmEnvironmentInit {
 export class LlmEnvironment {
   readonly options: LlmOptions;
   readonly log: Logger;
-  readonly batch: LlmBudget;
+  readonly batch: BatchBudget;
   readonly usage: LlmUsage = emptyUsage();
   private readonly transport: ChatTransport;
   private readonly cache: ResponseCache | undefined;
@@ -106,7 +119,7 @@ export class LlmEnvironment {
   constructor(options: LlmOptions, init: LlmEnvironmentInit = {}) {
     this.options = options;
     this.log = (init.logger ?? pino({ level: 'silent' })).child({ module: 'llm' });
-    this.batch = new LlmBudget('batch', options.maxCallsPerBatch, options.maxTokensPerBatch);
+    this.batch = init.batchBudget ?? new LlmBudget('batch', options.maxCallsPerBatch, options.maxTokensPerBatch);
     this.transport = new ChatTransport(options);
     this.cache = options.cacheDir === undefined ? undefined : new ResponseCache(options.cacheDir);
     this.env = init.env ?? process.env;
@@ -147,7 +160,7 @@ export class LlmSession {
   async chat(messages: readonly ChatMessage[], purpose: string, element?: string): Promise<string> {
     try {
       this.budget.check();
-      this.env.batch.check();
+      await this.env.batch.check();
     } catch (error) {
       this.usage.capped = true;
       this.env.usage.capped = true;
@@ -183,7 +196,7 @@ export class LlmSession {
     } else this.add('cached', 1);
     const tokens = reply.promptTokens + reply.completionTokens;
     this.budget.spend(tokens);
-    this.env.batch.spend(tokens);
+    await this.env.batch.spend(tokens);
     this.log.debug({ purpose, cached, key, messages: sent, reply: reply.text, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens }, 'LLM exchange');
     return this.redactor.restore(reply.text);
   }
