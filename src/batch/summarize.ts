@@ -64,6 +64,27 @@ export class SummaryAccumulator {
     if (r.fullyExecuted) this.full++;
   }
 
+  /**
+   * Adds another accumulator's rows: every figure is a count or a sum, so summaries of parts of a
+   * batch (rows read back by --resume, rows from a queue's workers) merge into the summary of the whole.
+   */
+  merge(other: SummaryAccumulator): this {
+    this.snippets += other.snippets;
+    this.parsed += other.parsed;
+    this.covered += other.covered;
+    this.total += other.total;
+    this.ratioSum += other.ratioSum;
+    this.branchCovered += other.branchCovered;
+    this.branchTotal += other.branchTotal;
+    this.exploredCovered += other.exploredCovered;
+    this.exploredBranchCovered += other.exploredBranchCovered;
+    this.full += other.full;
+    this.degraded += other.degraded;
+    for (const [status, n] of Object.entries(other.statusCounts) as [RunStatus, number][]) this.statusCounts[status] = (this.statusCounts[status] ?? 0) + n;
+    addUsage(this.usage, other.usage);
+    return this;
+  }
+
   result(mode: Mode, elapsedMs: number, ran: number): BatchSummary {
     const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
     return {

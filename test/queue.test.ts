@@ -1,0 +1,201 @@
+// Batches through BullMQ on a real redis-server (test/redisServer.ts): producer and workers are the real CLI.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { SummaryAccumulator, type BatchRow } from '../src/batch/summarize.ts';
+import { parseRunOptions } from '../src/options.ts';
+import { jobId, runKey } from '../src/queue/runKey.ts';
+import { startQueueWorker } from '../src/queue/queueWorker.ts';
+import { RedisBudget } from '../src/queue/redisBudget.ts';
+import { queueName } from '../src/queue/jobPayload.ts';
+import { BIN } from './helpers.ts';
+import { NO_REDIS, startRedis, type RedisServer } from './redisServer.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'snipexec-queue-'));
+let redis: RedisServer | undefined;
+before(async () => {
+  if (!NO_REDIS) redis = await startRedis();
+});
+after(async () => {
+  await redis?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+const url = () => redis?.url ?? 'redis://127.0.0.1:1';
+
+/** The real CLI as a child process (the test's event loop stays free while it runs). */
+function start(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+function worker(name: string): { child: ChildProcess; done: ReturnType<typeof start>['done']; ready: Promise<void> } {
+  const w = start(['worker', '--queue', url(), '--name', name, '--concurrency', '2', '--stalled-interval', '2000']);
+  const ready = new Promise<void>((resolve, reject) => {
+    let err = '';
+    w.child.stderr?.on('data', (c: Buffer) => {
+      err += c.toString();
+      if (err.includes('taking jobs')) resolve();
+    });
+    void w.done.then((r) => reject(new Error(`worker exited before it was ready: ${r.code} ${r.stderr}`)));
+  });
+  return { ...w, ready };
+}
+
+function rows(file: string): BatchRow[] {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as BatchRow);
+}
+
+/** 300 small, fast snippets, each with its own branches and a missing value. */
+function dataset(file: string, n: number): void {
+  const lines = Array.from({ length: n }, (_, i) => JSON.stringify({
+    id: `gen:${i}`,
+    code: `function f${i}(a) {\n  if (a > ${i % 7}) return a * ${i};\n  return missing${i % 5}.value + a;\n}\nconsole.log(f${i}(input${i % 3}));\n`,
+  }));
+  writeFileSync(file, lines.join('\n') + '\n');
+}
+
+/** The summary's counts and sums (not its timings); ratios of float sums compared to 1e-12. */
+function figures(summary: Record<string, unknown>): Record<string, unknown> {
+  const { elapsedMs: _e, snippetsPerSecond: _s, ...rest } = summary;
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e12) / 1e12 : v]));
+}
+
+async function jobTotal(name: string): Promise<number> {
+  const queue = new Queue(queueName(name), { connection: { host: '127.0.0.1', port: redis?.port ?? 0 } });
+  try {
+    const counts = await queue.getJobCounts();
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  } finally {
+    await queue.close();
+  }
+}
+
+test('queue: summaries merge: two halves of the rows give the whole', () => {
+  const make = (i: number): BatchRow => ({
+    id: String(i), status: i % 4 === 0 ? 'syntax-error' : 'completed', lines: { total: 10, covered: i % 10, measured: [], uncovered: [] },
+    branches: { total: 4, covered: i % 4 }, lineCoverage: (i % 10) / 10, branchCoverage: (i % 4) / 4, fullyExecuted: i % 3 === 0, injections: [], errors: [],
+    stdout: '', runs: 1, llmCalls: { calls: i, cached: 1, retries: 0, failed: 0, errors: { '429': 1 }, promptTokens: 2, completionTokens: 3, promptTokensCounted: 2, elements: 1, capped: false }, elapsedMs: 1,
+  } as BatchRow);
+  const whole = new SummaryAccumulator();
+  const a = new SummaryAccumulator();
+  const b = new SummaryAccumulator();
+  for (let i = 0; i < 50; i++) {
+    whole.add(make(i));
+    (i % 3 === 0 ? a : b).add(make(i));
+  }
+  assert.deepEqual(figures({ ...a.merge(b).result('trace', 0, 0) }), figures({ ...whole.result('trace', 0, 0) }));
+});
+
+test('queue: the run key changes with an option that changes results and with the version, not with their order; job ids carry no ":"', () => {
+  const k = runKey(parseRunOptions({ mode: 'trace', seed: 1 }), '0.1.0');
+  assert.equal(runKey(parseRunOptions({ seed: 1, mode: 'trace' }), '0.1.0'), k);
+  assert.equal(runKey(parseRunOptions({}), '0.1.0'), k, 'the defaults are part of the key');
+  assert.notEqual(runKey(parseRunOptions({ mode: 'dummy' }), '0.1.0'), k);
+  assert.notEqual(runKey(parseRunOptions({ timeoutMs: 6000 }), '0.1.0'), k);
+  assert.notEqual(runKey(parseRunOptions({}), '0.2.0'), k);
+  assert.doesNotMatch(jobId(k, 'express@5:lib/a.js:1:f'), /:/);
+});
+
+test('queue: Redis unreachable at start is a clear error and exit 2', { timeout: 60_000 }, async () => {
+  writeFileSync(join(dir, 'one.jsonl'), '{"id":"a","code":"1"}\n');
+  const r = await start(['batch', join(dir, 'one.jsonl'), '--queue', 'redis://127.0.0.1:1', '--out', join(dir, 'none.jsonl')]).done;
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /Redis at redis:\/\/127\.0\.0\.1:1 is unreachable.*QUEUE_UNREACHABLE/);
+  const w = await start(['worker', '--queue', 'redis://127.0.0.1:1']).done;
+  assert.equal(w.code, 2, w.stderr);
+  assert.match(w.stderr, /unreachable/);
+});
+
+test('queue: 300 snippets, 2 worker processes, one killed mid-run with SIGKILL: --out holds each id once, the summary is the local batch\'s; a second enqueue adds no jobs, another --mode makes a new run', { skip: NO_REDIS, timeout: 600_000 }, async () => {
+  const data = join(dir, 'gen300.jsonl');
+  dataset(data, 300);
+  const options = ['--mode', 'dummy', '--seed', '3'];
+  const w1 = worker('done-when');
+  const w2 = worker('done-when');
+  await Promise.all([w1.ready, w2.ready]);
+  const out = join(dir, 'queued.jsonl');
+  const producer = start(['batch', data, ...options, '--queue', url(), '--name', 'done-when', '--out', out, '--json']);
+  // Kill worker 1 while it has jobs in hand: once some rows are in, and before the end.
+  for (let i = 0; i < 1200 && !(existsSync(out) && rows(out).length >= 40); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(rows(out).length < 300, 'the run was still going when the worker was killed');
+  w1.child.kill('SIGKILL');
+  const queued = await producer.done;
+  assert.equal(queued.code, 0, queued.stderr);
+  const written = rows(out);
+  assert.equal(written.length, 300);
+  assert.equal(new Set(written.map((r) => r.id)).size, 300, 'one row per id');
+  const local = start(['batch', data, ...options, '--out', join(dir, 'local.jsonl'), '--json', '--concurrency', '2']);
+  const localRun = await local.done;
+  assert.equal(localRun.code, 0, localRun.stderr);
+  assert.deepEqual(figures(JSON.parse(queued.stdout)), figures(JSON.parse(localRun.stdout)));
+  assert.equal((JSON.parse(queued.stdout) as { snippets: number }).snippets, 300);
+
+  // The same run again: no job is added, the rows come back from Redis.
+  assert.equal(await jobTotal('done-when'), 300);
+  const again = await start(['batch', data, ...options, '--queue', url(), '--name', 'done-when', '--out', join(dir, 'again.jsonl'), '--json']).done;
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(await jobTotal('done-when'), 300, 'enqueueing twice adds no jobs');
+  assert.equal(rows(join(dir, 'again.jsonl')).length, 300);
+  // Another --mode is another run: new jobs (5 of them, --limit), run by the worker left.
+  const other = await start(['batch', data, '--mode', 'trace', '--seed', '3', '--limit', '5', '--queue', url(), '--name', 'done-when', '--out', join(dir, 'trace.jsonl'), '--json']).done;
+  assert.equal(other.code, 0, other.stderr);
+  assert.equal(await jobTotal('done-when'), 305, 'a changed --mode makes new jobs');
+  assert.equal((JSON.parse(other.stdout) as { mode: string }).mode, 'trace');
+
+  // SIGTERM: the worker left finishes what it holds and exits.
+  w2.child.kill('SIGTERM');
+  const stopped = await w2.done;
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.match(stopped.stderr, /SIGTERM: finishing the jobs in hand[\s\S]*stopped after \d+ jobs/);
+});
+
+test('queue: a malformed job payload (another version\'s) gets an error row, and the other jobs go on', { skip: NO_REDIS, timeout: 120_000 }, async () => {
+  const connection = { host: '127.0.0.1', port: redis?.port ?? 0 };
+  const queue = new Queue(queueName('malformed'), { connection });
+  const events = new QueueEvents(queueName('malformed'), { connection });
+  const w = startQueueWorker(url(), { name: 'malformed', concurrency: 1 });
+  try {
+    await Promise.all([events.waitUntilReady(), w.ready]);
+    const bad = await queue.add('snippet', { v: 0, id: 'old-one', source: 'x = 1' });
+    const good = await queue.add('snippet', { v: 1, runKey: 'k', id: 'fine', code: 'const x = 1 + 1;', run: { mode: 'dummy' } });
+    const badRow = (await bad.waitUntilFinished(events, 60_000)) as BatchRow;
+    assert.equal(badRow.id, 'old-one');
+    assert.equal(badRow.status, 'internal-error');
+    assert.match(badRow.errors[0]?.message ?? '', /malformed job payload.*v:/);
+    const goodRow = (await good.waitUntilFinished(events, 60_000)) as BatchRow;
+    assert.equal(goodRow.id, 'fine');
+    assert.equal(goodRow.status, 'completed');
+  } finally {
+    await w.close();
+    await events.close();
+    await queue.close();
+  }
+});
+
+test('queue: the LLM batch cap is counted in Redis, so it holds across workers', { skip: NO_REDIS, timeout: 60_000 }, async () => {
+  const a = new Redis(url());
+  const b = new Redis(url());
+  try {
+    const one = new RedisBudget(a, 'cap-run', 3);
+    const two = new RedisBudget(b, 'cap-run', 3);
+    await one.check();
+    await two.check();
+    await one.check();
+    await assert.rejects(two.check(), /batch cap of 3 LLM calls/);
+    await assert.rejects(one.check(), /batch cap of 3 LLM calls/);
+    assert.equal((await new RedisBudget(a, 'other-run', 3).used()).calls, 0, 'another run has its own count');
+  } finally {
+    a.disconnect();
+    b.disconnect();
+  }
+});
