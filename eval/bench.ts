@@ -21,6 +21,11 @@
 //                batch memory over --memory-snippets snippets (default 2,000): heap after GC in the
 //                first and last tenth; host work per line (parse + instrument) of generated 5,000-
 //                and 20,000-line snippets: a linear pipeline gives about the same figure at both sizes;
+//   queue        (not in the default set; --queue alone runs it) batch --queue on a local redis-server
+//                (test/redisServer.ts): the function-body set (--functions-limit, default 300) run locally
+//                at --concurrency, then through the queue with 1 and 2 `snipexec worker` processes at the
+//                same concurrency each: snippets/s, and the queue's overhead per job in ms (1 worker's
+//                time minus the local batch's, over the snippets);
 //   record       the overhead of `snipexec record` (issue 14, target ≤ 3×) on the small real programs of
 //                eval/record-programs/ (copied to a temp dir, where their traces go): each run plainly
 //                (`node PROGRAM ARGS`) and recorded (recordProgram, output dropped), once to warm up,
@@ -47,9 +52,12 @@ import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
+import { queueThroughput } from './benchQueue.ts';
 import type { Mode, RunOptionsInput } from '../src/options.ts';
 
-const SECTIONS = ['start', 'functions', 'handwritten', 'subset', 'record'] as const;
+const SECTIONS = ['start', 'functions', 'handwritten', 'subset', 'record', 'queue'] as const;
+/** The sections run when --only is not given: the queue needs a redis-server, so it runs when asked for. */
+const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'queue');
 type Section = (typeof SECTIONS)[number];
 
 /** The programs of the record section (eval/record-programs/), with their arguments. */
@@ -66,7 +74,8 @@ const here = new URL('.', import.meta.url).pathname;
 const root = join(here, '..');
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: SECTIONS.join(',') },
+    only: { type: 'string', default: DEFAULT_SECTIONS.join(',') },
+    queue: { type: 'boolean', default: false },
     out: { type: 'string', default: join(here, 'results', 'bench.json') },
     'start-runs': { type: 'string', default: '30' },
     functions: { type: 'string', default: FUNCTIONS_FILE },
@@ -79,7 +88,7 @@ const { values } = parseArgs({
     'record-runs': { type: 'string', default: '7' },
   },
 });
-const sections = new Set(values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+const sections = new Set((values.queue ? 'queue' : values.only).split(',').map((s) => s.trim()).filter((s) => s !== ''));
 for (const s of sections) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s}; the sections are ${SECTIONS.join(', ')}`);
 const wants = (s: Section) => sections.has(s);
 const concurrency = positive('concurrency');
@@ -154,6 +163,15 @@ if (wants('handwritten')) {
 
 // ---- subset: throughput, latency, overhead, memory and host work on a fixed subset ----
 if (wants('subset')) await subsetRows();
+
+// ---- queue: batch --queue with 1 and 2 workers against a local batch ----
+if (wants('queue')) {
+  const q = await queueThroughput(values.functions, values['functions-limit'] ? positive('functions-limit') : 300, concurrency, { drive: false, scenarios: 1 });
+  result.queue = q;
+  lines.push(`| trace, function bodies as written (--no-drive --scenarios 1), ${q.snippets} snippets, local batch at concurrency ${q.concurrency} | ${f(q.local.perSecond)} snippets/s (${f(q.local.seconds)} s) |`);
+  for (const w of q.workers) lines.push(`| the same through the queue: ${w.workers} worker process${w.workers === 1 ? '' : 'es'} at concurrency ${q.concurrency} each, local redis-server | ${f(w.perSecond)} snippets/s (${f(w.seconds)} s) |`);
+  lines.push(`| queue overhead per job (1 worker's time − the local batch's, over the snippets) | ${f(q.overheadMsPerJob)} ms |`);
+}
 
 // ---- record: recording overhead on small real programs ----
 if (wants('record')) await recordRows(positive('record-runs'));

@@ -21,7 +21,10 @@ let redis: RedisServer | undefined;
 before(async () => {
   if (!NO_REDIS) redis = await startRedis();
 });
+/** Every child started, killed after the tests (a failed assertion leaves no worker behind). */
+const children: ChildProcess[] = [];
 after(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await redis?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -30,6 +33,7 @@ const url = () => redis?.url ?? 'redis://127.0.0.1:1';
 /** The real CLI as a child process (the test's event loop stays free while it runs). */
 function start(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
