@@ -163,6 +163,29 @@ test('queue: 300 snippets, 2 worker processes, one killed mid-run with SIGKILL: 
   assert.match(stopped.stderr, /SIGTERM: finishing the jobs in hand[\s\S]*stopped after \d+ jobs/);
 });
 
+test('queue: Redis restarted mid-run: producer and worker say so, wait, and go on; no row lost or doubled', { skip: NO_REDIS, timeout: 300_000 }, async () => {
+  const data = join(dir, 'gen60.jsonl');
+  dataset(data, 60);
+  const w = worker('restart');
+  await w.ready;
+  const out = join(dir, 'restart.jsonl');
+  const producer = start(['batch', data, '--mode', 'dummy', '--queue', url(), '--name', 'restart', '--out', out, '--json']);
+  for (let i = 0; i < 1200 && !(existsSync(out) && rows(out).length >= 10); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(rows(out).length < 60, 'the run was still going when Redis stopped');
+  await redis?.stop();
+  await new Promise((r) => setTimeout(r, 1500));
+  await redis?.restart();
+  const r = await producer.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /unreachable; retrying with backoff[\s\S]*Redis is back; going on/);
+  const written = rows(out);
+  assert.equal(written.length, 60);
+  assert.equal(new Set(written.map((row) => row.id)).size, 60);
+  w.child.kill('SIGTERM');
+  const stopped = await w.done;
+  assert.match(stopped.stderr, /unreachable; retrying with backoff/);
+});
+
 test('queue: a malformed job payload (another version\'s) gets an error row, and the other jobs go on', { skip: NO_REDIS, timeout: 120_000 }, async () => {
   const connection = { host: '127.0.0.1', port: redis?.port ?? 0 };
   const queue = new Queue(queueName('malformed'), { connection });
