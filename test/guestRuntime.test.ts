@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import ivm from 'isolated-vm';
 import { UNIT_CONFIG } from './helpers.ts';
 import { HOOKS } from '../src/protocol/hooks.ts';
-import { NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type RuntimeLifecycle, type StartRuntime } from '../src/protocol/runtime.ts';
+import { NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, type StartRuntime } from '../src/protocol/runtime.ts';
 import { codeCacheOf, compileRuntime, createStartupSnapshot, refreshRuntimeCache, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 
@@ -18,7 +18,7 @@ import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** A fresh isolate and context as a run gets them, with the runtime started in it. */
-async function started(snapshot?: StartupSnapshot): Promise<{ isolate: ivm.Isolate; context: ivm.Context; lifecycle: ivm.Reference<RuntimeLifecycle>; bridge: ivm.Reference<unknown> }> {
+async function started(snapshot?: StartupSnapshot): Promise<{ isolate: ivm.Isolate; context: ivm.Context; lifecycle: ivm.Reference<LifecycleDispatch>; bridge: ivm.Reference<unknown> }> {
   const isolate = new ivm.Isolate({ memoryLimit: 64, snapshot: (snapshot?.blob ?? startupSnapshot()) });
   const context = await isolate.createContext();
   const bridge = new ivm.Reference(() => '{}');
@@ -51,9 +51,8 @@ test('guest runtime: starting it adds only the globals the snippet is given, and
 test('guest runtime: the hook object has exactly the protocol\'s hook names, and is frozen', async () => {
   const { isolate, context, lifecycle } = await started();
   try {
-    const enter = (await lifecycle.get('enter', { reference: true })) as ivm.Reference<(script: unknown) => void>;
     const script = (await context.eval('(h) => { globalThis.seen = JSON.stringify([Object.keys(h).sort(), Object.isFrozen(h)]); }', { reference: true })) as ivm.Reference<unknown>;
-    await enter.apply(undefined, [script.derefInto()]);
+    await lifecycle.apply(undefined, ['enter', script.derefInto()] as never);
     const [names, frozen] = JSON.parse(context.evalSync('seen') as string) as [string[], boolean];
     assert.deepEqual(names, Object.values(HOOKS).sort());
     assert.equal(frozen, true);
@@ -93,8 +92,7 @@ test('guest runtime: the code cache is produced again from the isolates of finis
     const { isolate, lifecycle } = await started(snapshot);
     try {
       // The report compiles functions the runtime's top level did not.
-      const report = (await lifecycle.get('report', { reference: true })) as ivm.Reference<() => string>;
-      assert.equal(typeof report.applySync(undefined, [], { result: { copy: true } }), 'string');
+      assert.equal(typeof lifecycle.applySync(undefined, ['report'] as never, { result: { copy: true } }), 'string');
       beforeRefresh?.();
       refreshRuntimeCache(isolate, code, snapshot);
     } finally {
@@ -121,4 +119,16 @@ test('guest runtime: the code cache is produced again from the isolates of finis
 test('guest runtime: typechecks with the ECMAScript library only (no DOM, no Node)', () => {
   const tsc = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '--noEmit', '-p', `${ROOT}src/guest/runtime/tsconfig.json`], { encoding: 'utf8', timeout: 300_000 });
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+});
+
+test('guest runtime: the lifecycle dispatch calls only the lifecycle\'s own methods', async () => {
+  const { isolate, lifecycle } = await started();
+  try {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      await assert.rejects(lifecycle.apply(undefined, [name] as never, { result: { copy: true } }), /no lifecycle method/, name);
+    }
+    assert.equal(typeof (await lifecycle.apply(undefined, ['report'] as never, { result: { copy: true } })), 'string');
+  } finally {
+    isolate.dispose();
+  }
 });

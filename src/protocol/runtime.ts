@@ -238,12 +238,18 @@ export interface RuntimeLifecycle {
 export type LifecycleMethod = keyof RuntimeLifecycle;
 
 /**
+ * How the host calls the lifecycle: one function taking the method's name first, so each call is
+ * one hop into the isolate, with no property read per method per run.
+ */
+export type LifecycleDispatch = <M extends LifecycleMethod>(method: M, ...args: Parameters<RuntimeLifecycle[M]>) => ReturnType<RuntimeLifecycle[M]>;
+
+/**
  * The runtime bundle's entry: the script evaluates to this function, which the host calls once
  * per context with the bridge, the RuntimeConfig as JSON, the shared buffer of the coverage
  * counters (statements, then each branch's outcomes, as float64) and the memory limit in MiB
  * (what isolated-vm does not count, WebAssembly memories and resizable buffers, is held to it).
  */
-export type StartRuntime = (bridge: BridgeReference, config: string, counters: SharedArrayBuffer, memoryLimitMb: number) => RuntimeLifecycle;
+export type StartRuntime = (bridge: BridgeReference, config: string, counters: SharedArrayBuffer, memoryLimitMb: number) => LifecycleDispatch;
 
 /**
  * The global the isolate's startup snapshot leaves Node's util.inspect (node-inspect-extracted)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import ivm from 'isolated-vm';
 import { environmentFilename } from '../protocol/environment.ts';
-import { RUNTIME_GLOBALS, type RuntimeLifecycle } from '../protocol/runtime.ts';
+import { RUNTIME_GLOBALS, type LifecycleDispatch } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig } from './runtimeConfig.ts';
 import { startRuntime, startupSnapshot } from './runtimeBundle.ts';
@@ -38,20 +38,19 @@ const PROBE_TIMEOUT_MS = 20_000;
 export async function probeEnvironments(environments: readonly GuestBundle[], config: RuntimeConfig): Promise<ProbeVerdict[]> {
   const isolate = new ivm.Isolate({ memoryLimit: PROBE_MEMORY_MB, snapshot: startupSnapshot() });
   const bridge = new ivm.Reference(() => '{}');
-  let lifecycle: ivm.Reference<RuntimeLifecycle> | undefined;
+  let lifecycle: ivm.Reference<LifecycleDispatch> | undefined;
   try {
     const context = await isolate.createContext();
     // The fresh context's globals, to tell the ones the runtime and the setups define or replace.
     await context.eval(`Object.defineProperty(globalThis, Symbol.for(${JSON.stringify(FRESH_KEY)}), { value: new Map(Object.getOwnPropertyNames(globalThis).map((n) => [n, Object.getOwnPropertyDescriptor(globalThis, n)])) })`);
     const counters = new SharedCounters(config.statements, config.branches);
     lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(config), counters: counters.transferable(), memoryLimitMb: PROBE_MEMORY_MB }, PROBE_TIMEOUT_MS);
-    const load = (await lifecycle.get('loadEnvironment', { reference: true })) as ivm.Reference<RuntimeLifecycle['loadEnvironment']>;
     const verdicts: ProbeVerdict[] = [];
     for (const env of environments) {
       let failure: unknown;
       try {
         const factory = (await context.evalClosure(watchedFactory(env.code), [], { filename: environmentFilename(env.name), timeout: PROBE_TIMEOUT_MS, result: { reference: true } })) as ivm.Reference<unknown>;
-        failure = await load.apply(undefined, [env.name, factory.derefInto()] as never, { timeout: PROBE_TIMEOUT_MS, result: { copy: true } });
+        failure = await lifecycle.apply(undefined, ['loadEnvironment', env.name, factory.derefInto()] as never, { timeout: PROBE_TIMEOUT_MS, result: { copy: true } });
         factory.release();
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);

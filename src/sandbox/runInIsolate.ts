@@ -1,7 +1,7 @@
 import ivm from 'isolated-vm';
 import pino, { type Logger } from 'pino';
 import { environmentFilename } from '../protocol/environment.ts';
-import type { LifecycleMethod, RuntimeLifecycle } from '../protocol/runtime.ts';
+import type { LifecycleDispatch, LifecycleMethod } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
@@ -54,8 +54,8 @@ export interface ExecutionResult {
   readonly environmentFailures?: readonly { readonly name: string; readonly message: string }[];
 }
 
-/** The lifecycle object the runtime's `start` returns (src/guest/runtime/lifecycle.ts). */
-type Lifecycle = RuntimeLifecycle;
+/** The lifecycle's dispatch function the runtime's `start` returns (src/guest/runtime/index.ts). */
+type Lifecycle = LifecycleDispatch;
 
 /** How long after the deadline the watchdog disposes an isolate that is still running. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -200,18 +200,9 @@ function statusOf(report: RuntimeReport): ExecutionResult {
 
 type LifecycleCall = (method: LifecycleMethod, args: unknown[], timeout: number) => Promise<unknown>;
 
-/** Calls the lifecycle's methods; each method's Reference is taken once. */
+/** Calls the lifecycle's methods through its dispatch function: one hop per call, the method's name first. */
 function lifecycleCaller(lifecycle: ivm.Reference<Lifecycle>): LifecycleCall {
-  const methods = new Map<string, ivm.Reference<(...args: unknown[]) => unknown>>();
-  return async (method, args, timeout) => {
-    let fn = methods.get(method);
-    if (!fn) {
-      // Synchronous: reading a property of the runtime's own frozen object runs no code, and a hop to the isolate's thread costs more.
-      fn = lifecycle.getSync(method, { reference: true }) as ivm.Reference<(...args: unknown[]) => unknown>;
-      methods.set(method, fn);
-    }
-    return fn.apply(undefined, args as never[], { timeout, result: { copy: true } });
-  };
+  return async (method, args, timeout) => lifecycle.apply(undefined, [method, ...args] as never, { timeout, result: { copy: true } });
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import ivm from 'isolated-vm';
 import { environmentFilename } from '../protocol/environment.ts';
-import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type RuntimeLifecycle, type StartRuntime } from '../protocol/runtime.ts';
+import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, type StartRuntime } from '../protocol/runtime.ts';
 import { bundleGuest, type GuestBundle, type GuestBundleRequest } from './bundleGuest.ts';
 import { ScriptCodeCache, type CodeCacheCounts } from './scriptCodeCache.ts';
 
@@ -205,12 +205,12 @@ export interface RuntimeArguments {
  * global holds them. The calls are synchronous: they run only the runtime's own code (about a millisecond),
  * which never calls the host, and each hop to the isolate's thread costs more than that.
  */
-export async function startRuntime(isolate: ivm.Isolate, context: ivm.Context, args: RuntimeArguments, timeout: number, snapshot?: StartupSnapshot): Promise<ivm.Reference<RuntimeLifecycle>> {
+export async function startRuntime(isolate: ivm.Isolate, context: ivm.Context, args: RuntimeArguments, timeout: number, snapshot?: StartupSnapshot): Promise<ivm.Reference<LifecycleDispatch>> {
   const script = compileRuntime(isolate, await runtimeSource(), snapshot);
   let start: ivm.Reference<StartRuntime> | undefined;
   try {
     start = script.runSync(context, { timeout, reference: true }) as ivm.Reference<StartRuntime>;
-    return start.applySync(undefined, [args.bridge, args.config, args.counters, args.memoryLimitMb] as never, { timeout, result: { reference: true } }) as ivm.Reference<RuntimeLifecycle>;
+    return start.applySync(undefined, [args.bridge, args.config, args.counters, args.memoryLimitMb] as never, { timeout, result: { reference: true } }) as ivm.Reference<LifecycleDispatch>;
   } finally {
     start?.release();
     script.release();

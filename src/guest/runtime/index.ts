@@ -10,7 +10,7 @@
  * Array.prototype, Object.prototype, String.prototype or Promise.prototype takes part; none of what
  * it holds is stored on any global, and the functions it hands the snippet show no source (native.ts).
  */
-import type { BridgeReference, RuntimeConfig, RuntimeGlobal, RuntimeLifecycle, StartRuntime } from '../../protocol/runtime.ts';
+import type { BridgeReference, LifecycleDispatch, LifecycleMethod, RuntimeConfig, RuntimeGlobal, StartRuntime } from '../../protocol/runtime.ts';
 import { setBridge } from './bridge.ts';
 import { addTimer, clearTimer, createFakeDate, initClock, random } from './clock.ts';
 import { createConsole, hideConsoleSources, takeNodeUtil } from './console.ts';
@@ -19,7 +19,7 @@ import { lifecycle, takeEnvironmentModules } from './lifecycle.ts';
 import { installMemoryCap } from './memoryCap.ts';
 import { native } from './native.ts';
 import { detached, rec } from './ownData.ts';
-import { defineProperty, ErrorCtor, G, indirectEval, ownKeys, parse } from './primordials.ts';
+import { apply, defineProperty, ErrorCtor, G, indirectEval, objHasOwn, ownKeys, parse } from './primordials.ts';
 import { initCallbackConventions } from './probeCallbacks.ts';
 import { setConfig } from './run.ts';
 import { initValueHooks } from './valueHooks.ts';
@@ -33,7 +33,13 @@ async function microtask(fn: () => void): Promise<void> {
 
 let started = false;
 
-export const start: StartRuntime = (bridge: BridgeReference, configJson: string, counters: SharedArrayBuffer, memoryLimitMb: number): RuntimeLifecycle => {
+/** The host's one way into the lifecycle: a method of its own (frozen) object, by name. */
+const dispatch = ((method: LifecycleMethod, ...args: unknown[]) => {
+  if (!apply(objHasOwn, lifecycle, [method])) throw new ErrorCtor(`snipexec: no lifecycle method ${String(method)}`);
+  return apply(lifecycle[method] as (...a: unknown[]) => unknown, lifecycle, args);
+}) as LifecycleDispatch;
+
+export const start: StartRuntime = (bridge: BridgeReference, configJson: string, counters: SharedArrayBuffer, memoryLimitMb: number): LifecycleDispatch => {
   if (started) throw new ErrorCtor('snipexec: the runtime has started already');
   started = true;
   setBridge(bridge);
@@ -70,5 +76,5 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   Math.random = native(() => random(), 'random');
   initCallbackConventions(config.callbacks);
   installMemoryCap(memoryLimitMb);
-  return lifecycle;
+  return dispatch;
 };
