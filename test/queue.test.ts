@@ -186,6 +186,32 @@ test('queue: Redis restarted mid-run: producer and worker say so, wait, and go o
   assert.match(stopped.stderr, /unreachable; retrying with backoff/);
 });
 
+test('queue: Redis loses its data while the producer waits: the pending jobs are enqueued again, and every row is written once', { skip: NO_REDIS, timeout: 300_000 }, async () => {
+  const data = join(dir, 'gen20.jsonl');
+  dataset(data, 20);
+  const out = join(dir, 'lost.jsonl');
+  const producer = start(['batch', data, '--mode', 'dummy', '--queue', url(), '--name', 'lost', '--out', out, '--json']);
+  for (let i = 0; i < 2400 && (await jobTotal('lost')) < 20; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(await jobTotal('lost'), 20, 'the jobs were enqueued');
+  // Redis without persistence restarted, or flushed: every job is gone before any worker took one.
+  const client = new Redis({ host: '127.0.0.1', port: redis?.port ?? 0 });
+  try {
+    await client.flushall();
+  } finally {
+    client.disconnect();
+  }
+  const w = worker('lost');
+  await w.ready;
+  const r = await producer.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /20 pending jobs were gone from Redis \(its data was lost\); enqueued again/);
+  const written = rows(out);
+  assert.equal(written.length, 20);
+  assert.equal(new Set(written.map((row) => row.id)).size, 20);
+  w.child.kill('SIGTERM');
+  await w.done;
+});
+
 test('queue: a malformed job payload (another version\'s) gets an error row, and the other jobs go on', { skip: NO_REDIS, timeout: 120_000 }, async () => {
   const connection = { host: '127.0.0.1', port: redis?.port ?? 0 };
   const queue = new Queue(queueName('malformed'), { connection });

@@ -60,6 +60,7 @@ export async function queueBatch(
     signal: extra.signal,
     watch: stderrWatch('batch'),
     onInvalid: extra.onInvalid,
+    onRequeued: (jobs) => process.stderr.write(`snipexec batch: ${jobs} pending jobs were gone from Redis (its data was lost); enqueued again\n`),
     onEnqueued: ({ runKey, jobs }) => process.stderr.write(`snipexec batch: ${jobs} jobs of run ${runKey} in the queue; waiting for workers (snipexec worker --queue ${flags.queue}${flags.name ? ` --name ${flags.name}` : ''})\n`),
   }, onProgress);
 }

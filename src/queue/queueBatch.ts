@@ -24,6 +24,8 @@ export interface QueueBatchOptions {
   readonly onInvalid?: (invalid: InvalidLine) => void;
   /** The run's key and how many jobs were enqueued (not counting the ones already in Redis). */
   readonly onEnqueued?: (info: { runKey: string; jobs: number }) => void;
+  /** Pending jobs Redis no longer had (it lost its data: restarted without persistence, flushed), enqueued again. */
+  readonly onRequeued?: (jobs: number) => void;
 }
 
 /** Jobs added to Redis per round trip. */
@@ -76,17 +78,51 @@ export async function runQueueBatch(dataset: string, runInput: RunOptionsInput, 
     if (id !== undefined) write(job, toRow(id, internalErrorResult(`the job failed in the queue: ${reason}`)));
   };
 
-  /** Reads the state of pending jobs from Redis: finished ones missed by the event stream are written. */
+  const jobOf = (item: DatasetItem) => {
+    const id = jobId(key, item.id);
+    const data: JobPayload = { v: PAYLOAD_VERSION, runKey: key, id: item.id, code: item.code, ...(item.lang ? { lang: item.lang } : {}), run: { ...runInput }, ...(queue.llm ? { llm: { ...queue.llm } } : {}) };
+    return { name: 'snippet', data, opts: { jobId: id, removeOnComplete: false, removeOnFail: false, attempts: 1 } };
+  };
+
+  /**
+   * Reads the state of pending jobs from Redis: finished ones missed by the event stream are
+   * written; ones Redis no longer has (it lost its data) are enqueued again, read again from the
+   * dataset (the producer keeps ids, not code), so the run still ends with every row.
+   */
   const reconcile = async () => {
     const ids = [...pending.keys()];
+    const lost = new Set<string>();
     for (let i = 0; i < ids.length; i += 100) {
-      const jobs = await Promise.all(ids.slice(i, i + 100).map((id) => bull.getJob(id)));
-      for (const job of jobs) {
-        if (job?.id === undefined || job.finishedOn === undefined) continue;
+      const slice = ids.slice(i, i + 100);
+      const jobs = await Promise.all(slice.map((id) => bull.getJob(id)));
+      for (const [k, job] of jobs.entries()) {
+        if (job === undefined || job === null) {
+          lost.add(slice[k]!);
+          continue;
+        }
+        if (job.id === undefined || job.finishedOn === undefined) continue;
         if (job.returnvalue != null && job.failedReason === undefined) write(job.id, job.returnvalue);
         else if ((await job.getState()) === 'failed') failed(job.id, job.failedReason ?? 'unknown');
       }
     }
+    if (lost.size === 0) return;
+    let again: ReturnType<typeof jobOf>[] = [];
+    let requeued = 0;
+    for await (const item of readDataset(dataset, { onInvalid: () => {} })) {
+      const job = jobOf(item);
+      if (!lost.has(job.opts.jobId) || !pending.has(job.opts.jobId)) continue;
+      lost.delete(job.opts.jobId);
+      again.push(job);
+      if (again.length >= CHUNK) {
+        await bull.addBulk(again);
+        requeued += again.length;
+        again = [];
+      }
+      if (lost.size === 0) break;
+    }
+    if (again.length > 0) await bull.addBulk(again);
+    requeued += again.length;
+    if (requeued > 0) queue.onRequeued?.(requeued);
   };
 
   events.on('completed', ({ jobId: id, returnvalue }) => {
@@ -113,10 +149,9 @@ export async function runQueueBatch(dataset: string, runInput: RunOptionsInput, 
     const flush = async () => {
       if (chunk.length === 0) return;
       const jobs = chunk.map((item) => {
-        const id = jobId(key, item.id);
-        pending.set(id, item.id);
-        const data: JobPayload = { v: PAYLOAD_VERSION, runKey: key, id: item.id, code: item.code, ...(item.lang ? { lang: item.lang } : {}), run: { ...runInput }, ...(queue.llm ? { llm: { ...queue.llm } } : {}) };
-        return { name: 'snippet', data, opts: { jobId: id, removeOnComplete: false, removeOnFail: false, attempts: 1 } };
+        const job = jobOf(item);
+        pending.set(job.opts.jobId, item.id);
+        return job;
       });
       // A job id already in Redis (the same run enqueued before) is not added again: BullMQ dedups by job id.
       await bull.addBulk(jobs);
