@@ -175,7 +175,8 @@ test('llm: a function that loops forever when the snippet calls it is one failed
   await withServer(
     (req) => (elementOf(req.prompt) === 'greet' ? { reply: asks++ === 0 ? definition('ELEMENT = (name) => { for (;;) {} };') : RIGHT } : { reply: definition('ELEMENT = {};') }),
     async (url, requests) => {
-      const r = await runSnippet(GREET, { mode: 'llm', timeoutMs: 500 }, { llm: scriptedEnvironment(url) });
+      // A run budget with room for a loaded CI machine: only the looping run uses it up.
+      const r = await runSnippet(GREET, { mode: 'llm', timeoutMs: 2_000 }, { llm: scriptedEnvironment(url) });
       assert.equal(r.status, 'completed', JSON.stringify(r.errors));
       assert.equal(r.stdout, 'HELLO, ADA\n');
       assert.equal(r.fullyExecuted, true);

@@ -25,7 +25,7 @@ export type DefinitionCheck = (defs: ReadonlyMap<string, Definition>, id: string
  * with no snippet, within the check's own time budget. A definition that throws, loops or exhausts
  * memory there is a failed attempt, fed back at once; the snippet's runs (`maxRuns`) are not spent.
  */
-export function definitionChecker(init: CheckerInit): { readonly check: DefinitionCheck; readonly used: () => number } {
+export function definitionChecker(init: CheckerInit): DefinitionCheck {
   let used = 0;
   const check: DefinitionCheck = async (defs, id) => {
     if (used >= init.maxChecks) return undefined;
@@ -46,5 +46,5 @@ export function definitionChecker(init: CheckerInit): { readonly check: Definiti
     const failure = result.report?.preludeFailures?.find((f) => f.id === id);
     return failure ? `${failure.message} (thrown while its definition ran)` : undefined;
   };
-  return { check, used: () => used };
+  return check;
 }

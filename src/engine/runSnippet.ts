@@ -96,7 +96,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   const newBook = () => new DefinitionBook({
     snippet: parsed.code, map: instrumented.map, usage: instrumented.usage, values: values!,
     maxAttempts: options.maxAttempts, maxInjections: options.maxInjections, log,
-    ...(checker ? { check: checker.check } : {}),
+    ...(checker ? { check: checker } : {}),
   });
   const resultParts = {
     parsed, instrumented, llmCalls: NO_LLM_USAGE,
