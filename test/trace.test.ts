@@ -192,3 +192,29 @@ test('trace: an arguments object handed to an injected function is not a bag of 
   assert.equal(r.injections.find((i) => i.element === 'helper.call')?.source, 'var _helper_call = function call(...args) {};');
   assert.equal(r.runs, 2, 'one learning run, one measured run: no stack overflow to retry');
 });
+
+test('trace: a function its own call-back hands to an injected function again is called back once, not until the tick cap', async () => {
+  // Drive calls wrapper; getHolder is learnt from being handed it. Calling back each time would run
+  // wrapper 10,000 times (lodash's createHybrid spent 20 s of exploration so).
+  const r = await runSnippet("let n = 0;\nfunction wrapper() {\n  n++;\n  getHolder(wrapper);\n  console.log('call', n);\n}", { mode: 'trace' });
+  assert.equal(r.status, 'completed');
+  assert.equal(r.stdout, 'call 1\ncall 2\n');
+  assert.match(r.injections.find((i) => i.element === 'getHolder')?.source ?? '', /getHolder\.calledBack \?\?= new Set\(\)/);
+  const run = await runWithNode(r.program!, { timeoutMs: 10_000 });
+  assert.equal(run.output, r.stdout);
+});
+
+test('trace: a chain of call-backs that comes back to its first function, and a fresh arrow each time, end too', async () => {
+  const chain = await runSnippet("let n = 0;\nfunction ping() {\n  n++;\n  api.later(pong);\n}\nfunction pong() {\n  n++;\n  api.later(ping);\n}\nping();\napi.finish(() => console.log('calls', n));", { mode: 'trace', drive: false });
+  assert.equal(chain.status, 'completed');
+  assert.ok(Number(/calls (\d+)/.exec(chain.stdout)?.[1]) <= 4, chain.stdout);
+  const fresh = await runSnippet("let n = 0;\nfunction loop() {\n  n++;\n  poller.next(() => loop());\n}\nloop();\nsetTimeout(() => console.log('calls', n), 100000);", { mode: 'trace', drive: false });
+  assert.equal(fresh.status, 'completed');
+  assert.equal(fresh.stdout, 'calls 2\n');
+});
+
+test('trace: one callback handed twice from outside itself is called back twice (a counter of pending calls reaches zero)', async () => {
+  const r = await runSnippet("let pending = 2;\nfunction done() {\n  if (--pending === 0) console.log('all done');\n}\ndb.query('a', done);\ndb.query('b', done);", { mode: 'trace', drive: false });
+  assert.equal(r.stdout, 'all done\n');
+  assert.doesNotMatch(r.injections.find((i) => i.element === 'db.query')?.source ?? '', /calledBack/);
+});

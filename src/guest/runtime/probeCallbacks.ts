@@ -159,17 +159,60 @@ export function runCallbacks(info: ProbeInfo, callbacks: readonly CallbackRecord
       put(cbArgs, 1, child(parent, `${info.parent}[0]`, '0'));
     }
     const self = probeFor(`${base}#this`, undefined, undefined);
-    if (sync) apply(fn, self, cbArgs);
-    else
-      addTimer(
-        () => {
-          try {
-            apply(fn, self, cbArgs);
-          } catch {}
-        },
-        0,
-        [],
-        false,
-      );
+    if (sync) {
+      apply(fn, self, cbArgs);
+      continue;
+    }
+    // A function handed over by its own call-back, or by one it led to, is not called back again:
+    // the chain would run until the tick cap (`function wrapper() { getHolder(wrapper); }`).
+    if (inChain(fn)) {
+      traceOf(info.id).callbackLoop = true;
+      continue;
+    }
+    const from = chain;
+    addTimer(
+      () => {
+        const saved = chain;
+        chain = rec({ fn, text: sourceOf(fn), up: from });
+        try {
+          apply(fn, self, cbArgs);
+        } catch {
+        } finally {
+          chain = saved;
+        }
+      },
+      0,
+      [],
+      false,
+    );
+  }
+}
+
+/** The call-backs running now, innermost first: each one a recording proxy called back later, and the one whose call led to it. */
+interface Link {
+  readonly fn: unknown;
+  readonly text: string;
+  readonly up: Link | undefined;
+}
+let chain: Link | undefined;
+/** A chain of call-backs this long is a loop too, whatever functions make it. */
+const MAX_CHAIN = 64;
+
+/** Whether fn, or a function of the same source (a fresh closure of the same arrow), is in the running chain. */
+function inChain(fn: unknown): boolean {
+  if (chain === undefined) return false;
+  const text = sourceOf(fn);
+  let depth = 0;
+  for (let l: Link | undefined = chain; l !== undefined; l = l.up) {
+    if (l.fn === fn || (text !== '' && l.text === text) || ++depth >= MAX_CHAIN) return true;
+  }
+  return false;
+}
+
+function sourceOf(fn: unknown): string {
+  try {
+    return apply(fnToString, fn, []);
+  } catch {
+    return '';
   }
 }

@@ -56,8 +56,14 @@ function objectKeys(trace: Trace | undefined, exclude: ReadonlySet<string>): str
   return [...new Set(keys)];
 }
 
-/** Statements that run each callback the element was given, with synthesised arguments. */
-function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: Parts, traces: TraceView): string[] {
+/**
+ * Statements that run each callback the element was given, with synthesised arguments. `self` is
+ * the name the definition has inside its own source, when a callback handed it a function it had
+ * called back already (trace.callbackLoop): it calls each function back once (by its source, so a
+ * fresh closure of the same arrow counts), keeping them in `self.calledBack`, for calling back each
+ * time would never end.
+ */
+function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: Parts, traces: TraceView, self?: string): string[] {
   // Per argument (and property): the callback last seen there, and the listener of an error event last seen there.
   const seen = new Map<string, { cb?: CallbackRecord; onError?: CallbackRecord }>();
   for (const call of calls ?? []) {
@@ -73,14 +79,14 @@ function callbackCalls(id: string, calls: Trace['calls'], name: string, parts: P
   // `on('error', …)`: an error event is emitted only when the scenario asks for the failure.
   const errorEvent = `/${CALLBACK_CONVENTIONS.errorEvent}/i.test(args[0])`;
   for (const { cb, onError } of seen.values()) {
-    if (cb) out.push(callbackCall(id, cb, name, parts, traces, sync, onError ? `!${errorEvent}` : undefined));
-    if (onError?.failed) out.push(callbackCall(id, onError, name, parts, traces, sync, errorEvent));
+    if (cb) out.push(callbackCall(id, cb, name, parts, traces, sync, onError ? `!${errorEvent}` : undefined, self));
+    if (onError?.failed) out.push(callbackCall(id, onError, name, parts, traces, sync, errorEvent, self));
   }
   return out;
 }
 
 /** The statement that runs one callback (when `when` holds), with synthesised arguments, or an error when it `failed`. */
-function callbackCall(id: string, cb: CallbackRecord, name: string, parts: Parts, traces: TraceView, sync: boolean, when: string | undefined): string {
+function callbackCall(id: string, cb: CallbackRecord, name: string, parts: Parts, traces: TraceView, sync: boolean, when: string | undefined, once: string | undefined): string {
   const base = callbackElementId(id, cb.index, cb.prop);
   const n = Math.max(cb.params, cb.names.length);
   const args: string[] = [];
@@ -94,7 +100,10 @@ function callbackCall(id: string, cb: CallbackRecord, name: string, parts: Parts
   const callable = `typeof ${fn} === 'function' && !String(${fn}).startsWith('class')`;
   const guard = `${cb.prop === undefined ? callable : `args[${cb.index}] && ${callable}`}${when ? ` && ${when}` : ''}`;
   const invoke = self ? `${fn}.call(${[self, ...args].join(', ')})` : `${fn}(${args.join(', ')})`;
-  return sync ? `if (${guard}) ${invoke};` : `if (${guard}) setTimeout(() => ${invoke});`;
+  if (sync) return `if (${guard}) ${invoke};`;
+  // Once per function source: a fresh arrow each time (`next(() => loop())`) is the same call-back.
+  if (once) return `if (${guard} && !(${once}.calledBack ??= new Set()).has(String(${fn}))) { ${once}.calledBack.add(String(${fn})); setTimeout(() => ${invoke}); }`;
+  return `if (${guard}) setTimeout(() => ${invoke});`;
 }
 
 function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function' | 'class'): { source: string; type: string } {
@@ -109,7 +118,7 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   }
   const statics = objectKeys(trace, FUNCTION_KEYS).filter((k) => k !== 'then');
   if (keyword === 'class') {
-    const body = callbackCalls(id, trace?.constructs, name, parts, traces);
+    const body = callbackCalls(id, trace?.constructs, name, parts, traces, trace?.callbackLoop && fname !== 'args' ? fname : undefined);
     const instance = traces.get(`new ${id}`);
     const members = objectKeys(instance, new Set());
     if (members.length > 0) body.push(`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`);
@@ -119,13 +128,15 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
     const instanceType = members.length > 0 ? objectLiteral(`new ${id}`, members, new Parts()).type : '{}';
     return { source, type: `new (...args: any[]) => ${instanceType}` };
   }
-  const body = callbackCalls(id, trace?.calls, name, parts, traces);
+  // (A function named `args` would find its parameter by that name.)
+  const once = trace?.callbackLoop && fname !== 'args' ? fname : undefined;
+  const body = callbackCalls(id, trace?.calls, name, parts, traces, once);
   const instance = traces.get(`new ${id}`);
   const ret = traces.get(`${id}()`);
   if (trace?.constructed) {
     // Called and constructed: `new X()` fills the instance; a plain call does what calls did.
     const members = objectKeys(instance, new Set());
-    const init = [...callbackCalls(id, trace.constructs, name, parts, traces), ...(members.length > 0 ? [`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`] : [])];
+    const init = [...callbackCalls(id, trace.constructs, name, parts, traces, once), ...(members.length > 0 ? [`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`] : [])];
     body.unshift(`if (new.target) { ${init.join(' ')} return; }`);
   }
   let returnType = 'void';

@@ -71,6 +71,12 @@ export interface Trace {
   emptied?: boolean;
   /** Called, and threw or returned a rejected promise (an exploration scenario's outcome). */
   fails?: 'throw' | 'reject';
+  /**
+   * Handed a function again by that function's own call-back (or a call-back it led to): calling
+   * back each time would never end (`function wrapper() { getHolder(wrapper); }`), so it calls each
+   * function back once.
+   */
+  callbackLoop?: boolean;
 }
 
 export type TraceTable = Record<string, Trace>;
