@@ -218,3 +218,11 @@ test('trace: one callback handed twice from outside itself is called back twice 
   assert.equal(r.stdout, 'all done\n');
   assert.doesNotMatch(r.injections.find((i) => i.element === 'db.query')?.source ?? '', /calledBack/);
 });
+
+test('trace: a walk up a chain of recording proxies ends (node.parent.parent…): the learning runs neither recurse until memory runs out nor loop', async () => {
+  const r = await runSnippet("function isInside(node) {\n  if (node && node.parent) {\n    if (node.parent.type === 'ForStatement') return true;\n    return isInside(node.parent);\n  }\n  return false;\n}\nlet depth = 0;\nfor (let n = start; n; n = n.next) depth++;\nconsole.log(isInside(leaf), depth);", { mode: 'trace', scenarios: 1 });
+  assert.equal(r.status, 'completed');
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.match(r.stdout, /^(true|false) [1-9]\d*\n$/);
+  assert.ok(r.runs <= 5, `runs: ${r.runs}`);
+});

@@ -13,7 +13,7 @@ import { cut, inherits, isObjectLike, list, push, rec, str } from './ownData.ts'
 import type { Dyn } from './primordials.ts';
 import { apply, G, indirectEval, ObjectCreate, ObjectCtor, TypeErrorCtor, TypeErrorProto, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 import { probePromiseMethod } from './probeOperators.ts';
-import { isProbe, probeFor, probeId } from './probes.ts';
+import { chainEnds, chainOf, isProbe, probeFor, probeId } from './probes.ts';
 import { EXIT, run } from './run.ts';
 
 /** What inject gives when the host has no value: the element stays missing. */
@@ -59,6 +59,8 @@ export function missingMember(sid: number, obj: unknown, key: PropertyKey, kind:
   const holder = holderFor(obj);
   if (holder.id === undefined || typeof key === 'symbol') return undefined;
   const k = str(key);
+  // The end of a chain of injected values (`node.parent.parent…` past the cap), as a recording proxy's.
+  if (chainEnds(chainOf(holder.id), k)) return undefined;
   const id = childId(holder.id, k);
   // Put in place once, and missing again: the snippet removed it (shift, pop, delete), as it would the real one.
   if (placedMembers[id] === true) return undefined;

@@ -11,7 +11,7 @@ import { childId, register } from './elements.ts';
 import { recordCall, runCallbacks } from './probeCallbacks.ts';
 import { cut, exec, list, push, rec } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, defineProperty, objHasOwn, ErrorCtor, promiseReject, PromiseCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
+import { apply, defineProperty, objHasOwn, ErrorCtor, promiseReject, PromiseCtor, getOwnPropertyDescriptor, getPrototypeOf, INSPECT_CUSTOM, isArray, ObjectCreate, ownKeys, ProxyCtor, strSlice, symAsyncIterator, symIterator, symToPrimitive, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 import { toJson } from './toJson.ts';
 import { run } from './run.ts';
 
@@ -29,6 +29,45 @@ export interface ProbeInfo {
   readonly written: Record<string, unknown>;
   /** Comparisons answered true so far. */
   compares: number;
+  /** Steps (members, calls, elements) in its element id: `a.b()[0]` has 3. */
+  readonly depth: number;
+  /** Its id's last member, and how many times in a row its id reads it at the end (`node.parent.parent`: parent, 2). */
+  readonly last: string | undefined;
+  readonly repeats: number;
+}
+
+/**
+ * Past this depth, or this many reads in a row of one key (`node.parent.parent…`), a member of a
+ * recording proxy is undefined: the end of the chain. Otherwise a walk up a tree or along a list
+ * (`while (node = node.next)`, `isInside(node.parent)`) never ends: each level is a new element,
+ * and the learning run recursed until memory ran out (eslint's arrow-body-style: 11 runs of 1 s).
+ */
+const MAX_PROBE_DEPTH = 32;
+const MAX_KEY_REPEATS = 8;
+const LAST_MEMBER = /\.([A-Za-z_$][\w$]*)$/;
+
+/**
+ * How deep an element id is, and which member it ends with how many times in a row. From the id,
+ * not the probe it was reached from: a value learnt up to the cap is injected again as a new
+ * probe in the next learning run, and it must not start counting afresh.
+ */
+/** Whether reading `key` of the element (a probe's info, or an id's chainOf) goes past the caps: the member is undefined. */
+export function chainEnds(at: { depth: number; last: string | undefined; repeats: number }, key: string): boolean {
+  return at.depth >= MAX_PROBE_DEPTH || (at.last === key && at.repeats >= MAX_KEY_REPEATS);
+}
+
+export function chainOf(id: string): { depth: number; last: string | undefined; repeats: number } {
+  let depth = 0;
+  for (let i = 0; i < id.length; i++) {
+    const c = id[i];
+    if (c === '.' || c === '[' || c === '(') depth++;
+  }
+  const m = exec(LAST_MEMBER, id);
+  if (!m) return { depth, last: undefined, repeats: 0 };
+  const step = `.${m[1]}`;
+  let repeats = 0;
+  for (let end = id.length; end >= step.length && apply(strSlice, id, [end - step.length, end]) === step; end -= step.length) repeats++;
+  return { depth, last: m[1], repeats };
 }
 
 /** Element id -> the other outcome this scenario asks of its probe (exploration); the runtime's own copy of config.outcomes. */
@@ -149,7 +188,7 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
   const t = traceOf(id);
   if (parent !== undefined && t.parent === undefined) t.parent = parent;
   if (key !== undefined && t.key === undefined) t.key = key;
-  const info = rec<ProbeInfo>({ id, parent, key, written: ObjectCreate(null), compares: 0 });
+  const info = rec<ProbeInfo>({ id, parent, key, written: ObjectCreate(null), compares: 0, ...chainOf(id) });
   const target = function () {};
   const proxy: Dyn = new ProxyCtor(target, rec<ProxyHandler<() => void>>({
     get(_, k) {
@@ -189,6 +228,7 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       if (k in info.written) return info.written[k];
       // Not thenable for the engine: only an explicit `.then(…)` in the snippet makes a promise.
       if (k === 'then' || k === 'toJSON') return undefined;
+      if (chainEnds(info, k)) return undefined;
       note(t, 'reads', k);
       return child(proxy, childId(id, k), k);
     },
