@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runSnippet } from '../src/engine/runSnippet.ts';
+import { MAX_STALLED_SCENARIOS } from '../src/engine/explore.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
 import { selected } from './helpers.ts';
 import { runWithNode } from '../src/emit/runWithNode.ts';
@@ -292,4 +293,17 @@ test('explore: each run of a scenario has at most SCENARIO_TIMEOUT_MS: a flip th
   assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'flags.on', line: 6, answer: false }]);
   assert.equal(r.scenarioResults?.[0]?.stdout, 'ready\noff\n');
   assert.deepEqual(r.explored?.lines.uncovered, [4]);
+});
+
+test('explore: stops after MAX_STALLED_SCENARIOS scenarios that time out; a scenario whose learning run times out is given up without its measured run', async () => {
+  // The learnt getTokenBefore returns a comment each call, so the do…while never ends; every flip
+  // keeps that. A scenario's second run still learns (option.skipComments, read before the loop).
+  const code = "function isComment(token) {\n  return token && (token.type === 'Block' || token.type === 'Line');\n}\nfunction lines(comment) {\n  const option = context.options[0];\n  const skipComments = option && option.skipComments;\n  let token = comment;\n  do {\n    token = sourceCode.getTokenBefore(token);\n  } while (isComment(token));\n  if (skipComments) console.log('skip');\n  if (token.loc.line > 2) console.log('after');\n  if (comment.kind === 'a') console.log('a');\n  return token;\n}";
+  const r = await runSnippet(code, { mode: 'trace', timeoutMs: 1000, totalTimeoutMs: 60_000 });
+  assert.equal(r.status, 'timeout');
+  const explored = r.explored!;
+  assert.equal(explored.stalled, MAX_STALLED_SCENARIOS, JSON.stringify(explored));
+  assert.equal(explored.tried, 1 + MAX_STALLED_SCENARIOS, 'every scenario tried stalled, and exploration stopped at the cap');
+  // Each stalled scenario: its first learning run, then a learning run that timed out; no measured run after it.
+  assert.equal(explored.runs, 2 * MAX_STALLED_SCENARIOS, JSON.stringify(explored));
 });

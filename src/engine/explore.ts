@@ -30,6 +30,8 @@ export interface Explored {
   /** How many scenarios were run, scenario 1 included, and their executions. */
   readonly tried: number;
   readonly runs: number;
+  /** How many scenarios had a run that timed out or ran out of memory (exploration stops at MAX_STALLED_SCENARIOS). */
+  readonly stalled: number;
   readonly lineCoverage: number;
   readonly branchCoverage: number;
   readonly lines: { readonly total: number; readonly covered: number; readonly uncovered: readonly number[] };
@@ -67,7 +69,7 @@ export interface ExploreInput {
    * given their other outcome, extending kept scenario `from`; `touches`, when known, are the
    * elements the new answer concerns: the others may keep `from`'s definitions.
    */
-  readonly run: (answers: ScenarioAnswers, from: number, touches: readonly string[] | undefined, promising: (report: RuntimeReport) => boolean) => Promise<{ facts: ScenarioFacts | undefined; runs: number; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
+  readonly run: (answers: ScenarioAnswers, from: number, touches: readonly string[] | undefined, promising: (report: RuntimeReport) => boolean) => Promise<{ facts: ScenarioFacts | undefined; runs: number; stalled: boolean; rendered: RenderedDefinitions; keep: (scenario: number) => void }>;
 }
 
 export type Flip =
@@ -83,6 +85,13 @@ export interface ScenarioAnswers {
 
 /** Below this much of the snippet's budget left, no scenario is started. */
 const MIN_SCENARIO_MS = 200;
+/**
+ * Exploration stops after this many scenarios with a run that timed out or ran out of memory: each
+ * costs its whole run budget (SCENARIO_TIMEOUT_MS), 50 to 100 times an ordinary scenario, and a
+ * snippet whose flips make loops endless mostly makes them endless whatever is flipped (eslint's
+ * max-lines: every one of its 6 scenarios timed out, 12 s for nothing).
+ */
+export const MAX_STALLED_SCENARIOS = 2;
 
 /**
  * Treefix's tree of executions, offline and guided by coverage: after scenario 1, each decision a
@@ -104,6 +113,7 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   const kept: ExploredScenario[] = [];
   let tried = 1;
   let runs = 0;
+  let stalled = 0;
   // The tree: scenario 1's candidates first, then each kept scenario's, which keep its answers (breadth first).
   const queue: (Candidate & { from: number })[] = [];
   const asked = new Set<string>([askKey({})]);
@@ -118,7 +128,7 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   };
   grow(input.first, 1, {});
   while (queue.length > 0) {
-    if (kept.length + 1 >= input.scenarios || tried >= input.scenarios * 2 || input.deadline.remainingMs() < MIN_SCENARIO_MS) break;
+    if (kept.length + 1 >= input.scenarios || tried >= input.scenarios * 2 || stalled >= MAX_STALLED_SCENARIOS || input.deadline.remainingMs() < MIN_SCENARIO_MS) break;
     const { flip, ask, from, sid, touches } = queue.shift()!;
     // A decision whose branches every kept scenario has covered by now is not worth a scenario.
     if (sid !== undefined && !decisionOpen(map, sid, branchHits)) continue;
@@ -126,6 +136,7 @@ export async function explore(input: ExploreInput): Promise<Explored> {
     // A scenario whose first learning run covers nothing new is given up before its measured run.
     const scenario = await input.run(ask, from, touches, (r) => { const l = coveredLines(map, r.statements); return measured.some((m) => l.has(m) && !covered.has(m)); });
     runs += scenario.runs;
+    if (scenario.stalled) stalled++;
     const report = scenario.facts?.report;
     if (!report) continue;
     const lines = coveredLines(map, report.statements);
@@ -143,7 +154,7 @@ export async function explore(input: ExploreInput): Promise<Explored> {
   const branchCovered = branchHits.reduce((n, b) => n + b.filter(Boolean).length, 0);
   const coveredMeasured = measured.filter((l) => covered.has(l));
   return {
-    scenarios: kept.length + 1, tried, runs,
+    scenarios: kept.length + 1, tried, runs, stalled,
     lineCoverage: measured.length === 0 ? 1 : coveredMeasured.length / measured.length,
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
     lines: { total: measured.length, covered: coveredMeasured.length, uncovered: measured.filter((l) => !covered.has(l)) },

@@ -133,7 +133,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
       const rendered = renderDefinitions(b.defs);
       // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
       const keep = (number: number) => { snapshots.set(number, scenario.ranWith); scenarioResults.push(buildResult({ ...resultParts, execution: scenario.last, book: b, rendered, runs: scenario.runs, elapsedMs: Date.now() - started, ...(ask.outcomes ? { outcomes: ask.outcomes } : {}) })); };
-      return { facts: b.hostError ? undefined : factsOf(scenario, b), runs: scenario.runs, rendered, keep };
+      return { facts: b.hostError ? undefined : factsOf(scenario, b), runs: scenario.runs, stalled: scenario.stalled, rendered, keep };
     } })
     : undefined;
   const result = buildResult({
@@ -154,6 +154,8 @@ interface ScenarioRun {
   /** The recording proxies called, and iterated, at each site in the learning runs, first seen (what exploration makes fail, or empties). */
   readonly callees: Readonly<Record<string, string>>;
   readonly iterables: Readonly<Record<string, string>>;
+  /** A run of it timed out or ran out of memory. */
+  readonly stalled: boolean;
 }
 
 /**
@@ -166,6 +168,7 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
   let ranWith: ReturnType<DefinitionBook['snapshot']> = new Map();
   let lastLearnt = false;
   let runs = 0;
+  let stalledAny = false;
   const answers: Record<string, boolean> = {};
   const callees: Record<string, string> = {};
   const iterables: Record<string, string> = {};
@@ -188,6 +191,10 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     // A scenario whose first learning run reaches no line that matters (exploration's: none no kept
     // scenario covered) is given up: recording proxies take every path the learnt values would.
     if (runs === 1 && lastLearnt && promising && last.report && !promising(last.report)) break;
+    if (last.status === 'timeout' || last.status === 'memory-limit') stalledAny = true;
+    // An exploration scenario whose learning run stalls is given up too: the values learnt so far
+    // made a loop endless (recording proxies end loops), and its measured run would have them.
+    if (promising && lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit')) break;
     for (const [sid, answer] of Object.entries(last.report?.answers ?? {})) if (!(sid in answers)) answers[sid] = answer;
     for (const [sid, id] of Object.entries(last.report?.callees ?? {})) if (!(sid in callees)) callees[sid] = id;
     for (const [sid, id] of Object.entries(last.report?.iterables ?? {})) if (!(sid in iterables)) iterables[sid] = id;
@@ -223,7 +230,7 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     last = undefined;
     ranWith = new Map();
   }
-  return { last, ranWith, runs, answers, callees, iterables };
+  return { last, ranWith, runs, answers, callees, iterables, stalled: stalledAny };
 }
 
 /**
