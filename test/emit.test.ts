@@ -13,6 +13,8 @@ import { heuristicClassifier } from '../src/values/classifyHeuristic.ts';
 import { dummyFor } from '../src/values/dummyTable.ts';
 import type { ValueSource } from '../src/values/providers.ts';
 import { cli, selected } from './helpers.ts';
+import { renderDefinitions } from '../src/engine/renderDefinitions.ts';
+import type { Definition } from '../src/engine/definitionBook.ts';
 
 interface Case {
   readonly name: string;
@@ -230,4 +232,17 @@ test('cli: --emit x.js from a .ts snippet writes JavaScript, --emit x.ts keeps t
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('emit: a definition that is a recording proxy again (its value was blamed, and it records first) is not rendered: the prelude compiles, and the element stays missing for the runtime to ask', () => {
+  const def = (id: string, proposal: Definition['proposal']): Definition => ({ id, kind: 'global', parent: undefined, name: id, usageKey: id, line: 1, message: '', proposal, provider: 'trace', attempts: 1, history: [], rejected: [], fallbacks: 0 });
+  const defs = new Map<string, Definition>([
+    ['obj', def('obj', { source: '{}', refs: [], category: 'object' })],
+    ['isObject', def('isObject', { source: '', refs: [], category: 'Dummy', probe: true })],
+  ]);
+  const rendered = renderDefinitions(defs);
+  assert.match(rendered.source, /var obj = \{\};/);
+  assert.doesNotMatch(rendered.source, /isObject/);
+  assert.ok(!rendered.statements.has('isObject'));
+  assert.doesNotThrow(() => new Function(rendered.guarded('__hook')));
 });

@@ -226,3 +226,11 @@ test('trace: a walk up a chain of recording proxies ends (node.parent.parent…)
   assert.match(r.stdout, /^(true|false) [1-9]\d*\n$/);
   assert.ok(r.runs <= 5, `runs: ${r.runs}`);
 });
+
+test('trace: a recursive walk over what recording proxies yield ends (obj[0][1][0]…): the learning run does not spend its whole operation budget', async () => {
+  const r = await runSnippet("const seen = [];\nconst visit = (source) => {\n  if (isObject(source)) {\n    for (const value of source) visit(value);\n    seen.push(source);\n  }\n};\nvisit(obj);\nconsole.log(seen.length > 0);", { mode: 'trace', scenarios: 1 });
+  assert.equal(r.status, 'completed');
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.equal(r.stdout, 'true\n');
+  assert.ok(r.runs <= 4, `runs: ${r.runs}`);
+});

@@ -25,8 +25,13 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 /** A name generated source may use as a variable: ASCII, not a reserved word. */
 const isVariableName = (name: string): boolean => IDENT.test(name) && isValidIdentifier(name);
 
-/** Renders definitions as plain JavaScript that runs on its own, without snipexec's runtime. */
-export function renderDefinitions(defs: ReadonlyMap<string, Definition>): RenderedDefinitions {
+/**
+ * Renders definitions as plain JavaScript that runs on its own, without snipexec's runtime. A
+ * recording proxy has no source (a value blamed for an error records again first): it is left
+ * out, so its element is missing in the run and asked for, and the runtime makes the proxy.
+ */
+export function renderDefinitions(all: ReadonlyMap<string, Definition>): RenderedDefinitions {
+  const defs: ReadonlyMap<string, Definition> = [...all.values()].some((d) => d.proposal.probe) ? new Map([...all].filter(([, d]) => !d.proposal.probe)) : all;
   const names = new Map<string, string>();
   const taken = new Set<string>();
   const lines: string[] = [];

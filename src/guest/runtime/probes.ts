@@ -29,11 +29,11 @@ export interface ProbeInfo {
   readonly written: Record<string, unknown>;
   /** Comparisons answered true so far. */
   compares: number;
-  /** Steps (members, calls, elements) in its element id: `a.b()[0]` has 3. */
+  /** Its element id's chain (chainOf). */
   readonly depth: number;
-  /** Its id's last member, and how many times in a row its id reads it at the end (`node.parent.parent`: parent, 2). */
   readonly last: string | undefined;
   readonly repeats: number;
+  readonly nesting: number;
 }
 
 /**
@@ -41,33 +41,55 @@ export interface ProbeInfo {
  * recording proxy is undefined: the end of the chain. Otherwise a walk up a tree or along a list
  * (`while (node = node.next)`, `isInside(node.parent)`) never ends: each level is a new element,
  * and the learning run recursed until memory ran out (eslint's arrow-body-style: 11 runs of 1 s).
+ * Likewise an element this many elements deep (`obj[0][1][0][1]`) iterates as empty: a recursive
+ * walk over what a probe yields (two elements each) doubles at each level, and spent the learning
+ * run's whole operation budget (axios's toJSONObject: 1.2 s per learning run).
  */
 const MAX_PROBE_DEPTH = 32;
 const MAX_KEY_REPEATS = 8;
+const MAX_NESTING = 4;
 const LAST_MEMBER = /\.([A-Za-z_$][\w$]*)$/;
+const LAST_INDEX = /\[\d+\]$/;
 
-/**
- * How deep an element id is, and which member it ends with how many times in a row. From the id,
- * not the probe it was reached from: a value learnt up to the cap is injected again as a new
- * probe in the next learning run, and it must not start counting afresh.
- */
+/** An element id's chain: its steps (members, calls, elements: `a.b()[0]` has 3), which member it ends with and how many times in a row (`node.parent.parent`: parent, 2), and how many element steps it ends with (`a[0][1]`: 2). */
+export interface Chain {
+  readonly depth: number;
+  readonly last: string | undefined;
+  readonly repeats: number;
+  readonly nesting: number;
+}
+
 /** Whether reading `key` of the element (a probe's info, or an id's chainOf) goes past the caps: the member is undefined. */
-export function chainEnds(at: { depth: number; last: string | undefined; repeats: number }, key: string): boolean {
+export function chainEnds(at: Chain, key: string): boolean {
   return at.depth >= MAX_PROBE_DEPTH || (at.last === key && at.repeats >= MAX_KEY_REPEATS);
 }
 
-export function chainOf(id: string): { depth: number; last: string | undefined; repeats: number } {
+/** Whether iterating the element goes past the nesting cap: it yields nothing. */
+export function nestedTooDeep(at: Chain): boolean {
+  return at.nesting >= MAX_NESTING || at.depth >= MAX_PROBE_DEPTH;
+}
+
+/**
+ * An element id's chain, from the id, not the probe it was reached from: a value learnt up to the
+ * cap is injected again as a new probe in the next learning run, and must not start counting afresh.
+ */
+export function chainOf(id: string): Chain {
   let depth = 0;
   for (let i = 0; i < id.length; i++) {
     const c = id[i];
     if (c === '.' || c === '[' || c === '(') depth++;
   }
+  let nesting = 0;
+  for (let rest = id, m = exec(LAST_INDEX, rest); m; m = exec(LAST_INDEX, rest)) {
+    nesting++;
+    rest = apply(strSlice, rest, [0, rest.length - m[0].length]);
+  }
   const m = exec(LAST_MEMBER, id);
-  if (!m) return { depth, last: undefined, repeats: 0 };
+  if (!m) return { depth, last: undefined, repeats: 0, nesting };
   const step = `.${m[1]}`;
   let repeats = 0;
   for (let end = id.length; end >= step.length && apply(strSlice, id, [end - step.length, end]) === step; end -= step.length) repeats++;
-  return { depth, last: m[1], repeats };
+  return { depth, last: m[1], repeats, nesting };
 }
 
 /** Element id -> the other outcome this scenario asks of its probe (exploration); the runtime's own copy of config.outcomes. */
@@ -206,6 +228,7 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
             t.emptied = true;
             return function* () {};
           }
+          if (nestedTooDeep(info)) return function* () {};
           return function* () {
             yield child(proxy, `${id}[0]`, '0');
             yield child(proxy, `${id}[1]`, '1');
@@ -218,6 +241,7 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
             t.emptied = true;
             return async function* () {};
           }
+          if (nestedTooDeep(info)) return async function* () {};
           return async function* () {
             yield child(proxy, `${id}[0]`, '0');
             yield child(proxy, `${id}[1]`, '1');
