@@ -12,14 +12,19 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   if (lines[lines.length - 1] === '') lines.pop();
   const width = String(lines.length).length;
   const degraded = result.degraded ? `, degraded: ${result.degraded}` : '';
-  out.push(paint('bold', `snippet  (${result.status}${degraded}; ✓ covered, ✗ not covered)`));
+  // Lines only a kept exploration scenario covered: the first execution's figures do not count them.
+  const stillUncovered = new Set(result.explored?.lines.uncovered ?? result.lines.uncovered);
+  const byExploration = new Set([...uncovered].filter((n) => !stillUncovered.has(n)));
+  const legend = byExploration.size > 0 ? '; ✓ covered, + covered by an explored scenario only, ✗ not covered' : '; ✓ covered, ✗ not covered';
+  out.push(paint('bold', `snippet  (${result.status}${degraded}${legend})`));
   lines.forEach((text, i) => {
     const n = i + 1;
-    const mark = !measured.has(n) ? ' ' : uncovered.has(n) ? paint('red', '✗') : paint('green', '✓');
+    const mark = !measured.has(n) ? ' ' : byExploration.has(n) ? paint('yellow', '+') : uncovered.has(n) ? paint('red', '✗') : paint('green', '✓');
     out.push(`${mark} ${String(n).padStart(width)} | ${text}`);
   });
   out.push('');
-  out.push(`lines ${result.lines.covered}/${result.lines.total} (${pct(result.lineCoverage)})  branches ${result.branches.covered}/${result.branches.total} (${pct(result.branchCoverage)})  runs ${result.runs}  ${result.elapsedMs} ms`);
+  out.push(`lines ${result.lines.covered}/${result.lines.total} (${pct(result.lineCoverage)})  branches ${result.branches.covered}/${result.branches.total} (${pct(result.branchCoverage)})  runs ${result.runs}  ${result.elapsedMs} ms  (the first execution)`);
+  if (result.explored) out.push(...describeExplored(result.explored));
   const llm = describeLlmUsage(result.llmCalls);
   if (llm !== '') out.push(llm);
   if (result.repairs && result.repairs.length > 0) out.push(`repaired: ${result.repairs.join(', ')}`);
@@ -51,6 +56,23 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
     for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('dim', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${e.drive}` : ''}]`)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * Exploration's union and its kept scenarios: `explored  3 scenarios kept of 5 tried (1 stalled):
+ * lines 24/27 (88.9 %), branches 19/36 (52.8 %)`, then a line per kept scenario with what it
+ * answered the other way and the lines it added.
+ */
+export function describeExplored(e: NonNullable<RunResult['explored']>): string[] {
+  const stalled = e.stalled > 0 ? `, ${e.stalled} stalled (timed out or ran out of memory)` : '';
+  const out = [`explored  ${e.scenarios} scenario${e.scenarios === 1 ? '' : 's'} kept of ${e.tried} tried${stalled}: lines ${e.lines.covered}/${e.lines.total} (${pct(e.lineCoverage)}), branches ${e.branches.covered}/${e.branches.total} (${pct(e.branchCoverage)})`];
+  for (const k of e.kept) {
+    const f = k.flipped;
+    const what = 'answer' in f ? `line ${f.line}: ${f.text} answered ${JSON.stringify(f.answer)}` : `${f.text} given its ${f.outcome} outcome${f.line > 0 ? ` (used at line ${f.line})` : ''}`;
+    out.push(`  scenario ${k.scenario}${k.from === 1 ? '' : ` (from ${k.from})`}: ${what} → line${k.newLines.length === 1 ? '' : 's'} ${k.newLines.join(', ')}`);
+  }
+  if (e.kept.length > 0) out.push('  (--emit FILE --scenario K writes scenario K\'s completed program)');
+  return out;
 }
 
 /** `llm: 7 requests (2 from the cache), 3 retries, 1 failed; errors 429 ×2, timeout ×1; 5,120 + 830 tokens`; empty when none was made. */
