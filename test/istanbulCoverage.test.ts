@@ -152,6 +152,26 @@ test('istanbul: run writes one file under its own path', async () => {
   assert.equal(existsSync(join(dir, 'run', 'snippets')), false, 'a file of its own is not copied');
 });
 
+test('istanbul: each function of the snippet counts its calls, named as istanbul names it; a function drive called counts as called', async () => {
+  const code = 'function used(a) {\n  return a + 1;\n}\nfunction unused() {\n  return 0;\n}\nconst arrow = (x) => x * 2;\nconst obj = { m() { return 1; }, n: function () { return 2; } };\n[1, 2].map((v) => used(v));\nconsole.log(arrow(3), obj.m());\n';
+  const file = join(dir, 'functions.js');
+  writeFileSync(file, code);
+  const asWritten = await runSnippet(code, { mode: 'trace', drive: false, scenarios: 1, fileName: file });
+  assert.equal(asWritten.stdout, '6 1\n', 'counting calls changes nothing the code does');
+  const written = writeCoverage({ dir: join(dir, 'functions'), reporters: ['json', 'lcov'], files: [{ path: file, code, result: asWritten }] });
+  const data = (JSON.parse(readFileSync(join(dir, 'functions', 'coverage-final.json'), 'utf8')) as Record<string, libCoverage.FileCoverageData>)[file]!;
+  const calls = Object.keys(data.fnMap).map((k) => [data.fnMap[k]!.name, data.fnMap[k]!.line, data.f[k]]);
+  // The wrapper snipexec runs the snippet in, and drive's registrations, have no place in the file.
+  assert.deepEqual(calls, [['used', 1, 2], ['unused', 4, 0], ['arrow', 7, 1], ['m', 8, 1], ['n', 8, 0], ['(anonymous_5)', 9, 2]]);
+  assert.deepEqual([written.summary.functions.total, written.summary.functions.covered], [6, 4]);
+  const lcov = readFileSync(join(dir, 'functions', 'lcov.info'), 'utf8');
+  assert.match(lcov, /^FNF:6$/m);
+  assert.match(lcov, /^FNH:4$/m);
+  assert.match(lcov, /^FNDA:2,used$/m);
+  const driven = await runSnippet(code, { mode: 'trace', scenarios: 1 });
+  assert.deepEqual(driven.coverageDetail?.functions.map((f) => f.count > 0), [true, true, true, true, true, true]);
+});
+
 test('istanbul: snippet ids become distinct, safe file names', () => {
   assert.equal(snippetFileName('plain-id_1.x', 'js'), 'plain-id_1.x.js');
   const names = ['so/1', 'so_1', 'so 1', '../up', '.hidden', ''].map((id) => snippetFileName(id, 'ts'));
@@ -164,9 +184,9 @@ test('istanbul: snippet ids become distinct, safe file names', () => {
   assert.equal(collector.write().files, 2);
 });
 
-const totals = (lines: [number, number], branches: [number, number]): CoverageTotals => {
+const totals = (lines: [number, number], branches: [number, number], functions: [number, number] = [0, 0]): CoverageTotals => {
   const figure = ([covered, total]: [number, number]) => ({ covered, total, pct: total === 0 ? 100 : Math.floor((10_000 * covered) / total) / 100 });
-  return { lines: figure(lines), statements: figure(lines), branches: figure(branches), functions: figure([0, 0]) };
+  return { lines: figure(lines), statements: figure(lines), branches: figure(branches), functions: figure(functions) };
 };
 
 const THRESHOLD_CASES = [
@@ -175,6 +195,7 @@ const THRESHOLD_CASES = [
   { name: 'just below fails', summary: totals([4, 5], [1, 4]), thresholds: { lines: 80.01 }, failing: ['lines'] },
   { name: 'both below', summary: totals([1, 3], [0, 2]), thresholds: { lines: 50, branches: 1 }, failing: ['lines', 'branches'] },
   { name: 'nothing measured is 100 %', summary: totals([0, 0], [0, 0]), thresholds: { lines: 100, branches: 100 }, failing: [] },
+  { name: 'functions below fails', summary: totals([4, 5], [1, 4], [2, 3]), thresholds: { lines: 80, functions: 70 }, failing: ['functions'] },
 ] as const;
 
 for (const c of THRESHOLD_CASES) {

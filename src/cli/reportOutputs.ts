@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidOptions } from '../errors.ts';
 import type { RunResult } from '../report/buildResult.ts';
-import { checkThresholds, coverageThresholdsSchema } from '../report/coverageThresholds.ts';
+import { checkThresholds, coverageThresholdsSchema, THRESHOLD_METRICS, type CoverageThresholds } from '../report/coverageThresholds.ts';
 import { renderRunHtml, HtmlBatchWriter } from '../report/htmlReport.ts';
 import { COVERAGE_REPORTERS, CoverageCollector, type CoverageReporter } from '../report/istanbulCoverage.ts';
 import { checkWritableFile } from './inputFiles.ts';
@@ -14,6 +14,7 @@ export interface ReportFlags {
   readonly checkCoverage?: boolean;
   readonly lines?: number;
   readonly branches?: number;
+  readonly functions?: number;
   readonly html?: string;
 }
 
@@ -28,9 +29,10 @@ export function addReportFlags(cmd: Command, html: 'file' | 'dir'): Command {
   return cmd
     .option('--coverage-dir <dir>', 'write istanbul coverage reports of the snippet\'s own lines into DIR (nyc, c8 and genhtml read them)')
     .addOption(new Option('--reporter <name>', 'a coverage report to write with --coverage-dir; repeatable (default: json, lcov, text-summary)').choices(COVERAGE_REPORTERS).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
-    .option('--check-coverage', 'exit 1 when coverage is below --lines or --branches')
+    .option('--check-coverage', 'exit 1 when coverage is below --lines, --branches or --functions')
     .option('--lines <pct>', 'with --check-coverage: the least line coverage, in percent', percent)
     .option('--branches <pct>', 'with --check-coverage: the least branch coverage, in percent', percent)
+    .option('--functions <pct>', 'with --check-coverage: the least function coverage, in percent', percent)
     .option('--html <path>', html === 'file' ? 'write an HTML report of the run to FILE' : 'write an HTML report into DIR: index.html and one page per snippet');
 }
 
@@ -45,10 +47,10 @@ export class ReportOutputs {
 
   constructor(flags: ReportFlags, kind: 'run' | 'batch', mode: string, resume = false) {
     this.flags = flags;
-    const thresholds = flags.lines !== undefined || flags.branches !== undefined;
-    if (thresholds && !flags.checkCoverage) throw new InvalidOptions('--lines/--branches: need --check-coverage');
+    const thresholds = THRESHOLD_METRICS.some((m) => flags[m] !== undefined);
+    if (thresholds && !flags.checkCoverage) throw new InvalidOptions('--lines/--branches/--functions: need --check-coverage');
     if ((flags.checkCoverage || flags.reporter) && flags.coverageDir === undefined) throw new InvalidOptions(`${flags.checkCoverage ? '--check-coverage' : '--reporter'}: needs --coverage-dir DIR`);
-    if (flags.checkCoverage) coverageThresholdsSchema.parse({ lines: flags.lines, branches: flags.branches });
+    if (flags.checkCoverage) coverageThresholdsSchema.parse(thresholdsOf(flags));
     this.coverage = flags.coverageDir === undefined ? undefined : new CoverageCollector({ dir: flags.coverageDir, ...(flags.reporter ? { reporters: flags.reporter } : {}) });
     if (flags.html !== undefined && kind === 'run') checkWritableFile(flags.html);
     this.htmlPages = flags.html !== undefined && kind === 'batch' ? new HtmlBatchWriter(flags.html, mode, { resume }) : undefined;
@@ -72,7 +74,12 @@ export class ReportOutputs {
     this.htmlPages?.finish();
     if (!this.coverage) return { printed: '', failures: [] };
     const report = this.coverage.write();
-    const failures = this.flags.checkCoverage ? checkThresholds(report.summary, { ...(this.flags.lines !== undefined ? { lines: this.flags.lines } : {}), ...(this.flags.branches !== undefined ? { branches: this.flags.branches } : {}) }).map((f) => f.message) : [];
+    const failures = this.flags.checkCoverage ? checkThresholds(report.summary, thresholdsOf(this.flags)).map((f) => f.message) : [];
     return { printed: report.printed, failures };
   }
+}
+
+/** The thresholds the flags give (`--lines`, `--branches`, `--functions`), those given only. */
+function thresholdsOf(flags: ReportFlags): CoverageThresholds {
+  return Object.fromEntries(THRESHOLD_METRICS.filter((m) => flags[m] !== undefined).map((m) => [m, flags[m]]));
 }

@@ -65,7 +65,7 @@ function answer(request: Request): Reply {
     if ('status' in prepared) return { ok: false, result: prepared };
     const { ast: _ast, ...parsed } = prepared.parsed;
     const { map } = prepared.instrumented;
-    return { ok: true, parsed, names: prepared.names, instrumented: { ...prepared.instrumented, map: { statements: map.statements, branches: map.branches, sites: map.sites } } };
+    return { ok: true, parsed, names: prepared.names, instrumented: { ...prepared.instrumented, map: { statements: map.statements, branches: map.branches, sites: map.sites, tries: map.tries, functions: map.functions } } };
   } catch (error) {
     const cause = error instanceof Error && isStackOverflow(error.cause) ? 'the snippet nests too deeply even for a deep stack' : error instanceof Error ? error.message : String(error);
     return { ok: false, result: instrumentationFailed(cause, deadline.elapsedMs()) };

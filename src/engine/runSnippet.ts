@@ -1,4 +1,5 @@
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import { counterCount } from '../instrument/coverageModel.ts';
 import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
 import { buildResult, withScenarioResults, type RunResult } from '../report/buildResult.ts';
 import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
@@ -260,7 +261,7 @@ function coveredStatements(report: { statements: readonly number[] }): number {
 function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): RuntimeConfig {
   return {
     hook: instrumented.hook,
-    statements: instrumented.map.statements.length,
+    statements: counterCount(instrumented.map),
     branches: instrumented.map.branches.map((b) => b.outcomes),
     sites: instrumented.map.sites.map((s) => s.text),
     messages: Object.fromEntries(instrumented.map.sites.filter((s) => s.messages !== undefined).map((s) => [s.id, s.messages as readonly [string, string]])),

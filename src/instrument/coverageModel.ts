@@ -38,6 +38,20 @@ export interface HookSite {
   readonly point?: readonly [number, number];
 }
 
+/**
+ * A function of the snippet's own code, counted each time it is called (its body starts): istanbul's
+ * function coverage. Its counter is a slot after the statements' (`counter`), so it never counts
+ * toward a line.
+ */
+export interface FunctionInfo {
+  readonly id: number;
+  /** Its name, as istanbul names it: declared, bound (`const f = () => …`, `o.m = function …`, a method), else `(anonymous_N)`. */
+  readonly name: string;
+  readonly line: number;
+  readonly column: number;
+  readonly counter: number;
+}
+
 /** A `try` with a `catch`: the lines of its block and of its catch clause's body (exploration makes a callee in the block fail). */
 export interface TryInfo {
   readonly block: readonly [from: number, to: number];
@@ -50,6 +64,12 @@ export interface CoverageMap {
   readonly branches: readonly BranchInfo[];
   readonly sites: readonly HookSite[];
   readonly tries?: readonly TryInfo[];
+  readonly functions?: readonly FunctionInfo[];
+}
+
+/** How many counters a run keeps: one per statement, then one per function (FunctionInfo.counter). */
+export function counterCount(map: CoverageMap): number {
+  return map.statements.length + (map.functions?.length ?? 0);
 }
 
 /** Numbers statements, branches and hook sites; kept apart from the visitor so it can be tested alone. */
@@ -58,8 +78,12 @@ export class CoverageModel implements CoverageMap {
   readonly branches: BranchInfo[] = [];
   readonly sites: HookSite[] = [];
   readonly tries: TryInfo[] = [];
+  readonly functions: FunctionInfo[] = [];
 
   private readonly statementIds = new WeakMap<t.Node, number>();
+  private readonly functionNodes = new WeakSet<t.Node>();
+  /** The counter argument of each function's hook call, numbered once the statements are (finishFunctions). */
+  private readonly functionCounters: t.NumericLiteral[] = [];
 
   /** The id of an original statement, numbered on first use (a jump out of a loop may ask before the loop is placed). */
   newStatement(node: t.Node, nested = false): number {
@@ -69,6 +93,29 @@ export class CoverageModel implements CoverageMap {
     this.statements.push({ id, line: lineOf(node), column: columnOf(node), type: node.type, ...(nested ? { nested } : {}) });
     this.statementIds.set(node, id);
     return id;
+  }
+
+  /**
+   * A function of the snippet, once: the literal its counter call takes, which finishFunctions
+   * sets to its slot after the statements. Undefined for a function met before.
+   */
+  newFunction(node: t.Function, name: string | undefined): t.NumericLiteral | undefined {
+    if (this.functionNodes.has(node)) return undefined;
+    this.functionNodes.add(node);
+    const id = this.functions.length;
+    const literal = { type: 'NumericLiteral', value: -1 } as t.NumericLiteral;
+    this.functions.push({ id, name: name ?? `(anonymous_${id})`, line: lineOf(node), column: columnOf(node), counter: -1 });
+    this.functionCounters.push(literal);
+    return literal;
+  }
+
+  /** After the traversal: each function's counter is the slot after the statements' and the functions' before it. */
+  finishFunctions(): void {
+    const base = this.statements.length;
+    this.functions.forEach((f, i) => {
+      this.functions[i] = { ...f, counter: base + f.id };
+      this.functionCounters[i]!.value = base + f.id;
+    });
   }
 
   /** A line the repair dropped: measured as a statement that never runs, so it stays uncovered. */

@@ -118,8 +118,36 @@ function instrumentList(paths: NodePath<t.Statement>[], state: VisitorState): t.
   return [...hoist, ...body];
 }
 
-/** The coverage half of the visitor table: statement counters per statement list, and branches. */
+/** The name istanbul gives a function: its own, else what it is bound to (a variable, a member, a property, a method's key). */
+function functionName(path: NodePath<t.Function>): string | undefined {
+  const node = path.node;
+  if ((t.isFunctionDeclaration(node) || t.isFunctionExpression(node)) && node.id) return node.id.name;
+  if ((t.isObjectMethod(node) || t.isClassMethod(node)) && t.isIdentifier(node.key) && !node.computed) return node.key.name;
+  if (t.isClassPrivateMethod(node)) return `#${node.key.id.name}`;
+  const parent = path.parent;
+  if (t.isVariableDeclarator(parent) && t.isIdentifier(parent.id)) return parent.id.name;
+  if (t.isAssignmentExpression(parent) && parent.right === node) {
+    if (t.isIdentifier(parent.left)) return parent.left.name;
+    if (t.isMemberExpression(parent.left) && t.isIdentifier(parent.left.property) && !parent.left.computed) return parent.left.property.name;
+  }
+  if ((t.isObjectProperty(parent) || t.isClassProperty(parent)) && t.isIdentifier(parent.key) && !parent.computed) return parent.key.name;
+  return undefined;
+}
+
+/** Counts each call of a function of the snippet's own code (one with a source location): at its body's start. */
+function countCalls(path: NodePath<t.Function>, state: VisitorState): void {
+  const node = path.node;
+  if (!node.loc) return;
+  const counter = state.model.newFunction(node, functionName(path));
+  if (!counter) return;
+  const count = h(state, HOOKS.statement, [counter]);
+  if (t.isBlockStatement(node.body)) node.body.body.unshift(stmt(count));
+  else node.body = t.sequenceExpression([count, node.body]);
+}
+
+/** The coverage half of the visitor table: statement counters per statement list, branches, and function calls. */
 export const coverageVisitor: Visitor<VisitorState> = {
+  Function: { exit(path, state) { countCalls(path, state); } },
   BlockStatement: { exit(path, state) { path.node.body = instrumentList(path.get('body'), state); } },
   StaticBlock: { exit(path, state) { path.node.body = instrumentList(path.get('body'), state); } },
   Program: { exit(path, state) { path.node.body = instrumentList(path.get('body'), state); } },

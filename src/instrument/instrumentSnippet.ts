@@ -98,6 +98,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const isAsync = hasTopLevelAwait(ast);
   check('path preferences');
   traverse(ast, visitTick ? INSTRUMENT_TICKED : INSTRUMENT, undefined, state);
+  model.finishFunctions();
   check('generating code');
 
   const program = ast.program;

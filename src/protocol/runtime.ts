@@ -29,6 +29,7 @@ export interface CallbackConventionsConfig {
 /** What the host tells the in-isolate runtime; sent as one JSON string. */
 export interface RuntimeConfig {
   readonly hook: string;
+  /** Counters: one per statement, then one per function of the snippet (counterCount). */
   readonly statements: number;
   readonly branches: readonly number[];
   /** Each hook site's expression as V8 names it in an error message. */
@@ -118,6 +119,7 @@ export interface CaughtError {
 
 /** What the runtime reports after a run; parsed from one JSON string, with the counters read from shared memory. */
 export interface RuntimeReport {
+  /** Per counter: each statement's, then each function's calls (CoverageMap.functions, by their `counter`). */
   readonly statements: number[];
   readonly branches: number[][];
   readonly stdout: string;

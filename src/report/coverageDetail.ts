@@ -16,6 +16,14 @@ export interface BranchCount {
   readonly counts: readonly number[];
 }
 
+/** A function of the snippet, with how many times it was called. */
+export interface FunctionCount {
+  readonly name: string;
+  readonly line: number;
+  readonly column: number;
+  readonly count: number;
+}
+
 /**
  * The counters behind a result's `lines` and `branches`, with their positions in the snippet's own
  * source (injected code has no counters): what istanbul's statementMap and branchMap need. A line is
@@ -24,6 +32,7 @@ export interface BranchCount {
 export interface CoverageDetail {
   readonly statements: readonly StatementCount[];
   readonly branches: readonly BranchCount[];
+  readonly functions: readonly FunctionCount[];
 }
 
 /**
@@ -50,7 +59,8 @@ export function coverageDetail(
     line: b.line, column: b.column, kind: b.kind,
     counts: Array.from({ length: b.outcomes }, (_, k) => branchCounts?.[b.id]?.[k] ?? 0),
   }));
-  return { statements: detail, branches };
+  const functions = (map.functions ?? []).map((f) => ({ name: f.name, line: f.line, column: f.column, count: statementCounts?.[f.counter] ?? 0 }));
+  return { statements: detail, branches, functions };
 }
 
 /** Attaches the detail to a result: not enumerable, so JSON output never carries it. */

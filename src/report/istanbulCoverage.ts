@@ -40,7 +40,7 @@ export interface CoverageFigure {
   readonly pct: number;
 }
 
-/** Totals over every file of a report. Functions are not measured by snipexec: their total is 0. */
+/** Totals over every file of a report. A function is covered once it was called. */
 export interface CoverageTotals {
   readonly lines: CoverageFigure;
   readonly statements: CoverageFigure;
@@ -83,8 +83,8 @@ const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
 
 /**
  * The istanbul coverage of one file: a statement for each statement that decides a line (so
- * istanbul's lines are the result's, covered and measured), a branch for each branch point of the
- * snippet's own code. Undefined when the result measured nothing (a syntax error).
+ * istanbul's lines are the result's, covered and measured), a branch for each branch point and a
+ * function for each function of the snippet's own code. Undefined when the result measured nothing (a syntax error).
  * A location ends at the end of its start line: the detail keeps starts only, and istanbul's HTML
  * marks no more than the start line of a statement anyway.
  */
@@ -105,6 +105,12 @@ export function fileCoverageOf(path: string, code: string, result: RunResult): l
     const loc = range(b.line, b.column);
     data.branchMap[i] = { loc, type: BRANCH_TYPE[b.kind], locations: b.counts.map(() => loc), line: b.line };
     data.b[i] = [...b.counts];
+  });
+  // A result made before functions were counted carries none.
+  (detail.functions ?? []).forEach((f, i) => {
+    const loc = range(f.line, f.column);
+    data.fnMap[i] = { name: f.name, decl: loc, loc, line: f.line };
+    data.f[i] = f.count;
   });
   return data;
 }
