@@ -308,26 +308,14 @@ test('explore: stops after MAX_STALLED_SCENARIOS scenarios that time out; a scen
   assert.equal(explored.runs, 2 * MAX_STALLED_SCENARIOS, JSON.stringify(explored));
 });
 
-test('explore: `v !== v` answered true is learnt as NaN, and `x === null` / `y === undefined` taken as that value', async () => {
-  const code = "const v = iteratee(value);\nif (v !== v) {\n  console.log('nan');\n} else {\n  console.log('num', v + 1);\n}\nif (x === null) {\n  console.log('null');\n}\nif (y === undefined) {\n  console.log('undef');\n}\n";
+test('explore: `v !== v` answered true is learnt as NaN', async () => {
+  const code = "const v = iteratee(value);\nif (v !== v) {\n  console.log('nan');\n} else {\n  console.log('num', v + 1);\n}\n";
   const r = await runSnippet(code, { mode: 'trace' });
   assert.equal(r.status, 'completed');
-  // An `if` without `else` is entered: the values learnt take it.
-  assert.equal(r.injections.find((i) => i.element === 'x')?.source, 'var x = null;');
-  assert.equal(r.injections.find((i) => i.element === 'y')?.source, 'var y = undefined;');
+  assert.equal(r.stdout, 'num 2\n');
   assert.deepEqual(r.explored?.lines.uncovered, []);
   const nan = r.explored?.kept.find((k) => 'answer' in k.flipped && k.flipped.text === '(v !== v)');
   assert.ok(nan, JSON.stringify(r.explored?.kept));
   assert.ok(nan.definitions.some((d) => d.source === 'var _iteratee_result = NaN;'), JSON.stringify(nan.definitions));
-  assert.equal(r.scenarioResults?.find((s) => s.stdout.startsWith('nan'))?.stdout, 'nan\nnull\nundef\n');
-});
-
-test('explore: a value compared with null but read too is not learnt as null', async () => {
-  const r = await runSnippet("if (user === null) {\n  console.log('none');\n}\nconsole.log(user.name.length);\n", { mode: 'trace', scenarios: 1 });
-  assert.equal(r.status, 'completed');
-  const user = r.injections.find((i) => i.element === 'user');
-  assert.match(user?.source ?? '', /^var user = \{ name: /);
-  // Learnt as an object at once: null would fail at `user.name` and cost a retry.
-  assert.equal(user?.attempts, 1);
-  assert.equal(r.runs, 2);
+  assert.equal(r.scenarioResults?.[0]?.stdout, 'nan\n');
 });

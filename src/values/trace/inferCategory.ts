@@ -55,10 +55,6 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   if (t?.failure) add('Error');
   // What the platform's types give a member or a method's result (`items.length`, `e.preventDefault()`) comes first.
   add(platformValue(id)?.category);
-  // Equal to null or undefined, as answered (a scenario asks for `if (x === null)` taken), and used as nothing else: that value.
-  const nullish = compared.find((c) => (c.op === '===' || c.op === '==') && (c.type === 'null' || c.type === 'undefined'));
-  const usedAsValue = facts.reads.length > 0 || (t?.has?.length ?? 0) > 0 || t?.called || t?.constructed || t?.iterated || t?.awaited;
-  if (nullish && !usedAsValue) add(nullish.type === 'null' || nullish.op === '==' ? 'null' : 'undefined');
   // Not equal to itself: NaN.
   if (compared.some((c) => c.type === 'self' && c.op === '!==')) add('number');
   // `class X extends Base` reads Base.prototype; a value both called and constructed is a constructor function.
