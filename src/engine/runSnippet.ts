@@ -205,7 +205,7 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     const stallBlamed = stalled && runs < options.maxRuns && (await book.blameStall(last.status as 'timeout' | 'memory-limit', finished));
     if (!stalled) finished = ranWith;
     if (!lastLearnt && last.report && !stallBlamed) {
-      const covered = coveredStatements(last.report);
+      const covered = coveredStatements(last.report, instrumented.map.statements.length);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
     if (stallBlamed) book.changed = true;
@@ -217,7 +217,7 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     if (!book.changed || book.hostError) break;
     if (!lastLearnt && !stallBlamed && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
   }
-  if (best && last?.report && coveredStatements(last.report) < best.covered && !book.hostError) {
+  if (best && last?.report && coveredStatements(last.report, instrumented.map.statements.length) < best.covered && !book.hostError) {
     // One more run, with the definitions of the best one: more attempts never lower coverage.
     book.restore(best.defs);
     book.mayProbe = false;
@@ -253,8 +253,11 @@ function withoutTouched(snapshot: ReturnType<DefinitionBook['snapshot']>, touche
   return new Map([...snapshot].filter(([id]) => !removed.has(id)));
 }
 
-function coveredStatements(report: { statements: readonly number[] }): number {
-  return report.statements.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
+/** How many of the first `statements` counters (the statements'; the functions' follow them) ran. */
+function coveredStatements(report: { statements: readonly number[] }, statements: number): number {
+  let n = 0;
+  for (let i = 0; i < statements; i++) if ((report.statements[i] ?? 0) > 0) n++;
+  return n;
 }
 
 /** The part of the runtime config that is the same for every run of a snippet, built once. */
