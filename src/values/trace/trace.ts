@@ -30,7 +30,6 @@ export interface CallRecord {
 /** The other operand of a comparison or arithmetic operation, with the probe on the left. */
 export interface OperandRecord {
   readonly op: string;
-  /** The other operand's kind (kindOf), or `self` for a value compared with itself (`v !== v`: NaN). */
   readonly type: string;
   readonly value?: Primitive | '__undefined__';
 }
