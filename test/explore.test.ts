@@ -307,3 +307,20 @@ test('explore: stops after MAX_STALLED_SCENARIOS scenarios that time out; a scen
   // Each stalled scenario: its first learning run, then a learning run that timed out; no measured run after it.
   assert.equal(explored.runs, 2 * MAX_STALLED_SCENARIOS, JSON.stringify(explored));
 });
+
+test('explore: `v !== v` in the source, answered true, is learnt as NaN; two results of one injected function compared are not', async () => {
+  const code = "const v = iteratee(value);\nif (v !== v) {\n  console.log('nan');\n} else {\n  console.log('num', v + 1);\n}\n";
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.equal(r.status, 'completed');
+  assert.equal(r.stdout, 'num 2\n');
+  assert.deepEqual(r.explored?.lines.uncovered, []);
+  const nan = r.explored?.kept.find((k) => 'answer' in k.flipped && k.flipped.text === '(v !== v)');
+  assert.ok(nan, JSON.stringify(r.explored?.kept));
+  assert.ok(nan.definitions.some((d) => d.source === 'var _iteratee_result = NaN;'), JSON.stringify(nan.definitions));
+  assert.equal(r.scenarioResults?.[0]?.stdout, 'nan\n');
+  // Both calls give one recording proxy, so `a === b` compares it with itself; the guard clause's
+  // answer (false) is not `v !== v`, and the token is an object with a range, not NaN.
+  const two = await runSnippet("function f() {\n  const a = src.next();\n  const b = src.next();\n  if (a === b) return 'same';\n  return a.range[1];\n}\nconsole.log(f());\n", { mode: 'trace', scenarios: 1 });
+  assert.equal(two.status, 'completed', JSON.stringify(two.errors));
+  assert.doesNotMatch(two.injections.map((i) => i.source).join('\n'), /NaN/);
+});

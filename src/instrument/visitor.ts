@@ -37,6 +37,16 @@ export interface VisitorState {
   readonly done: WeakSet<t.Node>;
   /** Sites reserved on enter, for hooks whose operand is rewritten before the hook is placed on exit. */
   readonly pending: WeakMap<t.Node, number>;
+  /** Comparisons of a name or member with itself (`v !== v`), marked on enter. */
+  readonly selfCompared: WeakSet<t.Node>;
+}
+
+const EQUALITY = new Set(['===', '==', '!==', '!=']);
+/** A name or a chain of plain member reads (`v`, `a.b`, `a[0]`): reading it twice gives the same value. */
+function isPlainRead(node: t.Node): boolean {
+  if (t.isIdentifier(node)) return true;
+  if (t.isMemberExpression(node)) return (!node.computed || t.isStringLiteral(node.property) || t.isNumericLiteral(node.property)) && isPlainRead(node.object);
+  return false;
 }
 
 function reserve(owner: NodePath, operand: NodePath, state: VisitorState, kind: HookKind, messages: SiteMessages): void {
@@ -345,11 +355,19 @@ export const hookVisitor: Visitor<VisitorState> = {
     },
   },
   BinaryExpression: {
+    enter(path, state) {
+      // `v !== v` (the NaN test): the same name or member read on both sides, told from the source
+      // before the operands are rewritten; the runtime may then learn NaN (two calls of one
+      // injected function give one recording proxy too, and that is no NaN test).
+      const { operator, left, right } = path.node;
+      if (EQUALITY.has(operator) && isPlainRead(left) && isPlainRead(right) && left.start != null && right.start != null && state.source.slice(left.start, left.end ?? left.start) === state.source.slice(right.start, right.end ?? right.start)) state.selfCompared.add(path.node);
+    },
     exit(path, state) {
       if (!state.operatorHooks || !original(path, state) || t.isPrivateName(path.node.left)) return;
       const { operator, left, right } = path.node;
       if (!COMPARISONS.has(operator) && !(ARITHMETIC.has(operator) && !(isLiteral(left) && isLiteral(right)))) return;
-      replace(path, state, h(state, HOOKS.operator, [site(path, state, 'operator', operator, state.preferences.comparisons.get(path.node)), t.stringLiteral(operator), left as t.Expression, right]));
+      const self = state.selfCompared.has(path.node) ? [t.booleanLiteral(true)] : [];
+      replace(path, state, h(state, HOOKS.operator, [site(path, state, 'operator', operator, state.preferences.comparisons.get(path.node)), t.stringLiteral(operator), left as t.Expression, right, ...self]));
     },
   },
 };

@@ -72,9 +72,16 @@ function answerAs(op: string, a: unknown, b: unknown, answer: boolean): boolean 
  * trace records the relation as answered (`x === 'a'` answered false is recorded as `x !== 'a'`),
  * so the value synthesised later takes the same path.
  */
-export function probeOperator(op: string, a: Dyn, b: Dyn, prefer: boolean | undefined): unknown {
+export function probeOperator(op: string, a: Dyn, b: Dyn, prefer: boolean | undefined, self = false): unknown {
   // An injected error is an object: `err == null` is false whatever a guard clause prefers, as it will be in the measured run.
   const negated = EQUALITY_OPS[op];
+  // `v !== v` in the source (`self`) is true of NaN alone: it equals itself unless a scenario asks
+  // for the other answer, and the trace records which, so the value learnt is NaN when it must be.
+  if (self && negated !== undefined && a === b && isProbe(a)) {
+    const answer = prefer !== undefined ? prefer : !negated;
+    note(traceOf(probeId(a)), 'compared', rec<OperandRecord>({ op: answer === negated ? '!==' : '===', type: 'self' }));
+    return answer;
+  }
   if (negated !== undefined && ((isFailureProbe(a) && NULLISH(b)) || (isFailureProbe(b) && NULLISH(a)))) return negated;
   if (prefer !== undefined && op !== 'instanceof' && op !== 'in' && COMPARISON_OPS[op] === 1) return answerAs(op, a, b, prefer);
   if (prefer === false && (op === 'instanceof' || op === 'in')) {

@@ -219,7 +219,7 @@ export function awaited(sid: number, v: unknown): unknown {
   run.lastSite = sid;
   return isProbe(v) ? probeAwait(v) : v;
 }
-export function operator(sid: number, op: string, a: Dyn, b: Dyn): unknown {
+export function operator(sid: number, op: string, a: Dyn, b: Dyn, self?: boolean): unknown {
   if (run.exited) throw EXIT;
   run.lastSite = sid;
   if (isProbe(a) || isProbe(b)) spend(); // a decision a recording proxy answers: counted, so loops it keeps going end
@@ -262,7 +262,7 @@ export function operator(sid: number, op: string, a: Dyn, b: Dyn): unknown {
     return a;
   }
   if (isProbe(a) || isProbe(b)) {
-    const r = probeOperator(op, a, b, PREFER[sid]);
+    const r = probeOperator(op, a, b, PREFER[sid], self === true);
     if (typeof r === 'boolean' && COMPARISON_OPS[op] === 1) answered(sid, r);
     return r;
   }

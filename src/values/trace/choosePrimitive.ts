@@ -51,6 +51,8 @@ function usable(c: OperandRecord): boolean {
  */
 export function chooseNumber(name: string, compared: readonly OperandRecord[], usage: Usage, tests: readonly boolean[] = []): number {
   const all = compared.length > 0 ? compared : (usage.compared ?? []).map((c) => ({ op: c.op, type: c.type, value: c.value ?? undefined }));
+  // `v !== v` answered true: the one number not equal to itself.
+  if (all.some((c) => c.type === 'self' && c.op === '!==')) return NaN;
   for (const c of all) {
     if (!usable(c) || typeof c.value !== 'number') continue;
     const v = c.value;

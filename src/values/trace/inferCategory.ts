@@ -55,6 +55,8 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   if (t?.failure) add('Error');
   // What the platform's types give a member or a method's result (`items.length`, `e.preventDefault()`) comes first.
   add(platformValue(id)?.category);
+  // Not equal to itself (`v !== v` in the source, answered true): NaN.
+  if (compared.some((c) => c.type === 'self' && c.op === '!==')) add('number');
   // `class X extends Base` reads Base.prototype; a value both called and constructed is a constructor function.
   if ((t?.constructed || facts.reads.includes('prototype')) && !t?.called) add('class');
   if (t?.constructed && t.called) add('function');

@@ -30,6 +30,7 @@ export interface CallRecord {
 /** The other operand of a comparison or arithmetic operation, with the probe on the left. */
 export interface OperandRecord {
   readonly op: string;
+  /** The other operand's kind (kindOf), or `self` for a name compared with itself in the source (`v !== v`: NaN). */
   readonly type: string;
   readonly value?: Primitive | '__undefined__';
 }
