@@ -31,7 +31,7 @@ const isVariableName = (name: string): boolean => IDENT.test(name) && isValidIde
  * out, so its element is missing in the run and asked for, and the runtime makes the proxy.
  */
 export function renderDefinitions(all: ReadonlyMap<string, Definition>): RenderedDefinitions {
-  const defs: ReadonlyMap<string, Definition> = [...all.values()].some((d) => d.proposal.probe) ? new Map([...all].filter(([, d]) => !d.proposal.probe)) : all;
+  const defs = new Map([...all].filter(([, d]) => !d.proposal.probe));
   const names = new Map<string, string>();
   const taken = new Set<string>();
   const lines: string[] = [];

@@ -192,14 +192,15 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     // A scenario whose first learning run reaches no line that matters (exploration's: none no kept
     // scenario covered) is given up: recording proxies take every path the learnt values would.
     if (runs === 1 && lastLearnt && promising && last.report && !promising(last.report)) break;
-    if (last.status === 'timeout' || last.status === 'memory-limit') stalledAny = true;
+    const ranOut = last.status === 'timeout' || last.status === 'memory-limit';
+    if (ranOut) stalledAny = true;
     // An exploration scenario whose learning run stalls is given up too: the values learnt so far
     // made a loop endless (recording proxies end loops), and its measured run would have them.
-    if (promising && lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit')) break;
+    if (promising && lastLearnt && ranOut) break;
     for (const [sid, answer] of Object.entries(last.report?.answers ?? {})) if (!(sid in answers)) answers[sid] = answer;
     for (const [sid, id] of Object.entries(last.report?.callees ?? {})) if (!(sid in callees)) callees[sid] = id;
     for (const [sid, id] of Object.entries(last.report?.iterables ?? {})) if (!(sid in iterables)) iterables[sid] = id;
-    const stalled = !lastLearnt && (last.status === 'timeout' || last.status === 'memory-limit');
+    const stalled = !lastLearnt && ranOut;
     // A run that timed out or ran out of memory with generated definitions new since the last run
     // that did not: they are blamed (an LLM's function that loops when called), and retried.
     const stallBlamed = stalled && runs < options.maxRuns && (await book.blameStall(last.status as 'timeout' | 'memory-limit', finished));

@@ -40,8 +40,8 @@ export interface HookSite {
 
 /**
  * A function of the snippet's own code, counted each time it is called (its body starts): istanbul's
- * function coverage. Its counter is a slot after the statements' (`counter`), so it never counts
- * toward a line.
+ * function coverage. Its counter is a slot after the statements' (functionCounter), so it never
+ * counts toward a line.
  */
 export interface FunctionInfo {
   readonly id: number;
@@ -49,7 +49,6 @@ export interface FunctionInfo {
   readonly name: string;
   readonly line: number;
   readonly column: number;
-  readonly counter: number;
 }
 
 /** A `try` with a `catch`: the lines of its block and of its catch clause's body (exploration makes a callee in the block fail). */
@@ -67,9 +66,14 @@ export interface CoverageMap {
   readonly functions?: readonly FunctionInfo[];
 }
 
-/** How many counters a run keeps: one per statement, then one per function (FunctionInfo.counter). */
+/** How many counters a run keeps: one per statement, then one per function. */
 export function counterCount(map: CoverageMap): number {
   return map.statements.length + (map.functions?.length ?? 0);
+}
+
+/** The counter of a function: the slot after the statements' and the functions' before it. */
+export function functionCounter(map: CoverageMap, fn: FunctionInfo): number {
+  return map.statements.length + fn.id;
 }
 
 /** Numbers statements, branches and hook sites; kept apart from the visitor so it can be tested alone. */
@@ -96,26 +100,21 @@ export class CoverageModel implements CoverageMap {
   }
 
   /**
-   * A function of the snippet, once: the literal its counter call takes, which finishFunctions
-   * sets to its slot after the statements. Undefined for a function met before.
+   * A function of the snippet, once, with the literal its counter call takes (finishFunctions sets
+   * it once the statements are numbered). False for a function met before.
    */
-  newFunction(node: t.Function, name: string | undefined): t.NumericLiteral | undefined {
-    if (this.functionNodes.has(node)) return undefined;
+  newFunction(node: t.Function, name: string | undefined, counter: t.NumericLiteral): boolean {
+    if (this.functionNodes.has(node)) return false;
     this.functionNodes.add(node);
     const id = this.functions.length;
-    const literal = { type: 'NumericLiteral', value: -1 } as t.NumericLiteral;
-    this.functions.push({ id, name: name ?? `(anonymous_${id})`, line: lineOf(node), column: columnOf(node), counter: -1 });
-    this.functionCounters.push(literal);
-    return literal;
+    this.functions.push({ id, name: name ?? `(anonymous_${id})`, line: lineOf(node), column: columnOf(node) });
+    this.functionCounters.push(counter);
+    return true;
   }
 
-  /** After the traversal: each function's counter is the slot after the statements' and the functions' before it. */
+  /** After the traversal: each counter call gets its function's slot (functionCounter). */
   finishFunctions(): void {
-    const base = this.statements.length;
-    this.functions.forEach((f, i) => {
-      this.functions[i] = { ...f, counter: base + f.id };
-      this.functionCounters[i]!.value = base + f.id;
-    });
+    this.functions.forEach((f, i) => { this.functionCounters[i]!.value = functionCounter(this, f); });
   }
 
   /** A line the repair dropped: measured as a statement that never runs, so it stays uncovered. */

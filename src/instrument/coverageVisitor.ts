@@ -138,8 +138,8 @@ function functionName(path: NodePath<t.Function>): string | undefined {
 function countCalls(path: NodePath<t.Function>, state: VisitorState): void {
   const node = path.node;
   if (!node.loc) return;
-  const counter = state.model.newFunction(node, functionName(path));
-  if (!counter) return;
+  const counter = num(0);
+  if (!state.model.newFunction(node, functionName(path), counter)) return;
   const count = h(state, HOOKS.statement, [counter]);
   if (t.isBlockStatement(node.body)) node.body.body.unshift(stmt(count));
   else node.body = t.sequenceExpression([count, node.body]);

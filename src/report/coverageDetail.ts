@@ -1,4 +1,4 @@
-import { coveredLines, type BranchKind, type CoverageMap } from '../instrument/coverageModel.ts';
+import { coveredLines, functionCounter, type BranchKind, type CoverageMap } from '../instrument/coverageModel.ts';
 import type { RunResult } from './buildResult.ts';
 
 /** A statement that decides its line's coverage, with its counter. Positions are 1-based, in the snippet's own source. */
@@ -59,7 +59,7 @@ export function coverageDetail(
     line: b.line, column: b.column, kind: b.kind,
     counts: Array.from({ length: b.outcomes }, (_, k) => branchCounts?.[b.id]?.[k] ?? 0),
   }));
-  const functions = (map.functions ?? []).map((f) => ({ name: f.name, line: f.line, column: f.column, count: statementCounts?.[f.counter] ?? 0 }));
+  const functions = (map.functions ?? []).map((f) => ({ name: f.name, line: f.line, column: f.column, count: statementCounts?.[functionCounter(map, f)] ?? 0 }));
   return { statements: detail, branches, functions };
 }
 

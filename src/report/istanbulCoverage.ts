@@ -106,8 +106,7 @@ export function fileCoverageOf(path: string, code: string, result: RunResult): l
     data.branchMap[i] = { loc, type: BRANCH_TYPE[b.kind], locations: b.counts.map(() => loc), line: b.line };
     data.b[i] = [...b.counts];
   });
-  // A result made before functions were counted carries none.
-  (detail.functions ?? []).forEach((f, i) => {
+  detail.functions.forEach((f, i) => {
     const loc = range(f.line, f.column);
     data.fnMap[i] = { name: f.name, decl: loc, loc, line: f.line };
     data.f[i] = f.count;

@@ -21,7 +21,7 @@ const MAX_PROBE_OPS = 100000;
 /** Iterations of one loop entry that recording proxies may keep going (the loopTest hook), whatever they answer. */
 export const MAX_PROBED_ITERATIONS = 3;
 
-export interface ProbeInfo {
+export interface ProbeInfo extends Chain {
   readonly id: string;
   readonly parent: string | undefined;
   readonly key: string | undefined;
@@ -29,11 +29,6 @@ export interface ProbeInfo {
   readonly written: Record<string, unknown>;
   /** Comparisons answered true so far. */
   compares: number;
-  /** Its element id's chain (chainOf). */
-  readonly depth: number;
-  readonly last: string | undefined;
-  readonly repeats: number;
-  readonly nesting: number;
 }
 
 /**

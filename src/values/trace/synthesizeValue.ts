@@ -117,8 +117,10 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
     return { source: `function ${fname}(...args) { ${body} }`, type: trace.fails === 'throw' ? '(...args: any[]) => never' : '(...args: any[]) => Promise<never>' };
   }
   const statics = objectKeys(trace, FUNCTION_KEYS).filter((k) => k !== 'then');
+  // Calls each function back once when a call-back handed one back (a function named `args` would find its parameter by that name).
+  const once = trace?.callbackLoop && fname !== 'args' ? fname : undefined;
   if (keyword === 'class') {
-    const body = callbackCalls(id, trace?.constructs, name, parts, traces, trace?.callbackLoop && fname !== 'args' ? fname : undefined);
+    const body = callbackCalls(id, trace?.constructs, name, parts, traces, once);
     const instance = traces.get(`new ${id}`);
     const members = objectKeys(instance, new Set());
     if (members.length > 0) body.push(`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`);
@@ -128,8 +130,6 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
     const instanceType = members.length > 0 ? objectLiteral(`new ${id}`, members, new Parts()).type : '{}';
     return { source, type: `new (...args: any[]) => ${instanceType}` };
   }
-  // (A function named `args` would find its parameter by that name.)
-  const once = trace?.callbackLoop && fname !== 'args' ? fname : undefined;
   const body = callbackCalls(id, trace?.calls, name, parts, traces, once);
   const instance = traces.get(`new ${id}`);
   const ret = traces.get(`${id}()`);
