@@ -38,6 +38,18 @@ export function npmPackageOf(specifier: string): { name: string; subpath: string
   return { name, subpath: parts.slice(scoped ? 2 : 1).join('/') };
 }
 
+/**
+ * Why a specifier's subpath may leave its package before any file is looked at: a `.` or `..`
+ * segment, an empty one, a backslash or a NUL. Undefined for a plain subpath (`fp`, `lib/a.js`).
+ * Node would follow `lodash/../../x`; the sandbox treats it as a package that is not installed.
+ */
+export function subpathLeavesPackage(subpath: string): string | undefined {
+  if (subpath === '') return undefined;
+  if (/[\\\0]/.test(subpath)) return 'its path holds a backslash or a NUL';
+  if (subpath.split('/').some((s) => s === '' || s === '.' || s === '..')) return 'its path leaves the package (a ".", ".." or empty segment)';
+  return undefined;
+}
+
 /** The `node_modules` directories searched, in order: `--modules` directories first, then from `cwd` up to the root. */
 export function searchPath(search: ModuleSearch): string[] {
   const out: string[] = [];

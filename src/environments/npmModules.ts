@@ -1,7 +1,8 @@
 import { isBuiltin } from 'node:module';
 import { BundleFailed } from '../errors.ts';
 import { bundleGuest, type GuestBundle } from '../sandbox/bundleGuest.ts';
-import { findInstalledModule, nativeAddonIn, npmPackageOf, type ModuleSearch } from './findInstalledModule.ts';
+import { OUTSIDE_PACKAGE } from '../sandbox/containModules.ts';
+import { findInstalledModule, nativeAddonIn, npmPackageOf, subpathLeavesPackage, type ModuleSearch } from './findInstalledModule.ts';
 
 export type { ModuleSearch } from './findInstalledModule.ts';
 
@@ -56,6 +57,9 @@ export async function moduleEnvironments(
 }
 
 async function moduleEnvironment(specifier: string, search: ModuleSearch, maxBytes: number): Promise<{ use: ModuleUse; bundle?: GuestBundle }> {
+  // A path out of the package is no module: the same as one not installed, with why, and nothing is read.
+  const leaves = subpathLeavesPackage(npmPackageOf(specifier)?.subpath ?? '');
+  if (leaves) return { use: { specifier, status: 'not-installed', reason: leaves } };
   const installed = findInstalledModule(specifier, search);
   if (!installed) return { use: { specifier, status: 'not-installed' } };
   const found = { specifier, ...(installed.version ? { version: installed.version } : {}), dir: installed.dir };
@@ -70,9 +74,12 @@ async function moduleEnvironment(specifier: string, search: ModuleSearch, maxByt
       define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
       // Parsed in every run: minified, it parses faster (lodash: 540 KB → 70 KB).
       minify: true,
+      // Every file bundled lies inside an installed package and is JavaScript or JSON (containModules).
+      packageDir: installed.dir,
     });
   } catch (error) {
     if (!(error instanceof BundleFailed)) throw error;
+    if (error.message.includes(OUTSIDE_PACKAGE)) return { use: { specifier, status: 'not-installed', reason: error.message.slice(error.message.indexOf('"')) } };
     return { use: { ...found, status: 'not-pure', reason: whyNotBundled(error.message, moduleBundleName(specifier)) } };
   }
   const bytes = Buffer.byteLength(bundle.code);

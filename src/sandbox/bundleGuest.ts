@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { BundleFailed } from '../errors.ts';
+import { containModules, metafileOutside } from './containModules.ts';
 
 export interface GuestBundleRequest {
   /** The entry module: a file, or source text resolved from `resolveDir`. */
@@ -21,6 +22,12 @@ export interface GuestBundleRequest {
    * minifies whitespace and syntax but renames nothing, so every function and class keeps its name.
    */
   readonly minify?: boolean | 'keep-names';
+  /**
+   * An installed module's bundle: the package's directory. Every file the bundle loads must then lie,
+   * after realpath, inside an installed package (the entry's inside this one), and be JavaScript or
+   * JSON (containModules).
+   */
+  readonly packageDir?: string;
 }
 
 /**
@@ -68,10 +75,14 @@ export function bundleGuestSync(request: GuestBundleRequest): GuestBundle {
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   const started = Date.now();
   try {
-    result = esbuild.buildSync(buildOptions(request));
+    // The synchronous API takes no plugins: an installed module's containment is checked on what was bundled, before it is kept.
+    const { plugins: _plugins, ...options } = buildOptions(request);
+    result = esbuild.buildSync(options);
   } catch (error) {
     throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
   }
+  const outside = request.packageDir === undefined ? undefined : metafileOutside(result.metafile, ROOT, request.packageDir);
+  if (outside !== undefined) throw new BundleFailed(`could not bundle ${request.name}: ${outside}`);
   return keep(key, request, result, started);
 }
 
@@ -103,6 +114,7 @@ function buildOptions(request: GuestBundleRequest): esbuild.BuildOptions & { wri
     absWorkingDir: ROOT,
     define: { ...request.define },
     alias: { ...request.alias },
+    ...(request.packageDir === undefined ? {} : { plugins: [containModules(request.packageDir)] }),
   };
 }
 
