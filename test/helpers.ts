@@ -77,6 +77,7 @@ export function blamesSnippet(r: RunResult, type: string, message: string, line:
 /** A runtime config for starting the guest runtime on its own (no snippet sites): one statement, one two-way branch. */
 export const UNIT_CONFIG: RuntimeConfig = {
   hook: '__snx_unit',
+  shownHook: '__snx_unit',
   statements: 1,
   branches: [2],
   sites: [],

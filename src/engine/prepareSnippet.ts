@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { HostTimeout, SnipexecError, SyntaxRepairFailed } from '../errors.ts';
 import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import type { RunOptions } from '../options.ts';
@@ -49,6 +50,8 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
     instrumented = instrumentSnippet(parsed.ast, parsed.code, {
       lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), drive: options.drive || options.callUncalled === true, deadline,
       droppedLines: parsed.droppedLines ?? [],
+      // A name of its own for each run of a snippet: nothing the snippet can read or compute derives it.
+      hookSalt: randomBytes(16).toString('hex'),
     });
     deadline.check('preparing the first run');
   } catch (error) {

@@ -265,6 +265,7 @@ function coveredStatements(report: { statements: readonly number[] }, statements
 function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): RuntimeConfig {
   return {
     hook: instrumented.hook,
+    shownHook: instrumented.shownHook,
     statements: counterCount(instrumented.map),
     branches: instrumented.map.branches.map((b) => b.outcomes),
     sites: instrumented.map.sites.map((s) => s.text),

@@ -23,6 +23,11 @@ export interface InstrumentedSnippet {
   readonly code: string;
   /** Name of the parameter through which the code reaches the runtime's hooks. */
   readonly hook: string;
+  /**
+   * The name Function.prototype.toString shows in its place: the one derived from the source alone.
+   * With a salt the hook's own name is unguessable, and no function's text gives it away.
+   */
+  readonly shownHook: string;
   readonly map: CoverageMap;
   readonly usage: UsageTable;
   readonly async: boolean;
@@ -50,6 +55,8 @@ export interface InstrumentOptions {
   readonly droppedLines?: readonly number[];
   /** The snippet's wall budget: checked between passes and every few thousand nodes inside one. */
   readonly deadline?: DeadlineCheck;
+  /** Mixed into the hook's name (a random one per run of a snippet): the name is then derivable from nothing the snippet can read. */
+  readonly hookSalt?: string;
 }
 
 /**
@@ -58,9 +65,9 @@ export interface InstrumentOptions {
  * longer name), the next salted hash is taken. The name must occur nowhere in the source: the
  * runtime refuses a direct eval whose code names it, and `with` hides every name it begins.
  */
-export function hookNameFor(source: string): string {
+export function hookNameFor(source: string, secret = ''): string {
   for (let salt = 0; ; salt++) {
-    const name = `__snx_${createHash('sha256').update(salt === 0 ? source : `${salt}\0${source}`).digest('hex').slice(0, 10)}`;
+    const name = `__snx_${createHash('sha256').update(salt === 0 && secret === '' ? source : `${secret}${salt}\0${source}`).digest('hex').slice(0, 10)}`;
     if (!source.includes(name)) return name;
   }
 }
@@ -74,7 +81,8 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   check('transforming JSX');
   normalizeSyntax(ast, options.deadline ? tickerOf(options.deadline, 'normalizing syntax') : undefined);
   check('normalizing syntax');
-  const hook = hookNameFor(source);
+  const shownHook = hookNameFor(source);
+  const hook = options.hookSalt === undefined ? shownHook : hookNameFor(source, options.hookSalt);
   const topLevelReturn = hasTopLevelReturn(ast);
   const driveTargets = markDriveTargets(ast, hook);
   let programPath: NodePath<t.Program> | undefined;
@@ -112,7 +120,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const output = generate(generated, { comments: false, compact: false, sourceMaps: true, sourceFileName: 'snippet' });
   // The decoded mappings are on the result, though @babel/generator's types leave them out.
   const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
-  return { code: output.code, hook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions };
+  return { code: output.code, hook, shownHook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions };
 }
 
 /** A traversal's state with the deadline's check, called on every node. */

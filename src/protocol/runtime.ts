@@ -29,6 +29,8 @@ export interface CallbackConventionsConfig {
 /** What the host tells the in-isolate runtime; sent as one JSON string. */
 export interface RuntimeConfig {
   readonly hook: string;
+  /** What Function.prototype.toString shows in place of the hook's name in a function's text. */
+  readonly shownHook: string;
   /** Counters: one per statement, then one per function of the snippet (counterCount). */
   readonly statements: number;
   readonly branches: readonly number[];

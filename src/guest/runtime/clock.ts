@@ -5,7 +5,7 @@
 import { native } from './native.ts';
 import { list, push, rec, removeAt } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, construct, dateToString, defineProperty, MathImul, MathMax, RealDate } from './primordials.ts';
+import { apply, construct, dateToString, defineProperty, MathImul, MathMax, RealDate, StringCtor, strSlice, TypeErrorCtor } from './primordials.ts';
 
 export interface Timer {
   readonly id: number;
@@ -27,7 +27,26 @@ export function initClock(startTime: number, randomSeed: number): void {
   seed = randomSeed >>> 0;
 }
 
+/**
+ * Node's ERR_INVALID_ARG_TYPE for a timer callback that is not a function. A string is refused as
+ * Node refuses it, not evaluated as a browser would: code built at run time would run uninstrumented.
+ */
+function invalidCallback(fn: unknown): TypeError {
+  let received: string;
+  if (fn === null || fn === undefined) received = StringCtor(fn);
+  else if (typeof fn === 'object') received = 'an instance of Object';
+  else {
+    let shown = typeof fn === 'string' ? `'${fn}'` : typeof fn === 'symbol' || typeof fn === 'bigint' ? StringCtor(fn) + (typeof fn === 'bigint' ? 'n' : '') : StringCtor(fn);
+    if (shown.length > 28) shown = `${apply(strSlice, shown, [0, 25]) as string}...`;
+    received = `type ${typeof fn} (${shown})`;
+  }
+  const e = new TypeErrorCtor(`The "callback" argument must be of type function. Received ${received}`);
+  defineProperty(e, 'code', rec({ value: 'ERR_INVALID_ARG_TYPE', writable: true, configurable: true, enumerable: true }));
+  return e;
+}
+
 export function addTimer(fn: unknown, ms: unknown, args: readonly unknown[], interval: boolean): number {
+  if (typeof fn !== 'function') throw invalidCallback(fn);
   const id = ++timerSeq;
   let delay = 0;
   try {

@@ -19,10 +19,9 @@ export const WITH_HANDLER: ProxyHandler<object> = ObjectFreeze(
     },
   }),
 );
-/** Whether source text names the hook, escapes (`\u005f`) decoded as the parser would. */
-export function namesHook(code: string): boolean {
-  if (apply(strIndexOf, code, [config.hook]) >= 0) return true;
-  if (apply(strIndexOf, code, ['\\u']) < 0) return false;
+/** Source text with its `\\u` escapes (`\\u005f`, `\\u{5f}`) decoded as the parser would read them in a name. */
+function decodeEscapes(code: string): string {
+  if (apply(strIndexOf, code, ['\\u']) < 0) return code;
   let decoded = '';
   for (let i = 0; i < code.length; i++) {
     const ch = code[i];
@@ -39,5 +38,25 @@ export function namesHook(code: string): boolean {
     }
     decoded += ch;
   }
-  return apply(strIndexOf, decoded, [config.hook]) >= 0;
+  return decoded;
+}
+/** Whether source text names the hook, escapes (`\\u005f`) decoded as the parser would. */
+export function namesHook(code: string): boolean {
+  return apply(strIndexOf, code, [config.hook]) >= 0 || apply(strIndexOf, decodeEscapes(code), [config.hook]) >= 0;
+}
+function isNameChar(ch: string | undefined): boolean {
+  return ch !== undefined && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch === '_' || ch === '$' || ch > '\x7f');
+}
+/**
+ * Whether source text may call eval by name (the word `eval`, not a member `.eval`), escapes decoded.
+ * A direct eval's code is not instrumented, so an eval inside it could look up a name computed at
+ * run time in the snippet's scope, where the hook is: such code is refused, not run.
+ */
+export function namesEval(code: string): boolean {
+  const text = decodeEscapes(code);
+  for (let at = apply(strIndexOf, text, ['eval']); at >= 0; at = apply(strIndexOf, text, ['eval', at + 4])) {
+    const before = at > 0 ? text[at - 1] : undefined;
+    if (!isNameChar(before) && before !== '.' && !isNameChar(text[at + 4])) return true;
+  }
+  return false;
 }

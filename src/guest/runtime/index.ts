@@ -16,6 +16,7 @@ import { addTimer, clearTimer, createFakeDate, initClock, random } from './clock
 import { createConsole, hideConsoleSources, takeNodeUtil } from './console.ts';
 import { initCoverage } from './coverage.ts';
 import { lifecycle, takeEnvironmentModules } from './lifecycle.ts';
+import { maskHookName } from './maskHookName.ts';
 import { installMemoryCap } from './memoryCap.ts';
 import { native } from './native.ts';
 import { detached, rec } from './ownData.ts';
@@ -52,6 +53,7 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   initClock(config.startTime, config.seed);
   initValueHooks();
   installStackTrace(config.positions);
+  maskHookName(config.hook, config.shownHook);
   // Helpers the injected definitions use; the host emits the same source in --emit output.
   indirectEval(config.helpers);
   const consoleObject = createConsole();

@@ -70,6 +70,7 @@ export const ObjectCtor = Object;
 export const ErrorCtor = Error;
 export const TypeErrorCtor = TypeError;
 export const ReferenceErrorCtor = ReferenceError;
+export const EvalErrorCtor = EvalError;
 export const fnToString = Function.prototype.toString;
 export const symIterator: typeof Symbol.iterator = Symbol.iterator;
 export const symAsyncIterator: typeof Symbol.asyncIterator = Symbol.asyncIterator;

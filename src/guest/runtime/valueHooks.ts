@@ -7,12 +7,12 @@ import { childId, culpritOf, holderFor, holderId, isInjected, isRegistered, owne
 import { environmentModules } from './environmentHost.ts';
 import { errorCulprit, fail, hasErrorInfo, markExplicit } from './errorAttribution.ts';
 import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
-import { namesHook } from './hookGuard.ts';
+import { namesEval, namesHook } from './hookGuard.ts';
 import { callResult, globalValue, inject, invoke, member, missingMember, NONE, refine, returnCulprit } from './injection.ts';
 import { arithmetic, comparison } from './operators.ts';
 import { inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, parse, ReferenceErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
+import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, parse, ReferenceErrorCtor, EvalErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
 import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
 import { infoOf, initOutcomes, isFailureProbe, isProbe, note, probeFor, probeId, probes, spend, traceOf } from './probes.ts';
 import { jsonElementId } from '../../protocol/elementIds.ts';
@@ -270,8 +270,14 @@ export function operator(sid: number, op: string, a: Dyn, b: Dyn, self?: boolean
   if (compared !== undefined) return compared;
   return arithmetic(op, a, b);
 }
-/** A direct eval's code: it sees the snippet's scope, where the hook is a parameter; code that names the hook is refused. */
+/**
+ * A direct eval's code: it sees the snippet's scope, where the hook is a parameter. Code that names
+ * the hook is refused as if the name were not there; code that could call eval again (which no hook
+ * would check) is refused with an EvalError.
+ */
 export function directEval(code: unknown): unknown {
-  if (typeof code === 'string' && namesHook(code)) throw new ReferenceErrorCtor(`${config.hook} is not defined`);
+  if (typeof code !== 'string') return code;
+  if (namesHook(code)) throw new ReferenceErrorCtor(`${config.hook} is not defined`);
+  if (namesEval(code)) throw new EvalErrorCtor('snipexec: eval inside the code of a direct eval is not run (it would escape instrumentation)');
   return code;
 }
