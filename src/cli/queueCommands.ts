@@ -6,8 +6,11 @@ import type { LlmFlags } from '../llm/llmOptions.ts';
 import type { BatchOptionsInput, RunOptionsInput } from '../options.ts';
 import { runQueueBatch } from '../queue/queueBatch.ts';
 import { startQueueWorker } from '../queue/queueWorker.ts';
-import { checkReachable, type ConnectionWatcher } from '../queue/redisConnection.ts';
-import { positiveInteger } from './optionFlags.ts';
+import { checkReachable, printableUrl, type ConnectionWatcher } from '../queue/redisConnection.ts';
+import { llmOptionsSchema } from '../llm/llmOptions.ts';
+import { runOptionsSchema } from '../options.ts';
+import { queueSecret } from '../queue/jobTrust.ts';
+import { addFlags, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, positiveInteger, RUN_FLAGS } from './optionFlags.ts';
 import type { ReportFlags } from './reportOutputs.ts';
 
 /** The flags of a queued batch. */
@@ -61,35 +64,54 @@ export async function queueBatch(
     watch: stderrWatch('batch'),
     onInvalid: extra.onInvalid,
     onRequeued: (jobs) => process.stderr.write(`snipexec batch: ${jobs} pending jobs were gone from Redis (its data was lost); enqueued again\n`),
-    onEnqueued: ({ runKey, jobs }) => process.stderr.write(`snipexec batch: ${jobs} jobs of run ${runKey} in the queue; waiting for workers (snipexec worker --queue ${flags.queue}${flags.name ? ` --name ${flags.name}` : ''})\n`),
+    onEnqueued: ({ runKey, jobs }) => process.stderr.write(`snipexec batch: ${jobs} jobs of run ${runKey} in the queue; waiting for workers (snipexec worker --queue ${printableUrl(flags.queue ?? '')}${flags.name ? ` --name ${flags.name}` : ''})\n`),
   }, onProgress);
 }
 
+/** The worker's own budgets: a job may ask for less, never more (jobTrust.ts). */
+const WORKER_LIMIT_FLAGS = {
+  timeoutMs: RUN_FLAGS.timeoutMs,
+  totalTimeoutMs: RUN_FLAGS.totalTimeoutMs,
+  memoryLimitMb: RUN_FLAGS.memoryLimitMb,
+  scenarios: RUN_FLAGS.scenarios,
+  maxRuns: RUN_FLAGS.maxRuns,
+  modulesDirs: RUN_FLAGS.modulesDirs,
+};
+const WORKER_LLM_FLAGS = { ...LLM_FLAGS, ...LLM_BATCH_FLAGS };
+
 /** `snipexec worker --queue redis://… [--name RUN] [--concurrency N]`. */
 export function addWorkerCommand(program: Command): void {
-  program
+  const command = program
     .command('worker')
     .description('run the jobs of queued batches (batch --queue) with the same engine, one isolate per job, until SIGTERM')
     .requiredOption('--queue <url>', 'the Redis the batches were enqueued in: redis://HOST:PORT[/DB]')
     .option('--name <run>', 'take the jobs of the run of this name (batch --name)')
     .option('--concurrency <n>', 'jobs run at once, each in its own isolate', positiveInteger, 2)
     .option('--stalled-interval <ms>', "how long a job's lock lasts, and how often jobs of killed workers are looked for: such a job is taken again after up to twice this", positiveInteger, 30_000)
-    .option('--llm-cache <dir>', "this machine's LLM response cache (--mode llm runs; the cache is not shared between machines)")
-    .addHelpText('after', '\nSIGTERM or SIGINT: the jobs in hand finish, no new one is taken, then the worker exits; a second signal ends at once.\nA worker killed mid-job: its jobs go to another worker after the stalled interval; after a second such stall a job is written as internal-error.')
-    .action(async (flags: { queue: string; name?: string; concurrency: number; stalledInterval: number; llmCache?: string }) => {
+    .addHelpText('after', '\nA job may ask only for less than these budgets, and brings no path, endpoint, cache or log setting. With SNIPEXEC_QUEUE_SECRET set (the same on the producer), a job without the producer\'s signature is refused unrun.\nSIGTERM or SIGINT: the jobs in hand finish, no new one is taken, then the worker exits; a second signal ends at once.\nA worker killed mid-job: its jobs go to another worker after the stalled interval; after a second such stall a job is written as internal-error.');
+  addFlags(command, WORKER_LIMIT_FLAGS, runOptionsSchema);
+  addFlags(command, WORKER_LLM_FLAGS, llmOptionsSchema);
+  command.action(async (flags: { queue: string; name?: string; concurrency: number; stalledInterval: number } & Record<string, unknown>) => {
       if (flags.name !== undefined) runName(flags.name);
+      const limits = collectFlags<RunOptionsInput>(flags, WORKER_LIMIT_FLAGS);
+      checkFlags(limits, WORKER_LIMIT_FLAGS, runOptionsSchema);
+      const llm = collectFlags<LlmFlags>(flags, WORKER_LLM_FLAGS);
+      checkFlags(llm, WORKER_LLM_FLAGS, llmOptionsSchema);
+      const secret = queueSecret();
       await checkReachable(flags.queue);
       let finished = 0;
       const worker = startQueueWorker(flags.queue, {
         ...(flags.name !== undefined ? { name: flags.name } : {}),
         concurrency: flags.concurrency,
         stalledIntervalMs: flags.stalledInterval,
-        ...(flags.llmCache !== undefined ? { llm: { cacheDir: flags.llmCache } } : {}),
+        limits,
+        llm,
+        ...(secret !== undefined ? { secret } : {}),
         watch: stderrWatch('worker'),
         onJob: () => finished++,
       });
       await worker.ready;
-      process.stderr.write(`snipexec worker: taking jobs from ${flags.queue}${flags.name ? ` (run ${flags.name})` : ''}, ${flags.concurrency} at a time\n`);
+      process.stderr.write(`snipexec worker: taking jobs from ${printableUrl(flags.queue)}${flags.name ? ` (run ${flags.name})` : ''}, ${flags.concurrency} at a time${secret !== undefined ? ', signed jobs only' : ''}\n`);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once('SIGTERM', () => resolve('SIGTERM'));
         process.once('SIGINT', () => resolve('SIGINT'));

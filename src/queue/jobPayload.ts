@@ -1,20 +1,28 @@
 import { z } from 'zod';
 import { LANGS } from '../options.ts';
+import { jobLlmSchema, jobRunSchema } from './jobTrust.ts';
 
 /** The version of the job payload; a worker answers a job of another version with an error row. */
 export const PAYLOAD_VERSION = 1;
 
-/** What a queued job carries: the snippet, and the run's options as the producer gave them (validated again by the worker's engine). */
-export const jobPayloadSchema = z.object({
-  v: z.literal(PAYLOAD_VERSION),
-  runKey: z.string().min(1),
-  id: z.string(),
-  code: z.string(),
-  lang: z.enum(LANGS).optional(),
-  run: z.record(z.string(), z.unknown()),
-  /** The producer's LLM flags (no endpoint or key: each worker reads its own environment). */
-  llm: z.record(z.string(), z.unknown()).optional(),
-});
+/**
+ * What a queued job carries: the snippet, the run's behaviour and budgets (capped by the worker,
+ * jobTrust.ts), its LLM model, temperature and caps, and with a shared secret the producer's HMAC.
+ * Nothing else: an unknown key is a malformed payload.
+ */
+export const jobPayloadSchema = z
+  .object({
+    v: z.literal(PAYLOAD_VERSION),
+    runKey: z.string().min(1).max(200),
+    id: z.string(),
+    code: z.string(),
+    lang: z.enum(LANGS).optional(),
+    run: jobRunSchema,
+    llm: jobLlmSchema.optional(),
+    /** HMAC-SHA256 of the rest under SNIPEXEC_QUEUE_SECRET (signPayload), when the producer has one. */
+    sig: z.string().optional(),
+  })
+  .strict();
 
 export type JobPayload = z.infer<typeof jobPayloadSchema>;
 

@@ -8,6 +8,7 @@ import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOpt
 import { PAYLOAD_VERSION, queueName, type JobPayload } from './jobPayload.ts';
 import { checkReachable, watchedConnection, type ConnectionWatcher } from './redisConnection.ts';
 import { jobId, runKey, type LlmResultOptions } from './runKey.ts';
+import { jobOptions, queueSecret, signPayload } from './jobTrust.ts';
 import { toRow } from './queueWorker.ts';
 
 export interface QueueBatchOptions {
@@ -78,9 +79,13 @@ export async function runQueueBatch(dataset: string, runInput: RunOptionsInput, 
     if (id !== undefined) write(job, toRow(id, internalErrorResult(`the job failed in the queue: ${reason}`)));
   };
 
+  // A job carries the run's behaviour and budgets, never a path or an LLM endpoint, cache or log (jobTrust.ts).
+  const carried = jobOptions(runInput, runOptions.mode === 'llm' ? queue.llm : undefined);
+  const secret = queueSecret();
   const jobOf = (item: DatasetItem) => {
     const id = jobId(key, item.id);
-    const data: JobPayload = { v: PAYLOAD_VERSION, runKey: key, id: item.id, code: item.code, ...(item.lang ? { lang: item.lang } : {}), run: { ...runInput }, ...(queue.llm ? { llm: { ...queue.llm } } : {}) };
+    const unsigned: JobPayload = { v: PAYLOAD_VERSION, runKey: key, id: item.id, code: item.code, ...(item.lang ? { lang: item.lang } : {}), ...carried };
+    const data: JobPayload = secret === undefined ? unsigned : { ...unsigned, sig: signPayload(unsigned, secret) };
     return { name: 'snippet', data, opts: { jobId: id, removeOnComplete: false, removeOnFail: false, attempts: 1 } };
   };
 

@@ -7,7 +7,9 @@ import type { RunDependencies } from '../engine/runSnippet.ts';
 import { llmOptionsFromEnv, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import type { RunResult } from '../report/buildResult.ts';
+import type { RunOptionsInput } from '../options.ts';
 import { jobPayloadSchema, queueName, type JobPayload } from './jobPayload.ts';
+import { llmFlagsForJob, runOptionsForJob, signatureHolds } from './jobTrust.ts';
 import { RedisBudget } from './redisBudget.ts';
 import { watchedConnection, type ConnectionWatcher } from './redisConnection.ts';
 
@@ -23,8 +25,15 @@ export interface QueueWorkerOptions {
   readonly stalledIntervalMs?: number;
   /** Times a job may stall (its worker died) before it is failed, and written as internal-error. */
   readonly maxStalledCount?: number;
-  /** This machine's LLM settings (response cache, log): the run's own come with each job. */
+  /**
+   * This machine's LLM settings: every one of them (cache, log, timeouts, retries, caps) is the
+   * worker's; a job brings only its model and temperature (used where these set none) and smaller caps.
+   */
   readonly llm?: LlmFlags;
+  /** The worker's budgets (--timeout, --memory …, defaults filled in): a job may ask only for less. Its module directories are the only ones used. */
+  readonly limits?: RunOptionsInput;
+  /** The shared secret (SNIPEXEC_QUEUE_SECRET): a job without the producer's HMAC under it is refused unrun. */
+  readonly secret?: string;
   readonly logger?: Logger;
   readonly watch?: ConnectionWatcher;
   /** Told of each job finished, with its row. */
@@ -50,7 +59,7 @@ export function startQueueWorker(url: string, options: QueueWorkerOptions = {}):
   const worker = new Worker<unknown, BatchRow>(
     queueName(options.name),
     async (job: Job<unknown, BatchRow>) => {
-      const row = await runJob(job, (payload) => dependencies(payload, connection, environments, options));
+      const row = await runJob(job, options, (payload) => dependencies(payload, connection, environments, options));
       options.onJob?.(row);
       return row;
     },
@@ -72,17 +81,22 @@ export function startQueueWorker(url: string, options: QueueWorkerOptions = {}):
   };
 }
 
-async function runJob(job: Job<unknown, BatchRow>, deps: (payload: JobPayload) => RunDependencies): Promise<BatchRow> {
+async function runJob(job: Job<unknown, BatchRow>, options: QueueWorkerOptions, deps: (payload: JobPayload) => RunDependencies): Promise<BatchRow> {
+  const data = job.data as { id?: unknown } | null | undefined;
+  const id = typeof data?.id === 'string' ? data.id : String(job.id);
   const parsed = jobPayloadSchema.safeParse(job.data);
   if (!parsed.success) {
-    const data = job.data as { id?: unknown } | null | undefined;
-    const id = typeof data?.id === 'string' ? data.id : String(job.id);
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
     return toRow(id, internalErrorResult(`malformed job payload (written by another snipexec version?): ${problems}`));
   }
   const payload = parsed.data;
+  // Checked on the data as Redis handed it: the parsed payload has the schema's defaults filled in.
+  if (options.secret !== undefined && !signatureHolds(job.data as Record<string, unknown>, options.secret)) {
+    options.logger?.warn({ job: job.id }, 'job refused: not signed with this worker\'s SNIPEXEC_QUEUE_SECRET');
+    return toRow(id, internalErrorResult('job refused: it is not signed with the shared secret (SNIPEXEC_QUEUE_SECRET) of this worker'));
+  }
   const item = { id: payload.id, code: payload.code, ...(payload.lang ? { lang: payload.lang } : {}) };
-  return toRow(payload.id, await runOne(item, payload.run, deps(payload)));
+  return toRow(payload.id, await runOne(item, runOptionsForJob(payload.run, options.limits ?? {}), deps(payload)));
 }
 
 /** A job's engine dependencies: for --mode llm, the run's LLM environment, its batch caps counted in Redis. */
@@ -91,8 +105,8 @@ function dependencies(payload: JobPayload, redis: Redis, environments: Map<strin
   if (payload.run.mode !== 'llm') return logger;
   let llm = environments.get(payload.runKey);
   if (llm === undefined) {
-    // The endpoint and key come from this machine's environment; the response cache is this machine's.
-    const settings = llmOptionsFromEnv(process.env, { ...(payload.llm as LlmFlags | undefined), ...options.llm });
+    // The endpoint, key, cache and log are this machine's; the job brings its model and smaller caps at most.
+    const settings = llmOptionsFromEnv(process.env, llmFlagsForJob(payload.llm, options.llm ?? {}, process.env));
     const budget = new RedisBudget(redis, payload.runKey, settings.maxCallsPerBatch, settings.maxTokensPerBatch);
     llm = new LlmEnvironment(settings, { ...logger, batchBudget: budget });
     environments.set(payload.runKey, llm);

@@ -21,7 +21,7 @@ export function redisOptions(url: string): RedisOptions {
   } catch {
     throw new InvalidOptions(`--queue: not a URL: ${url} (redis://HOST:PORT[/DB])`);
   }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new InvalidOptions(`--queue: expected redis://HOST:PORT[/DB], got ${url}`);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new InvalidOptions(`--queue: expected redis://HOST:PORT[/DB], got ${printableUrl(url)}`);
   const db = parsed.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d+$/.test(db)) throw new InvalidOptions(`--queue: the database is a number (redis://HOST:PORT/DB), got /${db}`);
   return {
@@ -47,7 +47,7 @@ export function watchedConnection(url: string, watch: ConnectionWatcher = {}): R
     retryStrategy: (times: number) => {
       if (!lost) {
         lost = true;
-        watch.onLost?.(`Redis at ${url} is unreachable; retrying with backoff until it is back`);
+        watch.onLost?.(`Redis at ${printableUrl(url)} is unreachable; retrying with backoff until it is back`);
       }
       return reconnectDelay(times);
     },
@@ -72,8 +72,19 @@ export async function checkReachable(url: string, timeoutMs = 5_000): Promise<vo
     await client.connect();
     await client.ping();
   } catch (error) {
-    throw new QueueUnreachable(`--queue: Redis at ${url} is unreachable (${(error as Error).message || String(error)})`, { cause: error });
+    throw new QueueUnreachable(`--queue: Redis at ${printableUrl(url)} is unreachable (${(error as Error).message || String(error)})`, { cause: error });
   } finally {
     client.disconnect();
+  }
+}
+
+/** A Redis URL as it may be printed or logged: its password (`redis://user:pass@host`) shown as ***. */
+export function printableUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '(not a URL)';
   }
 }
