@@ -1,3 +1,4 @@
+import { terminalText } from '../report/terminalText.ts';
 import pino, { type Logger } from 'pino';
 import type { LlmOptions } from '../llm/llmOptions.ts';
 
@@ -36,5 +37,6 @@ export function createLogger(options: Pick<LlmOptions, 'logFile' | 'logLevel'>):
   const level = options.logLevel ?? (options.logFile ? 'debug' : 'warn');
   if (options.logFile) return pino({ level }, pino.destination({ dest: options.logFile, sync: true, mkdir: true }));
   const stderr = pino.destination({ dest: 2, sync: true });
-  return pino({ level }, { write: (line: string) => stderr.write(logLineAsSentence(line)) });
+  // A log line may quote a snippet's or a model's text: its control codes are shown, not obeyed.
+  return pino({ level }, { write: (line: string) => stderr.write(terminalText(logLineAsSentence(line))) });
 }

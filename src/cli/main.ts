@@ -7,6 +7,7 @@ import type { InvalidLine } from '../batch/readDataset.ts';
 import { runSnippet } from '../engine/runSnippet.ts';
 import { InvalidOptions, SnipexecError, UnusableFile } from '../errors.ts';
 import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
+import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import { formatHuman } from '../report/formatHuman.ts';
 import type { RunResult, RunStatus } from '../report/buildResult.ts';
 import { RUN_STATUSES } from '../report/runStatus.ts';
@@ -157,17 +158,17 @@ addReportFlags(runCommand, 'file')
       const tests = await writeSnippetTests(result, flags.tests, name);
       printTestsSummary(tests, flags.tests);
     }
-    if (flags.json) process.stdout.write(JSON.stringify(flags.types ? { ...json, types } : json) + '\n');
+    if (flags.json) process.stdout.write(jsonText(flags.types ? { ...json, types } : json) + '\n');
     else {
       process.stdout.write(formatHuman(result, decodeForDisplay(input), colorEnabled(process.stdout)));
-      if (flags.types) process.stdout.write(`\ninferred types\n${types || '  (nothing injected)\n'}`);
+      if (flags.types) process.stdout.write(`\ninferred types\n${terminalText(types || '  (nothing injected)\n')}`);
     }
     // The text as run: coverage positions are offsets into it (line endings included).
     reports.addRun(file === '-' ? undefined : file, input.toString('utf8'), result);
     const { printed, failures } = reports.finish();
     // With --json, stdout holds the one JSON object: the coverage text goes to stderr.
-    if (printed !== '') (flags.json ? process.stderr : process.stdout).write(printed);
-    for (const f of failures) process.stderr.write(`snipexec: ${f}\n`);
+    if (printed !== '') (flags.json ? process.stderr : process.stdout).write(terminalText(printed));
+    for (const f of failures) process.stderr.write(`snipexec: ${terminalLine(f)}\n`);
     process.exitCode = result.status === 'completed' && failures.length === 0 ? 0 : 1;
   });
 
@@ -196,16 +197,16 @@ addQueueFlags(addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchO
     const lines = countLines(dataset);
     bar?.start(batchOptions.limit === undefined ? lines : Math.min(lines, batchOptions.limit), 0, { skipped: 0, status: '' });
     let batch: Awaited<ReturnType<typeof runBatch>>;
-    const onInvalid = (invalid: InvalidLine) => process.stderr.write(`snipexec: ${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}\n`);
+    const onInvalid = (invalid: InvalidLine) => process.stderr.write(`snipexec: ${terminalLine(`${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}`)}\n`);
     try {
       if (flags.queue !== undefined) {
         batch = await queueBatch(dataset, options, batchOptions, flags, { version: packageVersion(), llm: options.mode === 'llm' ? llmFlags(flags) : undefined, signal: stop.signal, onInvalid },
-          (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }));
+          (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: terminalLine(`${p.last.id}: ${p.last.status}`) }));
       } else batch = await runBatch(
         dataset,
         options,
         batchOptions,
-        (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: `${p.last.id}: ${p.last.status}` }),
+        (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: terminalLine(`${p.last.id}: ${p.last.status}`) }),
         {
           ...(llm ? { llm } : { logger: createLogger(llmFlags(flags)) }),
           signal: stop.signal,
@@ -220,11 +221,11 @@ addQueueFlags(addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchO
     const { summary } = batch;
     const received = stop.received();
     if (received) process.exitCode = exitCodeFor(received);
-    process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : formatBatchSummary(summary));
+    process.stdout.write(flags.json ? jsonText(summary) + '\n' : formatBatchSummary(summary));
     // Written after an interrupted batch too: what ran is reported.
     const { printed, failures } = reports.finish();
-    if (printed !== '') (flags.json ? process.stderr : process.stdout).write(printed);
-    for (const f of failures) process.stderr.write(`snipexec: ${f}\n`);
+    if (printed !== '') (flags.json ? process.stderr : process.stdout).write(terminalText(printed));
+    for (const f of failures) process.stderr.write(`snipexec: ${terminalLine(f)}\n`);
     if (!stop.received() && failures.length > 0) process.exitCode = 1;
     // A snippet snipexec failed on, or one with a status the user named: exit 1 (a signal's code stands).
     const failing = new Set<RunStatus>(['internal-error', ...(flags.failOn ?? [])]);
@@ -246,7 +247,7 @@ program
     if (flags.sarif) checkWritableFile(flags.sarif);
     const report = await runDiff({ cwd: process.cwd(), base, untracked: flags.untracked });
     if (flags.sarif) writeFileSync(flags.sarif, JSON.stringify(toSarif(report, packageVersion()), null, 2) + '\n');
-    process.stdout.write(flags.json ? JSON.stringify(report) + '\n' : formatDiff(report, colorEnabled(process.stdout)));
+    process.stdout.write(flags.json ? jsonText(report) + '\n' : formatDiff(report, colorEnabled(process.stdout)));
     process.exitCode = diffExitCode(report);
   });
 
@@ -287,13 +288,13 @@ try {
   const e = error as { code?: string; exitCode?: number };
   if (typeof e.code === 'string' && e.code.startsWith('commander.')) process.exitCode = e.exitCode === 0 ? 0 : 2;
   else if (error instanceof SnipexecError) {
-    process.stderr.write(`snipexec: ${error.message} [${error.code}]\n`);
+    process.stderr.write(`snipexec: ${terminalText(error.message)} [${error.code}]\n`);
     process.exitCode = 2;
   } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-    process.stderr.write(`snipexec: ${(error as Error).message}\n`);
+    process.stderr.write(`snipexec: ${terminalText((error as Error).message)}\n`);
     process.exitCode = 2;
   } else {
-    process.stderr.write(`snipexec: Unhandled Error\n${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`snipexec: Unhandled Error\n${terminalText((error as Error).stack ?? String(error))}\n`);
     process.exitCode = 3;
   }
 }

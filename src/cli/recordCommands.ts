@@ -1,3 +1,4 @@
+import { terminalLine } from '../report/terminalText.ts';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { recordProgram } from '../record/recordProgram.ts';
@@ -28,8 +29,8 @@ export async function writeTests(trace: CallTrace, traceDir: string, outDir: str
 
 /** Each skipped call's one-line reason, then the summary, on stderr. */
 export function printTestsSummary(generated: GeneratedTests, outDir: string): void {
-  for (const skipped of generated.skipped) process.stderr.write(`snipexec: ${formatSkipped(skipped)}\n`);
-  process.stderr.write(`snipexec: ${generated.summary}${generated.files.length > 0 ? ` (node --test ${outDir})` : ''}\n`);
+  for (const skipped of generated.skipped) process.stderr.write(`snipexec: ${terminalLine(formatSkipped(skipped))}\n`);
+  process.stderr.write(`snipexec: ${terminalLine(`${generated.summary}${generated.files.length > 0 ? ` (node --test ${outDir})` : ''}`)}\n`);
 }
 
 /** The `--ai` flags: the LLM's, as `--mode llm` takes them, and how many inputs to ask for per function. */
@@ -55,8 +56,8 @@ function aiEnvironment(flags: AiFlags): LlmEnvironment | undefined {
 /** `--ai`: after the tests of the recorded calls, the tests of the model's inputs (the same directories). */
 async function writeAiTests(trace: CallTrace, traceDir: string, outDir: string, programDir: string, llm: LlmEnvironment, max: number): Promise<void> {
   const ai = await generateAiTests(trace, { traceDir, programDir, outDir, max }, llm);
-  for (const skipped of ai.skipped) process.stderr.write(`snipexec: ${formatAiSkipped(skipped)}\n`);
-  process.stderr.write(`snipexec: ${ai.summary}\n`);
+  for (const skipped of ai.skipped) process.stderr.write(`snipexec: ${terminalLine(formatAiSkipped(skipped))}\n`);
+  process.stderr.write(`snipexec: ${terminalLine(ai.summary)}\n`);
 }
 
 /** `snipexec record PROGRAM [-- ARGS…]` and `snipexec gen-tests TRACE`. */
@@ -71,7 +72,7 @@ export function addRecordCommands(program: Command): void {
     .action(async (programPath: string, args: string[], flags: AiFlags & { out?: string; tests: boolean }) => {
       const llm = aiEnvironment(flags);
       const run = await recordProgram(programPath, args);
-      process.stderr.write(`snipexec: recorded ${run.trace.calls.length} call${run.trace.calls.length === 1 ? '' : 's'} into ${run.tracePath}\n`);
+      process.stderr.write(`snipexec: recorded ${run.trace.calls.length} call${run.trace.calls.length === 1 ? '' : 's'} into ${terminalLine(run.tracePath)}\n`);
       if (flags.tests) {
         const programDir = dirname(resolve(programPath));
         const outDir = flags.out ? resolve(flags.out) : join(programDir, GENERATED_TESTS_DIR);

@@ -1,4 +1,5 @@
 import { painter } from '../report/paint.ts';
+import { terminalLine as line1 } from '../report/terminalText.ts';
 import type { DiffReport } from './runDiff.ts';
 
 /** Human output of `snipexec diff`: each finding as file:line:col, then the fragments run. */
@@ -6,14 +7,14 @@ export function formatDiff(report: DiffReport, color: boolean): string {
   const paint = painter(color);
   const out: string[] = [];
   for (const f of report.findings) {
-    out.push(`${f.file}:${f.line}:${f.column} ${paint('red', `${f.type}: ${f.message}`)}${f.caught ? ' (caught by the code)' : ''}`);
-    out.push(`  in ${f.function}, confidence ${f.confidence.toFixed(1)}${f.context.length > 0 ? `; injected: ${f.context.slice(0, 8).join(', ')}${f.context.length > 8 ? ', …' : ''}` : ''}`);
+    out.push(`${line1(f.file)}:${f.line}:${f.column} ${paint('red', line1(`${f.type}: ${f.message}`))}${f.caught ? ' (caught by the code)' : ''}`);
+    out.push(`  in ${line1(f.function)}, confidence ${f.confidence.toFixed(1)}${f.context.length > 0 ? `; injected: ${line1(f.context.slice(0, 8).join(', '))}${f.context.length > 8 ? ', …' : ''}` : ''}`);
   }
   if (report.findings.length === 0) out.push(paint('green', 'no runtime type errors in the changed code'));
   out.push('', `${report.fragments.length} fragment(s) run in ${(report.elapsedMs / 1000).toFixed(1)} s:`);
   for (const g of report.fragments) {
     const changed = g.untracked ? 'new file' : `changed ${ranges(g.changedLines)}`;
-    out.push(`  ${g.file}:${g.startLine}-${g.endLine} ${g.function} (${g.kind}, ${changed}): ${g.status}, ${(g.lineCoverage * 100).toFixed(0)} % of lines${g.error ? `; ${g.error}` : ''}`);
+    out.push(`  ${line1(g.file)}:${g.startLine}-${g.endLine} ${line1(g.function)} (${g.kind}, ${changed}): ${g.status}, ${(g.lineCoverage * 100).toFixed(0)} % of lines${g.error ? `; ${line1(g.error)}` : ''}`);
   }
   return out.join('\n') + '\n';
 }

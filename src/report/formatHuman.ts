@@ -1,7 +1,12 @@
 import { painter } from './paint.ts';
+import { terminalLine as line1, terminalText as text } from './terminalText.ts';
 import type { RunResult } from './buildResult.ts';
 
-/** The human report: the snippet with each measured line marked, definitions, console, errors. */
+/**
+ * The human report: the snippet with each measured line marked, definitions, console, errors.
+ * Every text of the snippet's, a model's or a run's is shown with its control codes escaped
+ * (terminalText.ts): the only escape sequences in the report are its own colours.
+ */
 export function formatHuman(result: RunResult, code: string, color: boolean): string {
   const paint = painter(color);
   const out: string[] = [];
@@ -11,49 +16,49 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
   const lines = code.split(/\r\n|[\n\r\u2028\u2029]/);
   if (lines[lines.length - 1] === '') lines.pop();
   const width = String(lines.length).length;
-  const degraded = result.degraded ? `, degraded: ${result.degraded}` : '';
+  const degraded = result.degraded ? `, degraded: ${line1(result.degraded)}` : '';
   // Lines only a kept exploration scenario covered: the first execution's figures do not count them.
   const stillUncovered = new Set(result.explored?.lines.uncovered ?? result.lines.uncovered);
   const byExploration = new Set([...uncovered].filter((n) => !stillUncovered.has(n)));
   const legend = byExploration.size > 0 ? '; ✓ covered, + covered by an explored scenario only, ✗ not covered' : '; ✓ covered, ✗ not covered';
   out.push(paint('bold', `snippet  (${result.status}${degraded}${legend})`));
-  lines.forEach((text, i) => {
+  lines.forEach((source, i) => {
     const n = i + 1;
     const mark = !measured.has(n) ? ' ' : byExploration.has(n) ? paint('yellow', '+') : uncovered.has(n) ? paint('red', '✗') : paint('green', '✓');
-    out.push(`${mark} ${String(n).padStart(width)} | ${text}`);
+    out.push(`${mark} ${String(n).padStart(width)} | ${line1(source)}`);
   });
   out.push('');
   out.push(`lines ${result.lines.covered}/${result.lines.total} (${pct(result.lineCoverage)})  branches ${result.branches.covered}/${result.branches.total} (${pct(result.branchCoverage)})  runs ${result.runs}  ${result.elapsedMs} ms  (the first execution)`);
   if (result.explored) out.push(...describeExplored(result.explored));
   const llm = describeLlmUsage(result.llmCalls);
   if (llm !== '') out.push(llm);
-  if (result.repairs && result.repairs.length > 0) out.push(`repaired: ${result.repairs.join(', ')}`);
+  if (result.repairs && result.repairs.length > 0) out.push(`repaired: ${line1(result.repairs.join(', '))}`);
   if (result.environments) {
     const { loaded, failed } = result.environments;
-    if (loaded.length > 0) out.push(`environments: ${loaded.join(', ')}`);
-    for (const f of failed) out.push(paint('red', `environment ${f.name} could not be loaded: ${f.message}`));
+    if (loaded.length > 0) out.push(`environments: ${line1(loaded.join(', '))}`);
+    for (const f of failed) out.push(paint('red', `environment ${line1(f.name)} could not be loaded: ${text(f.message)}`));
   }
   for (const m of result.modules ?? []) {
-    const name = m.version ? `${m.specifier} ${m.version}` : m.specifier;
+    const name = line1(m.version ? `${m.specifier} ${m.version}` : m.specifier);
     if (m.provider === 'module') out.push(`module: ${name} (installed, run for real)`);
-    else if (m.status === 'not-installed') out.push(paint('dim', `module: ${m.specifier} not installed; its values are synthesized (--modules DIR to say where it is)`));
-    else out.push(paint('yellow', `module: ${name} not run (${m.status}: ${m.reason ?? 'no reason given'}); its values are synthesized`));
+    else if (m.status === 'not-installed') out.push(paint('dim', `module: ${name} not installed; its values are synthesized (--modules DIR to say where it is)`));
+    else out.push(paint('yellow', `module: ${name} not run (${m.status}: ${line1(m.reason ?? 'no reason given')}); its values are synthesized`));
   }
   if (result.injections.length > 0) {
     out.push('', paint('bold', 'injected definitions'));
-    for (const inj of result.injections) out.push(`  ${inj.source}  ${paint('dim', `// ${inj.element}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
+    for (const inj of result.injections) out.push(`  ${text(inj.source)}  ${paint('dim', `// ${line1(inj.element)}: ${inj.category}, ${inj.provider}, ${inj.attempts} attempt(s)`)}`);
   }
   if (result.drives && result.drives.length > 0) {
     out.push('', paint('bold', 'called by drive (defined, never called; --no-drive runs the code as written)'));
     for (const d of result.drives) {
-      const outcome = d.outcome === 'threw' && d.error ? paint('red', `threw ${d.error.type}: ${d.error.message}`) : d.outcome;
-      out.push(`  ${d.line}: ${d.target}(${d.args.join(', ')})  ${paint('dim', '→')} ${outcome}`);
+      const outcome = d.outcome === 'threw' && d.error ? paint('red', `threw ${line1(d.error.type)}: ${text(d.error.message)}`) : d.outcome;
+      out.push(`  ${d.line}: ${line1(d.target)}(${line1(d.args.join(', '))})  ${paint('dim', '→')} ${outcome}`);
     }
   }
-  if (result.stdout !== '') out.push('', paint('bold', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
+  if (result.stdout !== '') out.push('', paint('bold', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${line1(l)}`));
   if (result.errors.length > 0) {
     out.push('', paint('bold', 'errors'));
-    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${e.type}: ${e.message}  ${paint('dim', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${e.drive}` : ''}]`)}`);
+    for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${line1(e.type)}: ${text(e.message)}  ${paint('dim', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${line1(e.drive)}` : ''}]`)}`);
   }
   return out.join('\n') + '\n';
 }
@@ -68,7 +73,7 @@ export function describeExplored(e: NonNullable<RunResult['explored']>): string[
   const out = [`explored  ${e.scenarios} scenario${e.scenarios === 1 ? '' : 's'} kept of ${e.tried} tried${stalled}: lines ${e.lines.covered}/${e.lines.total} (${pct(e.lineCoverage)}), branches ${e.branches.covered}/${e.branches.total} (${pct(e.branchCoverage)})`];
   for (const k of e.kept) {
     const f = k.flipped;
-    const what = 'answer' in f ? `line ${f.line}: ${f.text} answered ${JSON.stringify(f.answer)}` : `${f.text} given its ${f.outcome} outcome${f.line > 0 ? ` (used at line ${f.line})` : ''}`;
+    const what = 'answer' in f ? `line ${f.line}: ${line1(f.text)} answered ${line1(JSON.stringify(f.answer) ?? 'undefined')}` : `${line1(f.text)} given its ${f.outcome} outcome${f.line > 0 ? ` (used at line ${f.line})` : ''}`;
     out.push(`  scenario ${k.scenario}${k.from === 1 ? '' : ` (from ${k.from})`}: ${what} → line${k.newLines.length === 1 ? '' : 's'} ${k.newLines.join(', ')}`);
   }
   if (e.kept.length > 0) out.push('  (--emit FILE --scenario K writes scenario K\'s completed program)');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import libCoverage from 'istanbul-lib-coverage';
 import libReport from 'istanbul-lib-report';
 import reports from 'istanbul-reports';
@@ -57,6 +57,9 @@ export interface CoverageReport {
   /** Results left out because they carry no coverage (a syntax error: nothing was measured). */
   readonly skipped: number;
 }
+
+// C0 and C1 controls, DEL and the Unicode line separators: a line-based report (lcov) would split on some of them.
+const UNSAFE_PATH = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** A file the coverage belongs to: `path` names it in the reports, `code` is its source, as run. */
 export interface CoverageFile {
@@ -142,8 +145,16 @@ export class CoverageCollector {
     this.options = parsed.data;
   }
 
-  /** Adds a result whose source is a file of its own, named by `path` in the reports. */
+  /**
+   * Adds a result whose source is a file of its own, named by `path` in the reports. A path with a
+   * control character (a newline would start a forged `SF:`/`DA:` record in lcov.info) is not
+   * written into any report: the code is kept as a snippet of DIR/snippets/ instead, named safely.
+   */
   add({ path, code, result }: CoverageFile): void {
+    if (UNSAFE_PATH.test(path)) {
+      this.addSnippet({ id: basename(path), code, result });
+      return;
+    }
     const data = fileCoverageOf(resolve(path), code, result);
     if (data) this.map.addFileCoverage(data);
     else this.skipped++;
