@@ -49,9 +49,8 @@ const CASES: readonly TerminalCase[] = [
 for (const c of selected(CASES)) {
   for (const colour of [false, true]) {
     test(`hostile terminal: ${c.name}, ${colour ? 'FORCE_COLOR=1' : 'NO_COLOR=1'}`, () => {
-      const env = { ...process.env, NO_COLOR: colour ? '' : '1', FORCE_COLOR: colour ? '1' : '' };
-      if (!colour) delete env.FORCE_COLOR;
-      else delete env.NO_COLOR;
+      const { NO_COLOR: _n, FORCE_COLOR: _f, ...rest } = process.env;
+      const env: NodeJS.ProcessEnv = colour ? { ...rest, FORCE_COLOR: '1' } : { ...rest, NO_COLOR: '1' };
       const r = cli(['run', '-', '--mode', c.mode ?? 'none', '--timeout', '60000'], c.code, 120_000, env);
       assert.equal(r.signal, null, r.stderr);
       assert.equal(r.code, c.status === 'completed' ? 0 : 1, r.stderr);

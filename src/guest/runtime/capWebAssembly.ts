@@ -33,16 +33,18 @@ export function capWebAssembly(WA: Dyn): void {
   const viewBuffer = getter(TypedArrayProto, 'buffer');
   const viewOffset = getter(TypedArrayProto, 'byteOffset');
   const viewLength = getter(TypedArrayProto, 'byteLength');
-  const dataViewBuffer = getter(DataView.prototype, 'buffer');
-  const dataViewOffset = getter(DataView.prototype, 'byteOffset');
-  const dataViewLength = getter(DataView.prototype, 'byteLength');
   const abLength = getter(ArrayBuffer.prototype, 'byteLength');
   const budgetPages = MathTrunc(budgetBytes() / WASM_PAGE);
   /** A module made here -> the pages its own memories may reach, per instance. */
   const modulePages: WeakMap<object, number> = new WM();
   const refuseInstance = (where: string) => new RangeErrorCtor(`${where}: Out of memory: Cannot allocate Wasm memory for new instance`);
 
-  /** A copy of the bytes of a BufferSource; undefined when it is none (the real function then says why). */
+  /**
+   * A copy of the bytes V8 compiles from `source`, taken once (later writes to a shared buffer cannot
+   * reach what is compiled); undefined for what V8 refuses as bytes (a DataView, a bare
+   * SharedArrayBuffer, anything else), which the real function is then handed to refuse. A typed
+   * array over a SharedArrayBuffer is bytes to V8: it is copied and capped like any other.
+   */
   function bytesOf(source: unknown): Uint8Array | undefined {
     let buffer: Dyn;
     let offset: Dyn;
@@ -53,19 +55,12 @@ export function capWebAssembly(WA: Dyn): void {
       length = apply(viewLength, source, []);
     } catch {
       try {
-        buffer = apply(dataViewBuffer, source, []);
-        offset = apply(dataViewOffset, source, []);
-        length = apply(dataViewLength, source, []);
+        length = apply(abLength, source, []);
       } catch {
-        buffer = source;
-        offset = 0;
+        return undefined; // not a typed array, not an ArrayBuffer
       }
-    }
-    try {
-      if (length === undefined) length = apply(abLength, buffer, []);
-      else apply(abLength, buffer, []);
-    } catch {
-      return undefined; // not an ArrayBuffer (a shared one: refused by the real one)
+      buffer = source;
+      offset = 0;
     }
     const copy = new Uint8ArrayCtor(length);
     apply(typedSet, copy, [new Uint8ArrayCtor(buffer, offset, length)]);
