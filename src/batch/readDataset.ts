@@ -24,13 +24,20 @@ export interface ReadDatasetOptions {
 /**
  * Streams `{id, code, lang?}` lines of a file (or of a stream, such as stdin), split on `\n` only.
  * A malformed line is an error naming its line number, or is reported to `onInvalid` and skipped.
+ * An id seen on an earlier line is malformed too: each id runs once, the first line's (the one
+ * rule of a local batch and the queue, which both read datasets here).
  */
 export async function* readDataset(source: string | NodeJS.ReadableStream, options: ReadDatasetOptions = {}): AsyncGenerator<DatasetItem> {
   const file = typeof source === 'string' ? source : '<stdin>';
+  /** Each id's first line: only the ids are kept, so a dataset of any length streams. */
+  const firstLine = new Map<string, number>();
   for await (const { text, number } of readJsonlLines(source)) {
     if (text.trim() === '') continue;
-    const item = parseItem(text);
+    const parsed = parseItem(text);
+    const first = typeof parsed === 'string' ? undefined : firstLine.get(parsed.id);
+    const item = first === undefined ? parsed : `duplicate id, first on line ${first}: this line is not run`;
     if (typeof item !== 'string') {
+      firstLine.set(item.id, number);
       yield item;
       continue;
     }

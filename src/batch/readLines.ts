@@ -15,7 +15,7 @@ const NEWLINE = 0x0a;
  * Streams the lines of a file or stream, split on `\n` only. JSON.stringify leaves U+2028 and
  * U+2029 unescaped inside strings, so a reader that also breaks lines there (as node:readline
  * does) would cut valid JSONL rows in two. Splitting bytes at 0x0A is safe in UTF-8, which never
- * uses that byte inside a character.
+ * uses that byte inside a character. A byte order mark at the start is skipped.
  */
 export async function* readJsonlLines(source: string | NodeJS.ReadableStream): AsyncGenerator<JsonlLine> {
   const input = typeof source === 'string' ? createReadStream(source) : source;
@@ -23,7 +23,9 @@ export async function* readJsonlLines(source: string | NodeJS.ReadableStream): A
   let offset = 0;
   let number = 0;
   const decode = (parts: Buffer[]) => {
-    const text = Buffer.concat(parts).toString('utf8');
+    let text = Buffer.concat(parts).toString('utf8');
+    // A UTF-8 byte order mark (editors on Windows write one) is no part of the first row.
+    if (number === 0 && text.startsWith('\uFEFF')) text = text.slice(1);
     return text.endsWith('\r') ? text.slice(0, -1) : text;
   };
   for await (const chunk of input) {
