@@ -3,7 +3,7 @@ import type * as t from '@babel/types';
 export type BranchKind = 'if' | 'cond-expr' | 'logical' | 'switch' | 'loop';
 export type HookKind =
   | 'global' | 'member' | 'call' | 'method-call' | 'new' | 'this' | 'destructure'
-  | 'iterate' | 'await' | 'require' | 'import' | 'operator';
+  | 'iterate' | 'await' | 'require' | 'import' | 'operator' | 'throw';
 
 export interface StatementInfo {
   readonly id: number;

@@ -101,7 +101,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const visitTick = options.deadline ? tickerOf(options.deadline, 'instrumentation') : undefined;
   const state: TickedState = {
     model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(ast), blockFunctions: blockFunctionNames(ast),
-    done: new WeakSet(), pending: new WeakMap(), selfCompared: new WeakSet(), ...(visitTick ? { tick: visitTick } : {}),
+    done: new WeakSet(), thrown: new WeakSet(), pending: new WeakMap(), selfCompared: new WeakSet(), ...(visitTick ? { tick: visitTick } : {}),
   };
   const isAsync = hasTopLevelAwait(ast);
   check('path preferences');

@@ -35,6 +35,8 @@ export interface VisitorState {
   readonly blockFunctions: ReadonlySet<string>;
   /** Nodes already instrumented; injected nodes have no `loc` and are never touched. */
   readonly done: WeakSet<t.Node>;
+  /** `throw` statements whose operand is placed (tw); the coverage visitor marks them done first. */
+  readonly thrown: WeakSet<t.Node>;
   /** Sites reserved on enter, for hooks whose operand is rewritten before the hook is placed on exit. */
   readonly pending: WeakMap<t.Node, number>;
   /** Comparisons of a name or member with itself (`v !== v`), marked on enter. */
@@ -173,6 +175,14 @@ export const hookVisitor: Visitor<VisitorState> = {
       // Error texts come from the original tree: an expression's (and with it its children's) is
       // taken when it is entered, before any hook rewrites a child (hooks are placed on exit).
       if (path.node.loc) callSiteText(path.node);
+    },
+  },
+  ThrowStatement: {
+    // Where a value that is no Error was thrown: it has no stack to say (`throw "boom"`, `throw { code: 1 }`).
+    exit(path, state) {
+      if (!path.node.loc || state.thrown.has(path.node)) return;
+      state.thrown.add(path.node);
+      path.node.argument = h(state, HOOKS.thrown, [site(path, state, 'throw'), path.node.argument]);
     },
   },
   TryStatement: {

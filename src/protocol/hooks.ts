@@ -54,6 +54,8 @@ export const HOOKS = {
   await: 'aw',
   /** `op(site, op, a, b)`: a binary operator, `typeof`, a `switch` discriminant or a tested value, answered for recording proxies. */
   operator: 'op',
+  /** `tw(site, v)`: v is thrown (`throw v`); a value that is no Error is placed at the throw. Returns v. */
+  thrown: 'tw',
   /** `ev(code)`: the code of a direct eval; refused when it names the hook. */
   directEval: 'ev',
 
@@ -79,5 +81,5 @@ export type HookName = (typeof HOOKS)[HookRole];
 /** The hooks whose first argument is a hook site id (the instrumenter's HookSite, src/instrument/coverageModel.ts). */
 export const SITE_HOOKS: ReadonlySet<string> = new Set<HookName>([
   HOOKS.global, HOOKS.globalTypeof, HOOKS.receiver, HOOKS.member, HOOKS.methodCall, HOOKS.call,
-  HOOKS.construct, HOOKS.require, HOOKS.destructure, HOOKS.iterable, HOOKS.await, HOOKS.operator,
+  HOOKS.construct, HOOKS.require, HOOKS.destructure, HOOKS.iterable, HOOKS.await, HOOKS.operator, HOOKS.thrown,
 ]);

@@ -46,6 +46,17 @@ export function errorCulprit(e: unknown, sid: number, culprit: string | false | 
   }
 }
 
+/**
+ * `throw v` at hook site sid. An Error carries where it was made in its stack; a value that is none
+ * (a string, a number, a plain object) is placed here, at the throw, as Node places it.
+ */
+export function thrownAt(sid: number, v: unknown): unknown {
+  if (typeof v === 'object' && v !== null) {
+    if (!inherits(v, ErrorProto)) errorCulprit(v, sid, undefined, true);
+  } else if (typeof v !== 'function') run.lastSite = sid;
+  return v;
+}
+
 /** A TypeError or ReferenceError of a hook; `culprit` is the injected element behind it, if any. */
 export function fail(Ctor: new (message: string) => Error, message: string, sid: number, culprit: string | false | undefined): Error {
   const e = new Ctor(message);
@@ -80,13 +91,23 @@ export function recordError(e: unknown, drive?: number): void {
   let type = 'Error';
   let message;
   try {
-    type = str(e && (e as Dyn).name) || 'Error';
+    type = thrownType(e);
     message = str(e && (e as Dyn).message !== undefined ? (e as Dyn).message : e);
   } catch {
     message = '[unprintable error]';
   }
   const explicit = typeof e === 'object' && e !== null && wsHas(explicitErrors, e);
   push(run.errors, rec({ type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit as string | undefined, ...(explicit ? { explicit: true } : {}), ...(drive !== undefined ? { drive } : {}) }));
+}
+
+/**
+ * The type the report gives a thrown value: its `name` when it has a string one (an Error, an
+ * error-like object); else what it is: `string`, `number`, `object`, `null`, `undefined`, …
+ */
+function thrownType(e: unknown): string {
+  const name: unknown = typeof e === 'object' && e !== null ? (e as Dyn).name : typeof e === 'function' ? (e as Dyn).name : undefined;
+  if (typeof name === 'string' && name !== '') return name;
+  return e === null ? 'null' : typeof e;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { HOOKS, type HookName } from '../../protocol/hooks.ts';
 import * as coverage from './coverageHooks.ts';
 import { entered, functions, ownerIsValue, owners } from './driveTargets.ts';
-import { caughtBySnippet, uncaught } from './errorAttribution.ts';
+import { caughtBySnippet, thrownAt, uncaught } from './errorAttribution.ts';
 import { isPromise, settle } from './native.ts';
 import { put } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
@@ -79,4 +79,5 @@ export const hooks = ObjectFreeze({
     put(entered, k, true);
   },
   [HOOKS.caught]: caughtBySnippet,
+  [HOOKS.thrown]: thrownAt,
 } satisfies HookTable);
