@@ -1,9 +1,9 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { HostTimeout } from '../errors.ts';
+import { HostTimeout, UnreadableInput } from '../errors.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import type { RunOptions } from '../options.ts';
 import * as t from '@babel/types';
-import type { RunResult } from '../report/buildResult.ts';
+import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { HostDeadline, hostTimeoutResult } from './hostDeadline.ts';
 import { instrumentationFailed, isStackOverflow, prepareSnippet, type PreparedSnippet } from './prepareSnippet.ts';
 
@@ -18,6 +18,13 @@ import { instrumentationFailed, isStackOverflow, prepareSnippet, type PreparedSn
  */
 
 const STACK_MB = 256;
+/**
+ * The worker's heap: parsing and instrumenting a large snippet (over LARGE_INPUT_BYTES) is done
+ * here, so a tree that would take more is stopped by V8 (the worker ends, the process does not).
+ */
+export const PREPARE_HEAP_MB = 320;
+/** Inputs over this many bytes are prepared in the worker from the start, under its heap cap. */
+export const LARGE_INPUT_BYTES = 64 * 1024;
 const KIND = 'snipexec:prepare';
 
 interface Request {
@@ -32,24 +39,28 @@ type Reply =
   | { readonly ok: false; readonly result: RunResult };
 
 export async function prepareInWorker(source: string | Uint8Array, options: RunOptions, deadline: HostDeadline): Promise<PreparedSnippet | RunResult> {
+  if (deadline.remainingMs() <= 0) return hostTimeoutResult(new HostTimeout('preparing on a worker thread', options.totalTimeoutMs), deadline.elapsedMs());
   const budgetMs = Math.max(1, deadline.remainingMs());
   const request: Request = { kind: KIND, source, options, budgetMs };
-  const worker = new Worker(new URL(import.meta.url), { workerData: request, resourceLimits: { stackSizeMb: STACK_MB } });
+  const worker = new Worker(new URL(import.meta.url), { workerData: request, resourceLimits: { stackSizeMb: STACK_MB, maxOldGenerationSizeMb: PREPARE_HEAP_MB, maxYoungGenerationSizeMb: 16 } });
   let timer: NodeJS.Timeout | undefined;
   try {
     const reply = await new Promise<Reply | 'late'>((resolve, reject) => {
       // The worker stops itself at its deadline between passes; this is for a pass that would not.
-      timer = setTimeout(() => resolve('late'), budgetMs + 1_000);
+      // (Its grace is at most 2.5 % of the budget, so the whole run keeps to --total-timeout within 10 %.)
+      timer = setTimeout(() => resolve('late'), budgetMs + Math.min(500, Math.ceil(budgetMs / 40)));
       worker.once('message', (m: Reply) => resolve(m));
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`the deep-stack worker exited with code ${code} before answering`)));
     });
-    if (reply === 'late') return hostTimeoutResult(new HostTimeout('preparing on a deep-stack thread', options.totalTimeoutMs), deadline.elapsedMs());
+    if (reply === 'late') return hostTimeoutResult(new HostTimeout('preparing on a worker thread', options.totalTimeoutMs), deadline.elapsedMs());
     if (!reply.ok) return reply.result;
     // Structured cloning gives the usage table a prototype; lookups by any name must not reach Object.prototype.
     Object.setPrototypeOf(reply.instrumented.usage, null);
     return { parsed: { ...reply.parsed, ast: t.file(t.program([])) }, instrumented: reply.instrumented, names: reply.names };
   } catch (error) {
+    // A tree too large for the worker's heap is the input's size, refused as the byte limit is.
+    if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return syntaxErrorResult(new UnreadableInput(`input is too large to prepare within the host's ${PREPARE_HEAP_MB} MB`).message, 1, 1, deadline.elapsedMs());
     return instrumentationFailed(error instanceof Error ? error.message : String(error), deadline.elapsedMs());
   } finally {
     clearTimeout(timer);

@@ -3,6 +3,7 @@ import { HostTimeout, SnipexecError, SyntaxRepairFailed } from '../errors.ts';
 import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import type { RunOptions } from '../options.ts';
 import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
+import { v8CompileError } from '../parse/v8CompileError.ts';
 import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { hostTimeoutResult, type HostDeadline } from './hostDeadline.ts';
 import type { SnippetNames } from '../environments/registry.ts';
@@ -32,11 +33,17 @@ export function isStackOverflow(error: unknown): boolean {
 export function prepareSnippet(input: string | Uint8Array, options: RunOptions, deadline: HostDeadline): PreparedSnippet | RunResult {
   const elapsed = () => deadline.elapsedMs();
   let parsed: ParsedSnippet;
+  let source: string | undefined;
   try {
-    const source = decodeSource(input, options.maxSourceBytes);
+    source = decodeSource(input, options.maxSourceBytes);
     parsed = parseSnippet(source, options.lang ?? langsFromFileName(options.fileName), deadline);
   } catch (error) {
-    if (isStackOverflow(error)) throw new StackTooShallow('parsing', { cause: error });
+    if (isStackOverflow(error)) {
+      // Code V8 itself cannot compile is the snippet's syntax error, with V8's message; else a deeper stack may parse it.
+      const uncompilable = source === undefined ? undefined : uncompilableResult(source, options, deadline);
+      if (uncompilable) return uncompilable;
+      throw new StackTooShallow('parsing', { cause: error });
+    }
     if (error instanceof HostTimeout) return hostTimeoutResult(error, elapsed());
     if (error instanceof SyntaxRepairFailed) return syntaxErrorResult(error.message, error.line, error.column, elapsed());
     if (error instanceof SnipexecError) return syntaxErrorResult(error.message, 1, 1, elapsed());
@@ -60,6 +67,21 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
     return instrumentationFailed(error instanceof Error ? error.message : String(error), elapsed());
   }
   return { parsed, instrumented, names };
+}
+
+/**
+ * The syntax-error result of a snippet V8 itself cannot compile for want of stack, checked on this
+ * (the main) thread, whose stack is the one Node runs a file with; undefined for any other input.
+ */
+export function uncompilableResult(input: string | Uint8Array, options: RunOptions, deadline: HostDeadline): RunResult | undefined {
+  let source: string;
+  try {
+    source = decodeSource(input, options.maxSourceBytes);
+  } catch {
+    return undefined; // preparing it reports why
+  }
+  const v8 = v8CompileError(source);
+  return v8 && { ...syntaxErrorResult(v8.message, 1, 1, deadline.elapsedMs()), errors: [{ type: v8.type, message: v8.message, line: 1, column: 1, attribution: 'snippet' }] };
 }
 
 /** The result of a snippet the host failed to instrument: a host bug or limit, never the snippet's fault. */

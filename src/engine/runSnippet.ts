@@ -14,8 +14,8 @@ import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { definitionChecker } from './checkDefinition.ts';
 import { DefinitionBook } from './definitionBook.ts';
 import { HostDeadline } from './hostDeadline.ts';
-import { prepareInWorker } from './prepareInWorker.ts';
-import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepareSnippet.ts';
+import { LARGE_INPUT_BYTES, prepareInWorker } from './prepareInWorker.ts';
+import { prepareSnippet, StackTooShallow, uncompilableResult, type PreparedSnippet } from './prepareSnippet.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 import { explore, type ScenarioFacts } from './explore.ts';
@@ -67,9 +67,10 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   const deadline = new HostDeadline(options.totalTimeoutMs, deps.clock);
   // Parse (with repair) and instrument; a snippet nested deeper than this thread's stack lets Babel
   // go is prepared again on a thread with a deep stack.
+  // A large input is prepared there from the start, under the worker's heap cap.
   let prepared: PreparedSnippet | RunResult;
   try {
-    prepared = prepareSnippet(input, options, deadline);
+    prepared = inputBytes(input) > LARGE_INPUT_BYTES ? uncompilableResult(input, options, deadline) ?? (await prepareInWorker(input, options, deadline)) : prepareSnippet(input, options, deadline);
   } catch (error) {
     if (!(error instanceof StackTooShallow)) throw error;
     prepared = await prepareInWorker(input, options, deadline);
@@ -143,6 +144,8 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   });
   return scenarioResults.length > 0 ? withScenarioResults(result, scenarioResults) : result;
 }
+
+const inputBytes = (input: string | Uint8Array): number => (typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength);
 
 interface ScenarioRun {
   /** The measured run (undefined when the last run allowed was a learning one). */

@@ -3,6 +3,7 @@ import * as t from '@babel/types';
 import { SyntaxRepairFailed, UnreadableInput } from '../errors.ts';
 import type { Lang } from '../options.ts';
 import { REPAIRS } from './repairSnippet.ts';
+import { checkSnippetSize } from './snippetSize.ts';
 import { traverse } from './stripTypes.ts';
 import type { DeadlineCheck } from '../engine/hostDeadline.ts';
 
@@ -61,6 +62,8 @@ function parseAs(code: string, lang: Lang): t.File {
     // Sloppy-mode code (octal literals, `with`, duplicate params) only parses as a script.
     ast = parse(code, { ...base, sourceType: 'script' });
   }
+  // Before the scope crawl, which costs far more than the parse: a tree over the limits goes no further.
+  checkSnippetSize(ast);
   checkDeclarations(ast);
   return ast;
 }
@@ -155,18 +158,21 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
         // A repair that leaves nothing of the original to run has not repaired it.
         if (applied.length === 0 || hasRunnableStatement(ast)) return { ast, code: current, lang: candidate, repairs: [...applied] };
       } catch (error) {
-        if (error instanceof RangeError) throw error; // a full stack is the host's limit, not the snippet's syntax
+        if (error instanceof RangeError || error instanceof UnreadableInput) throw error; // a full stack is the host's limit, a tree over the limits the input's size: not the snippet's syntax
         firstError ??= error;
       }
     }
   }
-  const dropped = dropUnparsableLines(current, langs, deadline);
+  // Line by line, each try is a parse of the whole snippet: a large one is not repaired line by line.
+  const dropped = code.length <= MAX_LINE_REPAIR_CHARS ? dropUnparsableLines(current, langs, deadline) : undefined;
   if (dropped) return { ...dropped, repairs: [...applied, ...dropped.repairs] };
   const e = firstError as { message?: string; loc?: { line: number; column: number } };
   const message = (e.message ?? String(firstError)).replace(/\s*\(\d+:\d+\)$/, '');
   throw new SyntaxRepairFailed(message, e.loc?.line ?? 1, (e.loc?.column ?? 0) + 1);
 }
 
+/** The largest snippet edited or dropped line by line (up to 200 whole parses); larger ones get the whole-text repairs only. */
+const MAX_LINE_REPAIR_CHARS = 64 * 1024;
 const MAX_DROPPED_LINES = 10;
 const MAX_EDITED_LINES = 10;
 
@@ -192,7 +198,7 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: De
     }
     const at = attempt.error;
     if (at === undefined || lines[at.line - 1] === undefined || lines[at.line - 1]?.trim() === '') return undefined;
-    const fixed = edited.length < MAX_EDITED_LINES && !edited.includes(at.line) ? editLine(lines, at, langs) : undefined;
+    const fixed = edited.length < MAX_EDITED_LINES && !edited.includes(at.line) ? editLine(lines, at, langs, deadline) : undefined;
     if (fixed !== undefined) {
       lines[at.line - 1] = fixed;
       edited.push(at.line);
@@ -213,7 +219,7 @@ function parseAny(code: string, langs: readonly Lang[]): { ast: t.File; code: st
     try {
       return { ast: parseAs(code, lang), code, lang };
     } catch (e) {
-      if (e instanceof RangeError) throw e;
+      if (e instanceof RangeError || e instanceof UnreadableInput) throw e;
       if (!failed) error = (e as { loc?: { line: number; column: number } }).loc;
       failed = true;
     }
@@ -226,7 +232,7 @@ function parseAny(code: string, langs: readonly Lang[]): { ast: t.File; code: st
  * line's new text, or undefined when none does. The first that parses wins, else the one the parser
  * gets furthest with.
  */
-function editLine(lines: readonly string[], at: { line: number; column: number }, langs: readonly Lang[]): string | undefined {
+function editLine(lines: readonly string[], at: { line: number; column: number }, langs: readonly Lang[], deadline?: DeadlineCheck): string | undefined {
   const line = lines[at.line - 1]!;
   const c = Math.min(at.column, line.length);
   const candidates: string[] = [];
@@ -251,6 +257,7 @@ function editLine(lines: readonly string[], at: { line: number; column: number }
   // The edit the parser gets furthest with: one that parses, else the one whose error comes last, past this line.
   let best: { text: string; line: number; column: number } | undefined;
   for (const candidate of new Set(candidates)) {
+    deadline?.check('repairing');
     const copy = [...lines];
     copy[at.line - 1] = candidate;
     const attempt = parseAny(copy.join('\n'), langs);
