@@ -171,6 +171,7 @@ test('limits: host work past the budget ends as host-timeout, on the main thread
   const jumping = () => { let reads = 0; return () => (reads++ === 0 ? 0 : 10_000); };
   const large = await runSnippet(code, { mode: 'none', totalTimeoutMs: 5_000 }, { clock: jumping() });
   assert.equal(large.status, 'host-timeout', JSON.stringify(large.errors));
+  assert.match(large.errors[0]?.message ?? '', /\(preparing on a worker thread\) ran past the snippet's budget of 5000 ms/);
   assert.equal(large.runs, 0);
   assert.equal(large.stdout, '');
 });
