@@ -1,10 +1,13 @@
-import { encodedSecrets, splitSecrets } from './hiddenSecrets.ts';
+import { decodedLiterals, encodedSecrets, escapedSecrets, hexSecrets, splitSecrets, variableSplitSecrets } from './hiddenSecrets.ts';
 import { isSecretName, OWN_RULES, type Finding, type SecretRule } from './secretRules.ts';
 
 /** A line of a numbered snippet as the prompts show it: `>> 12 | ` or `   3 | `. */
 const LINE_NUMBER = /^(?:>>| {2}) +\d+ \| /;
 const NUMBERED = new RegExp(LINE_NUMBER.source, 'm');
 const PLACEHOLDER = /REDACTED_[A-Z_]+_\d+/g;
+/** What may stand between the characters of a secret spelled out: spaces, punctuation, quotes, `+`. */
+const SPACING = '[\\s\\-_.,:;|/\\\\\'"\\x60+]*';
+const SEPARATORS_ONLY = /[\s\-_.,:;|/\\'"\x60+]/g;
 /** Texts redacted before (the system prompt, the examples) are answered from a memo. */
 const MEMO_ENTRIES = 256;
 const MEMO_LENGTH = 64_000;
@@ -21,6 +24,8 @@ export class PlaceholderRedactor {
   private readonly restorable = new Map<string, string>();
   private readonly counters = new Map<string, number>();
   private readonly memo = new Map<string, string>();
+  private readonly spaced = new Map<string, RegExp>();
+  private readonly truncated = new Map<string, RegExp | null>();
   private readonly envSecrets: readonly string[];
   private readonly rules: readonly SecretRule[];
 
@@ -31,6 +36,8 @@ export class PlaceholderRedactor {
       .map(([, value]) => value as string);
     // Longest first, so a secret containing another is replaced whole.
     this.envSecrets = [...new Set(values)].sort((a, b) => b.length - a.length);
+    // Known from the start: matched spaced out even before they occur whole.
+    for (const secret of this.envSecrets) this.placeholder('ENV_SECRET', secret, false);
   }
 
   /** How many distinct secrets were replaced so far. */
@@ -44,6 +51,7 @@ export class PlaceholderRedactor {
     let out = text;
     for (const secret of this.envSecrets) if (out.includes(secret)) out = out.split(secret).join(this.placeholder('ENV_SECRET', secret, false));
     out = this.redactFound(out);
+    out = this.redactSpaced(out);
     if (text.length <= MEMO_LENGTH) {
       if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
       this.memo.set(text, out);
@@ -59,7 +67,10 @@ export class PlaceholderRedactor {
   private redactFound(text: string): string {
     const view = withoutLineNumbers(text);
     const direct = (t: string): Finding[] => this.rules.flatMap((rule) => rule(t));
-    const found = [...direct(view.text), ...splitSecrets(view.text, direct), ...encodedSecrets(view.text, direct)];
+    const found = [
+      ...direct(view.text), ...splitSecrets(view.text, direct), ...encodedSecrets(view.text, direct), ...hexSecrets(view.text, direct),
+      ...escapedSecrets(view.text, direct), ...decodedLiterals(view.text), ...variableSplitSecrets(view.text, direct),
+    ];
     let out = '';
     let done = 0;
     for (const f of merged(found, view.text)) {
@@ -69,6 +80,34 @@ export class PlaceholderRedactor {
       done = end;
     }
     return out + text.slice(done);
+  }
+
+  /**
+   * Every secret seen so far, again wherever it comes back spaced out or split by separators (a
+   * model's definition that throws `s e c r e t`, a message that quotes it in pieces): its characters
+   * in order with only spaces, punctuation, quotes or `+` between them.
+   */
+  private redactSpaced(text: string): string {
+    let out = text;
+    for (const [secret, placeholder] of this.bySecret) {
+      if (secret.length < 6) continue;
+      let pattern = this.spaced.get(secret);
+      if (pattern === undefined) {
+        const chars = [...secret.replace(SEPARATORS_ONLY, '')];
+        if (chars.length < 6) continue;
+        pattern = new RegExp(chars.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(SPACING), 'g');
+        this.spaced.set(secret, pattern);
+      }
+      out = out.replace(pattern, placeholder);
+      // Cut short where a message was truncated: a start or an end of 8 characters or more.
+      let cut = this.truncated.get(secret);
+      if (cut === undefined) {
+        cut = truncatedForms(secret);
+        this.truncated.set(secret, cut);
+      }
+      if (cut !== null) out = out.replace(cut, placeholder);
+    }
+    return out;
   }
 
   private placeholder(kind: string, secret: string, restorable: boolean): string {
@@ -81,6 +120,25 @@ export class PlaceholderRedactor {
     if (restorable) this.restorable.set(p, secret);
     return p;
   }
+}
+
+const MIN_FRAGMENT = 8;
+const escapeRegExp = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A secret's starts and ends of MIN_FRAGMENT characters or more (what a truncated message keeps of
+ * it), as one pattern; null for a secret too short to have any but itself.
+ */
+function truncatedForms(secret: string): RegExp | null {
+  const chars = [...secret].map(escapeRegExp);
+  if (chars.length <= MIN_FRAGMENT) return null;
+  const head = chars.slice(0, MIN_FRAGMENT).join('');
+  const rest = chars.slice(MIN_FRAGMENT);
+  const prefixes = head + rest.reduceRight((tail, c) => `(?:${c}${tail})?`, '');
+  const tail = chars.slice(-MIN_FRAGMENT).join('');
+  const before = chars.slice(0, -MIN_FRAGMENT);
+  const suffixes = before.reduce((lead, c) => `(?:${lead}${c})?`, '') + tail;
+  return new RegExp(`${prefixes}|${suffixes}`, 'g');
 }
 
 /**
@@ -102,7 +160,8 @@ function merged(found: readonly Finding[], text: string): Finding[] {
 }
 
 function onlyWordsAround(outer: Finding, all: readonly Finding[], text: string): boolean {
-  const inner = all.filter((f) => f !== outer && f.start >= outer.start && f.end <= outer.end).sort((a, b) => a.start - b.start);
+  // A finding of the very same span is no more precise: the earlier rule's kind names it.
+  const inner = all.filter((f) => f !== outer && f.start >= outer.start && f.end <= outer.end && (f.start !== outer.start || f.end !== outer.end)).sort((a, b) => a.start - b.start);
   if (inner.length === 0) return false;
   let rest = '';
   let at = outer.start;

@@ -13,8 +13,9 @@ export interface Finding {
 
 export type SecretRule = (text: string) => Finding[];
 
-const SECRET_NAME = /(?:key|secret|token|passw(?:or)?d|passwd|pwd|credential|creds|auth|api)/i;
-const PASSWORD_NAME = /(?:passw(?:or)?d|passwd|pwd)/i;
+const SECRET_NAME = /(?:key|secret|token|passw(?:or)?d|passwd|pwd|passphrase|credential|creds|auth|api|(?:^|[_-])pass$|[a-z]Pass$)/i;
+/** Names whose every value is a password: `password`, `passwd`, `pwd`, `passphrase`, nodemailer's `auth.pass`. */
+const PASSWORD_NAME = /(?:passw(?:or)?d|passwd|pwd|passphrase|(?:^|[_-])pass$|[a-z]Pass$)/i;
 /** Secret-looking names that hold none: `author`, `keyboard`, `apiVersion`, `keyCode`, `tokenUrl`. */
 const NOT_SECRET_NAME = /^(?:author(?!i[sz]ation)\w*|\w*keyboard\w*|api_?(?:version|url|base|host|path|endpoint|docs?)|\w*key_?(?:code|name|path|length)|\w*token_?(?:type|url|endpoint))$/i;
 
@@ -68,6 +69,10 @@ const TOKENS: readonly (readonly [kind: string, pattern: RegExp])[] = [
   ['GOOGLE_KEY', /\bAIza[0-9A-Za-z_-]{35}\b/g],
   // gitleaks jwt
   ['JWT', /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g],
+  // gitleaks mailgun-private-api-token, mailgun-pub-key; the newer private key form
+  ['MAILGUN_KEY', /\b(?:key|pubkey)-[a-f0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b/g],
+  // gitleaks twilio-api-key (SK…), and an account SID (AC…)
+  ['TWILIO_KEY', /\b(?:SK|AC)[0-9a-fA-F]{32}\b/g],
 ];
 
 function tokens(text: string): Finding[] {
@@ -147,8 +152,45 @@ function randomTokens(text: string): Finding[] {
   return [...text.matchAll(RANDOM_TOKEN)].flatMap((m) => (isRandomToken(m[0]) && !m[0].startsWith('/') && !text.endsWith('base64,', m.index) ? [at(m.index, m[0], 'TOKEN')] : []));
 }
 
+/**
+ * Passwords in the syntax of other languages and tools, found by what precedes them: SQL's
+ * `WITH PASSWORD '…'` and `IDENTIFIED BY '…'`, `mysql -p…` (glued to the flag), a `--password=…`
+ * flag, ADO.NET and Azure connection strings (`Password=…;`, `AccountKey=…;`,
+ * `SharedAccessKey=…;`), session cookies (`sessionid=…`, `connect.sid=…`, `PHPSESSID=…`), and
+ * an `<input type="password" value="…">` in JSX or HTML.
+ */
+const PRECEDED: readonly RegExp[] = [
+  /\b(?:WITH\s+(?:ENCRYPTED\s+)?PASSWORD|IDENTIFIED\s+BY)\s+'((?:[^'\\\n]|\\.){4,200})'/gi,
+  /(?<![\w-])mysql(?:dump|admin)?\b[^\n]*?\s-p(?!\s)([^\s'"\x60]{4,200})/g,
+  /(?<![\w-])--?[\w-]*(?:passw(?:or)?d|passwd|pwd|passphrase|secret|token|api-?key)[\w-]*=([^\s'"\x60]{4,300})/gi,
+  /\b(?:Password|Pwd|AccountKey|SharedAccessKey|SharedAccessSignature|ClientSecret)\s*=\s*([^;'"\x60\s]{3,300})/gi,
+  /(?<![\w.-])(?:session(?:[_-]?id)?|sid|connect\.sid|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|remember_token|auth[_-]?token)=([^;\s'"\x60,]{8,400})/gi,
+  /<input\b[^>]*\btype=["']password["'][^>]*\b(?:defaultV|v)alue=(?:\{\s*)?["'\x60]([^"'\x60\n]{3,200})["'\x60]/g,
+  /<input\b[^>]*\b(?:defaultV|v)alue=(?:\{\s*)?["'\x60]([^"'\x60\n]{3,200})["'\x60][^>]*\btype=["']password["']/g,
+];
+
+function precededSecrets(text: string): Finding[] {
+  return PRECEDED.flatMap((pattern) => [...text.matchAll(pattern)].flatMap((m) => {
+    const value = m[1]!.replace(/\s+$/, '');
+    if (NOT_A_VALUE.test(value)) return [];
+    return [at(m.index + m[0].lastIndexOf(m[1]!), value, 'PASSWORD')];
+  }));
+}
+
+/**
+ * A Twilio auth token: 32 hex digits with no prefix of their own, told from a hash (a git SHA, an
+ * MD5 in code) by the account SID (`AC…`) the same text names.
+ */
+const TWILIO_SID = /\bAC[0-9a-fA-F]{32}\b/;
+const HEX_32 = /(["'\x60])([0-9a-fA-F]{32})\1/g;
+
+function twilioTokens(text: string): Finding[] {
+  if (!TWILIO_SID.test(text)) return [];
+  return [...text.matchAll(HEX_32)].map((m) => at(m.index + 1, m[2]!, 'TWILIO_TOKEN'));
+}
+
 /** The rules applied to the text itself; secretlint's come beside them. */
-export const OWN_RULES: readonly SecretRule[] = [tokens, connectionStrings, authHeaders, quotedPairs, loosePairs, randomTokens];
+export const OWN_RULES: readonly SecretRule[] = [tokens, connectionStrings, authHeaders, quotedPairs, loosePairs, precededSecrets, randomTokens, twilioTokens];
 
 function at(start: number, value: string, kind: string): Finding {
   return { start, end: start + value.length, kind };
