@@ -5,7 +5,7 @@ import type { RunOptions } from '../options.ts';
 import * as t from '@babel/types';
 import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { HostDeadline, hostTimeoutResult } from './hostDeadline.ts';
-import { instrumentationFailed, isStackOverflow, prepareSnippet, type PreparedSnippet } from './prepareSnippet.ts';
+import { instrumentationFailed, isStackOverflow, prepareSnippet, uncompilableResult, type PreparedSnippet } from './prepareSnippet.ts';
 
 /**
  * Babel parses and traverses recursively, so a snippet nested a few hundred levels deep (a long
@@ -40,6 +40,9 @@ type Reply =
 
 export async function prepareInWorker(source: string | Uint8Array, options: RunOptions, deadline: HostDeadline): Promise<PreparedSnippet | RunResult> {
   if (deadline.remainingMs() <= 0) return hostTimeoutResult(new HostTimeout('preparing on a worker thread', options.totalTimeoutMs), deadline.elapsedMs());
+  // Code V8 itself cannot compile (what sends a snippet here for its depth, or hides in a large one) is the snippet's syntax error, with V8's message.
+  const uncompilable = await uncompilableResult(source, options, deadline);
+  if (uncompilable) return uncompilable;
   const budgetMs = Math.max(1, deadline.remainingMs());
   const request: Request = { kind: KIND, source, options, budgetMs };
   const worker = new Worker(new URL(import.meta.url), { workerData: request, resourceLimits: { stackSizeMb: STACK_MB, maxOldGenerationSizeMb: PREPARE_HEAP_MB, maxYoungGenerationSizeMb: 16 } });

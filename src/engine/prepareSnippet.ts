@@ -33,17 +33,11 @@ export function isStackOverflow(error: unknown): boolean {
 export function prepareSnippet(input: string | Uint8Array, options: RunOptions, deadline: HostDeadline): PreparedSnippet | RunResult {
   const elapsed = () => deadline.elapsedMs();
   let parsed: ParsedSnippet;
-  let source: string | undefined;
   try {
-    source = decodeSource(input, options.maxSourceBytes);
+    const source = decodeSource(input, options.maxSourceBytes);
     parsed = parseSnippet(source, options.lang ?? langsFromFileName(options.fileName), deadline);
   } catch (error) {
-    if (isStackOverflow(error)) {
-      // Code V8 itself cannot compile is the snippet's syntax error, with V8's message; else a deeper stack may parse it.
-      const uncompilable = source === undefined ? undefined : uncompilableResult(source, options, deadline);
-      if (uncompilable) return uncompilable;
-      throw new StackTooShallow('parsing', { cause: error });
-    }
+    if (isStackOverflow(error)) throw new StackTooShallow('parsing', { cause: error });
     if (error instanceof HostTimeout) return hostTimeoutResult(error, elapsed());
     if (error instanceof SyntaxRepairFailed) return syntaxErrorResult(error.message, error.line, error.column, elapsed());
     if (error instanceof SnipexecError) return syntaxErrorResult(error.message, 1, 1, elapsed());
@@ -70,17 +64,17 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
 }
 
 /**
- * The syntax-error result of a snippet V8 itself cannot compile for want of stack, checked on this
- * (the main) thread, whose stack is the one Node runs a file with; undefined for any other input.
+ * The syntax-error result of a snippet V8 itself cannot compile for want of stack (in an isolate,
+ * as the snippet would run), with V8's error; undefined for any other input.
  */
-export function uncompilableResult(input: string | Uint8Array, options: RunOptions, deadline: HostDeadline): RunResult | undefined {
+export async function uncompilableResult(input: string | Uint8Array, options: RunOptions, deadline: HostDeadline): Promise<RunResult | undefined> {
   let source: string;
   try {
     source = decodeSource(input, options.maxSourceBytes);
   } catch {
     return undefined; // preparing it reports why
   }
-  const v8 = v8CompileError(source);
+  const v8 = await v8CompileError(source);
   return v8 && { ...syntaxErrorResult(v8.message, 1, 1, deadline.elapsedMs()), errors: [{ type: v8.type, message: v8.message, line: 1, column: 1, attribution: 'snippet' }] };
 }
 

@@ -15,7 +15,7 @@ import { definitionChecker } from './checkDefinition.ts';
 import { DefinitionBook } from './definitionBook.ts';
 import { HostDeadline } from './hostDeadline.ts';
 import { LARGE_INPUT_BYTES, prepareInWorker } from './prepareInWorker.ts';
-import { prepareSnippet, StackTooShallow, uncompilableResult, type PreparedSnippet } from './prepareSnippet.ts';
+import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepareSnippet.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
 import { explore, type ScenarioFacts } from './explore.ts';
@@ -70,7 +70,7 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
   // A large input is prepared there from the start, under the worker's heap cap.
   let prepared: PreparedSnippet | RunResult;
   try {
-    prepared = inputBytes(input) > LARGE_INPUT_BYTES ? uncompilableResult(input, options, deadline) ?? (await prepareInWorker(input, options, deadline)) : prepareSnippet(input, options, deadline);
+    prepared = inputBytes(input) > LARGE_INPUT_BYTES ? await prepareInWorker(input, options, deadline) : prepareSnippet(input, options, deadline);
   } catch (error) {
     if (!(error instanceof StackTooShallow)) throw error;
     prepared = await prepareInWorker(input, options, deadline);

@@ -3,7 +3,7 @@ import * as t from '@babel/types';
 import { SyntaxRepairFailed, UnreadableInput } from '../errors.ts';
 import type { Lang } from '../options.ts';
 import { REPAIRS } from './repairSnippet.ts';
-import { checkSnippetSize } from './snippetSize.ts';
+import { checkSnippetSize, SNIPPET_LIMITS, type SnippetLimits } from './snippetSize.ts';
 import { traverse } from './stripTypes.ts';
 import type { DeadlineCheck } from '../engine/hostDeadline.ts';
 
@@ -46,7 +46,7 @@ export function langFromFileName(fileName: string | undefined): Lang | undefined
   return 'js';
 }
 
-function parseAs(code: string, lang: Lang): t.File {
+function parseAs(code: string, lang: Lang, limits: SnippetLimits): t.File {
   const base = {
     allowReturnOutsideFunction: true,
     allowAwaitOutsideFunction: true,
@@ -63,7 +63,7 @@ function parseAs(code: string, lang: Lang): t.File {
     ast = parse(code, { ...base, sourceType: 'script' });
   }
   // Before the scope crawl, which costs far more than the parse: a tree over the limits goes no further.
-  checkSnippetSize(ast);
+  checkSnippetSize(ast, limits);
   checkDeclarations(ast);
   return ast;
 }
@@ -136,8 +136,10 @@ export function decodeSource(input: string | Uint8Array, maxBytes: number): stri
 /**
  * Parses a partial snippet: top-level return and await, import/export anywhere. When it fails,
  * applies the repairs cumulatively and reports the first error of the original when all fail.
+ * A tree over `limits` (SNIPPET_LIMITS unless a measurement of the host passes lifts them) throws
+ * UnreadableInput.
  */
-export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadline?: DeadlineCheck): ParsedSnippet {
+export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadline?: DeadlineCheck, limits: SnippetLimits = SNIPPET_LIMITS): ParsedSnippet {
   const langs = lang === undefined ? STDIN_ORDER : typeof lang === 'string' ? [lang] : lang;
   let firstError: unknown;
   let current = code;
@@ -154,7 +156,7 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
     deadline?.check(round === 0 ? 'parsing' : 'repairing');
     for (const candidate of langs) {
       try {
-        const ast = parseAs(current, candidate);
+        const ast = parseAs(current, candidate, limits);
         // A repair that leaves nothing of the original to run has not repaired it.
         if (applied.length === 0 || hasRunnableStatement(ast)) return { ast, code: current, lang: candidate, repairs: [...applied] };
       } catch (error) {
@@ -164,7 +166,7 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
     }
   }
   // Line by line, each try is a parse of the whole snippet: a large one is not repaired line by line.
-  const dropped = code.length <= MAX_LINE_REPAIR_CHARS ? dropUnparsableLines(current, langs, deadline) : undefined;
+  const dropped = code.length <= MAX_LINE_REPAIR_CHARS ? dropUnparsableLines(current, langs, limits, deadline) : undefined;
   if (dropped) return { ...dropped, repairs: [...applied, ...dropped.repairs] };
   const e = firstError as { message?: string; loc?: { line: number; column: number } };
   const message = (e.message ?? String(firstError)).replace(/\s*\(\d+:\d+\)$/, '');
@@ -183,14 +185,14 @@ const MAX_EDITED_LINES = 10;
  * blanked out (prose, shell commands, output pasted among the code), keeping the line count, for at
  * most a third of the lines. The edited and dropped lines are named in `repairs`.
  */
-function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: DeadlineCheck): ParsedSnippet | undefined {
+function dropUnparsableLines(code: string, langs: readonly Lang[], limits: SnippetLimits, deadline?: DeadlineCheck): ParsedSnippet | undefined {
   const lines = code.split('\n');
   const nonEmpty = lines.filter((l) => l.trim() !== '').length;
   const dropped: number[] = [];
   const edited: number[] = [];
   for (let i = 0; i <= MAX_DROPPED_LINES + MAX_EDITED_LINES; i++) {
     deadline?.check('repairing');
-    const attempt = parseAny(lines.join('\n'), langs);
+    const attempt = parseAny(lines.join('\n'), langs, limits);
     if ('ast' in attempt) {
       if (dropped.length + edited.length === 0 || !hasRunnableStatement(attempt.ast)) return undefined;
       const repairs = [...(edited.length > 0 ? [`edited-lines:${edited.join(',')}`] : []), ...(dropped.length > 0 ? [`dropped-lines:${dropped.join(',')}`] : [])];
@@ -198,7 +200,7 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: De
     }
     const at = attempt.error;
     if (at === undefined || lines[at.line - 1] === undefined || lines[at.line - 1]?.trim() === '') return undefined;
-    const fixed = edited.length < MAX_EDITED_LINES && !edited.includes(at.line) ? editLine(lines, at, langs, deadline) : undefined;
+    const fixed = edited.length < MAX_EDITED_LINES && !edited.includes(at.line) ? editLine(lines, at, langs, limits, deadline) : undefined;
     if (fixed !== undefined) {
       lines[at.line - 1] = fixed;
       edited.push(at.line);
@@ -212,12 +214,12 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], deadline?: De
 }
 
 /** The first language the code parses as, or where the first one's parse failed. */
-function parseAny(code: string, langs: readonly Lang[]): { ast: t.File; code: string; lang: Lang } | { error: { line: number; column: number } | undefined } {
+function parseAny(code: string, langs: readonly Lang[], limits: SnippetLimits): { ast: t.File; code: string; lang: Lang } | { error: { line: number; column: number } | undefined } {
   let error: { line: number; column: number } | undefined;
   let failed = false;
   for (const lang of langs) {
     try {
-      return { ast: parseAs(code, lang), code, lang };
+      return { ast: parseAs(code, lang, limits), code, lang };
     } catch (e) {
       if (e instanceof RangeError || e instanceof UnreadableInput) throw e;
       if (!failed) error = (e as { loc?: { line: number; column: number } }).loc;
@@ -232,7 +234,7 @@ function parseAny(code: string, langs: readonly Lang[]): { ast: t.File; code: st
  * line's new text, or undefined when none does. The first that parses wins, else the one the parser
  * gets furthest with.
  */
-function editLine(lines: readonly string[], at: { line: number; column: number }, langs: readonly Lang[], deadline?: DeadlineCheck): string | undefined {
+function editLine(lines: readonly string[], at: { line: number; column: number }, langs: readonly Lang[], limits: SnippetLimits, deadline?: DeadlineCheck): string | undefined {
   const line = lines[at.line - 1]!;
   const c = Math.min(at.column, line.length);
   const candidates: string[] = [];
@@ -260,7 +262,7 @@ function editLine(lines: readonly string[], at: { line: number; column: number }
     deadline?.check('repairing');
     const copy = [...lines];
     copy[at.line - 1] = candidate;
-    const attempt = parseAny(copy.join('\n'), langs);
+    const attempt = parseAny(copy.join('\n'), langs, limits);
     if ('ast' in attempt) return candidate;
     const e = attempt.error;
     if (e === undefined || e.line <= at.line) continue;

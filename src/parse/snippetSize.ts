@@ -8,23 +8,28 @@ import { UnreadableInput } from '../errors.ts';
  * (and the byte limit) the host stays within its stated memory bound (README "Security").
  */
 export const SNIPPET_LIMITS = {
-  /** Statements (declarations included): each gets a counter, a hook call and a source position. */
+  /** Statements (declarations included; blocks and empty ones not): each gets a counter, a hook call and a source position. */
   statements: 20_000,
   /** Syntax nodes of every kind. */
   nodes: 150_000,
 } as const;
 
+export interface SnippetLimits {
+  readonly statements: number;
+  readonly nodes: number;
+}
+
 /**
  * Throws UnreadableInput naming the limit when the tree holds more statements or nodes than
  * SNIPPET_LIMITS allow. One pass over the tree, which stops at the first limit reached.
  */
-export function checkSnippetSize(ast: t.File, limits: { readonly statements: number; readonly nodes: number } = SNIPPET_LIMITS): void {
+export function checkSnippetSize(ast: t.File, limits: SnippetLimits = SNIPPET_LIMITS): void {
   let statements = 0;
   let nodes = 0;
   let over: string | undefined;
   t.traverseFast(ast.program, (node) => {
     nodes++;
-    if (t.isStatement(node)) statements++;
+    if (t.isStatement(node) && !t.isBlockStatement(node) && !t.isEmptyStatement(node)) statements++;
     if (statements > limits.statements) over = `input has more than ${limits.statements} statements, the limit`;
     else if (nodes > limits.nodes) over = `input has more than ${limits.nodes} syntax nodes, the limit`;
     return over === undefined ? undefined : t.traverseFast.stop;
