@@ -16,7 +16,7 @@ import { SecretScanner } from './redactEnvValues.ts';
 import { REDACTED } from './snapshotValue.ts';
 
 function startRecording(config: RecordConfig): void {
-  const scanner = new SecretScanner(process.env);
+  const scanner = new SecretScanner(process.env, process.argv.slice(2));
   const recorder = new CallRecorder((s) => scanner.isSecret(s));
   Object.defineProperty(globalThis, RECORDER_GLOBAL, { value: recorder, enumerable: false, configurable: false, writable: false });
   // Stack frames and error excerpts of the program's files map back to the original text; files in node_modules keep theirs.
@@ -28,7 +28,7 @@ function startRecording(config: RecordConfig): void {
       return undefined; // not parseable: Node reports the syntax error as plain `node` would
     }
   });
-  const argv = process.argv.slice(2).map((a) => (scanner.isSecret(a) ? String(REDACTED.value) : a));
+  const argv = scanner.redactArgv(process.argv.slice(2), String(REDACTED.value));
   // 'exit' runs on a normal end, process.exit() and an uncaught error alike; only synchronous work is possible there.
   process.on('uncaughtExceptionMonitor', (error) => recorder.uncaught(error));
   process.on('exit', (code) => {

@@ -53,8 +53,8 @@ export async function recordProgram(programPath: string, args: readonly string[]
   });
   if (!existsSync(tracePath)) {
     // Killed before its exit handler ran (a signal): what it recorded is lost; the trace says how it ended.
-    const scanner = new SecretScanner(options.env ?? process.env);
-    const argv = args.map((a) => (scanner.isSecret(a) ? String(REDACTED.value) : a));
+    const scanner = new SecretScanner(options.env ?? process.env, args);
+    const argv = scanner.redactArgv(args, String(REDACTED.value));
     writeFileSync(tracePath, formatTrace({ version: TRACE_VERSION, program: config.program, argv, exitCode, calls: [] }));
   }
   return { exitCode, tracePath, trace: readTrace(tracePath) };

@@ -196,6 +196,8 @@ class Walk {
       this.count(depth + 1);
       out.push(this.json(d.value, depth + 1));
     }
+    // An array of bytes is text to a program (Buffer.from(secret), [...new TextEncoder().encode(secret)]): read as such.
+    if (out.length >= 6 && out.every((b) => Number.isInteger(b) && (b as number) >= 0 && (b as number) <= 255) && this.ctx.isSecret(String.fromCharCode(...(out as number[])))) throw new Unreplayable(REDACTED);
     return out;
   }
 
