@@ -6,7 +6,7 @@ import { fixedOnPath } from '../values/apiTypes/platformTypes.ts';
 import type { Degradation, ValueSource } from '../values/providers.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
 import { isExhausted, type Category, type ElementKind, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
-import { liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
+import { isWithin, liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
 import type { DefinitionCheck } from './checkDefinition.ts';
 import { ProviderBroker, type ProviderError } from './providerBroker.ts';
 import { TraceStore } from './traceStore.ts';
@@ -45,6 +45,11 @@ export interface BookContext {
   readonly log: Logger;
   /** Checks a generator's definition by execution before it is adopted (llm mode, src/engine/checkDefinition.ts). */
   readonly check?: DefinitionCheck;
+  /**
+   * Elements whose values stand as given (diff's edge values: `null`, an object without the member
+   * read): neither they nor anything below them is injected, refined or blamed.
+   */
+  readonly held?: ReadonlySet<string>;
 }
 
 /**
@@ -236,7 +241,7 @@ export class DefinitionBook {
     for (const e of errors) {
       if (e.attribution !== 'injected' || e.culprit === undefined) continue;
       const def = nearestDefined(e.culprit, (id) => this.defs.get(id));
-      if (!def || def.proposal.probe || def.proposal.category === 'Dummy' || !this.broker.owns(def.provider)) continue;
+      if (!def || this.isHeld(def.id) || def.proposal.probe || def.proposal.category === 'Dummy' || !this.broker.owns(def.provider)) continue;
       // A type the platform fixes stands (items.length is a number): the error is the snippet's, nothing is refined.
       if (this.fixedByPlatform(e.culprit)) continue;
       const before = def.proposal.source;
@@ -326,8 +331,16 @@ export class DefinitionBook {
     for (const id of [...this.defs.keys()]) if (!live.has(id)) this.defs.delete(id);
   }
 
+  /** An element at or below a held one (BookContext.held). */
+  private isHeld(id: string): boolean {
+    if (!this.ctx.held) return false;
+    for (const root of this.ctx.held) if (isWithin(id, root)) return true;
+    return false;
+  }
+
   private async value(req: IsolateRequest): Promise<Proposal | undefined> {
     const existing = this.defs.get(req.id);
+    if (this.isHeld(req.id)) return req.refine ? undefined : existing?.proposal;
     if (existing && !req.refine) return existing.proposal;
     if (existing && req.refine) return this.retry(existing, req.message ?? 'failed again', OBSERVED[req.kind ?? 'member'] ?? {});
     if (this.defs.size >= this.ctx.maxInjections) return undefined;
@@ -350,7 +363,7 @@ export class DefinitionBook {
 
   private async reject(id: string, error: string): Promise<Proposal | undefined> {
     const def = this.defs.get(id);
-    if (!def) return undefined;
+    if (!def || this.isHeld(id)) return undefined;
     return this.retry(def, error, {});
   }
 

@@ -65,3 +65,10 @@ export function liveIds(defs: ReadonlyMap<string, { readonly kind: ElementKind; 
   for (const [id, def] of defs) if (def.kind !== 'part') visit(id);
   return live;
 }
+
+/** Whether `id` is `root` or a path below it (`a.b`, `a[0]`, `a()`, `a#arg0` are below `a`). */
+export function isWithin(id: string, root: string): boolean {
+  if (!id.startsWith(root)) return id.startsWith(`await ${root}`) || id.startsWith(`new ${root}`) ? isWithin(id.slice(id.indexOf(' ') + 1), root) : false;
+  const next = id.charAt(root.length);
+  return next === '' || next === '.' || next === '[' || next === '(' || next === '#';
+}

@@ -53,6 +53,8 @@ export interface RuntimeConfig {
   readonly driveTargets: readonly GuestDriveTarget[];
   /** Call the targets nothing called, after the snippet and the environments' drivers (drive). */
   readonly drive: boolean;
+  /** Drive only these targets (by index), when present: `snipexec diff` drives the functions around a change. */
+  readonly driveOnly?: readonly number[];
   /**
    * Generated-to-original positions of the snippet's script, as [generated line, generated column,
    * original line, original column] quadruples: stack frames print the original code's (src/instrument/stackPositions.ts).

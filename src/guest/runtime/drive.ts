@@ -29,14 +29,21 @@ const instances: WeakMap<object, { value: object; receiver: 'new' | 'create' }> 
 export function drivePass(): number {
   let count = 0;
   const targets = config.driveTargets;
+  const only = config.driveOnly;
   for (let k = 0; k < targets.length; k++) {
     if (run.stopped) break;
     if (driven[k] || entered[k] || !registered(k)) continue;
+    if (only !== undefined && !includes(only, k)) continue;
     driven[k] = true;
     count++;
     driveOne(k, targets[k]!);
   }
   return count;
+}
+
+function includes(list: readonly number[], k: number): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i] === k) return true;
+  return false;
 }
 
 function registered(k: number): boolean {

@@ -1,0 +1,289 @@
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import { counterCount } from '../instrument/coverageModel.ts';
+import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
+import { buildResult, type RunResult } from '../report/buildResult.ts';
+import type { ParsedSnippet } from '../parse/parseSnippet.ts';
+import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
+import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
+import type { RuntimeReport } from '../protocol/runtime.ts';
+import { HELPERS_SOURCE } from '../values/dummyTable.ts';
+import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
+import { valueSourceFor, type ValueSource } from '../values/providers.ts';
+import { llmValueSource } from '../values/llm/llmProvider.ts';
+import { copyUsage, LlmEnvironment, NO_LLM_USAGE, type LlmSession } from '../llm/llmSession.ts';
+import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
+import { definitionChecker, type DefinitionCheck } from './checkDefinition.ts';
+import { DefinitionBook } from './definitionBook.ts';
+import { HostDeadline } from './hostDeadline.ts';
+import { LARGE_INPUT_BYTES, prepareInWorker } from './prepareInWorker.ts';
+import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepareSnippet.ts';
+import pino, { type Logger } from 'pino';
+import { renderDefinitions, type RenderedDefinitions } from './renderDefinitions.ts';
+import { jsString } from '../emit/sourceText.ts';
+import { loadEnvironments, type LoadedEnvironments } from '../environments/loadEnvironments.ts';
+import type { GuestBundle } from '../sandbox/bundleGuest.ts';
+
+const START_TIME = Date.UTC(2024, 0, 1);
+
+export interface RunDependencies {
+  /** Overrides the mode's value source; how tests and later providers plug in. */
+  readonly values?: ValueSource;
+  /**
+   * The endpoint, cache, caps and log of `--mode llm`, shared by the snippets of a batch. When
+   * absent, one is made from OPENAI_BASE_URL, OPENAI_API_KEY and SNIPEXEC_MODEL.
+   */
+  readonly llm?: LlmEnvironment;
+  /** The snippet's id (a batch row's), on every LLM log line; the file name, else `snippet`, when absent. */
+  readonly snippetId?: string;
+  /** Where a host bug's stack is logged; the LLM environment's log, else silent (the library prints nothing). */
+  readonly logger?: Logger;
+  /** The clock of the snippet's wall budget (`totalTimeoutMs`), host work included; Date.now unless a test fakes it. */
+  readonly clock?: () => number;
+  /** The environments to run with, instead of the ones the snippet's names select: how tests give inline environments. */
+  readonly environments?: readonly GuestBundle[];
+  /** How many of the leading `environments` may be evaluated into the startup snapshot, as the registry's are (0 when absent). */
+  readonly environmentsInSnapshot?: number;
+}
+
+let envLlm: LlmEnvironment | undefined;
+/** The environment-configured LLM, made once; throws LlmNotConfigured when nothing is set. */
+function defaultLlm(): LlmEnvironment {
+  envLlm ??= new LlmEnvironment(llmOptionsFromEnv(process.env));
+  return envLlm;
+}
+
+/**
+ * One snippet, prepared once (parsed, instrumented, its environments loaded, its value source
+ * made), and run as often as its callers ask: runSnippet's first execution and exploration's
+ * scenarios, diff's base and changed versions on the same values.
+ */
+export class SnippetSession {
+  readonly started = Date.now();
+  readonly parsed: ParsedSnippet;
+  readonly instrumented: InstrumentedSnippet;
+  /** The runtime config of every run, before a scenario's own answers. */
+  readonly config: RuntimeConfig;
+  readonly options: RunOptions;
+  readonly deadline: HostDeadline;
+  readonly environments: LoadedEnvironments;
+  readonly log: Logger;
+  private readonly values: ValueSource;
+  private readonly llm: LlmSession | undefined;
+  private readonly checker: DefinitionCheck | undefined;
+
+  private constructor(options: RunOptions, deadline: HostDeadline, prepared: PreparedSnippet, environments: LoadedEnvironments, values: ValueSource, log: Logger, llm: LlmSession | undefined) {
+    this.options = options;
+    this.deadline = deadline;
+    this.environments = environments;
+    this.values = values;
+    this.log = log;
+    this.llm = llm;
+    this.parsed = prepared.parsed;
+    this.instrumented = prepared.instrumented;
+    this.config = runtimeConfig(this.instrumented, options);
+    // An LLM's definitions are checked by execution, within their own budget, before the snippet runs with them.
+    this.checker = llm && definitionChecker({
+      hook: this.instrumented.hook, config: { ...this.config, drive: false }, environments, memoryLimitMb: options.memoryLimitMb,
+      timeoutMs: options.checkTimeoutMs, maxChecks: options.maxChecks, log,
+    });
+  }
+
+  /** Validates the options, parses (with repair), instruments and loads the environments: the session, or the result that ends the snippet here. */
+  static async open(input: string | Uint8Array, optionsInput: RunOptionsInput = {}, deps: RunDependencies = {}): Promise<SnippetSession | RunResult> {
+    const options = parseRunOptions(optionsInput);
+    // Host work counts against the snippet's budget too: past it, the snippet ends as `host-timeout`.
+    const deadline = new HostDeadline(options.totalTimeoutMs, deps.clock);
+    // Parse (with repair) and instrument; a snippet nested deeper than this thread's stack lets Babel
+    // go is prepared again on a thread with a deep stack.
+    // A large input is prepared there from the start, under the worker's heap cap.
+    let prepared: PreparedSnippet | RunResult;
+    try {
+      prepared = inputBytes(input) > LARGE_INPUT_BYTES ? await prepareInWorker(input, options, deadline) : prepareSnippet(input, options, deadline);
+    } catch (error) {
+      if (!(error instanceof StackTooShallow)) throw error;
+      prepared = await prepareInWorker(input, options, deadline);
+    }
+    if ('status' in prepared) return prepared;
+    // The environments the snippet's names select (a DOM for `document`, Node's built-ins for `require('path')`).
+    const environments: LoadedEnvironments = deps.environments || !options.environments
+      ? { bundles: deps.environments ?? [], fromRegistry: deps.environments ? (deps.environmentsInSnapshot ?? 0) : 0, names: (deps.environments ?? []).map((e) => e.name), failures: [] }
+      : await loadEnvironments(prepared.names, undefined, { cwd: process.cwd(), dirs: options.modulesDirs });
+    let llm: LlmSession | undefined;
+    let values = deps.values;
+    if (!values && options.mode === 'llm') {
+      llm = (deps.llm ?? defaultLlm()).session(deps.snippetId ?? options.fileName);
+      values = llmValueSource(llm, options.maxAttempts);
+    }
+    values ??= valueSourceFor(options.mode);
+    const log = deps.logger ?? llm?.log ?? deps.llm?.log ?? pino({ level: 'silent' });
+    return new SnippetSession(options, deadline, prepared, environments, values, log, llm);
+  }
+
+  /** A fresh book of definitions; `held` elements keep the values they are given (BookContext.held). */
+  newBook(held?: ReadonlySet<string>): DefinitionBook {
+    return new DefinitionBook({
+      snippet: this.parsed.code, map: this.instrumented.map, usage: this.instrumented.usage, values: this.values,
+      maxAttempts: this.options.maxAttempts, maxInjections: this.options.maxInjections, log: this.log,
+      ...(this.checker ? { check: this.checker } : {}), ...(held ? { held } : {}),
+    });
+  }
+
+  /** One scenario: learning runs, then the measured run (runScenario). */
+  run(config: RuntimeConfig, book: DefinitionBook, options: RunOptions = this.options, promising?: (report: RuntimeReport) => boolean): Promise<ScenarioRun> {
+    return runScenario(this.instrumented, config, this.environments, book, options, this.deadline, this.log, promising);
+  }
+
+  /** The JSON result of a measured run with the definitions it used; `final` counts the LLM calls so far in it. */
+  result(execution: ExecutionResult | undefined, book: DefinitionBook, rendered: RenderedDefinitions, runs: number, extra: Pick<Parameters<typeof buildResult>[0], 'explored' | 'outcomes'> = {}, final = false): RunResult {
+    return buildResult({
+      parsed: this.parsed, instrumented: this.instrumented,
+      clock: { seed: this.config.seed, startTime: this.config.startTime, maxTimerTicks: this.options.maxTimerTicks },
+      environments: { names: this.environments.names, failed: this.environments.failures, bundles: this.environments.bundles },
+      ...(this.environments.modules ? { modules: this.environments.modules } : {}),
+      execution, book, rendered, runs, elapsedMs: Date.now() - this.started, ...extra,
+      llmCalls: final && this.llm ? copyUsage(this.llm.usage) : NO_LLM_USAGE,
+    });
+  }
+}
+
+const inputBytes = (input: string | Uint8Array): number => (typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength);
+
+
+export interface ScenarioRun {
+  /** The measured run (undefined when the last run allowed was a learning one). */
+  readonly last: ExecutionResult | undefined;
+  /** The definitions it ran with. */
+  readonly ranWith: ReturnType<DefinitionBook['snapshot']>;
+  readonly runs: number;
+  /** The answers recording proxies gave at decisions in the learning runs, first seen (what exploration flips). */
+  readonly answers: Readonly<Record<string, boolean>>;
+  /** The recording proxies called, and iterated, at each site in the learning runs, first seen (what exploration makes fail, or empties). */
+  readonly callees: Readonly<Record<string, string>>;
+  readonly iterables: Readonly<Record<string, string>>;
+  /** A run of it timed out or ran out of memory. */
+  readonly stalled: boolean;
+}
+
+/**
+ * One scenario: runs the snippet in a fresh isolate as often as new elements are injected, up to
+ * `maxRuns`, and reports the last measured run, which starts with every definition already in place.
+ */
+async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger, promising?: (report: RuntimeReport) => boolean): Promise<ScenarioRun> {
+  let last: ExecutionResult | undefined;
+  // The definitions the last run used: the result lists these, not any learnt after it.
+  let ranWith: ReturnType<DefinitionBook['snapshot']> = new Map();
+  let lastLearnt = false;
+  let runs = 0;
+  let stalledAny = false;
+  const answers: Record<string, boolean> = {};
+  const callees: Record<string, string> = {};
+  const iterables: Record<string, string> = {};
+  // The best measured run so far, to come back to when retrying values made things worse.
+  let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
+  // The definitions of the last run that neither timed out nor ran out of memory.
+  let finished: ReturnType<DefinitionBook['snapshot']> | undefined;
+  while (runs < options.maxRuns) {
+    // Waiting for a provider (an LLM) is not the snippet's time.
+    const left = deadline.remainingMs() + book.providerMs;
+    if (runs > 0 && left < 50 && !lastLearnt) break;
+    runs++;
+    book.changed = false;
+    // Recording proxies may stand in for missing values in any run but the last one allowed.
+    book.mayProbe = runs < options.maxRuns && left >= 50;
+    const defsBefore = book.snapshot();
+    last = await execute(instrumented, config, environments, book, options, Math.min(options.timeoutMs, Math.max(50, left)), log);
+    ranWith = book.snapshot();
+    lastLearnt = book.probed.size > 0;
+    // A scenario whose first learning run reaches no line that matters (exploration's: none no kept
+    // scenario covered) is given up: recording proxies take every path the learnt values would.
+    if (runs === 1 && lastLearnt && promising && last.report && !promising(last.report)) break;
+    const ranOut = last.status === 'timeout' || last.status === 'memory-limit';
+    if (ranOut) stalledAny = true;
+    // An exploration scenario whose learning run stalls is given up too: the values learnt so far
+    // made a loop endless (recording proxies end loops), and its measured run would have them.
+    if (promising && lastLearnt && ranOut) break;
+    for (const [sid, answer] of Object.entries(last.report?.answers ?? {})) if (!(sid in answers)) answers[sid] = answer;
+    for (const [sid, id] of Object.entries(last.report?.callees ?? {})) if (!(sid in callees)) callees[sid] = id;
+    for (const [sid, id] of Object.entries(last.report?.iterables ?? {})) if (!(sid in iterables)) iterables[sid] = id;
+    const stalled = !lastLearnt && ranOut;
+    // A run that timed out or ran out of memory with generated definitions new since the last run
+    // that did not: they are blamed (an LLM's function that loops when called), and retried.
+    const stallBlamed = stalled && runs < options.maxRuns && (await book.blameStall(last.status as 'timeout' | 'memory-limit', finished));
+    if (!stalled) finished = ranWith;
+    if (!lastLearnt && last.report && !stallBlamed) {
+      const covered = coveredStatements(last.report, instrumented.map.statements.length);
+      if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
+    }
+    if (stallBlamed) book.changed = true;
+    await book.afterRun(last.report?.traces);
+    // A definition that threw while the prelude ran goes back to its provider with the error.
+    if (runs < options.maxRuns && (await book.definitionsFailed(last.report?.preludeFailures ?? []))) book.changed = true;
+    // A run that stopped on an injected value's fault: that value is retried with the error.
+    if (!book.changed && last.status === 'stopped' && runs < options.maxRuns && (await book.blame(last.report?.errors ?? []))) book.changed = true;
+    if (!book.changed || book.hostError) break;
+    if (!lastLearnt && !stallBlamed && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
+  }
+  if (best && last?.report && coveredStatements(last.report, instrumented.map.statements.length) < best.covered && !book.hostError) {
+    // One more run, with the definitions of the best one: more attempts never lower coverage.
+    book.restore(best.defs);
+    book.mayProbe = false;
+    last = await execute(instrumented, config, environments, book, options, options.timeoutMs, log);
+    ranWith = book.snapshot();
+    lastLearnt = false;
+    runs++;
+  }
+  // A learning run (recording proxies) is never reported; only a host bug ends the loop on one.
+  if (lastLearnt) {
+    last = undefined;
+    ranWith = new Map();
+  }
+  return { last, ranWith, runs, answers, callees, iterables, stalled: stalledAny };
+}
+
+/** How many of the first `statements` counters (the statements'; the functions' follow them) ran. */
+function coveredStatements(report: { statements: readonly number[] }, statements: number): number {
+  let n = 0;
+  for (let i = 0; i < statements; i++) if ((report.statements[i] ?? 0) > 0) n++;
+  return n;
+}
+
+/** The part of the runtime config that is the same for every run of a snippet, built once. */
+function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): RuntimeConfig {
+  return {
+    hook: instrumented.hook,
+    shownHook: instrumented.shownHook,
+    statements: counterCount(instrumented.map),
+    branches: instrumented.map.branches.map((b) => b.outcomes),
+    sites: instrumented.map.sites.map((s) => s.text),
+    messages: Object.fromEntries(instrumented.map.sites.filter((s) => s.messages !== undefined).map((s) => [s.id, s.messages as readonly [string, string]])),
+    seed: options.seed,
+    startTime: START_TIME + options.seed * 1000,
+    maxConsoleBytes: options.maxConsoleBytes,
+    helpers: HELPERS_SOURCE,
+    callbacks: CALLBACK_CONVENTIONS,
+    driveTargets: instrumented.driveTargets.map((d) => ({ name: d.name, kind: d.kind, params: d.params, topLevel: d.topLevel, ...(d.memberOf ? { memberOf: d.memberOf } : {}), ...(d.key !== undefined ? { key: d.key } : {}), ...(d.static ? { static: true } : {}), ...(d.errorFirst ? { errorFirst: true } : {}) })),
+    drive: instrumented.drive,
+    prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),
+    positions: instrumented.positions,
+  };
+}
+
+async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number, log: Logger): Promise<ExecutionResult> {
+  const rendered = renderDefinitions(book.defs);
+  // A script that evaluates to the `[id, value]` pairs the runtime adopts.
+  const adopt = rendered.accessors.length === 0 ? '' : `[${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}];`;
+  return runInIsolate({
+    prelude: rendered.guarded(instrumented.hook),
+    adopt,
+    script: instrumented.code,
+    environments: environments.bundles,
+    snapshotEnvironments: environments.fromRegistry,
+    log,
+    config,
+    timeoutMs,
+    memoryLimitMb: options.memoryLimitMb,
+    maxTimerTicks: options.maxTimerTicks,
+    onRequest: (json) => book.handle(json),
+    waitedMs: () => book.providerMs,
+  });
+}
