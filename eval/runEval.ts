@@ -17,6 +17,7 @@ import { llmOptionsFromEnv, parseLlmOptions } from '../src/llm/llmOptions.ts';
 import { LlmEnvironment } from '../src/llm/llmSession.ts';
 import type { Mode } from '../src/options.ts';
 import { evaluateDiff, type DiffEvaluation } from './evalDiff.ts';
+import { historyTable, readHistoryCases, runHistoryCase, summarizeHistory, type HistoryRow } from './evalDiffHistory.ts';
 import { coverageSvg, markdownTable, type Baseline } from './renderReport.ts';
 import { figures, overlap, type ModeFigures, type Overlap } from './summarizeRuns.ts';
 
@@ -88,15 +89,18 @@ for (const dataset of chosen) {
 
 // `snipexec diff` against ground truth, and its false-positive rate on released code.
 let diff: DiffEvaluation | undefined;
+const historyRows: HistoryRow[] = [];
 if (values.diff) {
-  diff = await evaluateDiff(limit);
-  console.error(`eval: diff: detected ${diff.detected}/${diff.buggy} type errors, ${diff.falsePositives}/${diff.clean} clean changes flagged` +
-    (diff.stable ? `, ${diff.stable.flagged}/${diff.stable.fragments} released function bodies flagged` : ''));
+  diff = await evaluateDiff();
+  console.error(`eval: diff: detected ${diff.detected}/${diff.buggy} type errors, ${diff.falsePositives}/${diff.clean} clean changes flagged`);
+  const cases = readHistoryCases();
+  for (const c of limit === undefined ? cases : cases.slice(0, limit)) historyRows.push(await runHistoryCase(c));
+  console.error(`eval: diff on real history: ${historyTable(summarizeHistory(historyRows), []).split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| measure')).join(' ')}`);
 }
 
-const summary = { generatedAt: new Date().toISOString(), node: process.version, modes, reps, limit: limit ?? null, datasets: chosen.map((d) => ({ name: d.name, kind: d.kind, describe: d.describe })), figures: all, overlaps, diff: diff ?? null, notes };
+const summary = { generatedAt: new Date().toISOString(), node: process.version, modes, reps, limit: limit ?? null, datasets: chosen.map((d) => ({ name: d.name, kind: d.kind, describe: d.describe })), figures: all, overlaps, diff: diff ?? null, diffHistory: diff ? summarizeHistory(historyRows) : null, notes };
 writeFileSync(join(values.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-const table = markdownTable(all, overlaps, notes, readBaseline(values.baseline)) + (diff ? diffTable(diff) : '');
+const table = markdownTable(all, overlaps, notes, readBaseline(values.baseline)) + (diff ? diffTable(diff) + '\n' + historyTable(summarizeHistory(historyRows), historyRows) : '');
 writeFileSync(join(values.out, 'table.md'), table);
 writeFileSync(join(values.out, 'coverage.svg'), coverageSvg(rowsFor));
 console.log(table);
@@ -104,12 +108,11 @@ console.log(table);
 function diffTable(d: DiffEvaluation): string {
   const pct = (a: number, b: number) => (b === 0 ? '–' : `${((a / b) * 100).toFixed(1)} %`);
   const rows = [
-    '### snipexec diff (datasets/type-errors, function bodies)', '',
+    '### snipexec diff (datasets/type-errors)', '',
     '| measure | value |', '|---|---|',
     `| type errors detected at their line | ${d.detected} / ${d.buggy} (${pct(d.detected, d.buggy)}) |`,
     `| clean changes flagged (false positives) | ${d.falsePositives} / ${d.clean} (${pct(d.falsePositives, d.clean)}) |`,
   ];
-  if (d.stable) rows.push(`| released function bodies flagged | ${d.stable.flagged} / ${d.stable.fragments} (${pct(d.stable.flagged, d.stable.fragments)}) |`);
   if (d.missed.length) rows.push('', `Missed: ${d.missed.join(', ')}`);
   if (d.flagged.length) rows.push('', `Flagged clean: ${d.flagged.join(', ')}`);
   return rows.join('\n') + '\n';

@@ -33,11 +33,11 @@ function report(files: Record<string, string>, at: [string, number, string?][]):
     writeFileSync(join(root, name), text);
   }
   const findings = at.map(([file, line, message]): Finding => ({
-    file, line, column: 16, type: 'TypeError', message: message ?? 'count.padStart is not a function', function: 'pad', attribution: 'snippet', confidence: 0.9, context: [],
+    file, line, column: 16, type: 'TypeError', message: message ?? 'count.padStart is not a function', function: 'pad', how: 'learnt', confidence: 0.9, context: [], evidence: { call: 'pad(7)', base: 'returned', definitions: [] },
   }));
   return {
     findings, root, startedAt: '2026-01-02T03:04:05.000Z', elapsedMs: 1500,
-    fragments: [{ file: 'broken.js', function: '(file)', kind: 'top-level', startLine: 1, endLine: 1, changedLines: [1], status: 'syntax-error', lineCoverage: 0, hints: [], error: 'Unexpected token (1:4)' }],
+    fragments: [{ file: 'broken.js', function: '(file)', kind: 'top-level', startLine: 1, endLine: 1, changedLines: [1], status: 'syntax-error', lineCoverage: 0, error: 'Unexpected token (1:4)' }], runs: 0, edges: 0,
   };
 }
 

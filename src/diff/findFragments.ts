@@ -3,72 +3,110 @@ import * as t from '@babel/types';
 import { langsFromFileName, parseSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
 
-/** A piece of a changed file run as a partial snippet. */
+/** A part of a changed file that `snipexec diff` drives: a function around a change, or the top level. */
 export interface Fragment {
   readonly file: string;
-  /** The function's name, or `(top level)`. */
+  /** The function's name (`parse`, `Parser.prototype.next`, `exports.isDefined`), or `(top level)`. */
   readonly name: string;
   readonly kind: 'function' | 'top-level';
-  /** File line of the snippet's first line: snippet line n is file line n + lineOffset. */
-  readonly lineOffset: number;
   readonly startLine: number;
   readonly endLine: number;
   /** The changed file lines inside the fragment. */
   readonly changedLines: readonly number[];
-  readonly code: string;
-  /** Parameter and closure values read off the file (call sites, top-level constants), as source. */
-  readonly hints: readonly string[];
 }
 
 /**
- * The fragments a change touched: each innermost function around a changed line, run as its
- * body with its parameters, closure variables and `this` left to fill; and, for changes outside
- * any function, the file's top level. Call sites in the file with literal arguments give the
- * parameters their values, and top-level constants with literal values are given too: those are
- * the code's own values, so an error they cause is the change's.
+ * The fragments a change touched. For a changed line inside a function, the outermost named
+ * function or method around it (a callback or arrow is reached the way its callers reach it: the
+ * function that makes it is driven), else the function itself; for a change outside any function,
+ * the file's top level. A changed top-level binding (`const LIST = 'a,b'`) touches every
+ * outermost function that reads it.
  */
 export function findFragments(file: string, source: string, changed: ReadonlySet<number>): Fragment[] {
   const parsed = parseSnippet(source, langsFromFileName(file));
-  const code = parsed.code;
-  const constants = literalConstants(parsed.ast, code);
-  const callArgs = literalCallArguments(parsed.ast, code);
-  const names = bindingNames(parsed.ast);
-  const touched = new Map<t.Function, number[]>();
+  const functions = functionsOf(parsed.ast);
+  const touched = new Map<FunctionInfo, number[]>();
   const topLevel: number[] = [];
-  const functions = runnableFunctions(parsed.ast);
   for (const line of [...changed].sort((a, b) => a - b)) {
-    const fn = innermostFunction(functions, line);
+    const fn = enclosing(functions, line);
     if (fn) touched.set(fn, [...(touched.get(fn) ?? []), line]);
     else topLevel.push(line);
   }
-  // A changed top-level binding (`const LIST = 'a,b'`) touches every function that reads it, on the lines that do.
-  for (const [fn, lines] of readersOf(parsed.ast, changedBindings(parsed.ast, topLevel))) {
-    if (!touched.has(fn)) touched.set(fn, lines);
+  for (const [node, lines] of readersOf(parsed.ast, changedBindings(parsed.ast, topLevel))) {
+    const fn = functions.find((f) => f.node === node);
+    if (fn && !touched.has(fn)) touched.set(fn, lines);
   }
-  const fragments: Fragment[] = [];
-  for (const [fn, lines] of touched) {
-    const body = fn.body as t.BlockStatement;
-    if (body.start == null || body.end == null || !body.loc || !fn.loc) continue;
-    const name = functionName(fn, names);
-    const text = code.slice(body.start + 1, body.end - 1);
-    const hints: string[] = [];
-    const args = callArgs.get(name);
-    fn.params.forEach((p, i) => {
-      const value = args?.[i];
-      if (t.isIdentifier(p) && value !== undefined) hints.push(`var ${p.name} = ${value};`);
-    });
-    const params = new Set(fn.params.flatMap((p) => (t.isIdentifier(p) ? [p.name] : [])));
-    for (const [id, value] of constants) if (!params.has(id) && new RegExp(`\\b${id.replace(/\$/g, '\\$')}\\b`).test(text)) hints.push(`var ${id} = ${value};`);
-    // The hints go on the line of the opening brace, so every line keeps its number.
-    fragments.push({
-      file, name, kind: 'function', lineOffset: body.loc.start.line - 1, startLine: fn.loc.start.line, endLine: fn.loc.end.line,
-      changedLines: lines, code: `${hints.join(' ')}${text}`, hints,
-    });
-  }
-  if (topLevel.length > 0) {
-    fragments.push({ file, name: '(top level)', kind: 'top-level', lineOffset: 0, startLine: 1, endLine: code.split('\n').length, changedLines: topLevel, code, hints: [] });
-  }
+  const fragments: Fragment[] = [...touched].sort(([a], [b]) => a.start - b.start)
+    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines }));
+  if (topLevel.length > 0) fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine: parsed.code.split('\n').length, changedLines: topLevel });
   return fragments;
+}
+
+interface FunctionInfo {
+  readonly node: t.Function;
+  readonly name: string;
+  /** Named: declared with a name, a method, or bound to a name or member where it is made. */
+  readonly named: boolean;
+  readonly start: number;
+  readonly end: number;
+  /** The function around it, when nested. */
+  readonly outer: FunctionInfo | undefined;
+}
+
+/** The fragment for a changed line: the outermost named function around it, else the innermost function; undefined at the top level. */
+function enclosing(functions: readonly FunctionInfo[], line: number): FunctionInfo | undefined {
+  let innermost: FunctionInfo | undefined;
+  for (const f of functions) if (line >= f.start && line <= f.end && (!innermost || f.start >= innermost.start)) innermost = f;
+  if (!innermost) return undefined;
+  let outermostNamed: FunctionInfo | undefined;
+  for (let f: FunctionInfo | undefined = innermost; f; f = f.outer) if (f.named) outermostNamed = f;
+  return outermostNamed ?? innermost;
+}
+
+/** Every function of the file, outer before inner, with its name and its enclosing function. */
+function functionsOf(ast: t.File): FunctionInfo[] {
+  const out: FunctionInfo[] = [];
+  const infos = new Map<t.Node, FunctionInfo>();
+  traverse(ast, {
+    Function(path: NodePath<t.Function>) {
+      const loc = path.node.loc;
+      if (!loc) return;
+      const outerPath = path.findParent((p) => p.isFunction());
+      const bound = boundName(path);
+      const own = ownName(path.node);
+      const name = own ?? bound ?? `<anonymous>@${loc.start.line}`;
+      const info: FunctionInfo = { node: path.node, name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined };
+      infos.set(path.node, info);
+      out.push(info);
+    },
+  });
+  return out;
+}
+
+function ownName(fn: t.Function): string | undefined {
+  if ((t.isFunctionDeclaration(fn) || t.isFunctionExpression(fn)) && fn.id) return fn.id.name;
+  if ((t.isObjectMethod(fn) || t.isClassMethod(fn) || t.isClassPrivateMethod(fn)) && t.isIdentifier(fn.key)) return fn.key.name;
+  return undefined;
+}
+
+/** `const f = () => …`, `exports.f = function …`, `{ f: function … }`: the name or member it is bound to. */
+function boundName(path: NodePath<t.Function>): string | undefined {
+  const parent = path.parent;
+  if (t.isVariableDeclarator(parent) && parent.init === path.node && t.isIdentifier(parent.id)) return parent.id.name;
+  if (t.isAssignmentExpression(parent) && parent.right === path.node) return memberText(parent.left);
+  if (t.isObjectProperty(parent) && parent.value === path.node && !parent.computed && (t.isIdentifier(parent.key) || t.isStringLiteral(parent.key))) return t.isIdentifier(parent.key) ? parent.key.name : parent.key.value;
+  if ((t.isClassProperty(parent) || t.isClassPrivateProperty(parent)) && parent.value === path.node && t.isIdentifier(parent.key)) return parent.key.name;
+  return undefined;
+}
+
+function memberText(node: t.Node): string | undefined {
+  if (t.isIdentifier(node)) return node.name;
+  if (t.isThisExpression(node)) return 'this';
+  if (t.isMemberExpression(node) && !node.computed && t.isIdentifier(node.property)) {
+    const object = memberText(node.object);
+    return object === undefined ? undefined : `${object}.${node.property.name}`;
+  }
+  return undefined;
 }
 
 /** Names declared by top-level variable declarations on the changed lines. */
@@ -93,80 +131,10 @@ function readersOf(ast: t.File, names: ReadonlySet<string>): Map<t.Function, num
       if (!names.has(name) || !path.isReferencedIdentifier() || !path.node.loc) return;
       const binding = path.scope.getBinding(name);
       if (binding && binding.scope !== path.scope.getProgramParent()) return; // shadowed
-      const fn = path.getFunctionParent();
-      if (!fn || !t.isBlockStatement(fn.node.body) || fn.node.generator) return;
-      const outer = fn.findParent((p) => p.isFunction())?.node as t.Function | undefined;
-      if (outer) return; // nested: the outer function is the fragment, when it reads the name itself
+      let fn = path.getFunctionParent();
+      if (!fn) return;
+      for (let outer = fn.getFunctionParent(); outer; outer = outer.getFunctionParent()) fn = outer;
       out.set(fn.node, [...(out.get(fn.node) ?? []), path.node.loc.start.line]);
-    },
-  });
-  return out;
-}
-
-/** The functions that can run as a fragment (a block body, not a generator), outer before inner. */
-function runnableFunctions(ast: t.File): t.Function[] {
-  const out: t.Function[] = [];
-  traverse(ast, {
-    Function(path: NodePath<t.Function>) {
-      if (path.node.loc && t.isBlockStatement(path.node.body) && !path.node.generator) out.push(path.node);
-    },
-  });
-  return out;
-}
-
-/** The innermost runnable function around a line: the last one around it, as inner ones come later. */
-function innermostFunction(functions: readonly t.Function[], line: number): t.Function | undefined {
-  for (let i = functions.length - 1; i >= 0; i--) {
-    const loc = functions[i]?.loc;
-    if (loc && line >= loc.start.line && line <= loc.end.line) return functions[i];
-  }
-  return undefined;
-}
-
-function functionName(fn: t.Function, names: WeakMap<t.Node, string>): string {
-  if ((t.isFunctionDeclaration(fn) || t.isFunctionExpression(fn)) && fn.id) return fn.id.name;
-  if ((t.isObjectMethod(fn) || t.isClassMethod(fn)) && t.isIdentifier(fn.key)) return fn.key.name;
-  return names.get(fn) ?? 'anonymous';
-}
-
-/** `const f = function…` / `const f = (…) => …`: the name a function is bound to and called by. */
-function bindingNames(ast: t.File): WeakMap<t.Node, string> {
-  const names = new WeakMap<t.Node, string>();
-  traverse(ast, {
-    VariableDeclarator(path) {
-      const init = path.node.init;
-      if (t.isIdentifier(path.node.id) && (t.isFunctionExpression(init) || t.isArrowFunctionExpression(init))) names.set(init, path.node.id.name);
-    },
-  });
-  return names;
-}
-
-const isLiteral = (n: t.Node | null | undefined): boolean =>
-  t.isStringLiteral(n) || t.isNumericLiteral(n) || t.isBooleanLiteral(n) || t.isNullLiteral(n) || (t.isTemplateLiteral(n) && n.expressions.length === 0) ||
-  (t.isUnaryExpression(n, { operator: '-' }) && t.isNumericLiteral(n.argument)) ||
-  (t.isArrayExpression(n) && n.elements.every((e) => isLiteral(e))) ||
-  (t.isObjectExpression(n) && n.properties.every((p) => t.isObjectProperty(p) && !p.computed && isLiteral(p.value as t.Node)));
-
-/** Top-level `const X = <literal>`, by name, as source. */
-function literalConstants(ast: t.File, code: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const s of ast.program.body) {
-    if (!t.isVariableDeclaration(s)) continue;
-    for (const d of s.declarations) if (t.isIdentifier(d.id) && d.init && isLiteral(d.init)) out.set(d.id.name, code.slice(d.init.start ?? 0, d.init.end ?? 0));
-  }
-  return out;
-}
-
-/** For each function name, the literal arguments of its first call site in the file that has any. */
-function literalCallArguments(ast: t.File, code: string): Map<string, (string | undefined)[]> {
-  const out = new Map<string, (string | undefined)[]>();
-  traverse(ast, {
-    CallExpression(path) {
-      const callee = path.node.callee;
-      const name = t.isIdentifier(callee) ? callee.name : t.isMemberExpression(callee) && t.isIdentifier(callee.property) ? callee.property.name : undefined;
-      if (name === undefined || out.has(name)) return;
-      const args = path.node.arguments.map((a) => (isLiteral(a) ? code.slice(a.start ?? 0, a.end ?? 0) : undefined));
-      if (args.some((a) => a !== undefined)) out.set(name, args);
     },
   });
   return out;

@@ -120,3 +120,12 @@ function reason(error: unknown): string {
   const text = stderr ? String(stderr).trim() : '';
   return text ? `: ${text.split('\n')[0]}` : '';
 }
+
+/** A file's text at BASE (`git show BASE:path`); undefined when BASE has no such file. */
+export function baseText(root: string, base: string, path: string): string | undefined {
+  try {
+    return git(root, ['show', `${base}:${path}`]);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runSnippet } from '../engine/runSnippet.ts';
 import { SnipexecError } from '../errors.ts';
-import type { ReportedError } from '../report/buildResult.ts';
+import { diffFile, type FileFinding, type FindingEvidence } from './diffFile.ts';
 import { findFragments, type Fragment } from './findFragments.ts';
-import { gitChanges } from './gitChanges.ts';
+import { baseText, gitChanges } from './gitChanges.ts';
 
-/** A runtime type error the change's own values cause. */
+/** A runtime error the change introduces, with the input that shows it. */
 export interface Finding {
   readonly file: string;
   readonly line: number;
@@ -14,11 +13,19 @@ export interface Finding {
   readonly type: string;
   readonly message: string;
   readonly function: string;
-  readonly attribution: 'snippet';
-  /** 0..1: how many of the runs with differently synthesised values reproduced it, lower off a changed line. */
+  /**
+   * How it was found: `learnt` (the changed version throws on the values learnt from its usage,
+   * the base version does not), `edge` (the same on an edge value: `null`, a missing option, an
+   * empty list), `removed` (a name the base version declared and the change uses undeclared), or
+   * `own` (a new file, whose own values cause it).
+   */
+  readonly how: FileFinding['how'];
+  /** 0..1: 0.9 on a changed line with learnt values or a removed name, 0.8 with an edge value; 0.2 less off a changed line. */
   readonly confidence: number;
   /** The injected elements of the run that reached it: the context it ran in. */
   readonly context: readonly string[];
+  /** The input: the driven call, the edge value, what the base version did on it, the run's definitions. */
+  readonly evidence: FindingEvidence;
   /** The code catches it itself: the run goes on, but the operation failed all the same. */
   readonly caught?: true;
 }
@@ -34,7 +41,6 @@ export interface FragmentReport {
   readonly changedLines: readonly number[];
   readonly status: string;
   readonly lineCoverage: number;
-  readonly hints: readonly string[];
   readonly error?: string;
 }
 
@@ -46,15 +52,20 @@ export interface DiffReport {
   /** When the diff started, as an ISO 8601 UTC time. */
   readonly startedAt: string;
   readonly elapsedMs: number;
+  /** Executions made, of the changed and the base versions, and edge scenarios tried. */
+  readonly runs: number;
+  readonly edges: number;
 }
 
 export interface DiffOptions {
   readonly cwd: string;
   readonly base?: string;
-  /** Seeds of the runs; a finding must appear in every one. */
-  readonly seeds?: readonly number[];
+  /** The seed of value synthesis (1 when absent). */
+  readonly seed?: number;
   /** Also run the files git does not track and does not ignore, as wholly new (default true). */
   readonly untracked?: boolean;
+  /** Edge scenarios per changed file (EDGE_BUDGET when absent). */
+  readonly edgeBudget?: number;
 }
 
 /** The exit status of `snipexec diff` for a report: 1 with findings, 0 without. */
@@ -62,85 +73,52 @@ export function diffExitCode(report: DiffReport): 0 | 1 {
   return report.findings.length > 0 ? 1 : 0;
 }
 
-/** Error types that are runtime type errors (not the code's own `throw`, not a missing name). */
-const TYPE_ERRORS = new Set(['TypeError', 'RangeError']);
-
 /**
- * `snipexec diff`: runs every fragment a git change touched as a partial snippet in trace mode and
- * keeps the type errors whose culprit is the code's own value (literals, constants, call-site
- * arguments, results of real built-ins), not an injected one, and not one raised in a call drive
- * made (drive's receivers and arguments are synthesised). A candidate is re-run with other
- * seeds, so other synthesised values, and kept only if every run reproduces it.
+ * `snipexec diff`: for every file a git change touched, runs the changed version as a module,
+ * driving the functions around the change, and the base version on the same values (diffFile.ts).
+ * A runtime type error the changed version raises and the base version does not is a finding.
  */
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const started = Date.now();
-  const seeds = options.seeds ?? [1, 2, 3];
+  const base = options.base ?? 'HEAD';
   const findings: Finding[] = [];
   const fragments: FragmentReport[] = [];
-  const { root, files } = gitChanges(options.cwd, options.base, options.untracked ?? true);
+  let runs = 0;
+  let edges = 0;
+  const { root, files } = gitChanges(options.cwd, base, options.untracked ?? true);
   for (const changed of files) {
     const path = join(root, changed.path);
     if (!existsSync(path)) continue; // deleted in the working tree
     const untracked = changed.untracked ? { untracked: true as const } : {};
+    const after = readFileSync(path, 'utf8');
     let found: Fragment[];
     try {
-      found = findFragments(changed.path, readFileSync(path, 'utf8'), changed.lines);
+      found = findFragments(changed.path, after, changed.lines);
     } catch (error) {
-      fragments.push({ file: changed.path, ...untracked, function: '(file)', kind: 'top-level', startLine: 1, endLine: 1, changedLines: [...changed.lines], status: 'syntax-error', lineCoverage: 0, hints: [], error: message(error) });
+      fragments.push({ file: changed.path, ...untracked, function: '(file)', kind: 'top-level', startLine: 1, endLine: 1, changedLines: [...changed.lines], status: 'syntax-error', lineCoverage: 0, error: message(error) });
       continue;
     }
-    for (const fragment of found) {
-      const { report, found: candidates } = await runFragment(fragment, seeds);
-      fragments.push({ ...report, ...untracked });
-      findings.push(...candidates);
+    if (found.length === 0) continue;
+    const before = changed.untracked ? undefined : baseText(root, base, changed.path);
+    const result = await diffFile({ file: changed.path, before, after, fragments: found, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}) });
+    runs += result.runs;
+    edges += result.edges;
+    for (const { fragment, status, lineCoverage } of result.fragments) {
+      fragments.push({ file: fragment.file, ...untracked, function: fragment.name, kind: fragment.kind, startLine: fragment.startLine, endLine: fragment.endLine, changedLines: fragment.changedLines, status, lineCoverage });
     }
+    for (const f of result.findings) findings.push(toFinding(f));
   }
-  return { findings, fragments, root, startedAt: new Date(started).toISOString(), elapsedMs: Date.now() - started };
+  findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  return { findings, fragments, root, startedAt: new Date(started).toISOString(), elapsedMs: Date.now() - started, runs, edges };
 }
 
-/** Runs one fragment with every seed; its report and the findings that persisted. */
-export async function runFragment(fragment: Fragment, seeds: readonly number[]): Promise<{ report: FragmentReport; found: Finding[] }> {
-  // The file name gives the language, as for `snipexec run`.
-  // One execution: the findings are the first execution's errors, which exploring more scenarios would not change.
-  const run = (seed: number) => runSnippet(fragment.code, { mode: 'trace', seed, scenarios: 1, fileName: fragment.file });
-  const first = await run(seeds[0] ?? 1);
-  const report: FragmentReport = {
-    file: fragment.file, function: fragment.name, kind: fragment.kind, startLine: fragment.startLine, endLine: fragment.endLine,
-    changedLines: fragment.changedLines, status: first.status, lineCoverage: first.lineCoverage, hints: fragment.hints,
+function toFinding(f: FileFinding): Finding {
+  const onChange = f.fragment.changedLines.includes(f.error.line);
+  const confidence = (f.how === 'edge' ? 0.8 : 0.9) - (onChange ? 0 : 0.2);
+  return {
+    file: f.fragment.file, line: f.error.line, column: f.error.column, type: f.error.type, message: f.error.message, function: f.fragment.name,
+    how: f.how, confidence: Math.round(confidence * 10) / 10, context: f.context, evidence: f.evidence, ...(f.error.caught ? { caught: true as const } : {}),
   };
-  const candidates = first.errors.filter((e) => own(e, fragment));
-  if (candidates.length === 0) return { report, found: [] };
-  let reproduced = candidates.map(() => 1);
-  for (const seed of seeds.slice(1)) {
-    const again = await run(seed);
-    reproduced = candidates.map((c, i) => (reproduced[i] ?? 0) + (again.errors.some((e) => own(e, fragment) && e.line === c.line && e.type === c.type) ? 1 : 0));
-  }
-  const context = first.injections.map((i) => i.element);
-  const found = candidates.flatMap((c, i): Finding[] => {
-    if ((reproduced[i] ?? 0) < seeds.length) return [];
-    const line = c.line + fragment.lineOffset;
-    const onChange = fragment.changedLines.includes(line);
-    return [{
-      file: fragment.file, line, column: c.column, type: c.type, message: c.message, function: fragment.name, attribution: 'snippet',
-      confidence: onChange ? 0.9 : 0.6, context, ...(c.caught ? { caught: true as const } : {}),
-    }];
-  });
-  return { report, found };
-}
-
-/**
- * A type error of the code's own values, inside the fragment, and for the top level on a changed
- * line; whether the code catches it or not (a caught error is only reported when the code's own
- * operation raised it, see `caught` in the README).
- */
-function own(e: ReportedError, fragment: Fragment): boolean {
-  if (e.attribution !== 'snippet' || e.explicit || !TYPE_ERRORS.has(e.type) || e.line <= 0) return false;
-  // Raised in a call drive made: its receiver and arguments are synthesised (a method called plain
-  // shows as a lost `this`), so it is no evidence about the change; the run still reports it.
-  if (e.drive !== undefined) return false;
-  const line = e.line + fragment.lineOffset;
-  if (fragment.kind === 'top-level') return fragment.changedLines.includes(line);
-  return line >= fragment.startLine && line <= fragment.endLine;
 }
 
 function message(error: unknown): string {

@@ -1,0 +1,219 @@
+import type { Definition } from '../engine/definitionBook.ts';
+import { renderDefinitions } from '../engine/renderDefinitions.ts';
+import { SnippetSession } from '../engine/snippetSession.ts';
+import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
+import { edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import type { Fragment } from './findFragments.ts';
+import { removedNames } from './removedNames.ts';
+
+/** Runtime errors that are the code's failing operations: what `diff` reports. */
+export const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
+
+/** The input a finding was seen on, and what the base version did with it. */
+export interface FindingEvidence {
+  /** The driven call that threw, with its arguments inlined (`parse('a', null)`), when a drive made it. */
+  readonly call?: string;
+  /** The edge value given (`parse#arg1 = null`), when the scenario had one. */
+  readonly edge?: { readonly element: string; readonly source: string };
+  /** The base version on the same values: `returned` (the call), `completed` (the file), or absent for a new file. */
+  readonly base?: 'returned' | 'completed';
+  /** The definitions the run had (element and source), for the reproduction. */
+  readonly definitions: readonly { readonly element: string; readonly source: string }[];
+}
+
+/** A new error of the changed version, before it is placed in a report. */
+export interface FileFinding {
+  readonly error: ReportedError;
+  readonly fragment: Fragment;
+  /** Seen with the learnt values (`learnt`), an edge value (`edge`), by its own values in a new file (`own`), or a removed name (`removed`). */
+  readonly how: 'learnt' | 'edge' | 'own' | 'removed';
+  readonly evidence: FindingEvidence;
+  readonly context: readonly string[];
+}
+
+export interface FileDiff {
+  readonly fragments: readonly { fragment: Fragment; status: string; lineCoverage: number }[];
+  readonly findings: readonly FileFinding[];
+  /** Runs made, of the changed and the base version. */
+  readonly runs: number;
+  /** Edge scenarios tried. */
+  readonly edges: number;
+}
+
+export interface FileDiffInput {
+  readonly file: string;
+  /** The file at BASE; undefined for a new file. */
+  readonly before: string | undefined;
+  readonly after: string;
+  readonly fragments: readonly Fragment[];
+  readonly seed: number;
+  /** Edge scenarios at most (EDGE_BUDGET when absent). */
+  readonly edgeBudget?: number;
+}
+
+/** Per-run budgets of diff's executions: a file's module and its driven functions. */
+const RUN_OPTIONS = { mode: 'trace', scenarios: 1, timeoutMs: 2_000, totalTimeoutMs: 60_000, maxRuns: 6 } as const;
+/** An edge scenario starts from learnt values: at most one more learning run for what its path newly needs. */
+const EDGE_RUNS = 3;
+
+/** One version of the file, prepared once and run on given values. */
+class Version {
+  readonly session: SnippetSession;
+  /** The drive targets it calls, by index, and their names. */
+  readonly driveOnly: readonly number[];
+  readonly targetNames: readonly string[];
+
+  private constructor(session: SnippetSession, driveOnly: readonly number[]) {
+    this.session = session;
+    this.driveOnly = driveOnly;
+    this.targetNames = driveOnly.map((k) => session.instrumented.driveTargets[k]!.name);
+  }
+
+  static async open(text: string, file: string, seed: number, drive: (targets: readonly { name: string; line: number }[]) => number[]): Promise<Version | RunResult> {
+    const session = await SnippetSession.open(text, { ...RUN_OPTIONS, seed, fileName: file });
+    if (!(session instanceof SnippetSession)) return session;
+    const only = drive(session.instrumented.driveTargets);
+    return new Version(session, only);
+  }
+
+  /** Runs with these definitions (learning what else its path needs), `held` at their values. */
+  async run(defs: ReadonlyMap<string, Definition> | undefined, held?: ReadonlySet<string>, maxRuns?: number): Promise<{ result: RunResult; defs: Map<string, Definition> }> {
+    const { session } = this;
+    const book = session.newBook(held);
+    if (defs) book.restore(new Map(defs));
+    const options = maxRuns === undefined ? session.options : { ...session.options, maxRuns };
+    const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly }, book, options);
+    book.restore(scenario.ranWith);
+    const result = session.result(scenario.last, book, renderDefinitions(book.defs), scenario.runs);
+    return { result, defs: scenario.ranWith };
+  }
+}
+
+/**
+ * Differential execution of one changed file: the changed version runs as a whole module (its own
+ * top level, constants and helpers real; only what lies outside the file is learnt), driving the
+ * functions around the change; the base version runs on the same learnt values. An error the
+ * changed version raises and the base version does not, on the same inputs, is the change's. Then
+ * edge values (`undefined`, `null`, `''`, `[]`, `{}`, `0`, `NaN`, the other shape) for the driven
+ * functions' inputs and the results of outside calls, the ones near the change first, each run on
+ * both versions. A new file has no base: its errors count when the code's own values cause them.
+ */
+export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
+  const { fragments } = input;
+  const inFragment = (line: number) => fragments.some((f) => line >= f.startLine && line <= f.endLine);
+  const changedLines = new Set(fragments.flatMap((f) => f.changedLines));
+  const after = await Version.open(input.after, input.file, input.seed, (targets) => targets.flatMap((t, k) => (fragments.some((f) => f.kind === 'function' && t.line >= f.startLine && t.line <= f.endLine) ? [k] : [])));
+  if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
+  const first = await after.run(undefined);
+  let runs = first.result.runs;
+  const report = fragments.map((fragment) => ({ fragment, status: first.result.status, lineCoverage: fragmentCoverage(first.result, fragment) }));
+  const findings: FileFinding[] = [];
+  const fragmentOf = (line: number) => fragments.find((f) => line >= f.startLine && line <= f.endLine && f.kind === 'function') ?? fragments.find((f) => f.kind === 'top-level') ?? fragments[0]!;
+  const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, result: RunResult) => {
+    // One finding per line and type: `undefined` and `null` breaking one operation are one bug.
+    if (findings.some((f) => f.error.line === error.line && f.error.type === error.type)) return;
+    findings.push({ error, fragment: fragmentOf(error.line), how, evidence, context: result.injections.map((i) => i.element) });
+  };
+  if (input.before === undefined) {
+    // A new file: no base to compare with; the errors its own values cause (README "Attribution").
+    for (const e of first.result.errors) if (ownError(e) && inFragment(e.line)) add(e, 'own', evidenceOf(first.result, first.defs, e, undefined, undefined), first.result);
+    return { fragments: report, findings, runs, edges: 0 };
+  }
+  const before = await Version.open(input.before, input.file, input.seed, (targets) => targets.flatMap((t, k) => (after.targetNames.includes(t.name) ? [k] : [])));
+  if (!(before instanceof Version)) return { fragments: report, findings, runs, edges: 0 };
+  // The base version on the learnt values: what an edge value must change in it to count as handled.
+  const baseFirst = await before.run(first.defs);
+  runs += baseFirst.result.runs;
+  const compare = async (changed: { result: RunResult; defs: Map<string, Definition> }, edge: EdgeValue | undefined): Promise<void> => {
+    const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider');
+    if (candidates.length === 0) return;
+    let base = baseFirst;
+    if (edge) {
+      base = await before.run(changed.defs, new Set([edge.element]), EDGE_RUNS);
+      runs += base.result.runs;
+      // An edge value counts only where the base version handled it: it took another branch for it
+      // (a guard, a default, an early return), not merely passed it along.
+      if (!tookOtherBranch(base.result, baseFirst.result)) return;
+    }
+    for (const e of candidates) {
+      const verdict = baseOutcome(e, changed.result, base.result);
+      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict), changed.result);
+    }
+  };
+  await compare(first, undefined);
+  // The change's own ReferenceErrors: a name it uses that the file or an import defined before.
+  for (const e of removedNames(input.before, input.after, input.file, first.result)) add(e, 'removed', { base: 'completed', definitions: [] }, first.result);
+  const edges = edgeValues(first.defs, after.targetNames, changedLines, inFragment, input.edgeBudget);
+  for (const edge of edges) {
+    const changed = await after.run(withEdgeValue(first.defs, edge), new Set([edge.element]), EDGE_RUNS);
+    runs += changed.result.runs;
+    await compare(changed, edge);
+  }
+  return { fragments: report, findings, runs, edges: edges.length };
+}
+
+/**
+ * What the base version did where the changed one raised `e`: `returned` when the same driven
+ * function returned, `completed` when the error is raised outside drive and the base version
+ * raised no error of that type and message; undefined when the base failed as well.
+ */
+function baseOutcome(e: ReportedError, changed: RunResult, base: RunResult): FindingEvidence['base'] {
+  if (base.errors.some((b) => b.type === e.type && b.message === e.message)) return undefined;
+  if (e.drive !== undefined) {
+    const call = (base.drives ?? []).find((d) => d.target === e.drive);
+    if (call) return call.outcome === 'returned' ? 'returned' : undefined;
+  }
+  // Not driven (the top level, or a function its own code called): the base run must have gone as far without failing.
+  if (base.status !== 'completed' && !(changed.status !== 'completed' && base.status === 'stopped' && base.errors.every((b) => b.caught))) return undefined;
+  return 'completed';
+}
+
+/** Whether a decision (an `if`, `?:`, `&&`/`||`/`??`, `switch`; not a loop) went a way in `run` it did not in `reference`. */
+function tookOtherBranch(run: RunResult, reference: RunResult): boolean {
+  const hit = (r: RunResult) => new Set((r.coverageDetail?.branches ?? []).flatMap((b) => (b.kind === 'loop' ? [] : b.counts.flatMap((c, k) => (c > 0 ? [`${b.line}:${b.column}:${k}`] : [])))));
+  const before = hit(reference);
+  for (const key of hit(run)) if (!before.has(key)) return true;
+  return false;
+}
+
+/** A runtime type error of the code's own values (a new file's findings, as before differential runs). */
+function ownError(e: ReportedError): boolean {
+  return e.attribution === 'snippet' && !e.explicit && e.drive === undefined && (e.type === 'TypeError' || e.type === 'RangeError') && e.line > 0;
+}
+
+function evidenceOf(result: RunResult, defs: ReadonlyMap<string, Definition>, e: ReportedError, edge: EdgeValue | undefined, base: FindingEvidence['base']): FindingEvidence {
+  const call = e.drive === undefined ? undefined : (result.drives ?? []).find((d) => d.target === e.drive);
+  return {
+    ...(call ? { call: callText(call, defs) } : {}),
+    ...(edge ? { edge: { element: edge.element, source: edge.source } } : {}),
+    ...(base ? { base } : {}),
+    definitions: result.injections.map((i) => ({ element: i.element, source: i.source })),
+  };
+}
+
+/** `parse("a,b", null)`: the driven call with each argument's learnt value inlined, as far as it is short. */
+function callText(call: DrivenCall, defs: ReadonlyMap<string, Definition>): string {
+  const args = call.args.map((_, i) => inline(defs, `${call.target}#arg${i}`, 0) ?? 'undefined');
+  return `${call.target}(${args.join(', ')})`;
+}
+
+/** An element's value as one expression, its parts inlined; undefined past a depth or a length. */
+function inline(defs: ReadonlyMap<string, Definition>, id: string, depth: number): string | undefined {
+  const d = defs.get(id);
+  if (!d || d.proposal.probe) return undefined;
+  let source = d.proposal.source;
+  for (let i = d.proposal.refs.length - 1; i >= 0; i--) {
+    const part = depth < 4 ? inline(defs, d.proposal.refs[i]!, depth + 1) : undefined;
+    source = source.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), () => part ?? 'undefined');
+  }
+  return source.length > 400 ? `${source.slice(0, 400)}…` : source;
+}
+
+/** The share of a fragment's measured lines the run covered. */
+function fragmentCoverage(result: RunResult, fragment: Fragment): number {
+  const inside = (l: number) => l >= fragment.startLine && l <= fragment.endLine;
+  const measured = result.lines.measured.filter(inside);
+  if (measured.length === 0) return 1;
+  const uncovered = new Set(result.lines.uncovered);
+  return measured.filter((l) => !uncovered.has(l)).length / measured.length;
+}

@@ -1,0 +1,64 @@
+import type { Definition } from '../engine/definitionBook.ts';
+import { isWithin } from '../engine/elementPaths.ts';
+
+/** One edge scenario: an input element given a value real callers pass that usage never suggests. */
+export interface EdgeValue {
+  readonly element: string;
+  /** The value, as source. */
+  readonly source: string;
+}
+
+/** Edge scenarios per changed file, at most: each costs a run of the changed version, and of the base one when it fails. */
+export const EDGE_BUDGET = 32;
+
+/** Per learnt category, the edge values tried after `undefined` and `null`: empty, zero, the other shape. */
+const BY_CATEGORY: Partial<Record<string, readonly string[]>> = {
+  string: ["''", "['example']"],
+  array: ['[]', "'example'"],
+  tuple: ['[]', "'example'"],
+  object: ['{}'],
+  number: ['0', 'NaN'],
+};
+
+/**
+ * The edge values worth trying, most promising first: for each input of the driven functions
+ * (their arguments, the members and results below them) and each result of a call into code
+ * outside the file, `undefined` (a missing argument or option), `null`, then by the learnt
+ * value's category `''`, `[]`, `{}` (an object without the member read), `0`, `NaN`, a string
+ * where an array was used and the reverse. Elements first used on a changed line come first, then
+ * those used inside a changed fragment, then the rest, in source order.
+ */
+export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET): EdgeValue[] {
+  const args = [...defs.values()].filter((d) => d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`)));
+  const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (args.some((a) => isWithin(d.id, a.id)) || (d.kind === 'return' && !args.some((a) => isWithin(d.id, a.id)))));
+  const rank = (d: Definition) => (changed.has(d.line) ? 0 : inFragment(d.line) ? 1 : 2);
+  inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
+  const out: EdgeValue[] = [];
+  for (const d of inputs) {
+    for (const source of ['undefined', 'null', ...(BY_CATEGORY[d.proposal.category] ?? [])]) {
+      if (source === d.proposal.source) continue;
+      out.push({ element: d.id, source });
+    }
+  }
+  // Breadth first: every element's `undefined` and `null` before any element's third value.
+  const round = (e: EdgeValue) => { const values = ['undefined', 'null', ...(BY_CATEGORY[defs.get(e.element)?.proposal.category ?? ''] ?? [])]; return values.indexOf(e.source); };
+  return out.map((e, i) => ({ e, i })).sort((a, b) => Number(round(a.e) >= 2) - Number(round(b.e) >= 2) || a.i - b.i).slice(0, budget).map(({ e }) => e);
+}
+
+/** The definitions with `edge` standing for its element and nothing below it (an object without its members). */
+export function withEdgeValue(defs: ReadonlyMap<string, Definition>, edge: EdgeValue): Map<string, Definition> {
+  const out = new Map<string, Definition>();
+  for (const [id, d] of defs) {
+    if (id === edge.element) out.set(id, { ...d, proposal: { source: edge.source, refs: [], category: categoryOf(edge.source) }, provider: 'edge', history: [...d.history], rejected: [...d.rejected] });
+    else if (!isWithin(id, edge.element)) out.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
+  }
+  return out;
+}
+
+function categoryOf(source: string): Definition['proposal']['category'] {
+  if (source === 'undefined' || source === 'null') return source;
+  if (source === '[]' || source.startsWith('[')) return 'array';
+  if (source === '{}') return 'object';
+  if (source.startsWith("'")) return 'string';
+  return 'number';
+}
