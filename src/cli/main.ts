@@ -21,7 +21,8 @@ import { createLogger } from './createLogger.ts';
 import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
 import { addFlags, BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, positiveInteger, RUN_FLAGS } from './optionFlags.ts';
 import { exitCodeFor, stopOnSignals } from './stopOnSignal.ts';
-import { diffExitCode, runDiff } from '../diff/runDiff.ts';
+import { diffExitCode, runDiff, type DiffReport } from '../diff/runDiff.ts';
+import { EDGE_BUDGET } from '../diff/edgeValues.ts';
 import { toSarif } from '../diff/toSarif.ts';
 import { formatDiff } from '../diff/formatDiff.ts';
 import { addRecordCommands, printTestsSummary } from './recordCommands.ts';
@@ -239,17 +240,39 @@ addQueueFlags(addReportFlags(addFlags(addFlags(batchCommand, BATCH_FLAGS, batchO
 program
   .command('diff')
   .argument('[base]', 'commit to compare the working tree with, as `git diff BASE`', 'HEAD')
-  .description('run the functions and top-level code a git change touched; report the runtime type errors their own values cause')
+  .description('run the functions and top-level code a git change touched, and their base version on the same values; report the runtime type errors the change introduces')
   .option('--json', 'print { findings, fragments, elapsedMs } as one JSON object')
   .option('--sarif <file>', 'write the findings as SARIF 2.1.0')
   .option('--no-untracked', 'leave out the files git does not track (by default each untracked, not ignored file is run as wholly new)')
-  .action(async (base: string, flags: { json?: boolean; sarif?: string; untracked: boolean }) => {
+  .option('--edges <n>', `edge scenarios per changed file: undefined, null, '', [], {}, 0, NaN for the driven functions' inputs (0: the learnt values only)`, edgeCount, EDGE_BUDGET)
+  .option('--repro <dir>', 'write a node:test file per finding into DIR that fails with its error under plain node (CommonJS files)')
+  .action(async (base: string, flags: { json?: boolean; sarif?: string; untracked: boolean; edges: number; repro?: string }) => {
     if (flags.sarif) checkWritableFile(flags.sarif);
-    const report = await runDiff({ cwd: process.cwd(), base, untracked: flags.untracked });
+    let report = await runDiff({ cwd: process.cwd(), base, untracked: flags.untracked, edgeBudget: flags.edges, reproductions: flags.repro !== undefined });
+    if (flags.repro !== undefined) report = writeReproductions(report, flags.repro);
     if (flags.sarif) writeFileSync(flags.sarif, JSON.stringify(toSarif(report, packageVersion()), null, 2) + '\n');
     process.stdout.write(flags.json ? jsonText(report) + '\n' : formatDiff(report, colorEnabled(process.stdout)));
     process.exitCode = diffExitCode(report);
   });
+
+/** `--edges N`: a whole number from 0 to 1,000. */
+function edgeCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 1000) throw new InvalidArgumentError('expected a whole number from 0 to 1000');
+  return n;
+}
+
+/** Writes each finding's reproduction into `dir` (`lib__qs.js-6.test.cjs`); the report names the files instead of holding their source. */
+function writeReproductions(report: DiffReport, dir: string): DiffReport {
+  mkdirSync(dir, { recursive: true });
+  const findings = report.findings.map((f) => {
+    if (f.reproduction === undefined) return f;
+    const file = join(dir, `${f.file.replace(/[^\w.-]+/g, '__')}-${f.line}.test.cjs`);
+    writeFileSync(file, f.reproduction);
+    return { ...f, reproduction: file };
+  });
+  return { ...report, findings };
+}
 
 addRecordCommands(program);
 addWorkerCommand(program);

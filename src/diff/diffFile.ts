@@ -1,5 +1,7 @@
 import type { Definition } from '../engine/definitionBook.ts';
-import { renderDefinitions } from '../engine/renderDefinitions.ts';
+import { renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import type { DriveRecord } from '../protocol/runtime.ts';
+import { reproduction } from './reproduction.ts';
 import { SnippetSession } from '../engine/snippetSession.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
 import { edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
@@ -29,6 +31,8 @@ export interface FileFinding {
   readonly how: 'learnt' | 'edge' | 'own' | 'removed';
   readonly evidence: FindingEvidence;
   readonly context: readonly string[];
+  /** A `node:test` file that replays it under plain Node (reproduction.ts), when asked for and possible. */
+  readonly reproduction?: string;
 }
 
 export interface FileDiff {
@@ -49,12 +53,22 @@ export interface FileDiffInput {
   readonly seed: number;
   /** Edge scenarios at most (EDGE_BUDGET when absent). */
   readonly edgeBudget?: number;
+  /** Write each finding's reproduction (a `node:test` file's source). */
+  readonly reproductions?: boolean;
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
 const RUN_OPTIONS = { mode: 'trace', scenarios: 1, timeoutMs: 2_000, totalTimeoutMs: 60_000, maxRuns: 6 } as const;
 /** An edge scenario starts from learnt values: at most one more learning run for what its path newly needs. */
 const EDGE_RUNS = 3;
+
+/** A measured run of one version: its result, the definitions it used, and what a reproduction needs. */
+interface VersionRun {
+  readonly result: RunResult;
+  readonly defs: Map<string, Definition>;
+  readonly rendered: RenderedDefinitions;
+  readonly drives: readonly DriveRecord[];
+}
 
 /** One version of the file, prepared once and run on given values. */
 class Version {
@@ -77,15 +91,16 @@ class Version {
   }
 
   /** Runs with these definitions (learning what else its path needs), `held` at their values. */
-  async run(defs: ReadonlyMap<string, Definition> | undefined, held?: ReadonlySet<string>, maxRuns?: number): Promise<{ result: RunResult; defs: Map<string, Definition> }> {
+  async run(defs: ReadonlyMap<string, Definition> | undefined, held?: ReadonlySet<string>, maxRuns?: number): Promise<VersionRun> {
     const { session } = this;
     const book = session.newBook(held);
     if (defs) book.restore(new Map(defs));
     const options = maxRuns === undefined ? session.options : { ...session.options, maxRuns };
     const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly }, book, options);
     book.restore(scenario.ranWith);
-    const result = session.result(scenario.last, book, renderDefinitions(book.defs), scenario.runs);
-    return { result, defs: scenario.ranWith };
+    const rendered = renderDefinitions(book.defs);
+    const result = session.result(scenario.last, book, rendered, scenario.runs);
+    return { result, defs: scenario.ranWith, rendered, drives: scenario.last?.report?.drives ?? [] };
   }
 }
 
@@ -109,14 +124,20 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const report = fragments.map((fragment) => ({ fragment, status: first.result.status, lineCoverage: fragmentCoverage(first.result, fragment) }));
   const findings: FileFinding[] = [];
   const fragmentOf = (line: number) => fragments.find((f) => line >= f.startLine && line <= f.endLine && f.kind === 'function') ?? fragments.find((f) => f.kind === 'top-level') ?? fragments[0]!;
-  const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, result: RunResult) => {
+  const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, run: VersionRun | undefined) => {
     // One finding per line and type: `undefined` and `null` breaking one operation are one bug.
     if (findings.some((f) => f.error.line === error.line && f.error.type === error.type)) return;
-    findings.push({ error, fragment: fragmentOf(error.line), how, evidence, context: result.injections.map((i) => i.element) });
+    const fragment = fragmentOf(error.line);
+    const targets = after.session.instrumented.driveTargets;
+    const drive = error.drive === undefined ? undefined : run?.drives.find((d) => targets[d.k]?.name === error.drive);
+    const repro = input.reproductions && run
+      ? reproduction({ file: input.file, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered: run.rendered, targets, drive, callText: evidence.call }, input.after)
+      : undefined;
+    findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };
   if (input.before === undefined) {
     // A new file: no base to compare with; the errors its own values cause (README "Attribution").
-    for (const e of first.result.errors) if (ownError(e) && inFragment(e.line)) add(e, 'own', evidenceOf(first.result, first.defs, e, undefined, undefined), first.result);
+    for (const e of first.result.errors) if (ownError(e) && inFragment(e.line)) add(e, 'own', evidenceOf(first.result, first.defs, e, undefined, undefined), first);
     return { fragments: report, findings, runs, edges: 0 };
   }
   const before = await Version.open(input.before, input.file, input.seed, (targets) => targets.flatMap((t, k) => (after.targetNames.includes(t.name) ? [k] : [])));
@@ -124,7 +145,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // The base version on the learnt values: what an edge value must change in it to count as handled.
   const baseFirst = await before.run(first.defs);
   runs += baseFirst.result.runs;
-  const compare = async (changed: { result: RunResult; defs: Map<string, Definition> }, edge: EdgeValue | undefined): Promise<void> => {
+  const compare = async (changed: VersionRun, edge: EdgeValue | undefined): Promise<void> => {
     const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider');
     if (candidates.length === 0) return;
     let base = baseFirst;
@@ -137,12 +158,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     }
     for (const e of candidates) {
       const verdict = baseOutcome(e, changed.result, base.result);
-      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict), changed.result);
+      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict), changed);
     }
   };
   await compare(first, undefined);
   // The change's own ReferenceErrors: a name it uses that the file or an import defined before.
-  for (const e of removedNames(input.before, input.after, input.file, first.result)) add(e, 'removed', { base: 'completed', definitions: [] }, first.result);
+  for (const e of removedNames(input.before, input.after, input.file, first.result)) add(e, 'removed', { base: 'completed', definitions: [] }, undefined);
   const edges = edgeValues(first.defs, after.targetNames, changedLines, inFragment, input.edgeBudget);
   for (const edge of edges) {
     const changed = await after.run(withEdgeValue(first.defs, edge), new Set([edge.element]), EDGE_RUNS);

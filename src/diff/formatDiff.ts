@@ -1,6 +1,6 @@
 import { painter } from '../report/paint.ts';
 import { terminalLine as line1 } from '../report/terminalText.ts';
-import type { DiffReport } from './runDiff.ts';
+import type { DiffReport, Finding } from './runDiff.ts';
 
 /** Human output of `snipexec diff`: each finding as file:line:col, then the fragments run. */
 export function formatDiff(report: DiffReport, color: boolean): string {
@@ -8,7 +8,8 @@ export function formatDiff(report: DiffReport, color: boolean): string {
   const out: string[] = [];
   for (const f of report.findings) {
     out.push(`${line1(f.file)}:${f.line}:${f.column} ${paint('red', line1(`${f.type}: ${f.message}`))}${f.caught ? ' (caught by the code)' : ''}`);
-    out.push(`  in ${line1(f.function)}, confidence ${f.confidence.toFixed(1)}${f.context.length > 0 ? `; injected: ${line1(f.context.slice(0, 8).join(', '))}${f.context.length > 8 ? ', …' : ''}` : ''}`);
+    out.push(`  in ${line1(f.function)}, confidence ${f.confidence.toFixed(1)}: ${line1(evidenceText(f))}`);
+    if (f.reproduction !== undefined && !f.reproduction.includes('\n')) out.push(`  reproduction: ${line1(f.reproduction)}`);
   }
   if (report.findings.length === 0) out.push(paint('green', 'no runtime type errors in the changed code'));
   out.push('', `${report.fragments.length} fragment(s) run in ${(report.elapsedMs / 1000).toFixed(1)} s:`);
@@ -17,6 +18,16 @@ export function formatDiff(report: DiffReport, color: boolean): string {
     out.push(`  ${line1(g.file)}:${g.startLine}-${g.endLine} ${line1(g.function)} (${g.kind}, ${changed}): ${g.status}, ${(g.lineCoverage * 100).toFixed(0)} % of lines${g.error ? `; ${line1(g.error)}` : ''}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** The input and what the base version did with it: "throws on parse(null); the base version returned on the same input". */
+export function evidenceText(f: Finding): string {
+  const e = f.evidence;
+  if (f.how === 'removed') return 'the base version declared this name; the change uses it undeclared';
+  const input = e.call !== undefined ? `throws on ${e.call}` : 'throws while the file loads';
+  const edge = e.edge ? ` with ${e.edge.element} = ${e.edge.source}` : '';
+  const base = e.base === 'returned' ? '; the base version returned on the same input' : e.base === 'completed' ? '; the base version ran without it on the same values' : f.how === 'own' ? ' (a new file: its own values cause it)' : '';
+  return `${input}${edge}${base}`;
 }
 
 /** Line numbers as `3,11,19-21`. */

@@ -28,6 +28,8 @@ export interface Finding {
   readonly evidence: FindingEvidence;
   /** The code catches it itself: the run goes on, but the operation failed all the same. */
   readonly caught?: true;
+  /** With `reproductions`: a `node:test` file that fails with this error under plain Node, when the file is CommonJS (`--repro DIR`: the file written). */
+  readonly reproduction?: string;
 }
 
 export interface FragmentReport {
@@ -66,6 +68,8 @@ export interface DiffOptions {
   readonly untracked?: boolean;
   /** Edge scenarios per changed file (EDGE_BUDGET when absent). */
   readonly edgeBudget?: number;
+  /** Give each finding its reproduction, a `node:test` file's source (`--repro DIR` writes them). */
+  readonly reproductions?: boolean;
 }
 
 /** The exit status of `snipexec diff` for a report: 1 with findings, 0 without. */
@@ -100,7 +104,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     }
     if (found.length === 0) continue;
     const before = changed.untracked ? undefined : baseText(root, base, changed.path);
-    const result = await diffFile({ file: changed.path, before, after, fragments: found, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}) });
+    const result = await diffFile({ file: changed.path, before, after, fragments: found, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
@@ -117,7 +121,7 @@ function toFinding(f: FileFinding): Finding {
   const confidence = (f.how === 'edge' ? 0.8 : 0.9) - (onChange ? 0 : 0.2);
   return {
     file: f.fragment.file, line: f.error.line, column: f.error.column, type: f.error.type, message: f.error.message, function: f.fragment.name,
-    how: f.how, confidence: Math.round(confidence * 10) / 10, context: f.context, evidence: f.evidence, ...(f.error.caught ? { caught: true as const } : {}),
+    how: f.how, confidence: Math.round(confidence * 10) / 10, context: f.context, evidence: f.evidence, ...(f.error.caught ? { caught: true as const } : {}), ...(f.reproduction ? { reproduction: f.reproduction } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lineHashes } from './lineHashes.ts';
 import { diffExitCode, type DiffReport, type Finding } from './runDiff.ts';
+import { evidenceText } from './formatDiff.ts';
 
 const RULE_ID = 'snipexec/runtime-type-error';
 /** The README section on `snipexec diff`, as GitHub anchors it. */
@@ -58,10 +59,10 @@ export function toSarif(report: DiffReport, version: string, informationUri?: st
               {
                 id: RULE_ID,
                 name: 'RuntimeTypeError',
-                shortDescription: { text: 'A changed fragment raises a runtime type error with its own values' },
-                fullDescription: { text: 'snipexec ran the fragment with its missing values injected; the error persisted across differently synthesised values and its culprit is a value of the code itself.' },
+                shortDescription: { text: 'The change raises a runtime type error the base version does not raise on the same input' },
+                fullDescription: { text: 'snipexec ran the changed file and its base version on the same values (learnt from how the code uses them, or an edge value such as null, a missing option or an empty list that the base version handled); the changed version raised this error and the base version did not.' },
                 help: {
-                  text: 'snipexec diff ran the function around the changed line as a partial snippet, its missing values synthesised, and it raised this TypeError or RangeError in every run, on a value of the code itself (a literal, a constant, a call-site argument, a built-in result). Fix the operation on that value.',
+                  text: 'snipexec diff ran the functions around the change in the changed file and in its base version, on the same inputs. The changed version raised this TypeError, RangeError or ReferenceError; the base version did not. The result names the input (the call and, for an edge value, the element given it). Restore the handling of that input, or check that it can no longer occur.',
                   markdown: 'snipexec diff ran the function around the changed line as a partial snippet, its missing values synthesised, and it raised this `TypeError` or `RangeError` in every run, on a value of the code itself (a literal, a constant, a call-site argument, a built-in result). Fix the operation on that value.',
                 },
                 ...(helpUri === undefined ? {} : { helpUri }),
@@ -96,13 +97,13 @@ export function toSarif(report: DiffReport, version: string, informationUri?: st
             ruleId: RULE_ID,
             ruleIndex: 0,
             level: f.confidence >= 0.8 ? 'error' : 'warning',
-            message: { text: `${f.type}: ${f.message} (in ${f.function})` },
+            message: { text: `${f.type}: ${f.message} (in ${f.function}): ${evidenceText(f)}` },
             locations: [location(f.file, f.line, f.column)],
             partialFingerprints: {
               ...(lineHash === undefined ? {} : { primaryLocationLineHash: lineHash }),
               'snipexecFindingHash/v1': findingHash(f, text?.lines[f.line - 1] ?? ''),
             },
-            properties: { confidence: f.confidence, function: f.function, injectedContext: f.context, caught: f.caught === true },
+            properties: { confidence: f.confidence, function: f.function, how: f.how, ...(f.evidence.call !== undefined ? { input: f.evidence.call } : {}), ...(f.evidence.edge ? { edgeValue: `${f.evidence.edge.element} = ${f.evidence.edge.source}` } : {}), ...(f.evidence.base ? { base: f.evidence.base } : {}), injectedContext: f.context, caught: f.caught === true },
           };
         }),
       },
