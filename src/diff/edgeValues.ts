@@ -17,6 +17,7 @@ const BY_CATEGORY: Partial<Record<string, readonly string[]>> = {
   array: ['[]', "'example'"],
   tuple: ['[]', "'example'"],
   object: ['{}'],
+  function: ['{}'],
   number: ['0', 'NaN'],
 };
 
@@ -35,14 +36,20 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
   inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
   const out: EdgeValue[] = [];
   for (const d of inputs) {
-    for (const source of ['undefined', 'null', ...(BY_CATEGORY[d.proposal.category] ?? [])]) {
+    for (const source of valuesFor(d)) {
       if (source === d.proposal.source) continue;
       out.push({ element: d.id, source });
     }
   }
   // Breadth first: every element's `undefined` and `null` before any element's third value.
-  const round = (e: EdgeValue) => { const values = ['undefined', 'null', ...(BY_CATEGORY[defs.get(e.element)?.proposal.category ?? ''] ?? [])]; return values.indexOf(e.source); };
+  const round = (e: EdgeValue) => { const d = defs.get(e.element); return d ? valuesFor(d).indexOf(e.source) : 0; };
   return out.map((e, i) => ({ e, i })).sort((a, b) => Number(round(a.e) >= 2) - Number(round(b.e) >= 2) || a.i - b.i).slice(0, budget).map(({ e }) => e);
+}
+
+/** `undefined`, `null`, then the category's; an empty object (nothing was learnt of it) may as well be a string or a number. */
+function valuesFor(d: Definition): string[] {
+  const more = d.proposal.category === 'object' && d.proposal.source.trim() === '{}' ? ["'example'", '0'] : BY_CATEGORY[d.proposal.category] ?? [];
+  return ['undefined', 'null', ...more];
 }
 
 /** The definitions with `edge` standing for its element and nothing below it (an object without its members). */

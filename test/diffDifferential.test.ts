@@ -1,0 +1,127 @@
+// `snipexec diff` as differential execution: the changed file and its base version run on the same
+// values (README "Check a change"). Each case is a change as a commit makes it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
+import { cli, gitRepo } from './helpers.ts';
+
+/** A repository with `before` committed as `file` and `after` in the working tree: the diff's report. */
+async function change(file: string, before: string, after: string, options: { edgeBudget?: number; reproductions?: boolean } = {}): Promise<{ report: DiffReport; dir: string }> {
+  const dir = gitRepo({ [file]: before });
+  writeFileSync(join(dir, file), after);
+  return { report: await runDiff({ cwd: dir, ...options }), dir };
+}
+
+const found = (r: DiffReport) => r.findings.map((f) => [f.line, f.type, f.message, f.how]);
+
+// qs-style: the change drops the guard for a missing string and a missing options object.
+const PARSE_BEFORE = `'use strict';
+var utils = require('./utils');
+var defaults = { delimiter: '&' };
+
+function parseValues(str, options) {
+  var parts = str.split(options.delimiter);
+  return parts.length;
+}
+
+module.exports = function parse(str, opts) {
+  var options = opts ? utils.assign({}, defaults, opts) : defaults;
+  if (str === '' || str === null || typeof str === 'undefined') return {};
+  return parseValues(str, options);
+};
+`;
+const PARSE_AFTER = PARSE_BEFORE.replace("  if (str === '' || str === null || typeof str === 'undefined') return {};\n", "  if (str === '') return {};\n");
+
+test('diff: a dropped guard is found with an edge value the base version handled; the finding names the call and the base outcome', async () => {
+  const { report } = await change('parse.js', PARSE_BEFORE, PARSE_AFTER);
+  assert.deepEqual(found(report), [[6, 'TypeError', "Cannot read properties of undefined (reading 'split')", 'edge']]);
+  const f = report.findings[0]!;
+  assert.equal(f.function, 'parse', 'reported in the changed function, at the line that throws');
+  assert.deepEqual(f.evidence.edge, { element: 'module.exports#arg0', source: 'undefined' });
+  assert.match(f.evidence.call ?? '', /^module\.exports\(undefined, /);
+  assert.equal(f.evidence.base, 'returned');
+  assert.ok(report.edges > 0 && report.edges <= 32);
+});
+
+test('diff: --edges 0 tries the learnt values only: the dropped guard is not found, and no edge scenario ran', async () => {
+  const { report } = await change('parse.js', PARSE_BEFORE, PARSE_AFTER, { edgeBudget: 0 });
+  assert.deepEqual(found(report), []);
+  assert.equal(report.edges, 0);
+});
+
+test('diff: the edge budget is a count: at most N edge scenarios per changed file', async () => {
+  const { report } = await change('parse.js', PARSE_BEFORE, PARSE_AFTER, { edgeBudget: 3 });
+  assert.equal(report.edges, 3);
+});
+
+test('diff: an edge value the base version merely passed along (no branch took it) is no finding', async () => {
+  const before = 'function show(user) {\n  return user.profile.name;\n}\nmodule.exports = show;\n';
+  const { report } = await change('show.js', before, before.replace('user.profile.name;', 'user.profile.name.toUpperCase();'));
+  assert.deepEqual(found(report), []);
+  assert.ok(report.edges > 0, 'edge values were tried');
+});
+
+test('diff: the module is real: a same-file helper through exports, a module-level regex and table run as written', async () => {
+  const before = [
+    "'use strict';",
+    'var WORD = /^[a-z]+$/;',
+    "var NAMES = { a: 'alpha', b: 'beta' };",
+    'exports.isWord = function (s) { return WORD.test(s); };',
+    'exports.label = function (key) {',
+    '  if (!exports.isWord(key)) return null;',
+    '  return NAMES[key].toUpperCase();',
+    '};',
+    '',
+  ].join('\n');
+  // Clean: the helper is the file's own, the regex real; a learnt `isWord` or `{}` for WORD would throw.
+  const clean = await change('label.js', before, before.replace('return NAMES[key].toUpperCase();', "return (NAMES[key] || '').toUpperCase();"));
+  assert.deepEqual(found(clean.report), []);
+  // Buggy: the table lookup loses its fallback for a key the real table lacks, which the real regex admits.
+  const buggy = await change('label.js', before.replace('return NAMES[key].toUpperCase();', "return (NAMES[key] || key).toUpperCase();"), before);
+  assert.deepEqual(found(buggy.report).map(([line, type]) => [line, type]), [[7, 'TypeError']]);
+});
+
+test('diff: a change inside a callback drives the named function around it, which reaches the callback', async () => {
+  const before = [
+    'function total(items) {',
+    '  return items.reduce(function (sum, item) {',
+    '    return sum + item.price;',
+    '  }, 0);',
+    '}',
+    'module.exports = total;',
+    '',
+  ].join('\n');
+  const { report } = await change('total.js', before, before.replace('return sum + item.price;', 'return sum + item.price.amount.value;'));
+  assert.deepEqual(report.fragments.map((f) => [f.function, f.startLine, f.endLine]), [['total', 1, 5]]);
+});
+
+test('diff: a removed declaration the change still uses is a ReferenceError at the use, with V8\'s message', async () => {
+  const before = "var moment = require('moment');\nfunction stamp(d) {\n  return moment(d).format('YYYY');\n}\nmodule.exports = stamp;\n";
+  const { report } = await change('stamp.js', before, before.replace("var moment = require('moment');\n", ''));
+  assert.deepEqual(found(report), [[2, 'ReferenceError', 'moment is not defined', 'removed']]);
+  // A free name both versions leave undefined stays injected: no finding.
+  const both = "function f(x) {\n  return lib.parse(x);\n}\nmodule.exports = f;\n";
+  assert.deepEqual(found((await change('f.js', both, both.replace('lib.parse(x)', 'lib.parse(x, 1)'))).report), []);
+});
+
+test('diff: --repro writes a node:test file that fails with the finding\'s error under plain node against the changed file and passes against the base', async () => {
+  const dir = gitRepo({ 'parse.js': PARSE_BEFORE });
+  writeFileSync(join(dir, 'parse.js'), PARSE_AFTER);
+  const r = cli(['diff', '--json', '--repro', 'repro'], undefined, 120_000, process.env, dir);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const [finding] = (JSON.parse(r.stdout) as DiffReport).findings;
+  assert.ok(finding?.reproduction, 'the finding names its reproduction');
+  // Outside this test runner: a child that inherits NODE_TEST_CONTEXT reports to it instead of failing.
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', finding.reproduction!], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  assert.equal(changed.status, 1);
+  assert.match(changed.stdout, /TypeError: Cannot read properties of undefined \(reading 'split'\)/);
+  writeFileSync(join(dir, 'base.js'), PARSE_BEFORE);
+  const base = run({ SNIPEXEC_TARGET: 'base.js' });
+  assert.equal(base.status, 0, base.stdout);
+  assert.match(readFileSync(join(dir, finding.reproduction!), 'utf8'), /^\/\/ snipexec diff: reproduces TypeError/);
+});
