@@ -21,6 +21,8 @@
 //                batch memory over --memory-snippets snippets (default 2,000): heap after GC in the
 //                first and last tenth; host work per line (parse + instrument) of generated 5,000-
 //                and 20,000-line snippets: a linear pipeline gives about the same figure at both sizes;
+//   diff         `snipexec diff` on every change of eval/diff-history (real commits; one at a time):
+//                median and p95 wall time per changed function, runs and edge scenarios per change;
 //   queue        (not in the default set; --queue alone runs it) batch --queue on a local redis-server
 //                (test/redisServer.ts): the function-body set (--functions-limit, default 300) run locally
 //                at --concurrency, then through the queue with 1 and 2 `snipexec worker` processes at the
@@ -53,9 +55,10 @@ import { recordProgram } from '../src/record/recordProgram.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import { queueThroughput } from './benchQueue.ts';
+import { readHistoryCases, runHistoryCase, type HistoryRow } from './evalDiffHistory.ts';
 import type { Mode, RunOptionsInput } from '../src/options.ts';
 
-const SECTIONS = ['start', 'functions', 'handwritten', 'subset', 'record', 'queue'] as const;
+const SECTIONS = ['start', 'functions', 'handwritten', 'subset', 'record', 'diff', 'queue'] as const;
 /** The sections run when --only is not given: the queue needs a redis-server, so it runs when asked for. */
 const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'queue');
 type Section = (typeof SECTIONS)[number];
@@ -175,6 +178,17 @@ if (wants('queue')) {
 
 // ---- record: recording overhead on small real programs ----
 if (wants('record')) await recordRows(positive('record-runs'));
+
+// ---- diff: time per changed function on the real-history set ----
+if (wants('diff')) {
+  const rows: HistoryRow[] = [];
+  for (const c of readHistoryCases()) rows.push(await runHistoryCase(c));
+  const perFunction = rows.filter((r) => r.functions > 0).map((r) => r.elapsedMs / r.functions).sort((a, b) => a - b);
+  const runs = rows.reduce((n, r) => n + r.runs, 0);
+  const figures = { cases: rows.length, functions: rows.reduce((n, r) => n + r.functions, 0), medianMsPerFunction: percentile(perFunction, 0.5), p95MsPerFunction: percentile(perFunction, 0.95), runsPerCase: runs / Math.max(1, rows.length), edgesPerCase: rows.reduce((n, r) => n + r.edges, 0) / Math.max(1, rows.length) };
+  result.diff = figures;
+  lines.push(`| diff time per changed function, eval/diff-history (${figures.cases} changes, ${figures.functions} functions, one at a time), median / p95 | ${f(figures.medianMsPerFunction / 1000)} s / ${f(figures.p95MsPerFunction / 1000)} s; ${f(figures.runsPerCase)} runs and ${f(figures.edgesPerCase)} edge scenarios per change |`);
+}
 
 clearInterval(sampler);
 result.peakRssMb = mb(peakRss);
