@@ -262,12 +262,12 @@ function edgeCount(value: string): number {
   return n;
 }
 
-/** Writes each finding's reproduction into `dir` (`lib__qs.js-6.test.cjs`); the report names the files instead of holding their source. */
+/** Writes each finding's reproduction into `dir` (`lib__qs.js-6-1.test.cjs`: file, line, finding number); the report names the files instead of holding their source. */
 function writeReproductions(report: DiffReport, dir: string): DiffReport {
   mkdirSync(dir, { recursive: true });
-  const findings = report.findings.map((f) => {
+  const findings = report.findings.map((f, i) => {
     if (f.reproduction === undefined) return f;
-    const file = join(dir, `${f.file.replace(/[^\w.-]+/g, '__')}-${f.line}.test.cjs`);
+    const file = join(dir, `${f.file.replace(/[^\w.-]+/g, '__')}-${f.line}-${i + 1}.test.cjs`);
     writeFileSync(file, f.reproduction);
     return { ...f, reproduction: file };
   });

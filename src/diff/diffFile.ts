@@ -2,11 +2,13 @@ import type { Definition } from '../engine/definitionBook.ts';
 import { renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { reproduction } from './reproduction.ts';
-import { SnippetSession } from '../engine/snippetSession.ts';
+import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
+import type { DefinitionBook } from '../engine/definitionBook.ts';
+import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
-import { edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import type { Fragment } from './findFragments.ts';
-import { removedNames } from './removedNames.ts';
+import { undeclaredUses, type Undeclared } from './removedNames.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
 export const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
@@ -21,14 +23,16 @@ export interface FindingEvidence {
   readonly base?: 'returned' | 'completed';
   /** The definitions the run had (element and source), for the reproduction. */
   readonly definitions: readonly { readonly element: string; readonly source: string }[];
+  /** False for a ReferenceError at a use no run reached (found by reading the code). */
+  readonly reached?: false;
 }
 
 /** A new error of the changed version, before it is placed in a report. */
 export interface FileFinding {
   readonly error: ReportedError;
   readonly fragment: Fragment;
-  /** Seen with the learnt values (`learnt`), an edge value (`edge`), by its own values in a new file (`own`), or a removed name (`removed`). */
-  readonly how: 'learnt' | 'edge' | 'own' | 'removed';
+  /** Seen with the learnt values (`learnt`), an edge value (`edge`), by its own values in a new file (`own`), or a name the base declared (`removed`) or nothing declares (`undeclared`). */
+  readonly how: 'learnt' | 'edge' | 'own' | Undeclared;
   readonly evidence: FindingEvidence;
   readonly context: readonly string[];
   /** A `node:test` file that replays it under plain Node (reproduction.ts), when asked for and possible. */
@@ -55,12 +59,19 @@ export interface FileDiffInput {
   readonly edgeBudget?: number;
   /** Write each finding's reproduction (a `node:test` file's source). */
   readonly reproductions?: boolean;
+  /** The free names the change introduces (introducedNames): their uses are ReferenceErrors. */
+  readonly introduced?: ReadonlyMap<string, Undeclared>;
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
 const RUN_OPTIONS = { mode: 'trace', scenarios: 1, timeoutMs: 2_000, totalTimeoutMs: 60_000, maxRuns: 6 } as const;
-/** An edge scenario starts from learnt values: at most one more learning run for what its path newly needs. */
-const EDGE_RUNS = 3;
+/**
+ * An edge scenario runs once, on the learnt values with the edge value held: what its path newly
+ * needs gets the generator's value without a learning run.
+ */
+const EDGE_RUNS = 1;
+/** Exploration's scenarios for the changed version, the first one included: each kept one is compared and gets its edge values. */
+const DIFF_SCENARIOS = 6;
 
 /** A measured run of one version: its result, the definitions it used, and what a reproduction needs. */
 interface VersionRun {
@@ -68,6 +79,8 @@ interface VersionRun {
   readonly defs: Map<string, Definition>;
   readonly rendered: RenderedDefinitions;
   readonly drives: readonly DriveRecord[];
+  readonly scenario: ScenarioRun;
+  readonly book: DefinitionBook;
 }
 
 /** One version of the file, prepared once and run on given values. */
@@ -100,7 +113,13 @@ class Version {
     book.restore(scenario.ranWith);
     const rendered = renderDefinitions(book.defs);
     const result = session.result(scenario.last, book, rendered, scenario.runs);
-    return { result, defs: scenario.ranWith, rendered, drives: scenario.last?.report?.drives ?? [] };
+    return { result, defs: scenario.ranWith, rendered, drives: scenario.last?.report?.drives ?? [], scenario, book };
+  }
+
+  /** Exploration's scenarios after `first` (runSnippet's tree, drive limited as in every run): the definitions of each kept one. */
+  async explore(first: VersionRun, scenarios: number): Promise<{ defs: Map<string, Definition>; runs: number }[]> {
+    const { kept } = await exploreScenarios(this.session, { ...this.session.config, driveOnly: this.driveOnly }, first.scenario, first.book, first.rendered, scenarios);
+    return kept.map((k) => ({ defs: k.defs, runs: k.result.runs }));
   }
 }
 
@@ -125,8 +144,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const findings: FileFinding[] = [];
   const fragmentOf = (line: number) => fragments.find((f) => line >= f.startLine && line <= f.endLine && f.kind === 'function') ?? fragments.find((f) => f.kind === 'top-level') ?? fragments[0]!;
   const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, run: VersionRun | undefined) => {
-    // One finding per line and type: `undefined` and `null` breaking one operation are one bug.
-    if (findings.some((f) => f.error.line === error.line && f.error.type === error.type)) return;
+    if (findings.some((f) => f.error.line === error.line && f.error.type === error.type && f.error.message === error.message)) return;
     const fragment = fragmentOf(error.line);
     const targets = after.session.instrumented.driveTargets;
     const drive = error.drive === undefined ? undefined : run?.drives.find((d) => targets[d.k]?.name === error.drive);
@@ -146,7 +164,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const baseFirst = await before.run(first.defs);
   runs += baseFirst.result.runs;
   const compare = async (changed: VersionRun, edge: EdgeValue | undefined): Promise<void> => {
-    const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider');
+    // An error the base version raises on the learnt values as well is not the edge value's doing.
+    const known = (e: ReportedError) => edge !== undefined && baseFirst.result.errors.some((b) => b.type === e.type && b.message === e.message);
+    const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && !known(e));
     if (candidates.length === 0) return;
     let base = baseFirst;
     if (edge) {
@@ -162,11 +182,23 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     }
   };
   await compare(first, undefined);
-  // The change's own ReferenceErrors: a name it uses that the file or an import defined before.
-  for (const e of removedNames(input.before, input.after, input.file, first.result)) add(e, 'removed', { base: 'completed', definitions: [] }, undefined);
-  const edges = edgeValues(first.defs, after.targetNames, changedLines, inFragment, input.edgeBudget);
-  for (const edge of edges) {
-    const changed = await after.run(withEdgeValue(first.defs, edge), new Set([edge.element]), EDGE_RUNS);
+  // Exploration's tree: scenarios that answer a decision on an injected value the other way reach
+  // code the first one does not (`typeof source !== 'object'` answered true); each is compared too,
+  // and edge values are tried in each, the scenarios that reach more changed lines first.
+  const scenarios: { defs: Map<string, Definition>; covered: number }[] = [{ defs: first.defs, covered: changedCovered(first.result, changedLines) }];
+  for (const k of await after.explore(first, DIFF_SCENARIOS)) {
+    runs += k.runs;
+    const again = await after.run(k.defs, undefined, 1);
+    runs += again.result.runs;
+    scenarios.push({ defs: again.defs, covered: changedCovered(again.result, changedLines) });
+    await compare(again, undefined);
+  }
+  scenarios.sort((a, b) => b.covered - a.covered);
+  // The change's own ReferenceErrors: a name it uses that the file or an import defined before, or that nothing defines.
+  for (const u of undeclaredUses(input.after, input.file, input.introduced ?? new Map(), [first.result])) add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, undefined);
+  const edges = interleave(scenarios.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, input.edgeBudget).map((edge) => ({ edge, defs: sc.defs }))), input.edgeBudget ?? EDGE_BUDGET);
+  for (const { edge, defs } of edges) {
+    const changed = await after.run(withEdgeValue(defs, edge), new Set([edge.element]), EDGE_RUNS);
     runs += changed.result.runs;
     await compare(changed, edge);
   }
@@ -228,6 +260,21 @@ function inline(defs: ReadonlyMap<string, Definition>, id: string, depth: number
     source = source.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), () => part ?? 'undefined');
   }
   return source.length > 400 ? `${source.slice(0, 400)}…` : source;
+}
+
+/** How many of the changed lines the run covered. */
+function changedCovered(result: RunResult, changed: ReadonlySet<number>): number {
+  const uncovered = new Set(result.lines.uncovered);
+  return result.lines.measured.filter((l) => changed.has(l) && !uncovered.has(l)).length;
+}
+
+/** Round-robin over the lists (the first list first in each round), up to `budget` items. */
+function interleave<T>(lists: readonly (readonly T[])[], budget: number): T[] {
+  const out: T[] = [];
+  for (let i = 0; out.length < budget && lists.some((l) => i < l.length); i++) {
+    for (const l of lists) if (i < l.length && out.length < budget) out.push(l[i]!);
+  }
+  return out;
 }
 
 /** The share of a fragment's measured lines the run covered. */

@@ -14,7 +14,7 @@ export const EDGE_BUDGET = 32;
 /** Per learnt category, the edge values tried after `undefined` and `null`: empty, zero, the other shape. */
 const BY_CATEGORY: Partial<Record<string, readonly string[]>> = {
   string: ["''", "['example']"],
-  array: ['[]', "'example'"],
+  array: ['[]', "'example'", '[null]'],
   tuple: ['[]', "'example'"],
   object: ['{}'],
   function: ['{}'],
@@ -41,9 +41,10 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
       out.push({ element: d.id, source });
     }
   }
-  // Breadth first: every element's `undefined` and `null` before any element's third value.
-  const round = (e: EdgeValue) => { const d = defs.get(e.element); return d ? valuesFor(d).indexOf(e.source) : 0; };
-  return out.map((e, i) => ({ e, i })).sort((a, b) => Number(round(a.e) >= 2) - Number(round(b.e) >= 2) || a.i - b.i).slice(0, budget).map(({ e }) => e);
+  // The elements used on a changed line get all their values first; the rest breadth first: every
+  // element's `undefined` and `null` before any element's third value.
+  const round = (e: EdgeValue) => { const d = defs.get(e.element); return d ? Number(rank(d) > 0) * (1 + Number(valuesFor(d).indexOf(e.source) >= 2)) : 0; };
+  return out.map((e, i) => ({ e, i })).sort((a, b) => round(a.e) - round(b.e) || a.i - b.i).slice(0, budget).map(({ e }) => e);
 }
 
 /** `undefined`, `null`, then the category's; an empty object (nothing was learnt of it) may as well be a string or a number. */

@@ -19,10 +19,10 @@ export interface Fragment {
  * The fragments a change touched. For a changed line inside a function, the outermost named
  * function or method around it (a callback or arrow is reached the way its callers reach it: the
  * function that makes it is driven), else the function itself; for a change outside any function,
- * the file's top level. A changed top-level binding (`const LIST = 'a,b'`) touches every
- * outermost function that reads it.
+ * the file's top level. A changed top-level binding (`const LIST = 'a,b'`), and a free name the
+ * change introduces (`introduced`), touch every outermost function that reads them.
  */
-export function findFragments(file: string, source: string, changed: ReadonlySet<number>): Fragment[] {
+export function findFragments(file: string, source: string, changed: ReadonlySet<number>, introduced: ReadonlySet<string> = new Set()): Fragment[] {
   const parsed = parseSnippet(source, langsFromFileName(file));
   const functions = functionsOf(parsed.ast);
   const touched = new Map<FunctionInfo, number[]>();
@@ -32,7 +32,8 @@ export function findFragments(file: string, source: string, changed: ReadonlySet
     if (fn) touched.set(fn, [...(touched.get(fn) ?? []), line]);
     else topLevel.push(line);
   }
-  for (const [node, lines] of readersOf(parsed.ast, changedBindings(parsed.ast, topLevel))) {
+  // So does a name the change introduces free (a removed declaration): its readers are run, to reach the use.
+  for (const [node, lines] of readersOf(parsed.ast, new Set([...changedBindings(parsed.ast, topLevel), ...introduced]))) {
     const fn = functions.find((f) => f.node === node);
     if (fn && !touched.has(fn)) touched.set(fn, lines);
   }

@@ -23,7 +23,9 @@ export function formatDiff(report: DiffReport, color: boolean): string {
 /** The input and what the base version did with it: "throws on parse(null); the base version returned on the same input". */
 export function evidenceText(f: Finding): string {
   const e = f.evidence;
-  if (f.how === 'removed') return 'the base version declared this name; the change uses it undeclared';
+  const reached = e.reached === false ? ' (no run reached the use: found by reading the code)' : '';
+  if (f.how === 'removed') return `the base version declared this name; the change uses it undeclared${reached}`;
+  if (f.how === 'undeclared') return `nothing in the file or its imports declares this name, and no environment's globals hold it${reached}`;
   const input = e.call !== undefined ? `throws on ${e.call}` : 'throws while the file loads';
   const edge = e.edge ? ` with ${e.edge.element} = ${e.edge.source}` : '';
   const base = e.base === 'returned' ? '; the base version returned on the same input' : e.base === 'completed' ? '; the base version ran without it on the same values' : f.how === 'own' ? ' (a new file: its own values cause it)' : '';

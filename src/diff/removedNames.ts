@@ -1,33 +1,63 @@
 import type { NodePath } from '@babel/traverse';
-import type * as t from '@babel/types';
+import globals from 'globals';
+import * as t from '@babel/types';
 import { langsFromFileName, parseSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
 import type { ReportedError, RunResult } from '../report/buildResult.ts';
 
 /** Names every CommonJS module has, which no scope of the file declares. */
 const MODULE_SCOPE = new Set(['require', 'module', 'exports', '__dirname', '__filename']);
+/** The globals some environment a module may run in provides (the `globals` package's lists): never `undeclared`. */
+const ENVIRONMENT_GLOBALS: ReadonlySet<string> = new Set((['builtin', 'browser', 'node', 'worker', 'serviceworker', 'amd', 'commonjs', 'jquery'] as const).flatMap((env) => Object.keys(globals[env])));
+
+/** Why a free name of the changed version is the change's: the base declared it, or nothing ever did. */
+export type Undeclared = 'removed' | 'undeclared';
+
+/** A use of such a name: the ReferenceError it raises, and whether a run reached its line. */
+export interface UndeclaredUse {
+  readonly error: ReportedError;
+  readonly how: Undeclared;
+  readonly reached: boolean;
+}
 
 /**
- * The change's ReferenceErrors: a name the changed version uses free (no declaration or import in
- * the file defines it) that the base version declared, at its first use on a line the changed
- * version's run executed, with V8's message. A name free in both versions (a global the snippet
- * needs) is not one: it stays injected. Uses under `typeof` do not throw and are left out.
+ * The free names the change introduces: used free in the changed version (no declaration or
+ * import in the file defines them) and not in the base version. `removed` when the base declared
+ * the name (a deleted `const x = require('x')` or `var result`); `undeclared` when nothing did
+ * and the file is a module and no environment's globals hold the name (a misspelt or forgotten name).
+ * Names both versions use free stay injected, as every free name of a snippet is.
  */
-export function removedNames(before: string, after: string, file: string, result: RunResult): ReportedError[] {
+export function introducedNames(before: string, after: string, file: string): Map<string, Undeclared> {
+  const out = new Map<string, Undeclared>();
   let base: Names;
   let changed: Names;
   try {
     base = namesOf(before, file);
     changed = namesOf(after, file);
   } catch {
-    return []; // the base does not parse: nothing to compare with
+    return out; // a version that does not parse: nothing to compare
   }
-  const ran = new Set(result.lines.measured.filter((l) => !result.lines.uncovered.includes(l)));
-  const out: ReportedError[] = [];
-  for (const [name, uses] of changed.free) {
-    if (base.free.has(name) || !base.declared.has(name) || MODULE_SCOPE.has(name) || name in globalThis) continue;
-    const use = uses.find((u) => ran.has(u.line));
-    if (use) out.push({ type: 'ReferenceError', message: `${name} is not defined`, line: use.line, column: use.column, attribution: 'snippet' });
+  for (const name of changed.free.keys()) {
+    if (base.free.has(name) || MODULE_SCOPE.has(name) || name in globalThis) continue;
+    if (base.declared.has(name)) out.set(name, 'removed');
+    else if (changed.module && !ENVIRONMENT_GLOBALS.has(name)) out.set(name, 'undeclared');
+  }
+  return out;
+}
+
+/**
+ * The ReferenceErrors of the introduced names, with V8's message: at the first use a run reached,
+ * else at the first use (`reached` false: no run got there). Uses under `typeof` do not throw.
+ */
+export function undeclaredUses(after: string, file: string, names: ReadonlyMap<string, Undeclared>, results: readonly RunResult[]): UndeclaredUse[] {
+  if (names.size === 0) return [];
+  const ran = new Set(results.flatMap((r) => r.lines.measured.filter((l) => !r.lines.uncovered.includes(l))));
+  const { free } = namesOf(after, file);
+  const out: UndeclaredUse[] = [];
+  for (const [name, how] of names) {
+    const uses = free.get(name) ?? [];
+    const use = uses.find((u) => ran.has(u.line)) ?? uses[0];
+    if (use) out.push({ error: { type: 'ReferenceError', message: `${name} is not defined`, line: use.line, column: use.column, attribution: 'snippet' }, how, reached: ran.has(use.line) });
   }
   return out;
 }
@@ -37,12 +67,15 @@ interface Names {
   readonly free: Map<string, { line: number; column: number }[]>;
   /** Every name some scope of the file declares. */
   readonly declared: Set<string>;
+  /** The file is a module: it has import/export statements or uses `require`, `module` or `exports`. */
+  readonly module: boolean;
 }
 
 function namesOf(source: string, file: string): Names {
   const parsed = parseSnippet(source, langsFromFileName(file));
   const free = new Map<string, { line: number; column: number }[]>();
   const declared = new Set<string>();
+  let module = parsed.ast.program.body.some((s) => t.isImportDeclaration(s) || t.isExportDeclaration(s));
   traverse(parsed.ast, {
     Scopable(path: NodePath<t.Scopable>) {
       for (const name of Object.keys(path.scope.bindings)) declared.add(name);
@@ -50,9 +83,10 @@ function namesOf(source: string, file: string): Names {
     ReferencedIdentifier(path: NodePath<t.Identifier | t.JSXIdentifier>) {
       const node = path.node;
       if (node.type !== 'Identifier' || !node.loc || path.scope.hasBinding(node.name, { noGlobals: true })) return;
+      if (MODULE_SCOPE.has(node.name)) module = true;
       if (path.parentPath?.isUnaryExpression({ operator: 'typeof' })) return;
       free.set(node.name, [...(free.get(node.name) ?? []), { line: node.loc.start.line, column: node.loc.start.column + 1 }]);
     },
   });
-  return { free, declared };
+  return { free, declared, module };
 }

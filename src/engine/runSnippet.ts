@@ -1,8 +1,9 @@
 import type { RunOptions, RunOptionsInput } from '../options.ts';
 import { withScenarioResults, type RunResult } from '../report/buildResult.ts';
 import { DefinitionBook } from './definitionBook.ts';
-import { renderDefinitions } from './renderDefinitions.ts';
-import { explore, type ScenarioFacts } from './explore.ts';
+import { renderDefinitions, type RenderedDefinitions } from './renderDefinitions.ts';
+import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
+import { explore, type Explored, type ScenarioFacts } from './explore.ts';
 import { isFileElementId } from '../protocol/elementIds.ts';
 import { SnippetSession, type RunDependencies, type ScenarioRun } from './snippetSession.ts';
 
@@ -19,26 +20,41 @@ export const SCENARIO_TIMEOUT_MS = 1000;
 export async function runSnippet(input: string | Uint8Array, optionsInput: RunOptionsInput = {}, deps: RunDependencies = {}): Promise<RunResult> {
   const session = await SnippetSession.open(input, optionsInput, deps);
   if (!(session instanceof SnippetSession)) return session;
-  const { options, config, deadline, instrumented } = session;
+  const book = session.newBook();
+  const firstRun = await session.run(session.config, book);
+  book.restore(firstRun.ranWith);
+  const rendered = renderDefinitions(book.defs);
+  const { explored, kept } = await exploreScenarios(session, session.config, firstRun, book, rendered, session.options.scenarios);
+  const result = session.result(firstRun.last, book, rendered, firstRun.runs, explored ? { explored } : {}, true);
+  return kept.length > 0 ? withScenarioResults(result, kept.map((k) => k.result)) : result;
+}
+
+/** A scenario exploration kept: its own result, as if it were the only execution, and the definitions its measured run used. */
+export interface KeptScenario {
+  readonly result: RunResult;
+  readonly defs: ReturnType<DefinitionBook['snapshot']>;
+}
+
+/**
+ * Exploration (explore.ts) after a session's first scenario: more scenarios, each answering one
+ * decision on an injected value the other way, up to `scenarios` in all; the kept ones in order.
+ * Nothing is explored with `scenarios` 1, in modes none and dummy, or after a host error.
+ */
+export async function exploreScenarios(session: SnippetSession, config: RuntimeConfig, firstRun: ScenarioRun, book: DefinitionBook, rendered: RenderedDefinitions, scenarios: number): Promise<{ explored: Explored | undefined; kept: KeptScenario[] }> {
+  const { options, deadline, instrumented } = session;
   // Exploration's scenarios are extra executions: each run of one gets at most SCENARIO_TIMEOUT_MS
   // (a flipped answer that makes a loop endless should not cost the snippet's whole timeout).
   const scenarioOptions: RunOptions = { ...options, timeoutMs: Math.min(options.timeoutMs, SCENARIO_TIMEOUT_MS) };
-  const book = session.newBook();
-  const firstRun = await session.run(config, book);
-  const { last, ranWith, runs } = firstRun;
-  book.restore(ranWith);
-  const rendered = renderDefinitions(book.defs);
-  // Exploration: more scenarios, each answering one decision on an injected value the other way (explore.ts).
-  const scenarioResults: RunResult[] = [];
+  const kept: KeptScenario[] = [];
   const factsOf = (scenario: ScenarioRun, b: DefinitionBook): ScenarioFacts | undefined => scenario.last?.report && {
     report: scenario.last.report, answers: scenario.answers, callees: scenario.callees, iterables: scenario.iterables, traces: b.traces,
     files: [...b.defs.values()].filter((d) => d.kind === 'environment' && isFileElementId(d.id)).map((d) => d.id),
   };
   const first = factsOf(firstRun, book);
   /** Per kept scenario, the definitions its measured run used. */
-  const snapshots = new Map<number, ReturnType<DefinitionBook['snapshot']>>([[1, ranWith]]);
-  const explored = options.scenarios > 1 && first && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
-    ? await explore({ map: instrumented.map, first, driveTargets: instrumented.driveTargets, rendered, scenarios: options.scenarios, deadline, run: async (ask, from, touches, promising) => {
+  const snapshots = new Map<number, ReturnType<DefinitionBook['snapshot']>>([[1, firstRun.ranWith]]);
+  const explored = scenarios > 1 && first && !book.hostError && (options.mode === 'trace' || options.mode === 'llm')
+    ? await explore({ map: instrumented.map, first, driveTargets: instrumented.driveTargets, rendered, scenarios, deadline, run: async (ask, from, touches, promising) => {
       const b = session.newBook();
       // What the scenario does not touch keeps the definitions of the scenario it extends: only the touched values are learnt again.
       const seed = touches && snapshots.get(from);
@@ -47,12 +63,11 @@ export async function runSnippet(input: string | Uint8Array, optionsInput: RunOp
       b.restore(scenario.ranWith);
       const rendered = renderDefinitions(b.defs);
       // A kept scenario's own result: its completed program (`--emit FILE --scenario K`), output and lines.
-      const keep = (number: number) => { snapshots.set(number, scenario.ranWith); scenarioResults.push(session.result(scenario.last, b, rendered, scenario.runs, ask.outcomes ? { outcomes: ask.outcomes } : {})); };
+      const keep = (number: number) => { snapshots.set(number, scenario.ranWith); kept.push({ result: session.result(scenario.last, b, rendered, scenario.runs, ask.outcomes ? { outcomes: ask.outcomes } : {}), defs: scenario.ranWith }); };
       return { facts: b.hostError ? undefined : factsOf(scenario, b), runs: scenario.runs, stalled: scenario.stalled, rendered, keep };
     } })
     : undefined;
-  const result = session.result(last, book, rendered, runs, explored ? { explored } : {}, true);
-  return scenarioResults.length > 0 ? withScenarioResults(result, scenarioResults) : result;
+  return { explored, kept };
 }
 
 /**
