@@ -8,6 +8,9 @@ export interface EdgeValue {
   readonly source: string;
 }
 
+/** An argument outside code passed to a function of the file it was handed: `x.on#cb1#arg0`. */
+const CALLBACK_ARGUMENT = /#cb\d+#arg\d+$/;
+
 /** Edge scenarios per changed file, at most: each costs a run of the changed version, and of the base one when it fails. */
 export const EDGE_BUDGET = 32;
 
@@ -16,21 +19,24 @@ const BY_CATEGORY: Partial<Record<string, readonly string[]>> = {
   string: ["''", "['example']"],
   array: ['[]', "'example'", '[null]'],
   tuple: ['[]', "'example'"],
-  object: ['{}'],
+  object: ['{}', 'Object.create(null)'],
   function: ['{}'],
   number: ['0', 'NaN'],
 };
 
 /**
  * The edge values worth trying, most promising first: for each input of the driven functions
- * (their arguments, the members and results below them) and each result of a call into code
+ * (their arguments, the members and results below them, and the arguments outside code passes to
+ * the file's callbacks) and each result of a call into code
  * outside the file, `undefined` (a missing argument or option), `null`, then by the learnt
- * value's category `''`, `[]`, `{}` (an object without the member read), `0`, `NaN`, a string
+ * value's category `''`, `[]`, `[null]`, `{}` (an object without the member read), an object
+ * without a prototype, `0`, `NaN`, a string
  * where an array was used and the reverse. Elements first used on a changed line come first, then
  * those used inside a changed fragment, then the rest, in source order.
  */
 export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET): EdgeValue[] {
-  const args = [...defs.values()].filter((d) => d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`)));
+  // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
+  const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
   const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (args.some((a) => isWithin(d.id, a.id)) || (d.kind === 'return' && !args.some((a) => isWithin(d.id, a.id)))));
   const rank = (d: Definition) => (changed.has(d.line) ? 0 : inFragment(d.line) ? 1 : 2);
   inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
@@ -66,7 +72,7 @@ export function withEdgeValue(defs: ReadonlyMap<string, Definition>, edge: EdgeV
 function categoryOf(source: string): Definition['proposal']['category'] {
   if (source === 'undefined' || source === 'null') return source;
   if (source === '[]' || source.startsWith('[')) return 'array';
-  if (source === '{}') return 'object';
+  if (source === '{}' || source === 'Object.create(null)') return 'object';
   if (source.startsWith("'")) return 'string';
   return 'number';
 }
