@@ -1,10 +1,10 @@
 // `snipexec diff` on real history: bug-introducing and clean commits of public JavaScript projects
 // (eval/diff-history/*.jsonl, format in eval/diff-history/FORMAT.md).
 // Usage: node --no-node-snapshot eval/evalDiffHistory.ts [--limit N] [--only ID,ID] [--out DIR]
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runDiff, type Finding } from '../src/diff/runDiff.ts';
 
@@ -39,6 +39,25 @@ export interface HistoryRow {
   readonly elapsedMs: number;
   /** Changed functions (fragments of kind function). */
   readonly functions: number;
+  /** Per finding, its reproduction under plain node: none written, or whether it failed with the error against the changed file and passed against the base. */
+  readonly reproductions: readonly Replay[];
+}
+
+export type Replay = 'none' | { readonly failsOnChanged: boolean; readonly passesOnBase: boolean };
+
+/** Runs a finding's reproduction (a node:test file) under plain node, against the changed file and against the base version. */
+function replay(dir: string, c: HistoryCase, f: Finding, i: number): Replay {
+  if (f.reproduction === undefined) return 'none';
+  const file = join(dir, `repro-${i}.test.cjs`);
+  writeFileSync(file, f.reproduction);
+  const baseFile = join(dir, dirname(c.file), `base-${i}${extname(c.file)}`);
+  writeFileSync(baseFile, c.before);
+  // Outside any test runner: a child that inherits NODE_TEST_CONTEXT reports to it instead of failing.
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const run = (target?: string) => spawnSync(process.execPath, ['--test', file], { cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...env, ...(target ? { SNIPEXEC_TARGET: target } : {}) } });
+  const changed = run();
+  const base = run(baseFile);
+  return { failsOnChanged: changed.status === 1 && changed.stdout.includes(`${f.type}: ${f.message}`), passesOnBase: base.status === 0 };
 }
 
 export function readHistoryCases(dir = DIR): HistoryCase[] {
@@ -57,14 +76,15 @@ export async function runHistoryCase(c: HistoryCase): Promise<HistoryRow> {
     git('add', '.');
     git('commit', '-q', '-m', 'before');
     writeFileSync(join(dir, c.file), c.after);
-    const report = await runDiff({ cwd: dir, untracked: false });
+    const report = await runDiff({ cwd: dir, untracked: false, reproductions: true });
     const findings = report.findings.map(({ line, type, message, how, confidence, evidence }) => ({ line, type, message, how, confidence, evidence }));
+    const reproductions = report.findings.map((f, i) => replay(dir, c, f, i));
     const atLine = c.expect !== null && findings.some((f) => f.line === c.expect!.line);
     const exact = c.expect !== null && findings.some((f) => f.line === c.expect!.line && f.message === c.expect!.message);
     return {
       id: c.id, repo: c.repo, kind: c.kind, expect: c.expect, findings, exact, atLine,
       statuses: [...new Set(report.fragments.map((f) => f.status))], runs: report.runs, edges: report.edges, elapsedMs: report.elapsedMs,
-      functions: report.fragments.filter((f) => f.kind === 'function').length,
+      functions: report.fragments.filter((f) => f.kind === 'function').length, reproductions,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -79,6 +99,10 @@ export interface HistorySummary {
   readonly clean: number;
   readonly flagged: number;
   readonly medianMsPerFunction: number;
+  /** Findings on buggy changes, those with a reproduction, and those whose reproduction fails on the changed file and passes on the base. */
+  readonly findings: number;
+  readonly reproduced: number;
+  readonly replayed: number;
 }
 
 export function summarizeHistory(rows: readonly HistoryRow[]): HistorySummary {
@@ -89,6 +113,9 @@ export function summarizeHistory(rows: readonly HistoryRow[]): HistorySummary {
     buggy: buggy.length, exact: buggy.filter((r) => r.exact).length, atLine: buggy.filter((r) => r.atLine).length, anywhere: buggy.filter((r) => r.findings.length > 0).length,
     clean: clean.length, flagged: clean.filter((r) => r.findings.length > 0).length,
     medianMsPerFunction: perFunction.length === 0 ? 0 : perFunction[Math.floor(perFunction.length / 2)]!,
+    findings: buggy.reduce((n, r) => n + r.reproductions.length, 0),
+    reproduced: buggy.reduce((n, r) => n + r.reproductions.filter((x) => x !== 'none').length, 0),
+    replayed: buggy.reduce((n, r) => n + r.reproductions.filter((x) => x !== 'none' && x.failsOnChanged && x.passesOnBase).length, 0),
   };
 }
 
@@ -102,6 +129,7 @@ export function historyTable(s: HistorySummary, rows: readonly HistoryRow[]): st
     `| buggy changes with any finding | ${s.anywhere} / ${s.buggy} (${pct(s.anywhere, s.buggy)}) |`,
     `| clean changes flagged (false alarms) | ${s.flagged} / ${s.clean} (${pct(s.flagged, s.clean)}) |`,
     `| median diff time per changed function | ${(s.medianMsPerFunction / 1000).toFixed(2)} s |`,
+    `| findings on buggy changes whose reproduction fails with the error under plain node on the changed file and passes on the base | ${s.replayed} / ${s.findings} (${pct(s.replayed, s.findings)}; ${s.reproduced} have a reproduction) |`,
   ];
   const missed = rows.filter((r) => r.kind === 'buggy' && !r.exact);
   if (missed.length > 0) lines.push('', `Missed: ${missed.map((r) => `${r.id}${r.findings.length > 0 ? ` (found ${r.findings.map((f) => `${f.line}: ${f.message}`).join('; ')})` : ''}`).join(', ')}`);

@@ -26,15 +26,16 @@ const CALL = '__snipexec_drive_call';
 const MODULE_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 
 /**
- * A `node:test` file that replays a finding under plain Node: it loads the file as CommonJS with
- * the learnt values for what lies outside it (modules through `require`, free names as the module
- * function's parameters), then makes the driven call that threw. It fails with the finding's error
- * against the changed file and passes against the base version (`SNIPEXEC_TARGET=FILE`). Undefined
- * when the file is an ES module or TypeScript, or the call goes through a nested function drive
- * reached by its registry: neither replays without snipexec.
+ * A `node:test` file that replays a finding under plain Node: it loads the file with the learnt
+ * values for what lies outside it, then makes the driven call that threw. It fails with the
+ * finding's error against the changed file and passes against the base version
+ * (`SNIPEXEC_TARGET=FILE`). A CommonJS file is compiled as a module function whose parameters hold
+ * the learnt values; an ES module (or TypeScript Node strips) is imported through module hooks
+ * (`module.registerHooks`) that answer its imports with the learnt modules and add an export that
+ * makes the call, the learnt values being globals. Undefined when the call goes through a nested
+ * function drive reached by its registry, which does not replay without snipexec.
  */
 export function reproduction(parts: ReproductionParts, source: string): string | undefined {
-  if (MODULE_SYNTAX.test(source) || /\.(?:tsx?|mts|cts|mjs)$/i.test(parts.file)) return undefined;
   let call = 'undefined';
   if (parts.drive) {
     const { calls, registered } = drivenCalls(parts.targets, [parts.drive], new Map(parts.rendered.accessors), false);
@@ -47,31 +48,72 @@ export function reproduction(parts: ReproductionParts, source: string): string |
   const table = /^var require = function require\(/m.test(parts.rendered.source);
   const names = [...new Set(parts.rendered.accessors.map(([, expr]) => expr).filter((e) => /^[A-Za-z_$][\w$]*$/.test(e) && e !== 'require'))];
   const title = `${parts.fragment}${parts.callText ? `: ${parts.callText}` : ''} should not throw ${parts.type}`;
-  return [
+  const esm = MODULE_SYNTAX.test(source) || /\.(?:tsx?|mts|mjs)$/i.test(parts.file);
+  const head = [
     `// snipexec diff: reproduces ${commentText(`${parts.type}: ${parts.message}`)} at ${commentText(parts.file)}:${parts.line} (${commentText(parts.fragment)}).`,
     '// Run it from the repository\'s top level: `node --test THIS_FILE` fails with that error against the changed',
     '// file; `SNIPEXEC_TARGET=path/to/base.js node --test THIS_FILE` runs it against another version of the file.',
     "'use strict';",
     "const { test } = require('node:test');",
-    "const { readFileSync } = require('node:fs');",
     "const path = require('node:path');",
-    "const { compileFunction } = require('node:vm');",
-    "const { createRequire } = require('node:module');",
+    // Here, not in the test: a learnt `require` (the module table) is declared in its body.
+    ...(esm ? ["const { registerHooks } = require('node:module');", "const { pathToFileURL } = require('node:url');"]
+      : ["const { readFileSync } = require('node:fs');", "const { compileFunction } = require('node:vm');", "const { createRequire } = require('node:module');"]),
     `const target = path.resolve(process.env.SNIPEXEC_TARGET || ${jsString(parts.file)});`,
     '',
     `test(${jsString(title)}, async () => {`,
-    '  const realRequire = createRequire(target);',
     '  // ---- the values snipexec learnt for what lies outside the file ----',
     ...parts.rendered.source.split('\n').filter((l) => l !== '').map((l) => `  ${l}`),
+  ];
+  const learntRequire = table ? 'require' : 'undefined';
+  const body = esm ? [
+    `  Object.assign(globalThis, { ${[MADE, ...names].map((n) => (n === MADE ? `${MADE}: {}` : n)).join(', ')} });`,
+    `  const learnt = ${learntRequire};`,
+    '  const learntModule = (specifier) => { if (!learnt) return undefined; try { return { value: learnt(specifier) }; } catch { return undefined; } };',
+    '  const targetUrl = pathToFileURL(target).href;',
+    '  registerHooks({',
+    '    resolve(specifier, context, nextResolve) {',
+    "      if (!specifier.startsWith('node:') && learntModule(specifier)) return { url: `snipexec-learnt:${encodeURIComponent(specifier)}`, shortCircuit: true };",
+    '      return nextResolve(specifier, context);',
+    '    },',
+    '    load(url, context, nextLoad) {',
+    "      if (url.startsWith('snipexec-learnt:')) {",
+    "        const specifier = decodeURIComponent(url.slice('snipexec-learnt:'.length));",
+    "        const value = learntModule(specifier).value;",
+    "        const keys = value !== null && (typeof value === 'object' || typeof value === 'function') ? Object.keys(value).filter((k) => /^[A-Za-z_$][\\w$]*$/.test(k) && k !== 'default') : [];",
+    "        globalThis.__snipexec_modules = { ...globalThis.__snipexec_modules, [specifier]: value };",
+    "        const m = `globalThis.__snipexec_modules[${JSON.stringify(specifier)}]`;",
+    "        return { format: 'module', source: `export default ${m};\\n${keys.map((k) => `export const ${k} = ${m}.${k};`).join('\\n')}`, shortCircuit: true };",
+    '      }',
+    "      if (url.split('?')[0] === targetUrl) {",
+    '        const loaded = nextLoad(url, context);',
+    `        return { format: /\\.(?:tsx?|mts)$/.test(target) ? 'module-typescript' : 'module', source: String(loaded.source) + ${jsString(`
+;export const __snipexec_call = () => (${call});`)}, shortCircuit: true };`,
+    '      }',
+    '      return nextLoad(url, context);',
+    '    },',
+    '  });',
+    '  const loaded = await import(`${targetUrl}?snipexec=${Date.now()}`);',
+    '  await loaded.__snipexec_call();',
+    // What the call (or the file) left to timers and promises: a callback the learnt values call later.
+    "  await new Promise((resolve, reject) => { const fail = (error) => { done(); reject(error); }; const done = () => { process.off('uncaughtException', fail); process.off('unhandledRejection', fail); }; process.on('uncaughtException', fail); process.on('unhandledRejection', fail); setTimeout(() => { done(); resolve(); }, 200); });",
+    '});',
+    '',
+  ] : [
+    '  const realRequire = createRequire(target);',
     table
       ? "  const moduleRequire = (id) => { try { return require(id); } catch (error) { if (error && error.code === 'MODULE_NOT_FOUND') return realRequire(id); throw error; } };"
       : '  const moduleRequire = realRequire;',
     `  const ${MADE} = {};`,
     '  const module = { exports: {} };',
-    `  const run = compileFunction(readFileSync(target, 'utf8') + ${jsString(`\n;return () => (${call});`)}, ${JSON.stringify(['exports', 'require', 'module', '__filename', '__dirname', MADE, ...names])}, { filename: target });`,
+    `  const run = compileFunction(readFileSync(target, 'utf8') + ${jsString(`
+;return () => (${call});`)}, ${JSON.stringify(['exports', 'require', 'module', '__filename', '__dirname', MADE, ...names])}, { filename: target });`,
     `  const call = run(module.exports, moduleRequire, module, target, path.dirname(target), ${[MADE, ...names].join(', ')});`,
     '  await call();',
+    // What the call (or the file) left to timers and promises: a callback the learnt values call later.
+    "  await new Promise((resolve, reject) => { const fail = (error) => { done(); reject(error); }; const done = () => { process.off('uncaughtException', fail); process.off('unhandledRejection', fail); }; process.on('uncaughtException', fail); process.on('unhandledRejection', fail); setTimeout(() => { done(); resolve(); }, 200); });",
     '});',
     '',
-  ].join('\n');
+  ];
+  return [...head, ...body].join('\n');
 }
