@@ -128,3 +128,21 @@ test('diff: --repro writes a node:test file that fails with the finding\'s error
   assert.equal(base.status, 0, base.stdout);
   assert.match(readFileSync(join(dir, finding.reproduction!), 'utf8'), /^\/\/ snipexec diff: reproduces TypeError/);
 });
+
+test('diff: a nested function drive calls on its own, out of the context its parent gives it, is no evidence: its error on learnt values is not a finding', async () => {
+  const before = [
+    'function compile(template) {',
+    '  function render(context) {',
+    '    return template.name;',
+    '  }',
+    '  render.partials = {};',
+    '  return render;',
+    '}',
+    'module.exports = compile;',
+    '',
+  ].join('\n');
+  // `this` is the template's only when compile's callers call render as a method; drive calls it plainly.
+  const { report } = await change('compile.js', before, before.replace('    return template.name;', '    return template.name + this.partials.length;'));
+  assert.deepEqual(found(report), []);
+  assert.ok(report.runs > 0);
+});

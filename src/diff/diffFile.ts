@@ -166,7 +166,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const compare = async (changed: VersionRun, edge: EdgeValue | undefined): Promise<void> => {
     // An error the base version raises on the learnt values as well is not the edge value's doing.
     const known = (e: ReportedError) => edge !== undefined && baseFirst.result.errors.some((b) => b.type === e.type && b.message === e.message);
-    const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && !known(e));
+    const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && !known(e) && asCallersCall(e, changed, edge));
     if (candidates.length === 0) return;
     let base = baseFirst;
     if (edge) {
@@ -180,6 +180,25 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       const verdict = baseOutcome(e, changed.result, base.result);
       if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict), changed);
     }
+  };
+  /**
+   * Whether an error arose the way callers would meet it: outside drive, or in drive's call of a
+   * fragment's own function on an instance its constructor made. A nested function or callback
+   * driven on its own, or a method called on an object no constructor set up, runs out of the
+   * context its enclosing code gives it: an error there is drive's artefact, whatever the base
+   * version did. With the learnt values alone, an error an injected value caused means the value
+   * was learnt short of the changed code's use of it, not that callers send it; and one outside the
+   * changed functions comes from module code they reached with values no caller chose.
+   */
+  const targets = after.session.instrumented.driveTargets;
+  // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
+  const entries = new Set(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [t.name] : []; }));
+  const asCallersCall = (e: ReportedError, run: VersionRun, edge: EdgeValue | undefined): boolean => {
+    // The learnt values alone: the changed function's own line, on a value it did not get from outside.
+    if (!edge && (e.attribution === 'injected' || !inFragment(e.line))) return false;
+    if (e.drive === undefined) return true;
+    const record = run.drives.find((d) => targets[d.k]?.name === e.drive);
+    return entries.has(e.drive) && record?.receiver !== 'create';
   };
   await compare(first, undefined);
   // Exploration's tree: scenarios that answer a decision on an injected value the other way reach
