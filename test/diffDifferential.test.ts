@@ -146,3 +146,18 @@ test('diff: a nested function drive calls on its own, out of the context its par
   assert.deepEqual(found(report), []);
   assert.ok(report.runs > 0);
 });
+
+test('diff: a misspelt name in a module is an undeclared ReferenceError, and its reproduction leaves the name undeclared: it fails on the changed file and passes on the base', async () => {
+  const before = "'use strict';\nconst PARTS = ['a', 'b'];\nconst JOINED = PARTS.join('-');\nmodule.exports = { JOINED };\n";
+  const { report, dir } = await change('tokens.js', before, before.replace("PARTS.join('-')", "PART.join('-')"), { reproductions: true });
+  assert.deepEqual(found(report), [[3, 'ReferenceError', 'PART is not defined', 'undeclared']]);
+  const file = join(dir, 'repro.test.cjs');
+  writeFileSync(file, report.findings[0]!.reproduction!);
+  writeFileSync(join(dir, 'base.js'), before);
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', file], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  assert.equal(changed.status, 1);
+  assert.match(changed.stdout, /ReferenceError: PART is not defined/);
+  assert.equal(run({ SNIPEXEC_TARGET: 'base.js' }).status, 0);
+});

@@ -1,5 +1,6 @@
 import type { Definition } from '../engine/definitionBook.ts';
 import { renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import { isWithin } from '../engine/elementPaths.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { reproduction } from './reproduction.ts';
 import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
@@ -143,13 +144,23 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const report = fragments.map((fragment) => ({ fragment, status: first.result.status, lineCoverage: fragmentCoverage(first.result, fragment) }));
   const findings: FileFinding[] = [];
   const fragmentOf = (line: number) => fragments.find((f) => line >= f.startLine && line <= f.endLine && f.kind === 'function') ?? fragments.find((f) => f.kind === 'top-level') ?? fragments[0]!;
-  const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, run: VersionRun | undefined) => {
+  /**
+   * `via`: the drive call to replay when the error itself names none (a ReferenceError found by
+   * reading, at a use inside a driven function). `base`: the base version's run on the same input,
+   * whose extra values (what its own path needed) the reproduction carries too.
+   */
+  const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, run: VersionRun | undefined, base?: VersionRun, via?: string, omit?: string) => {
     if (findings.some((f) => f.error.line === error.line && f.error.type === error.type && f.error.message === error.message)) return;
     const fragment = fragmentOf(error.line);
     const targets = after.session.instrumented.driveTargets;
-    const drive = error.drive === undefined ? undefined : run?.drives.find((d) => targets[d.k]?.name === error.drive);
-    const repro = input.reproductions && run
-      ? reproduction({ file: input.file, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered: run.rendered, targets, drive, callText: evidence.call }, input.after)
+    const name = error.drive ?? via;
+    const drive = name === undefined ? undefined : run?.drives.find((d) => targets[d.k]?.name === name);
+    // An undeclared name stays undeclared in the reproduction: the run injected a value for it, as for any free name.
+    const rendered = run && (base || omit !== undefined)
+      ? renderDefinitions(new Map([...(base?.defs ?? []), ...run.defs].filter(([id, d]) => !d.proposal.probe && (omit === undefined || !isWithin(id, omit)))))
+      : run?.rendered;
+    const repro = input.reproductions && run && rendered
+      ? reproduction({ file: input.file, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call }, input.after)
       : undefined;
     findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };
@@ -178,7 +189,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     }
     for (const e of candidates) {
       const verdict = baseOutcome(e, changed.result, base.result);
-      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict), changed);
+      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict), changed, base);
     }
   };
   /**
@@ -214,7 +225,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   }
   scenarios.sort((a, b) => b.covered - a.covered);
   // The change's own ReferenceErrors: a name it uses that the file or an import defined before, or that nothing defines.
-  for (const u of undeclaredUses(input.after, input.file, input.introduced ?? new Map(), [first.result])) add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, undefined);
+  for (const u of undeclaredUses(input.after, input.file, input.introduced ?? new Map(), [first.result])) {
+    // Replayed by loading the file (a use at its top level) or by the drive call of the function around the use.
+    const entry = [...entries].find((name) => { const t = targets.find((x) => x.name === name); const f = t && fragments.find((g) => g.startLine === t.line); return f !== undefined && u.error.line >= f.startLine && u.error.line <= f.endLine; });
+    add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, u.reached ? first : undefined, undefined, entry, u.name);
+  }
   const edges = interleave(scenarios.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, input.edgeBudget).map((edge) => ({ edge, defs: sc.defs }))), input.edgeBudget ?? EDGE_BUDGET);
   for (const { edge, defs } of edges) {
     const changed = await after.run(withEdgeValue(defs, edge), new Set([edge.element]), EDGE_RUNS);

@@ -15,6 +15,7 @@ export type Undeclared = 'removed' | 'undeclared';
 
 /** A use of such a name: the ReferenceError it raises, and whether a run reached its line. */
 export interface UndeclaredUse {
+  readonly name: string;
   readonly error: ReportedError;
   readonly how: Undeclared;
   readonly reached: boolean;
@@ -57,7 +58,7 @@ export function undeclaredUses(after: string, file: string, names: ReadonlyMap<s
   for (const [name, how] of names) {
     const uses = free.get(name) ?? [];
     const use = uses.find((u) => ran.has(u.line)) ?? uses[0];
-    if (use) out.push({ error: { type: 'ReferenceError', message: `${name} is not defined`, line: use.line, column: use.column, attribution: 'snippet' }, how, reached: ran.has(use.line) });
+    if (use) out.push({ name, error: { type: 'ReferenceError', message: `${name} is not defined`, line: use.line, column: use.column, attribution: 'snippet' }, how, reached: ran.has(use.line) });
   }
   return out;
 }
