@@ -161,3 +161,10 @@ test('diff: a misspelt name in a module is an undeclared ReferenceError, and its
   assert.match(changed.stdout, /ReferenceError: PART is not defined/);
   assert.equal(run({ SNIPEXEC_TARGET: 'base.js' }).status, 0);
 });
+
+test('diff: runDiff validates its options: an edge budget or seed that is not a whole number in range is InvalidOptions', async () => {
+  const dir = gitRepo({ 'a.js': 'module.exports = 1;\n' });
+  await assert.rejects(runDiff({ cwd: dir, edgeBudget: -1 }), (e: Error & { code?: string }) => e.code === 'INVALID_OPTIONS' && /edgeBudget/.test(e.message));
+  await assert.rejects(runDiff({ cwd: dir, edgeBudget: 1.5 }), (e: Error & { code?: string }) => e.code === 'INVALID_OPTIONS');
+  await assert.rejects(runDiff({ cwd: dir, seed: -3 }), (e: Error & { code?: string }) => e.code === 'INVALID_OPTIONS' && /seed/.test(e.message));
+});

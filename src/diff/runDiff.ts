@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SnipexecError } from '../errors.ts';
+import { InvalidOptions, SnipexecError } from '../errors.ts';
 import { diffFile, type FileFinding, type FindingEvidence } from './diffFile.ts';
 import { findFragments, type Fragment } from './findFragments.ts';
 import { baseText, gitChanges } from './gitChanges.ts';
@@ -85,6 +85,10 @@ export function diffExitCode(report: DiffReport): 0 | 1 {
  */
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const started = Date.now();
+  if (options.edgeBudget !== undefined && !(Number.isInteger(options.edgeBudget) && options.edgeBudget >= 0 && options.edgeBudget <= 1000)) {
+    throw new InvalidOptions(`edgeBudget: expected a whole number from 0 to 1000, got ${String(options.edgeBudget)}`);
+  }
+  if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0)) throw new InvalidOptions(`seed: expected a whole number from 0, got ${String(options.seed)}`);
   const base = options.base ?? 'HEAD';
   const findings: Finding[] = [];
   const fragments: FragmentReport[] = [];
