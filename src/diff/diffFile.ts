@@ -1,5 +1,5 @@
 import type { Definition } from '../engine/definitionBook.ts';
-import { renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import { fillRefs, renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { reproduction } from './reproduction.ts';
@@ -12,7 +12,7 @@ import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type Undeclared } from './removedNames.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
-export const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
+const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
 
 /** The input a finding was seen on, and what the base version did with it. */
 export interface FindingEvidence {
@@ -139,6 +139,10 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const changedLines = new Set(fragments.flatMap((f) => f.changedLines));
   const after = await Version.open(input.after, input.file, input.seed, (targets) => targets.flatMap((t, k) => (fragments.some((f) => f.kind === 'function' && t.line >= f.startLine && t.line <= f.endLine) ? [k] : [])));
   if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
+  const targets = after.session.instrumented.driveTargets;
+  // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
+  const entryOf = new Map(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [[f, t.name] as const] : []; }));
+  const entries = new Set(entryOf.values());
   const first = await after.run(undefined);
   let runs = first.result.runs;
   const report = fragments.map((fragment) => ({ fragment, status: first.result.status, lineCoverage: fragmentCoverage(first.result, fragment) }));
@@ -152,7 +156,6 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, run: VersionRun | undefined, base?: VersionRun, via?: string, omit?: string) => {
     if (findings.some((f) => f.error.line === error.line && f.error.type === error.type && f.error.message === error.message)) return;
     const fragment = fragmentOf(error.line);
-    const targets = after.session.instrumented.driveTargets;
     const name = error.drive ?? via;
     const drive = name === undefined ? undefined : run?.drives.find((d) => targets[d.k]?.name === name);
     // An undeclared name stays undeclared in the reproduction: the run injected a value for it, as for any free name.
@@ -201,9 +204,6 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
    * was learnt short of the changed code's use of it, not that callers send it; and one outside the
    * changed functions comes from module code they reached with values no caller chose.
    */
-  const targets = after.session.instrumented.driveTargets;
-  // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
-  const entries = new Set(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [t.name] : []; }));
   const asCallersCall = (e: ReportedError, run: VersionRun, edge: EdgeValue | undefined): boolean => {
     // The learnt values alone: the changed function's own line, on a value it did not get from outside.
     if (!edge && (e.attribution === 'injected' || !inFragment(e.line))) return false;
@@ -227,8 +227,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // The change's own ReferenceErrors: a name it uses that the file or an import defined before, or that nothing defines.
   for (const u of undeclaredUses(input.after, input.file, input.introduced ?? new Map(), [first.result])) {
     // Replayed by loading the file (a use at its top level) or by the drive call of the function around the use.
-    const entry = [...entries].find((name) => { const t = targets.find((x) => x.name === name); const f = t && fragments.find((g) => g.startLine === t.line); return f !== undefined && u.error.line >= f.startLine && u.error.line <= f.endLine; });
-    add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, u.reached ? first : undefined, undefined, entry, u.name);
+    add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, u.reached ? first : undefined, undefined, entryOf.get(fragmentOf(u.error.line)), u.name);
   }
   const edges = interleave(scenarios.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, input.edgeBudget).map((edge) => ({ edge, defs: sc.defs }))), input.edgeBudget ?? EDGE_BUDGET);
   for (const { edge, defs } of edges) {
@@ -288,11 +287,7 @@ function callText(call: DrivenCall, defs: ReadonlyMap<string, Definition>): stri
 function inline(defs: ReadonlyMap<string, Definition>, id: string, depth: number): string | undefined {
   const d = defs.get(id);
   if (!d || d.proposal.probe) return undefined;
-  let source = d.proposal.source;
-  for (let i = d.proposal.refs.length - 1; i >= 0; i--) {
-    const part = depth < 4 ? inline(defs, d.proposal.refs[i]!, depth + 1) : undefined;
-    source = source.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), () => part ?? 'undefined');
-  }
+  const source = fillRefs(d.proposal.source, d.proposal.refs, (ref) => (depth < 4 ? inline(defs, ref, depth + 1) : undefined) ?? 'undefined');
   return source.length > 400 ? `${source.slice(0, 400)}…` : source;
 }
 

@@ -37,20 +37,18 @@ const BY_CATEGORY: Partial<Record<string, readonly string[]>> = {
 export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET): EdgeValue[] {
   // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
   const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
-  const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (args.some((a) => isWithin(d.id, a.id)) || (d.kind === 'return' && !args.some((a) => isWithin(d.id, a.id)))));
+  const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
   const rank = (d: Definition) => (changed.has(d.line) ? 0 : inFragment(d.line) ? 1 : 2);
   inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
-  const out: EdgeValue[] = [];
+  // The elements used on a changed line get all their values first (round 0); the rest breadth
+  // first: every element's `undefined` and `null` (round 1) before any element's third value (round 2).
+  const rounds: EdgeValue[][] = [[], [], []];
   for (const d of inputs) {
-    for (const source of valuesFor(d)) {
-      if (source === d.proposal.source) continue;
-      out.push({ element: d.id, source });
-    }
+    valuesFor(d).forEach((source, k) => {
+      if (source !== d.proposal.source) rounds[rank(d) === 0 ? 0 : k < 2 ? 1 : 2]!.push({ element: d.id, source });
+    });
   }
-  // The elements used on a changed line get all their values first; the rest breadth first: every
-  // element's `undefined` and `null` before any element's third value.
-  const round = (e: EdgeValue) => { const d = defs.get(e.element); return d ? Number(rank(d) > 0) * (1 + Number(valuesFor(d).indexOf(e.source) >= 2)) : 0; };
-  return out.map((e, i) => ({ e, i })).sort((a, b) => round(a.e) - round(b.e) || a.i - b.i).slice(0, budget).map(({ e }) => e);
+  return rounds.flat().slice(0, budget);
 }
 
 /** `undefined`, `null`, then the category's; an empty object (nothing was learnt of it) may as well be a string or a number. */

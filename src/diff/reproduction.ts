@@ -21,7 +21,6 @@ export interface ReproductionParts {
 }
 
 const MADE = '__snipexec_made';
-const CALL = '__snipexec_drive_call';
 /** Recognises a file with `import`/`export` statements, which a CommonJS wrapper cannot load. */
 const MODULE_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 
@@ -38,12 +37,9 @@ const MODULE_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s+(?:default|const|let|va
 export function reproduction(parts: ReproductionParts, source: string): string | undefined {
   let call = 'undefined';
   if (parts.drive) {
-    const { calls, registered } = drivenCalls(parts.targets, [parts.drive], new Map(parts.rendered.accessors), false);
-    if (registered.size > 0) return undefined;
-    const last = calls[calls.length - 1];
-    const m = last === undefined ? null : new RegExp(`^${CALL}\\(\\(\\) => ([\\s\\S]*)\\);$`).exec(last);
-    if (!m) return undefined;
-    call = m[1]!;
+    const { expressions, registered } = drivenCalls(parts.targets, [parts.drive], new Map(parts.rendered.accessors), false);
+    if (registered.size > 0 || expressions[0] === undefined) return undefined;
+    call = expressions[0];
   }
   const table = /^var require = function require\(/m.test(parts.rendered.source);
   const names = [...new Set(parts.rendered.accessors.map(([, expr]) => expr).filter((e) => /^[A-Za-z_$][\w$]*$/.test(e) && e !== 'require'))];

@@ -13,6 +13,8 @@ const CALL = '__snipexec_drive_call';
 export interface DrivenCalls {
   /** One statement per call, in the run's order. */
   readonly calls: readonly string[];
+  /** Each call's expression, in the same order (what `calls` wraps so an error is printed and the next goes on). */
+  readonly expressions: readonly string[];
   /**
    * The targets the run drove that the program's top level cannot reach (nested functions,
    * callbacks): the program registers them where they are made and calls them through its drive
@@ -41,7 +43,7 @@ export function drivenArguments(target: Pick<DriveTarget, 'name'>, count: number
  * through a top-level `let`, `const` or class go through the registry too: the `finally` cannot see them.
  */
 export function drivenCalls(targets: readonly DriveTarget[], drives: readonly DriveRecord[], accessors: ReadonlyMap<string, string>, inFinally: boolean): DrivenCalls {
-  const calls: string[] = [];
+  const expressions: string[] = [];
   const registered = new Set<number>();
   let record: DriveRecord | undefined;
   // A constructor called to make an instance is not the record's target: only the target's own arguments follow the record.
@@ -62,8 +64,7 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
       const count = target.kind === 'getter' ? 0 : target.kind === 'setter' ? 1 : target.params;
       const ctor = constructorOf(targets, record.k);
       const spec = JSON.stringify({ kind: target.kind, ...(target.memberOf ? { memberOf: target.memberOf } : {}), ...(target.key !== undefined ? { key: target.key } : {}), ...(target.static ? { static: true } : {}) });
-      const call = `${DRIVE_REGISTRY}.call(${record.k}, ${spec}, [${args(target, count)}], [${ctor ? args(ctor, ctor.params) : ''}], ${JSON.stringify(record.receiver ?? 'new')})`;
-      calls.push(`${CALL}(() => ${call});`);
+      expressions.push(`${DRIVE_REGISTRY}.call(${record.k}, ${spec}, [${args(target, count)}], [${ctor ? args(ctor, ctor.params) : ''}], ${JSON.stringify(record.receiver ?? 'new')})`);
       continue;
     }
     const owner = target.owner;
@@ -79,10 +80,11 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
       else if (target.memberOf === 'prototype') expression = `${member(owner, key)}.call(${[on, args(target, target.params)].filter((a) => a !== '').join(', ')})`;
       else expression = `${member(on, key)}(${args(target, target.params)})`;
     }
-    calls.push(`${CALL}(() => ${expression});`);
+    expressions.push(expression);
   }
+  const calls = expressions.map((expression) => `${CALL}(() => ${expression});`);
   // Each call prints what it throws or rejects with and the next goes on, as in the run (no global
   // Promise is read: the snippet may have bound the name).
   const helper = `function ${CALL}(call) { try { const r = call(); if (r !== null && (typeof r === 'object' || typeof r === 'function') && typeof r.then === 'function') r.then(undefined, (error) => console.error(error)); } catch (error) { console.error(error); } }`;
-  return { calls: calls.length > 0 ? [`const ${MADE} = {};`, helper, ...calls] : calls, registered };
+  return { calls: calls.length > 0 ? [`const ${MADE} = {};`, helper, ...calls] : calls, expressions, registered };
 }

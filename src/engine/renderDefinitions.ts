@@ -59,11 +59,9 @@ export function renderDefinitions(all: ReadonlyMap<string, Definition>): Rendere
   };
 
   const expression = (def: Definition): string => {
-    let source = def.proposal.source;
-    def.proposal.refs.forEach((ref, i) => {
+    let source = fillRefs(def.proposal.source, def.proposal.refs, (ref) => {
       const part = defs.get(ref);
-      const value = part ? (emit(part), varName(part)) : 'undefined';
-      source = source.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), () => value); // a function: `$$` in a name is no pattern
+      return part ? (emit(part), varName(part)) : 'undefined';
     });
     const ret = defs.get(`${def.id}()`);
     if (ret && /^(async\s+)?function\b[^{]*\{\s*\}$/.test(source)) {
@@ -127,6 +125,16 @@ export function renderDefinitions(all: ReadonlyMap<string, Definition>): Rendere
     return `${helpers}{ const ${failures} = [];\n${guardedLines.join('\n')}\n${requireLine ?? ''}\n${failures}; }\n`;
   };
   return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors, receiver, identifiers, guarded };
+}
+
+/** A proposal's source with each `$i` standing for its refs[i] replaced by `valueOf(refs[i])`, in order. */
+export function fillRefs(source: string, refs: readonly string[], valueOf: (ref: string) => string): string {
+  let out = source;
+  refs.forEach((ref, i) => {
+    const value = valueOf(ref);
+    out = out.replace(new RegExp(`\\$${i}(?![\\w$])`, 'g'), () => value); // a function: `$$` in a name is no pattern
+  });
+  return out;
 }
 
 function isGlobal(def: Definition): boolean {
