@@ -31,6 +31,12 @@ export const runOptionsSchema = z
       .array(z.string().min(1).refine(isDirectory, { error: (issue) => `not a directory: ${String(issue.input)}` }))
       .default([])
       .describe('Directories to look for installed npm modules in (a node_modules directory, or one holding it), before node_modules of the working directory and its parents. A pure-JavaScript module found there is bundled into the sandbox instead of synthesized.'),
+    projectDir: z
+      .string()
+      .min(1)
+      .refine(isDirectory, { error: (issue) => `not a directory: ${String(issue.input)}` })
+      .optional()
+      .describe('The project the snippet is a file of (fileName, relative to it): its relative imports (`./utils`) load the project\'s real files into the sandbox, instead of learnt values. Nothing outside the directory, or inside its node_modules, is loaded.'),
     operatorHooks: z.boolean().optional().describe('Hook comparison, arithmetic and typeof operators; on by default in trace and llm mode, which learn from them.'),
   })
   .strict();

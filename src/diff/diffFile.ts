@@ -50,7 +50,10 @@ export interface FileDiff {
 }
 
 export interface FileDiffInput {
+  /** The file, relative to `root`. */
   readonly file: string;
+  /** The repository's directory: the file's relative imports load its real files from there (projectModules), for both versions. */
+  readonly root?: string;
   /** The file at BASE; undefined for a new file. */
   readonly before: string | undefined;
   readonly after: string;
@@ -97,8 +100,8 @@ class Version {
     this.targetNames = driveOnly.map((k) => session.instrumented.driveTargets[k]!.name);
   }
 
-  static async open(text: string, file: string, seed: number, drive: (targets: readonly { name: string; line: number }[]) => number[]): Promise<Version | RunResult> {
-    const session = await SnippetSession.open(text, { ...RUN_OPTIONS, seed, fileName: file });
+  static async open(text: string, file: string, root: string | undefined, seed: number, drive: (targets: readonly { name: string; line: number }[]) => number[]): Promise<Version | RunResult> {
+    const session = await SnippetSession.open(text, { ...RUN_OPTIONS, seed, fileName: file, ...(root !== undefined ? { projectDir: root } : {}) });
     if (!(session instanceof SnippetSession)) return session;
     const only = drive(session.instrumented.driveTargets);
     return new Version(session, only);
@@ -137,7 +140,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const { fragments } = input;
   const inFragment = (line: number) => fragments.some((f) => line >= f.startLine && line <= f.endLine);
   const changedLines = new Set(fragments.flatMap((f) => f.changedLines));
-  const after = await Version.open(input.after, input.file, input.seed, (targets) => targets.flatMap((t, k) => (fragments.some((f) => f.kind === 'function' && t.line >= f.startLine && t.line <= f.endLine) ? [k] : [])));
+  const after = await Version.open(input.after, input.file, input.root, input.seed, (targets) => targets.flatMap((t, k) => (fragments.some((f) => f.kind === 'function' && t.line >= f.startLine && t.line <= f.endLine) ? [k] : [])));
   if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
   const targets = after.session.instrumented.driveTargets;
   // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
@@ -172,7 +175,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     for (const e of first.result.errors) if (ownError(e) && inFragment(e.line)) add(e, 'own', evidenceOf(first.result, first.defs, e, undefined, undefined), first);
     return { fragments: report, findings, runs, edges: 0 };
   }
-  const before = await Version.open(input.before, input.file, input.seed, (targets) => targets.flatMap((t, k) => (after.targetNames.includes(t.name) ? [k] : [])));
+  const before = await Version.open(input.before, input.file, input.root, input.seed, (targets) => targets.flatMap((t, k) => (after.targetNames.includes(t.name) ? [k] : [])));
   if (!(before instanceof Version)) return { fragments: report, findings, runs, edges: 0 };
   // The base version on the learnt values: what an edge value must change in it to count as handled.
   const baseFirst = await before.run(first.defs);

@@ -110,7 +110,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       continue;
     }
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, before, after, fragments: found, introduced, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, fragments: found, introduced, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {

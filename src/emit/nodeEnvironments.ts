@@ -71,6 +71,7 @@ const exitProcess = process.exit.bind(process);
  */
 export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvironments {
   const modules = new Map<string, unknown>();
+  const loaders = new Map<string, () => unknown>();
   const drivers: { name: string; drive: () => unknown }[] = [];
   const known = new Map<string, unknown>();
   const globals = new Map<string, unknown>();
@@ -88,6 +89,12 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
     },
     defineModule(specifier: string, value: unknown) {
       modules.set(bareSpecifier(String(specifier)), value);
+    },
+    defineModuleLoader(specifier: string, load: () => unknown) {
+      if (typeof load === 'function') loaders.set(String(specifier), load);
+    },
+    require(specifier: string) {
+      return modulePrototype.require.call(options.module, specifier);
     },
     afterSnippet(name: string, drive: () => void) {
       if (typeof drive === 'function') drivers.push({ name: String(name), drive });
@@ -109,7 +116,7 @@ export function loadNodeEnvironments(options: NodeEnvironmentOptions): NodeEnvir
     isProbe: () => false,
     outcomeOf: (id: string) => options.outcomes?.[String(id)],
   });
-  hookRequire(options.module, modules, () => globals.get('require'));
+  hookRequire(options.module, modules, loaders, () => globals.get('require'));
   for (const env of options.environments) {
     try {
       const code = 'code' in env ? env.code : bundleGuestSync(env.request).code;
@@ -157,16 +164,29 @@ function bareSpecifier(specifier: string): string {
 
 /**
  * The program's `require(spec)`, and only its own module's, looks up as the sandbox did: an
- * environment's module for the specifiers environments define; then the global `require` an
+ * environment's module for the specifiers environments define; a project's own file at its first
+ * require (defineModuleLoader); then the global `require` an
  * environment defined (Node's environment gives one, which answers with the values the run gave,
  * `require(file)` of a computed name included, and takes any value as the run's did), unless it
  * says MODULE_NOT_FOUND; then Node's own.
  */
-function hookRequire(program: object, modules: ReadonlyMap<string, unknown>, environmentRequire: () => unknown): void {
+function hookRequire(program: object, modules: Map<string, unknown>, loaders: Map<string, () => unknown>, environmentRequire: () => unknown): void {
   const original = modulePrototype.require;
   modulePrototype.require = function (this: unknown, id: unknown) {
     if (this === program) {
       if (typeof id === 'string' && modules.has(bareSpecifier(id))) return modules.get(bareSpecifier(id));
+      const load = typeof id === 'string' ? loaders.get(id) : undefined;
+      if (load !== undefined) {
+        // A project's own file, loaded at its first require; one that fails to load is what the run gave in its place.
+        loaders.delete(id as string);
+        try {
+          const value = load();
+          modules.set(id as string, value);
+          return value;
+        } catch {
+          // as in the sandbox: the module the environments' require gives
+        }
+      }
       const required = environmentRequire();
       if (typeof required === 'function') {
         try {

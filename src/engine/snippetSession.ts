@@ -107,7 +107,10 @@ export class SnippetSession {
     // The environments the snippet's names select (a DOM for `document`, Node's built-ins for `require('path')`).
     const environments: LoadedEnvironments = deps.environments || !options.environments
       ? { bundles: deps.environments ?? [], fromRegistry: deps.environments ? (deps.environmentsInSnapshot ?? 0) : 0, names: (deps.environments ?? []).map((e) => e.name), failures: [] }
-      : await loadEnvironments(prepared.names, undefined, { cwd: process.cwd(), dirs: options.modulesDirs });
+      : await loadEnvironments(prepared.names, undefined, {
+        cwd: options.projectDir ?? process.cwd(), dirs: options.modulesDirs,
+        ...(options.projectDir !== undefined && options.fileName !== undefined ? { project: { root: options.projectDir, file: options.fileName } } : {}),
+      });
     let llm: LlmSession | undefined;
     let values = deps.values;
     if (!values && options.mode === 'llm') {

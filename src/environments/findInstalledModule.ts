@@ -1,12 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { ProjectFile } from './projectModules.ts';
 
 /** Where installed modules are looked for: the working directory (walked up as Node does) and `--modules` directories. */
 export interface ModuleSearch {
   readonly cwd: string;
   /** Each a `node_modules` directory or a directory holding one; relative ones are read from `cwd`. Searched first, in order. */
   readonly dirs: readonly string[];
+  /** The snippet is this file of a project: its relative imports load the project's files (projectModules). */
+  readonly project?: ProjectFile;
 }
 
 /** An installed package a specifier names. */

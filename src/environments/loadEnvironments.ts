@@ -3,6 +3,7 @@ import { bundleGuest, type GuestBundle, type GuestBundleRequest } from '../sandb
 import { ENVIRONMENTS, environmentsFor, type EnvironmentSpec, type SnippetNames } from './registry.ts';
 import { npmPackageOf, type ModuleSearch } from './findInstalledModule.ts';
 import { moduleEnvironments, type ModuleUse } from './npmModules.ts';
+import { isRelativeSpecifier, projectModules } from './projectModules.ts';
 
 /** An environment that could not be built or loaded, for the snippet's result. */
 export interface EnvironmentFailure {
@@ -26,6 +27,8 @@ export interface LoadedEnvironments {
    * and the ones not bundled, with why. Absent for environments a test gives inline.
    */
   readonly modules?: readonly ModuleUse[];
+  /** The snippet's relative imports a project's files define (projectModules), and the ones left to the value generator, with why. */
+  readonly projectModules?: { readonly loaded: readonly string[]; readonly skipped: readonly { readonly specifier: string; readonly reason: string }[] };
 }
 
 const GUEST_ENVIRONMENTS = new URL('../guest/environments/', import.meta.url);
@@ -42,7 +45,8 @@ export function environmentBundleRequest(spec: EnvironmentSpec): GuestBundleRequ
 /**
  * The one place the engine asks which environments a run gets: the registry's environments the
  * snippet's names select, then the installed pure-JavaScript npm modules it loads (README
- * "Installed modules"). A bundle that fails to build is a failure of this snippet only: the
+ * "Installed modules"), then, for a snippet that is a file of a project, the project's own files it
+ * imports (projectModules). A bundle that fails to build is a failure of this snippet only: the
  * snippet runs without it, and its result says so.
  */
 export async function loadEnvironments(
@@ -50,7 +54,9 @@ export async function loadEnvironments(
   registry: readonly EnvironmentSpec[] = ENVIRONMENTS,
   search: ModuleSearch = { cwd: process.cwd(), dirs: [] },
 ): Promise<LoadedEnvironments> {
-  const wanted = environmentsFor(names, registry);
+  // A project's own files run in the sandbox as Node runs them: with Node's globals (`process`, `module`) around them.
+  const project = search.project !== undefined && names.modules.some(isRelativeSpecifier) ? search.project : undefined;
+  const wanted = environmentsFor(project ? { ...names, globals: [...names.globals, 'process'] } : names, registry);
   const bundles: GuestBundle[] = [];
   const failures: EnvironmentFailure[] = [];
   for (const spec of wanted) {
@@ -64,5 +70,10 @@ export async function loadEnvironments(
   const provided = new Set(registry.flatMap((e) => e.modules));
   const fromNpm = names.modules.filter((m) => !provided.has(m) && !provided.has(npmPackageOf(m)?.name ?? m));
   const modules = await moduleEnvironments(fromNpm, search);
-  return { bundles: [...bundles, ...modules.bundles], fromRegistry: bundles.length, names: wanted.map((e) => e.name), failures, modules: modules.modules };
+  // The project's own modules last: their files require what the environments and npm modules define.
+  const own = project ? await projectModules(names.modules, project) : undefined;
+  return {
+    bundles: [...bundles, ...modules.bundles, ...(own?.bundle ? [own.bundle] : [])], fromRegistry: bundles.length, names: [...wanted.map((e) => e.name), ...(own?.bundle ? [own.bundle.name] : [])], failures, modules: modules.modules,
+    ...(own ? { projectModules: { loaded: own.loaded, skipped: own.skipped } } : {}),
+  };
 }

@@ -18,6 +18,14 @@ export interface EnvironmentHost {
   /** `require(specifier)` and `import … from specifier` give this value; `node:x` and `x` are the same module. */
   defineModule(specifier: string, value: unknown): void;
   /**
+   * `require(specifier)` and `import … from specifier` give what `load()` returns, called at the
+   * first of them (a project's own file: its top level runs when the snippet loads it, as in
+   * Node). When `load` throws, the module is what it would be without the loader (a learnt value).
+   */
+  defineModuleLoader(specifier: string, load: () => unknown): void;
+  /** The module the snippet's own `require(specifier)` gives: an environment's, an installed one, else a learnt value. */
+  require(specifier: string): unknown;
+  /**
    * Called after the snippet ran and its timers settled, before the top-level functions nothing
    * called are driven (see topLevelFunctions), in the order added: fire the listeners it
    * registered, call the handlers it mounted.

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { BundleFailed } from '../errors.ts';
-import { containModules, metafileOutside } from './containModules.ts';
+import { containModules, metafileOutside, projectOutside } from './containModules.ts';
 
 export interface GuestBundleRequest {
   /** The entry module: a file, or source text resolved from `resolveDir`. */
@@ -28,6 +28,14 @@ export interface GuestBundleRequest {
    * JSON (containModules).
    */
   readonly packageDir?: string;
+  /**
+   * A project's own files (projectModules): the project's directory. Every file the bundle loads
+   * must then lie, after realpath, inside it and outside any node_modules; npm packages and Node
+   * built-ins stay out of the bundle (`require("x")` is left for the sandbox's require).
+   */
+  readonly projectDir?: string;
+  /** Text put before the bundle's code, as esbuild's `banner.js`. */
+  readonly banner?: string;
 }
 
 /**
@@ -42,6 +50,14 @@ export interface GuestBundle {
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The directory esbuild works from, which the paths it writes into a bundle are relative to: a
+ * project's for a project bundle (its module keys then name no directory of the host), else the package's.
+ */
+function workDir(request: GuestBundleRequest): string {
+  return request.projectDir ?? ROOT;
+}
 const memory = new Map<string, GuestBundle>();
 
 /**
@@ -61,7 +77,16 @@ export async function bundleGuest(request: GuestBundleRequest): Promise<GuestBun
   } catch (error) {
     throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
   }
+  checkProject(request, result.metafile);
   return keep(key, request, result, started);
+}
+
+/** A project bundle that loaded a file from outside the project: refused before it is kept. */
+function checkProject(request: GuestBundleRequest, metafile: esbuild.Metafile): void {
+  const entry = request.entry;
+  const stdin = typeof entry === 'string' ? undefined : resolve(workDir(request), entry.resolveDir, request.name);
+  const outside = request.projectDir === undefined ? undefined : projectOutside(metafile, workDir(request), request.projectDir, stdin);
+  if (outside !== undefined) throw new BundleFailed(`could not bundle ${request.name}: ${outside}`);
 }
 
 /**
@@ -83,6 +108,7 @@ export function bundleGuestSync(request: GuestBundleRequest): GuestBundle {
   }
   const outside = request.packageDir === undefined ? undefined : metafileOutside(result.metafile, ROOT, request.packageDir);
   if (outside !== undefined) throw new BundleFailed(`could not bundle ${request.name}: ${outside}`);
+  checkProject(request, result.metafile);
   return keep(key, request, result, started);
 }
 
@@ -111,9 +137,11 @@ function buildOptions(request: GuestBundleRequest): esbuild.BuildOptions & { wri
     ...(request.minify === 'keep-names' ? { minifyWhitespace: true, minifySyntax: true } : { minify: request.minify ?? false }),
     legalComments: 'none',
     logLevel: 'silent',
-    absWorkingDir: ROOT,
+    absWorkingDir: workDir(request),
     define: { ...request.define },
     alias: { ...request.alias },
+    ...(request.projectDir === undefined ? {} : { packages: 'external' as const }),
+    ...(request.banner === undefined ? {} : { banner: { js: request.banner } }),
     ...(request.packageDir === undefined ? {} : { plugins: [containModules(request.packageDir)] }),
   };
 }
@@ -126,8 +154,10 @@ function keep(key: string, request: GuestBundleRequest, result: esbuild.BuildRes
   memory.set(key, bundle);
   // Source text given as the entry is an input named `name` in its resolveDir: it is in the key, not a file to stamp.
   const entry = request.entry;
-  const stdin = typeof entry === 'string' ? undefined : resolve(ROOT, entry.resolveDir, request.name);
-  writeCache(key, bundle.code, Object.keys(result.metafile.inputs).filter((f) => resolve(ROOT, f) !== stdin), started);
+  const stdin = typeof entry === 'string' ? undefined : resolve(workDir(request), entry.resolveDir, request.name);
+  // Stamped by absolute path: a project bundle's paths are relative to the project, the others' to the package.
+  const inputs = Object.keys(result.metafile.inputs).map((f) => (isFileInput(f) ? resolve(workDir(request), f) : f));
+  writeCache(key, bundle.code, inputs.filter((f) => f !== stdin), started);
   return bundle;
 }
 

@@ -111,3 +111,26 @@ export function metafileOutside(metafile: esbuild.Metafile, cwd: string, entryPa
   }
   return undefined;
 }
+
+/** The kinds of file a project's own modules may be: JavaScript, TypeScript and JSON. */
+export const PROJECT_FILE_KINDS: readonly string[] = [...MODULE_FILE_KINDS, '.jsx', '.ts', '.mts', '.cts', '.tsx'];
+
+/**
+ * The first file of a project bundle's metafile (paths relative to `cwd`; `stdin`, the entry
+ * given as text, is none) that lies, after
+ * realpath, outside `projectDir`, inside a node_modules directory, or is not of a kind in
+ * PROJECT_FILE_KINDS, as a message; undefined when every file is the project's own.
+ */
+export function projectOutside(metafile: esbuild.Metafile, cwd: string, projectDir: string, stdin: string | undefined): string | undefined {
+  const root = realOrUndefined(projectDir);
+  if (root === undefined) return `the project directory ${projectDir} does not exist`;
+  for (const file of Object.keys(metafile.inputs)) {
+    if (file.startsWith('<') || file.startsWith('(disabled):') || resolve(cwd, file) === stdin) continue;
+    const real = realOrUndefined(resolve(cwd, file));
+    if (real === undefined || !inside(real, root)) return `"${file}" lies ${OUTSIDE_PACKAGE}: not in the project ${root}`;
+    if (real.includes(NODE_MODULES)) return `"${file}" lies ${OUTSIDE_PACKAGE}: an installed package, not the project's own`;
+    const kind = extname(real).toLowerCase();
+    if (!PROJECT_FILE_KINDS.includes(kind)) return `"${file}": a ${kind || 'extensionless'} file is not a module kind the sandbox loads (${PROJECT_FILE_KINDS.join(', ')})`;
+  }
+  return undefined;
+}

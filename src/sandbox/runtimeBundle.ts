@@ -102,6 +102,8 @@ export function warmUpScript(names: readonly string[]): string {
     global: globalThis,
     defineGlobal(name, value) { Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false }); },
     defineModule() {},
+    defineModuleLoader() {},
+    require() { return undefined; },
     afterSnippet(name, drive) { drives.push(drive); },
     topLevelFunctions() { return []; },
     exit() { throw new Error('exit'); },

@@ -11,9 +11,12 @@ import { apply, defineProperty, G, ObjectCreate, ObjectFreeze, parse, strSlice }
 import { isProbe, outcomeOf } from './probes.ts';
 import { config, EXIT, run } from './run.ts';
 import { nextTick } from './ticks.ts';
+import { requireModule } from './valueHooks.ts';
 
 /** Module specifier (without `node:`) -> an environment's value. */
 export const environmentModules: Record<string, unknown> = ObjectCreate(null);
+/** Module specifier -> the loader of a module not loaded yet (defineModuleLoader). */
+export const moduleLoaders: Record<string, () => unknown> = ObjectCreate(null);
 /** The environments' drivers, in the order added. */
 export const drivers = list<{ readonly name: string; readonly drive: Dyn }>();
 /** Element id -> the value valueOf gave in this run. */
@@ -28,6 +31,12 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
     let key = str(specifier);
     if (apply(strSlice, key, [0, 5]) === 'node:') key = apply(strSlice, key, [5]);
     environmentModules[key] = value;
+  },
+  defineModuleLoader(specifier: string, load: () => unknown) {
+    if (typeof load === 'function') moduleLoaders[str(specifier)] = load;
+  },
+  require(specifier: string) {
+    return requireModule(-1, str(specifier));
   },
   afterSnippet(name: string, drive: () => void) {
     if (typeof drive === 'function') push(drivers, rec({ name: str(name), drive }));

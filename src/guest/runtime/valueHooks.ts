@@ -4,7 +4,7 @@
  * recording proxy), and blames an error it raises on the right element.
  */
 import { childId, culpritOf, holderFor, holderId, isInjected, isRegistered, ownerOf, registerInstance, result } from './elements.ts';
-import { environmentModules } from './environmentHost.ts';
+import { environmentModules, moduleLoaders } from './environmentHost.ts';
 import { errorCulprit, fail, hasErrorInfo, markExplicit } from './errorAttribution.ts';
 import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
 import { namesEval, namesHook } from './hookGuard.ts';
@@ -171,6 +171,16 @@ export function requireModule(sid: number, spec: Dyn): unknown {
   // An environment's module comes first: `node:path` and `path` are the same one.
   const envKey = typeof spec === 'string' && apply(strSlice, spec, [0, 5]) === 'node:' ? apply(strSlice, spec, [5]) : spec;
   if (envKey in environmentModules) return environmentModules[envKey];
+  const load = moduleLoaders[envKey];
+  if (load !== undefined) {
+    delete moduleLoaders[envKey];
+    try {
+      return (environmentModules[envKey] = load());
+    } catch (e) {
+      if (e === EXIT) throw e;
+      // The real file failed to load on the values around it: the module is learnt, as one without a file.
+    }
+  }
   if (spec in modules) return modules[spec];
   if (typeof G.require === 'function') {
     try {
