@@ -229,3 +229,27 @@ test('drive: a labelled function declaration (`value: function f() {…}`, slopp
   assert.deepEqual(r.drives?.map((d) => d.target), ['area']);
   assert.deepEqual(r.lines.uncovered, []);
 });
+
+test('drive: a constructor function by convention (capitalised, sets members of this) is driven with new, as its callers call it; others are called', async () => {
+  const code = [
+    "'use strict';",
+    'function AppError(message, config) {',
+    '  this.message = message;',
+    '  console.log("AppError", this instanceof AppError);',
+    '}',
+    'var Point = function (x) {',
+    '  this.x = x;',
+    '  console.log("Point", this instanceof Point);',
+    '};',
+    'function Format(x) {',
+    '  console.log("Format", new.target === undefined);',
+    '}',
+    'function describe(x) {',
+    '  console.log("describe", this === undefined);',
+    '}',
+  ].join('\n');
+  const r = await runSnippet(code, { scenarios: 1 });
+  assert.deepEqual(targets(r), ['AppError:returned', 'Point:returned', 'Format:returned', 'describe:returned']);
+  assert.equal(r.stdout, 'AppError true\nPoint true\nFormat true\ndescribe true\n');
+  assert.deepEqual(r.errors, []);
+});

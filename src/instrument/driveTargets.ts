@@ -124,7 +124,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
         if (path.isFunctionDeclaration()) {
           const id = path.node.id;
           if (!id) return;
-          const k = add(fn, { name: prefix + id.name, kind: 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) });
+          const k = add(fn, { name: prefix + id.name, kind: constructorByConvention(fn, id.name) ? 'constructor' : 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) });
           let block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
           // `value: function f() {…}` (a labelled declaration, sloppy code): f is declared in the block around the label.
           while (block?.isLabeledStatement()) block = block.parentPath;
@@ -143,7 +143,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
           const declaration = expr.parentPath.parentPath;
           if (declaration?.isVariableDeclaration() && isStatementInList(declaration)) {
             const name = parentNode.id.name;
-            const k = add(fn, { name: prefix + name, kind: 'function', topLevel, ...(topLevel ? { owner: name } : {}) });
+            const k = add(fn, { name: prefix + name, kind: constructorByConvention(fn, name) ? 'constructor' : 'function', topLevel, ...(topLevel ? { owner: name } : {}) });
             if (wanted(k)) after.push({ at: declaration, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(name)]) });
           }
           return;
@@ -244,6 +244,31 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
     body.splice(atStart, 0, ...statements);
   }
   return targets;
+}
+
+/**
+ * A constructor function by the ES5 convention: a capitalised name (`AxiosError`, `Receiver`) and
+ * a body that sets members of `this` (`this.message = message`), outside any nested function that
+ * has a `this` of its own. Driven with `new`, as its callers call it.
+ */
+function constructorByConvention(fn: t.Function, name: string): boolean {
+  if (!/^[A-Z]/.test(name) || t.isArrowFunctionExpression(fn) || fn.async || fn.generator || !t.isBlockStatement(fn.body)) return false;
+  let found = false;
+  const visit = (node: t.Node | null | undefined): void => {
+    if (!node || found) return;
+    if (t.isAssignmentExpression(node) && t.isMemberExpression(node.left) && t.isThisExpression(node.left.object)) {
+      found = true;
+      return;
+    }
+    if (t.isFunction(node) && !t.isArrowFunctionExpression(node)) return; // its own `this`
+    for (const key of t.VISITOR_KEYS[node.type] ?? []) {
+      const child = (node as unknown as Record<string, t.Node | t.Node[] | null | undefined>)[key];
+      if (Array.isArray(child)) child.forEach(visit);
+      else visit(child);
+    }
+  };
+  fn.body.body.forEach(visit);
+  return found;
 }
 
 /** The names the program's top level declares with `let`, `const` or `class`. */
