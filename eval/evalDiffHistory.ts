@@ -1,8 +1,12 @@
 // `snipexec diff` on real history: bug-introducing and clean commits of public JavaScript projects
 // (eval/diff-history/*.jsonl, format in eval/diff-history/FORMAT.md).
-// Usage: node --no-node-snapshot eval/evalDiffHistory.ts [--limit N] [--only ID,ID] [--out DIR]
+// Usage: node --no-node-snapshot eval/evalDiffHistory.ts [--limit N] [--only ID,ID] [--out DIR] [--repos DIR | --single-file]
+// Each case runs in a checkout of its repository at the base commit (the file changed in the
+// working tree), as a user runs `snipexec diff` in their project: bare clones are kept in --repos
+// (`<owner>+<name>/repo`, cloned from GitHub when missing). --single-file runs each case in a
+// repository holding the changed file alone.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +19,10 @@ export interface HistoryCase {
   readonly repo: string;
   readonly kind: 'buggy' | 'clean';
   readonly change: string;
+  /** The commit `before` is the file at. */
+  readonly base: string;
+  /** The commit `after` is the file at. */
+  readonly commit: string;
   readonly url?: string;
   readonly file: string;
   readonly before: string;
@@ -65,16 +73,50 @@ export function readHistoryCases(dir = DIR): HistoryCase[] {
     readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as HistoryCase));
 }
 
-/** One case in a fresh repository: `before` committed, `after` in the working tree, then `snipexec diff`. */
-export async function runHistoryCase(c: HistoryCase): Promise<HistoryRow> {
+/** The bare clone of a case's repository under `repos` (`<owner>+<name>/repo`), cloned from GitHub when missing. */
+export function bareClone(repos: string, repo: string): string {
+  const dir = join(repos, repo.replace('/', '+'), 'repo');
+  if (!existsSync(dir)) {
+    mkdirSync(dirname(dir), { recursive: true });
+    execFileSync('git', ['clone', '-q', '--bare', `https://github.com/${repo}.git`, dir], { stdio: 'inherit' });
+  }
+  return dir;
+}
+
+/**
+ * One case: its repository checked out at the base commit (`repos` given; the project's other
+ * files real) or a fresh repository holding the file alone, `before` committed and `after` in the
+ * working tree; then `snipexec diff`.
+ */
+export async function runHistoryCase(c: HistoryCase, repos?: string): Promise<HistoryRow> {
   const dir = mkdtempSync(join(tmpdir(), 'snipexec-history-'));
   try {
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=eval@example.invalid', '-c', 'user.name=eval', ...args], { cwd: dir, stdio: 'ignore' });
-    git('init', '-q');
-    mkdirSync(dirname(join(dir, c.file)), { recursive: true });
-    writeFileSync(join(dir, c.file), c.before);
-    git('add', '.');
-    git('commit', '-q', '-m', 'before');
+    if (repos !== undefined) {
+      execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', bareClone(repos, c.repo), dir], { stdio: 'ignore' });
+      git('checkout', '-q', c.base);
+      // A partial clone may lack some large blobs (a minified build): left out of the tree the diff starts from.
+      const missing = execFileSync('git', ['ls-files', '--deleted', '-z'], { cwd: dir, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
+      if (missing.length > 0) git('rm', '-q', '--cached', '--', ...missing);
+      // The commit's other files as it left them, committed: the changed file's imports are what it was written against.
+      const others = execFileSync('git', ['diff', '--name-only', '--diff-filter=d', '-z', c.base, c.commit], { cwd: dir, encoding: 'utf8' }).split('\0').filter((f) => f !== '' && f !== c.file);
+      for (const f of others) {
+        try {
+          git('checkout', c.commit, '--', f);
+        } catch {
+          // a blob the partial clone lacks: that file stays at the base
+        }
+      }
+      git('add', '-A');
+      git('commit', '-q', '--allow-empty', '-m', 'the commit\'s other files');
+      if (readFileSync(join(dir, c.file), 'utf8') !== c.before) throw new Error(`${c.id}: ${c.file} at ${c.base} is not the case's before`);
+    } else {
+      git('init', '-q');
+      mkdirSync(dirname(join(dir, c.file)), { recursive: true });
+      writeFileSync(join(dir, c.file), c.before);
+      git('add', '.');
+      git('commit', '-q', '-m', 'before');
+    }
     writeFileSync(join(dir, c.file), c.after);
     const report = await runDiff({ cwd: dir, untracked: false, reproductions: true });
     const findings = report.findings.map(({ line, type, message, how, confidence, evidence }) => ({ line, type, message, how, confidence, evidence }));
@@ -139,14 +181,17 @@ export function historyTable(s: HistorySummary, rows: readonly HistoryRow[]): st
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { limit: { type: 'string' }, only: { type: 'string' }, out: { type: 'string', default: new URL('./results/diff-history/', import.meta.url).pathname } } });
+  const { values } = parseArgs({ options: {
+    limit: { type: 'string' }, only: { type: 'string' }, out: { type: 'string', default: new URL('./results/diff-history/', import.meta.url).pathname },
+    repos: { type: 'string', default: new URL('./.repos/', import.meta.url).pathname }, 'single-file': { type: 'boolean', default: false },
+  } });
   let cases = readHistoryCases();
   if (values.only) { const ids = new Set(values.only.split(',')); cases = cases.filter((c) => ids.has(c.id)); }
   if (values.limit) cases = cases.slice(0, Number(values.limit));
   mkdirSync(values.out, { recursive: true });
   const rows: HistoryRow[] = [];
   for (const c of cases) {
-    const row = await runHistoryCase(c);
+    const row = await runHistoryCase(c, values['single-file'] ? undefined : values.repos);
     rows.push(row);
     const mark = row.kind === 'buggy' ? (row.exact ? 'FOUND' : row.atLine ? 'line' : row.findings.length ? 'elsewhere' : 'missed') : row.findings.length ? 'FALSE-ALARM' : 'clean';
     console.error(`${c.id}: ${mark} ${(row.elapsedMs / 1000).toFixed(1)} s, ${row.runs} runs, ${row.edges} edges${row.findings.length ? ` — ${row.findings.map((f) => `${f.line}: ${f.type}: ${f.message} [${f.how}]`).join('; ')}` : ''}${row.expect ? ` (expected ${row.expect.line}: ${row.expect.message})` : ''}`);
