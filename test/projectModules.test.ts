@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { rmSync } from 'node:fs';
 import { runSnippet } from '../src/index.ts';
 import { runDiff } from '../src/diff/runDiff.ts';
-import { gitRepo, injected } from './helpers.ts';
+import { cli, gitRepo, injected } from './helpers.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -87,6 +87,15 @@ test('project modules: a project file whose top level throws is learnt instead; 
   assert.equal(r.status, 'completed');
   assert.equal(r.stdout, 'after\n');
   assert.notEqual(injected(r, 'require("./broken")'), undefined);
+});
+
+test('project modules: `run FILE --project DIR` names the file relative to the project, from any working directory', () => {
+  const dir = project({ 'lib/helper.js': HELPER, 'src/main.js': MAIN });
+  const r = cli(['run', 'main.js', '--project', '..', '--json'], undefined, 60_000, process.env, join(dir, 'src'));
+  assert.equal(r.code, 0, r.stderr);
+  const result = JSON.parse(r.stdout) as { stdout: string; injections: { element: string }[] };
+  assert.match(result.stdout, /^false true 2\n/);
+  assert.ok(!result.injections.some((i) => i.element === 'require("../lib/helper")'));
 });
 
 // axios-style (isAxiosError): the change replaces a helper of the next file by an inline check

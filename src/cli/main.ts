@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBatch } from '../batch/runBatch.ts';
@@ -62,7 +62,9 @@ function llmEnvironment(flags: Flags, options: RunOptionsInput): LlmEnvironment 
 function toRunOptions(flags: Flags, fileName?: string): RunOptionsInput {
   const given = { ...pick(config, Object.keys(runOptionsSchema.shape)), ...collectFlags<RunOptionsInput>(flags, RUN_FLAGS, isDefault) } as RunOptionsInput;
   checkFlags(given, RUN_FLAGS, runOptionsSchema);
-  return fileName ? { ...given, fileName } : given;
+  if (!fileName) return given;
+  // With --project, the file is named relative to the project, where its relative imports are looked up.
+  return { ...given, fileName: given.projectDir === undefined ? fileName : relative(given.projectDir, resolve(fileName)) };
 }
 
 function toBatchOptions(flags: Flags): BatchOptionsInput {

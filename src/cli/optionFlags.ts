@@ -51,6 +51,7 @@ export const RUN_FLAGS = {
   callUncalled: { flag: '--call-uncalled' },
   environments: { flag: '--no-environments' },
   modulesDirs: { flag: '--modules', value: 'dir', repeat: true },
+  projectDir: { flag: '--project', value: 'dir' },
   maxRuns: { flag: '--max-runs', value: 'n', parse: integer },
   maxAttempts: { flag: '--max-attempts', value: 'n', parse: integer },
   maxChecks: { flag: '--max-checks', value: 'n', parse: integer },

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { counterCount } from '../instrument/coverageModel.ts';
 import { parseRunOptions, type RunOptions, type RunOptionsInput } from '../options.ts';
@@ -109,7 +110,7 @@ export class SnippetSession {
       ? { bundles: deps.environments ?? [], fromRegistry: deps.environments ? (deps.environmentsInSnapshot ?? 0) : 0, names: (deps.environments ?? []).map((e) => e.name), failures: [] }
       : await loadEnvironments(prepared.names, undefined, {
         cwd: options.projectDir ?? process.cwd(), dirs: options.modulesDirs,
-        ...(options.projectDir !== undefined && options.fileName !== undefined ? { project: { root: options.projectDir, file: options.fileName } } : {}),
+        ...(options.projectDir !== undefined && options.fileName !== undefined ? { project: { root: resolve(options.projectDir), file: options.fileName } } : {}),
       });
     let llm: LlmSession | undefined;
     let values = deps.values;
