@@ -168,3 +168,13 @@ test('diff: runDiff validates its options: an edge budget or seed that is not a 
   await assert.rejects(runDiff({ cwd: dir, edgeBudget: 1.5 }), (e: Error & { code?: string }) => e.code === 'INVALID_OPTIONS');
   await assert.rejects(runDiff({ cwd: dir, seed: -3 }), (e: Error & { code?: string }) => e.code === 'INVALID_OPTIONS' && /seed/.test(e.message));
 });
+
+// ws-style: a mixin's method (an object literal's, copied onto a class's prototype elsewhere) calls
+// a method of `this` the mixin itself lacks; drive calls it on the mixin.
+test('diff: a mixin method that calls a method of this its object lacks is no evidence when drive calls it on the object', async () => {
+  const before = "'use strict';\nconst kept = [];\nconst EventTarget = {\n  addEventListener(type, handler) {\n    kept.push([type, handler]);\n  }\n};\nmodule.exports = { EventTarget };\n";
+  const after = before.replace('    kept.push([type, handler]);\n', '    for (const l of this.listeners(type)) if (l === handler) return;\n    kept.push([type, handler]);\n');
+  const { report } = await change('event-target.js', before, after);
+  assert.deepEqual(found(report), []);
+  assert.ok(report.fragments.some((f) => f.function === 'addEventListener'), 'the changed method was driven');
+});

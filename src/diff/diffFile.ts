@@ -74,6 +74,8 @@ const RUN_OPTIONS = { mode: 'trace', scenarios: 1, timeoutMs: 2_000, totalTimeou
  * needs gets the generator's value without a learning run.
  */
 const EDGE_RUNS = 1;
+/** `this.listeners is not a function`: a call of a method of `this`. */
+const MIXIN_CALL = /^this\.[\w$]+ is not a function$/;
 /** Exploration's scenarios for the changed version, the first one included: each kept one is compared and gets its edge values. */
 const DIFF_SCENARIOS = 6;
 
@@ -140,6 +142,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const { fragments } = input;
   const inFragment = (line: number) => fragments.some((f) => line >= f.startLine && line <= f.endLine);
   const changedLines = new Set(fragments.flatMap((f) => f.changedLines));
+  const inCallback = (line: number) => fragments.some((f) => f.callbacks.some(([from, to]) => line >= from && line <= to));
   const after = await Version.open(input.after, input.file, input.root, input.seed, (targets) => targets.flatMap((t, k) => (fragments.some((f) => f.kind === 'function' && t.line >= f.startLine && t.line <= f.endLine) ? [k] : [])));
   if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
   const targets = after.session.instrumented.driveTargets;
@@ -203,14 +206,20 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
    * fragment's own function on an instance its constructor made. A nested function or callback
    * driven on its own, or a method called on an object no constructor set up, runs out of the
    * context its enclosing code gives it: an error there is drive's artefact, whatever the base
-   * version did. With the learnt values alone, an error an injected value caused means the value
-   * was learnt short of the changed code's use of it, not that callers send it; and one outside the
-   * changed functions comes from module code they reached with values no caller chose.
+   * version did; so is a method of an object literal that calls a method of `this` the object does
+   * not have (a mixin's, `this.listeners is not a function`). With the learnt values alone, an
+   * error an injected value caused means the value was learnt short of the changed code's use of
+   * it, not that callers send it; one outside the changed functions comes from module code they
+   * reached with values no caller chose; and one off the changed lines in a callback of outside
+   * code comes from the values outside code called it with, which follow the order of the calls
+   * around it (a listener the change adds shifts them), not from the change.
    */
   const asCallersCall = (e: ReportedError, run: VersionRun, edge: EdgeValue | undefined): boolean => {
-    // The learnt values alone: the changed function's own line, on a value it did not get from outside.
-    if (!edge && (e.attribution === 'injected' || !inFragment(e.line))) return false;
+    // The learnt values alone: the changed function's own line, on a value it did not get from outside, not in a callback of outside code unless on a changed line.
+    if (!edge && (e.attribution === 'injected' || !inFragment(e.line) || (!changedLines.has(e.line) && inCallback(e.line)))) return false;
     if (e.drive === undefined) return true;
+    // A method of an object literal calling a method of `this` its object lacks: a mixin's, driven on the mixin itself.
+    if (targets.find((t) => t.name === e.drive)?.memberOf === 'object' && MIXIN_CALL.test(e.message)) return false;
     const record = run.drives.find((d) => targets[d.k]?.name === e.drive);
     return entries.has(e.drive) && record?.receiver !== 'create';
   };

@@ -13,6 +13,8 @@ export interface Fragment {
   readonly endLine: number;
   /** The changed file lines inside the fragment. */
   readonly changedLines: readonly number[];
+  /** The lines (from, to) of the functions inside it passed as arguments of a call: callbacks, which outside code calls with its own values. */
+  readonly callbacks: readonly (readonly [number, number])[];
 }
 
 /**
@@ -37,9 +39,14 @@ export function findFragments(file: string, source: string, changed: ReadonlySet
     const fn = functions.find((f) => f.node === node);
     if (fn && !touched.has(fn)) touched.set(fn, lines);
   }
+  const callbacks = functions.filter((f) => f.callback).map((f) => [f.start, f.end] as const);
+  const within = (from: number, to: number) => callbacks.filter(([a, b]) => a >= from && b <= to && !(a === from && b === to));
   const fragments: Fragment[] = [...touched].sort(([a], [b]) => a.start - b.start)
-    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines }));
-  if (topLevel.length > 0) fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine: parsed.code.split('\n').length, changedLines: topLevel });
+    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines, callbacks: within(fn.start, fn.end) }));
+  if (topLevel.length > 0) {
+    const endLine = parsed.code.split('\n').length;
+    fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine, changedLines: topLevel, callbacks: within(1, endLine) });
+  }
   return fragments;
 }
 
@@ -52,6 +59,8 @@ interface FunctionInfo {
   readonly end: number;
   /** The function around it, when nested. */
   readonly outer: FunctionInfo | undefined;
+  /** Passed as an argument of a call (`stream.on('data', function (chunk) {…})`). */
+  readonly callback: boolean;
 }
 
 /** The fragment for a changed line: the outermost named function around it, else the innermost function; undefined at the top level. */
@@ -76,7 +85,8 @@ function functionsOf(ast: t.File): FunctionInfo[] {
       const bound = boundName(path);
       const own = ownName(path.node);
       const name = own ?? bound ?? `<anonymous>@${loc.start.line}`;
-      const info: FunctionInfo = { node: path.node, name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined };
+      const callback = (t.isCallExpression(path.parent) || t.isNewExpression(path.parent)) && path.parent.arguments.includes(path.node as t.Expression);
+      const info: FunctionInfo = { node: path.node, name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback };
       infos.set(path.node, info);
       out.push(info);
     },
