@@ -8,6 +8,8 @@ import { diffExitCode, type DiffReport, type Finding } from './runDiff.ts';
 import { evidenceText } from './formatDiff.ts';
 
 const RULE_ID = 'snipexec/runtime-type-error';
+/** The rule's help, as text; its markdown is the same with the error types as code. */
+const HELP = 'snipexec diff ran the functions around the change in the changed file and in its base version, on the same inputs. The changed version raised this TypeError, RangeError or ReferenceError; the base version did not. The result names the input (the call and, for an edge value, the element given it). Restore the handling of that input, or check that it can no longer occur.';
 /** The README section on `snipexec diff`, as GitHub anchors it. */
 const README_ANCHOR = 'check-a-change-snipexec-diff';
 /** The uriBaseId every artifact location is relative to: the repository's top level. */
@@ -62,8 +64,8 @@ export function toSarif(report: DiffReport, version: string, informationUri?: st
                 shortDescription: { text: 'The change raises a runtime type error the base version does not raise on the same input' },
                 fullDescription: { text: 'snipexec ran the changed file and its base version on the same values (learnt from how the code uses them, or an edge value such as null, a missing option or an empty list that the base version handled); the changed version raised this error and the base version did not.' },
                 help: {
-                  text: 'snipexec diff ran the functions around the change in the changed file and in its base version, on the same inputs. The changed version raised this TypeError, RangeError or ReferenceError; the base version did not. The result names the input (the call and, for an edge value, the element given it). Restore the handling of that input, or check that it can no longer occur.',
-                  markdown: 'snipexec diff ran the function around the changed line as a partial snippet, its missing values synthesised, and it raised this `TypeError` or `RangeError` in every run, on a value of the code itself (a literal, a constant, a call-site argument, a built-in result). Fix the operation on that value.',
+                  text: HELP,
+                  markdown: HELP.replace(/\b(TypeError|RangeError|ReferenceError)\b/g, '`$1`'),
                 },
                 ...(helpUri === undefined ? {} : { helpUri }),
                 defaultConfiguration: { level: 'error' },
