@@ -9,10 +9,12 @@ import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
 import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import type { Fragment } from './findFragments.ts';
-import { undeclaredUses, type Undeclared } from './removedNames.ts';
+import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
 const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
+/** `this.listeners is not a function`: a call of a method of `this`. */
+const MIXIN_CALL = /^this\.[\w$]+ is not a function$/;
 
 /** The input a finding was seen on, and what the base version did with it. */
 export interface FindingEvidence {
@@ -63,6 +65,8 @@ export interface FileDiffInput {
   readonly edgeBudget?: number;
   /** Write each finding's reproduction (a `node:test` file's source). */
   readonly reproductions?: boolean;
+  /** The names the changed version declares and uses free (fileNames), and whether it is an ES module. */
+  readonly names: FileNames;
   /** The free names the change introduces (introducedNames): their uses are ReferenceErrors. */
   readonly introduced?: ReadonlyMap<string, Undeclared>;
 }
@@ -74,8 +78,6 @@ const RUN_OPTIONS = { mode: 'trace', scenarios: 1, timeoutMs: 2_000, totalTimeou
  * needs gets the generator's value without a learning run.
  */
 const EDGE_RUNS = 1;
-/** `this.listeners is not a function`: a call of a method of `this`. */
-const MIXIN_CALL = /^this\.[\w$]+ is not a function$/;
 /** Exploration's scenarios for the changed version, the first one included: each kept one is compared and gets its edge values. */
 const DIFF_SCENARIOS = 6;
 
@@ -169,7 +171,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       ? renderDefinitions(new Map([...(base?.defs ?? []), ...run.defs].filter(([id, d]) => !d.proposal.probe && (omit === undefined || !isWithin(id, omit)))))
       : run?.rendered;
     const repro = input.reproductions && run && rendered
-      ? reproduction({ file: input.file, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call }, input.after)
+      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call })
       : undefined;
     findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };
@@ -237,7 +239,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   }
   scenarios.sort((a, b) => b.covered - a.covered);
   // The change's own ReferenceErrors: a name it uses that the file or an import defined before, or that nothing defines.
-  for (const u of undeclaredUses(input.after, input.file, input.introduced ?? new Map(), [first.result])) {
+  for (const u of undeclaredUses(input.names, input.introduced ?? new Map(), [first.result])) {
     // Replayed by loading the file (a use at its top level) or by the drive call of the function around the use.
     add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, u.reached ? first : undefined, undefined, entryOf.get(fragmentOf(u.error.line)), u.name);
   }

@@ -1,6 +1,6 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
-import { langsFromFileName, parseSnippet } from '../parse/parseSnippet.ts';
+import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
 
 /** A part of a changed file that `snipexec diff` drives: a function around a change, or the top level. */
@@ -24,8 +24,7 @@ export interface Fragment {
  * the file's top level. A changed top-level binding (`const LIST = 'a,b'`), and a free name the
  * change introduces (`introduced`), touch every outermost function that reads them.
  */
-export function findFragments(file: string, source: string, changed: ReadonlySet<number>, introduced: ReadonlySet<string> = new Set()): Fragment[] {
-  const parsed = parseSnippet(source, langsFromFileName(file));
+export function findFragments(file: string, parsed: ParsedSnippet, changed: ReadonlySet<number>, introduced: ReadonlySet<string> = new Set()): Fragment[] {
   const functions = functionsOf(parsed.ast);
   const touched = new Map<FunctionInfo, number[]>();
   const topLevel: number[] = [];
@@ -34,11 +33,14 @@ export function findFragments(file: string, source: string, changed: ReadonlySet
     if (fn) touched.set(fn, [...(touched.get(fn) ?? []), line]);
     else topLevel.push(line);
   }
-  // So does a name the change introduces free (a removed declaration): its readers are run, to reach the use.
-  for (const [node, lines] of readersOf(parsed.ast, new Set([...changedBindings(parsed.ast, topLevel), ...introduced]))) {
-    const fn = functions.find((f) => f.node === node);
-    if (fn && !touched.has(fn)) touched.set(fn, lines);
+  // So does a name the change introduces free (a removed declaration): the functions around its reads
+  // (found as for a changed line) are run, to reach the use.
+  const read = new Map<FunctionInfo, number[]>();
+  for (const line of readingLines(parsed.ast, new Set([...changedBindings(parsed.ast, topLevel), ...introduced]))) {
+    const fn = enclosing(functions, line);
+    if (fn && !touched.has(fn)) read.set(fn, [...(read.get(fn) ?? []), line]);
   }
+  for (const [fn, lines] of read) touched.set(fn, lines);
   const callbacks = functions.filter((f) => f.callback).map((f) => [f.start, f.end] as const);
   const within = (from: number, to: number) => callbacks.filter(([a, b]) => a >= from && b <= to && !(a === from && b === to));
   const fragments: Fragment[] = [...touched].sort(([a], [b]) => a.start - b.start)
@@ -51,7 +53,6 @@ export function findFragments(file: string, source: string, changed: ReadonlySet
 }
 
 interface FunctionInfo {
-  readonly node: t.Function;
   readonly name: string;
   /** Named: declared with a name, a method, or bound to a name or member where it is made. */
   readonly named: boolean;
@@ -86,7 +87,7 @@ function functionsOf(ast: t.File): FunctionInfo[] {
       const own = ownName(path.node);
       const name = own ?? bound ?? `<anonymous>@${loc.start.line}`;
       const callback = (t.isCallExpression(path.parent) || t.isNewExpression(path.parent)) && path.parent.arguments.includes(path.node as t.Expression);
-      const info: FunctionInfo = { node: path.node, name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback };
+      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback };
       infos.set(path.node, info);
       out.push(info);
     },
@@ -132,20 +133,17 @@ function changedBindings(ast: t.File, lines: readonly number[]): Set<string> {
   return names;
 }
 
-/** The outermost functions that read one of the names, with the lines that read it. */
-function readersOf(ast: t.File, names: ReadonlySet<string>): Map<t.Function, number[]> {
-  const out = new Map<t.Function, number[]>();
+/** The lines inside functions that read one of the top-level names (not a shadowing binding). */
+function readingLines(ast: t.File, names: ReadonlySet<string>): number[] {
+  const out: number[] = [];
   if (names.size === 0) return out;
   traverse(ast, {
     Identifier(path) {
       const name = path.node.name;
-      if (!names.has(name) || !path.isReferencedIdentifier() || !path.node.loc) return;
+      if (!names.has(name) || !path.isReferencedIdentifier() || !path.node.loc || !path.getFunctionParent()) return;
       const binding = path.scope.getBinding(name);
       if (binding && binding.scope !== path.scope.getProgramParent()) return; // shadowed
-      let fn = path.getFunctionParent();
-      if (!fn) return;
-      for (let outer = fn.getFunctionParent(); outer; outer = outer.getFunctionParent()) fn = outer;
-      out.set(fn.node, [...(out.get(fn.node) ?? []), path.node.loc.start.line]);
+      out.push(path.node.loc.start.line);
     },
   });
   return out;

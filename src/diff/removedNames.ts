@@ -1,7 +1,7 @@
 import type { NodePath } from '@babel/traverse';
 import globals from 'globals';
 import * as t from '@babel/types';
-import { langsFromFileName, parseSnippet } from '../parse/parseSnippet.ts';
+import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
 import type { ReportedError, RunResult } from '../report/buildResult.ts';
 
@@ -28,16 +28,8 @@ export interface UndeclaredUse {
  * and the file is a module and no environment's globals hold the name (a misspelt or forgotten name).
  * Names both versions use free stay injected, as every free name of a snippet is.
  */
-export function introducedNames(before: string, after: string, file: string): Map<string, Undeclared> {
+export function introducedNames(base: FileNames, changed: FileNames): Map<string, Undeclared> {
   const out = new Map<string, Undeclared>();
-  let base: Names;
-  let changed: Names;
-  try {
-    base = namesOf(before, file);
-    changed = namesOf(after, file);
-  } catch {
-    return out; // a version that does not parse: nothing to compare
-  }
   for (const name of changed.free.keys()) {
     if (base.free.has(name) || MODULE_SCOPE.has(name) || name in globalThis) continue;
     if (base.declared.has(name)) out.set(name, 'removed');
@@ -50,33 +42,39 @@ export function introducedNames(before: string, after: string, file: string): Ma
  * The ReferenceErrors of the introduced names, with V8's message: at the first use a run reached,
  * else at the first use (`reached` false: no run got there). Uses under `typeof` do not throw.
  */
-export function undeclaredUses(after: string, file: string, names: ReadonlyMap<string, Undeclared>, results: readonly RunResult[]): UndeclaredUse[] {
+export function undeclaredUses(changed: FileNames, names: ReadonlyMap<string, Undeclared>, results: readonly RunResult[]): UndeclaredUse[] {
   if (names.size === 0) return [];
-  const ran = new Set(results.flatMap((r) => r.lines.measured.filter((l) => !r.lines.uncovered.includes(l))));
-  const { free } = namesOf(after, file);
+  const ran = new Set(results.flatMap((r) => {
+    const uncovered = new Set(r.lines.uncovered);
+    return r.lines.measured.filter((l) => !uncovered.has(l));
+  }));
   const out: UndeclaredUse[] = [];
   for (const [name, how] of names) {
-    const uses = free.get(name) ?? [];
+    const uses = changed.free.get(name) ?? [];
     const use = uses.find((u) => ran.has(u.line)) ?? uses[0];
     if (use) out.push({ name, error: { type: 'ReferenceError', message: `${name} is not defined`, line: use.line, column: use.column, attribution: 'snippet' }, how, reached: ran.has(use.line) });
   }
   return out;
 }
 
-interface Names {
+/** What a version of a file declares and uses free. */
+export interface FileNames {
   /** Free names, each with its uses (1-based line and column), typeof operands left out. */
   readonly free: Map<string, { line: number; column: number }[]>;
   /** Every name some scope of the file declares. */
   readonly declared: Set<string>;
-  /** The file is a module: it has import/export statements or uses `require`, `module` or `exports`. */
+  /** An ES module: it has import or export statements. */
+  readonly esm: boolean;
+  /** A module of either kind: an ES module, or one that uses `require`, `module` or `exports`. */
   readonly module: boolean;
 }
 
-function namesOf(source: string, file: string): Names {
-  const parsed = parseSnippet(source, langsFromFileName(file));
+/** The names of a parsed file (parseSnippet). */
+export function fileNames(parsed: ParsedSnippet): FileNames {
   const free = new Map<string, { line: number; column: number }[]>();
   const declared = new Set<string>();
-  let module = parsed.ast.program.body.some((s) => t.isImportDeclaration(s) || t.isExportDeclaration(s));
+  const esm = parsed.ast.program.body.some((s) => t.isImportDeclaration(s) || t.isExportDeclaration(s));
+  let commonjs = false;
   traverse(parsed.ast, {
     Scopable(path: NodePath<t.Scopable>) {
       for (const name of Object.keys(path.scope.bindings)) declared.add(name);
@@ -84,10 +82,10 @@ function namesOf(source: string, file: string): Names {
     ReferencedIdentifier(path: NodePath<t.Identifier | t.JSXIdentifier>) {
       const node = path.node;
       if (node.type !== 'Identifier' || !node.loc || path.scope.hasBinding(node.name, { noGlobals: true })) return;
-      if (MODULE_SCOPE.has(node.name)) module = true;
+      if (MODULE_SCOPE.has(node.name)) commonjs = true;
       if (path.parentPath?.isUnaryExpression({ operator: 'typeof' })) return;
       free.set(node.name, [...(free.get(node.name) ?? []), { line: node.loc.start.line, column: node.loc.start.column + 1 }]);
     },
   });
-  return { free, declared, module };
+  return { free, declared, esm, module: esm || commonjs };
 }

@@ -8,6 +8,8 @@ import { commentText, jsString } from '../emit/sourceText.ts';
 export interface ReproductionParts {
   /** The changed file, relative to the repository's top level. */
   readonly file: string;
+  /** It has import or export statements (fileNames): loaded as an ES module. */
+  readonly esm: boolean;
   readonly type: string;
   readonly message: string;
   readonly line: number;
@@ -21,8 +23,6 @@ export interface ReproductionParts {
 }
 
 const MADE = '__snipexec_made';
-/** Recognises a file with `import`/`export` statements, which a CommonJS wrapper cannot load. */
-const MODULE_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 
 /**
  * A `node:test` file that replays a finding under plain Node: it loads the file with the learnt
@@ -34,7 +34,7 @@ const MODULE_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s+(?:default|const|let|va
  * makes the call, the learnt values being globals. Undefined when the call goes through a nested
  * function drive reached by its registry, which does not replay without snipexec.
  */
-export function reproduction(parts: ReproductionParts, source: string): string | undefined {
+export function reproduction(parts: ReproductionParts): string | undefined {
   let call = 'undefined';
   if (parts.drive) {
     const { expressions, registered } = drivenCalls(parts.targets, [parts.drive], new Map(parts.rendered.accessors), false);
@@ -44,7 +44,8 @@ export function reproduction(parts: ReproductionParts, source: string): string |
   const table = /^var require = function require\(/m.test(parts.rendered.source);
   const names = [...new Set(parts.rendered.accessors.map(([, expr]) => expr).filter((e) => /^[A-Za-z_$][\w$]*$/.test(e) && e !== 'require'))];
   const title = `${parts.fragment}${parts.callText ? `: ${parts.callText}` : ''} should not throw ${parts.type}`;
-  const esm = MODULE_SYNTAX.test(source) || /\.(?:tsx?|mts|mjs)$/i.test(parts.file);
+  // A CommonJS wrapper cannot load import/export statements; Node strips TypeScript's types only in an ES module load.
+  const esm = parts.esm || /\.(?:tsx?|mts|mjs)$/i.test(parts.file);
   const head = [
     `// snipexec diff: reproduces ${commentText(`${parts.type}: ${parts.message}`)} at ${commentText(parts.file)}:${parts.line} (${commentText(parts.fragment)}).`,
     '// Run it from the repository\'s top level: `node --test THIS_FILE` fails with that error against the changed',
@@ -91,10 +92,6 @@ export function reproduction(parts: ReproductionParts, source: string): string |
     '  });',
     '  const loaded = await import(`${targetUrl}?snipexec=${Date.now()}`);',
     '  await loaded.__snipexec_call();',
-    // What the call (or the file) left to timers and promises: a callback the learnt values call later.
-    "  await new Promise((resolve, reject) => { const fail = (error) => { done(); reject(error); }; const done = () => { process.off('uncaughtException', fail); process.off('unhandledRejection', fail); }; process.on('uncaughtException', fail); process.on('unhandledRejection', fail); setTimeout(() => { done(); resolve(); }, 200); });",
-    '});',
-    '',
   ] : [
     '  const realRequire = createRequire(target);',
     table
@@ -106,10 +103,12 @@ export function reproduction(parts: ReproductionParts, source: string): string |
 ;return () => (${call});`)}, ${JSON.stringify(['exports', 'require', 'module', '__filename', '__dirname', MADE, ...names])}, { filename: target });`,
     `  const call = run(module.exports, moduleRequire, module, target, path.dirname(target), ${[MADE, ...names].join(', ')});`,
     '  await call();',
+  ];
+  const tail = [
     // What the call (or the file) left to timers and promises: a callback the learnt values call later.
     "  await new Promise((resolve, reject) => { const fail = (error) => { done(); reject(error); }; const done = () => { process.off('uncaughtException', fail); process.off('unhandledRejection', fail); }; process.on('uncaughtException', fail); process.on('unhandledRejection', fail); setTimeout(() => { done(); resolve(); }, 200); });",
     '});',
     '',
   ];
-  return [...head, ...body].join('\n');
+  return [...head, ...body, ...tail].join('\n');
 }

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { InvalidOptions, SnipexecError } from '../errors.ts';
 import { diffFile, type FileFinding, type FindingEvidence } from './diffFile.ts';
 import { findFragments, type Fragment } from './findFragments.ts';
+import { langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { baseText, gitChanges } from './gitChanges.ts';
-import { introducedNames, type Undeclared } from './removedNames.ts';
+import { fileNames, introducedNames, type FileNames, type Undeclared } from './removedNames.ts';
 
 /** A runtime error the change introduces, with the input that shows it. */
 export interface Finding {
@@ -101,16 +102,20 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const untracked = changed.untracked ? { untracked: true as const } : {};
     const after = readFileSync(path, 'utf8');
     const before = changed.untracked ? undefined : baseText(root, base, changed.path);
-    const introduced = before === undefined ? new Map<string, Undeclared>() : introducedNames(before, after, changed.path);
-    let found: Fragment[];
+    let parsed: ParsedSnippet;
     try {
-      found = findFragments(changed.path, after, changed.lines, new Set(introduced.keys()));
+      parsed = parseSnippet(after, langsFromFileName(changed.path));
     } catch (error) {
       fragments.push({ file: changed.path, ...untracked, function: '(file)', kind: 'top-level', startLine: 1, endLine: 1, changedLines: [...changed.lines], status: 'syntax-error', lineCoverage: 0, error: message(error) });
       continue;
     }
+    // The file is parsed once here: its fragments, the names it uses and whether it is an ES module are read off one tree.
+    const names = fileNames(parsed);
+    const baseNames = before === undefined ? undefined : namesOrUndefined(before, changed.path);
+    const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
+    const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, fragments: found, introduced, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
@@ -129,6 +134,15 @@ function toFinding(f: FileFinding): Finding {
     file: f.fragment.file, line: f.error.line, column: f.error.column, type: f.error.type, message: f.error.message, function: f.fragment.name,
     how: f.how, confidence: Math.round(confidence * 10) / 10, context: f.context, evidence: f.evidence, ...(f.error.caught ? { caught: true as const } : {}), ...(f.reproduction ? { reproduction: f.reproduction } : {}),
   };
+}
+
+/** The names of the base version; undefined when it does not parse (nothing to compare). */
+function namesOrUndefined(source: string, file: string): FileNames | undefined {
+  try {
+    return fileNames(parseSnippet(source, langsFromFileName(file)));
+  } catch {
+    return undefined;
+  }
 }
 
 function message(error: unknown): string {
