@@ -1,12 +1,17 @@
 import type { Definition } from '../engine/definitionBook.ts';
 import { isWithin } from '../engine/elementPaths.ts';
+import type { Category } from '../values/types.ts';
 
 /** One edge scenario: an input element given a value real callers pass that usage never suggests. */
 export interface EdgeValue {
   readonly element: string;
   /** The value, as source. */
   readonly source: string;
+  readonly category: Category;
 }
+
+/** An edge value before it is given an element. */
+type Edge = Omit<EdgeValue, 'element'>;
 
 /** An argument outside code passed to a function of the file it was handed: `x.on#cb1#arg0`. */
 const CALLBACK_ARGUMENT = /#cb\d+#arg\d+$/;
@@ -14,15 +19,24 @@ const CALLBACK_ARGUMENT = /#cb\d+#arg\d+$/;
 /** Edge scenarios per changed file, at most: each costs a run of the changed version, and of the base one when it fails. */
 export const EDGE_BUDGET = 32;
 
+const UNDEFINED: Edge = { source: 'undefined', category: 'undefined' };
+const NULL: Edge = { source: 'null', category: 'null' };
+const EMPTY_STRING: Edge = { source: "''", category: 'string' };
+const A_STRING: Edge = { source: "'example'", category: 'string' };
+const EMPTY_ARRAY: Edge = { source: '[]', category: 'array' };
+const AN_EMPTY_OBJECT: Edge = { source: '{}', category: 'object' };
+
 /** Per learnt category, the edge values tried after `undefined` and `null`: empty, zero, the other shape. */
-const BY_CATEGORY: Partial<Record<string, readonly string[]>> = {
-  string: ["''", "['example']"],
-  array: ['[]', "'example'", '[null]'],
-  tuple: ['[]', "'example'"],
-  object: ['{}', 'Object.create(null)'],
-  function: ['{}'],
-  number: ['0', 'NaN'],
+const BY_CATEGORY: Partial<Record<Category, readonly Edge[]>> = {
+  string: [EMPTY_STRING, { source: "['example']", category: 'array' }],
+  array: [EMPTY_ARRAY, A_STRING, { source: '[null]', category: 'array' }],
+  tuple: [EMPTY_ARRAY, A_STRING],
+  object: [AN_EMPTY_OBJECT, { source: 'Object.create(null)', category: 'object' }],
+  function: [AN_EMPTY_OBJECT],
+  number: [{ source: '0', category: 'number' }, { source: 'NaN', category: 'number' }],
 };
+/** For an empty object (nothing was learnt of it), which may as well be a string or a number. */
+const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'number' }];
 
 /**
  * The edge values worth trying, most promising first: for each input of the driven functions
@@ -44,33 +58,25 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
   // first: every element's `undefined` and `null` (round 1) before any element's third value (round 2).
   const rounds: EdgeValue[][] = [[], [], []];
   for (const d of inputs) {
-    valuesFor(d).forEach((source, k) => {
-      if (source !== d.proposal.source) rounds[rank(d) === 0 ? 0 : k < 2 ? 1 : 2]!.push({ element: d.id, source });
+    valuesFor(d).forEach((edge, k) => {
+      if (edge.source !== d.proposal.source) rounds[rank(d) === 0 ? 0 : k < 2 ? 1 : 2]!.push({ element: d.id, ...edge });
     });
   }
   return rounds.flat().slice(0, budget);
 }
 
 /** `undefined`, `null`, then the category's; an empty object (nothing was learnt of it) may as well be a string or a number. */
-function valuesFor(d: Definition): string[] {
-  const more = d.proposal.category === 'object' && d.proposal.source.trim() === '{}' ? ["'example'", '0'] : BY_CATEGORY[d.proposal.category] ?? [];
-  return ['undefined', 'null', ...more];
+function valuesFor(d: Definition): Edge[] {
+  const more = d.proposal.category === 'object' && d.proposal.source.trim() === '{}' ? FOR_EMPTY_OBJECT : BY_CATEGORY[d.proposal.category] ?? [];
+  return [UNDEFINED, NULL, ...more];
 }
 
 /** The definitions with `edge` standing for its element and nothing below it (an object without its members). */
 export function withEdgeValue(defs: ReadonlyMap<string, Definition>, edge: EdgeValue): Map<string, Definition> {
   const out = new Map<string, Definition>();
   for (const [id, d] of defs) {
-    if (id === edge.element) out.set(id, { ...d, proposal: { source: edge.source, refs: [], category: categoryOf(edge.source) }, provider: 'edge', history: [...d.history], rejected: [...d.rejected] });
+    if (id === edge.element) out.set(id, { ...d, proposal: { source: edge.source, refs: [], category: edge.category }, provider: 'edge', history: [...d.history], rejected: [...d.rejected] });
     else if (!isWithin(id, edge.element)) out.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
   }
   return out;
-}
-
-function categoryOf(source: string): Definition['proposal']['category'] {
-  if (source === 'undefined' || source === 'null') return source;
-  if (source === '[]' || source.startsWith('[')) return 'array';
-  if (source === '{}' || source === 'Object.create(null)') return 'object';
-  if (source.startsWith("'")) return 'string';
-  return 'number';
 }
