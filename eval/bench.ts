@@ -23,6 +23,8 @@
 //                and 20,000-line snippets: a linear pipeline gives about the same figure at both sizes;
 //   diff         `snipexec diff` on every change of eval/diff-history (real commits; one at a time):
 //                median and p95 wall time per changed function, runs and edge scenarios per change;
+//                each in a repository holding the changed file alone, or with --repos DIR in a
+//                checkout of its repository, as `npm run eval-diff` runs it (evalDiffHistory.ts);
 //   queue        (not in the default set; --queue alone runs it) batch --queue on a local redis-server
 //                (test/redisServer.ts): the function-body set (--functions-limit, default 300) run locally
 //                at --concurrency, then through the queue with 1 and 2 `snipexec worker` processes at the
@@ -89,6 +91,7 @@ const { values } = parseArgs({
     'memory-snippets': { type: 'string', default: '2000' },
     rows: { type: 'string' },
     'record-runs': { type: 'string', default: '7' },
+    repos: { type: 'string' },
   },
 });
 const sections = new Set((values.queue ? 'queue' : values.only).split(',').map((s) => s.trim()).filter((s) => s !== ''));
@@ -182,12 +185,12 @@ if (wants('record')) await recordRows(positive('record-runs'));
 // ---- diff: time per changed function on the real-history set ----
 if (wants('diff')) {
   const rows: HistoryRow[] = [];
-  for (const c of readHistoryCases()) rows.push(await runHistoryCase(c));
+  for (const c of readHistoryCases()) rows.push(await runHistoryCase(c, values.repos));
   const perFunction = rows.filter((r) => r.functions > 0).map((r) => r.elapsedMs / r.functions).sort((a, b) => a - b);
   const runs = rows.reduce((n, r) => n + r.runs, 0);
   const figures = { cases: rows.length, functions: rows.reduce((n, r) => n + r.functions, 0), medianMsPerFunction: percentile(perFunction, 0.5), p95MsPerFunction: percentile(perFunction, 0.95), runsPerCase: runs / Math.max(1, rows.length), edgesPerCase: rows.reduce((n, r) => n + r.edges, 0) / Math.max(1, rows.length) };
   result.diff = figures;
-  lines.push(`| diff time per changed function, eval/diff-history (${figures.cases} changes, ${figures.functions} functions, one at a time), median / p95 | ${f(figures.medianMsPerFunction / 1000)} s / ${f(figures.p95MsPerFunction / 1000)} s; ${f(figures.runsPerCase)} runs and ${f(figures.edgesPerCase)} edge scenarios per change |`);
+  lines.push(`| diff time per changed function, eval/diff-history (${figures.cases} changes, ${figures.functions} functions, one at a time, ${values.repos ? 'in the repository checkout' : 'the file alone'}), median / p95 | ${f(figures.medianMsPerFunction / 1000)} s / ${f(figures.p95MsPerFunction / 1000)} s; ${f(figures.runsPerCase)} runs and ${f(figures.edgesPerCase)} edge scenarios per change |`);
 }
 
 clearInterval(sampler);

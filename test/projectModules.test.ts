@@ -44,11 +44,10 @@ test('project modules: a relative require is the project\'s real file; the packa
   assert.equal(injected(r, 'require("../lib/helper")'), undefined, 'nothing injected for the project file');
   assert.notEqual(injected(r, 'require("left-pad-not-installed")'), undefined, 'the package the project file requires is the value generator\'s');
   assert.ok(r.environments?.loaded.includes('project'));
+  assert.deepEqual(r.modules?.filter((m) => m.specifier.startsWith('.')), [{ specifier: '../lib/helper', provider: 'module', status: 'bundled' }]);
 });
 
 test('project modules: without projectDir a relative require is a learnt value, as before', async () => {
-  const dir = project({ 'lib/helper.js': HELPER, 'src/main.js': MAIN });
-  void dir;
   const r = await runSnippet(MAIN, { fileName: 'src/main.js', scenarios: 1 });
   assert.notEqual(injected(r, 'require("../lib/helper")'), undefined);
   assert.ok(!r.environments?.loaded.includes('project'));
@@ -69,6 +68,7 @@ test('project modules: a project file that requires a file outside the project l
   const r = await runSnippet(main, { fileName: 'main.js', projectDir: dir, scenarios: 1 });
   assert.doesNotMatch(JSON.stringify(r), /HOST-SECRET-1234/);
   assert.notEqual(injected(r, 'require("./helper")'), undefined);
+  assert.equal(r.modules?.find((m) => m.specifier === './helper')?.status, 'not-installed', 'listed with why');
 });
 
 test('project modules: a symbolic link out of the project is refused like a path out of it', async () => {
@@ -80,6 +80,14 @@ test('project modules: a symbolic link out of the project is refused like a path
   assert.doesNotMatch(JSON.stringify(r), /HOST-SECRET-5678/);
 });
 
+test('project modules: a relative import that names no file is listed as not installed; the others load', async () => {
+  const main = `var h = require('./helper');\nvar m = require('./missing');\nconsole.log(h.isObject(null));\n`;
+  const dir = project({ 'helper.js': HELPER, 'main.js': main });
+  const r = await runSnippet(main, { fileName: 'main.js', projectDir: dir, scenarios: 1 });
+  assert.equal(r.stdout.split('\n')[0], 'false');
+  assert.deepEqual(r.modules?.filter((m) => m.specifier.startsWith('.')).map((m) => [m.specifier, m.status, m.reason]), [['./helper', 'bundled', undefined], ['./missing', 'not-installed', 'no such file in the project']]);
+});
+
 test('project modules: a project file whose top level throws is learnt instead; the snippet runs on', async () => {
   const main = `var h = require('./broken');\nconsole.log('after');\n`;
   const dir = project({ 'broken.js': 'throw new Error("cannot load here");\n', 'main.js': main });
@@ -87,6 +95,7 @@ test('project modules: a project file whose top level throws is learnt instead; 
   assert.equal(r.status, 'completed');
   assert.equal(r.stdout, 'after\n');
   assert.notEqual(injected(r, 'require("./broken")'), undefined);
+  assert.deepEqual(r.modules?.find((m) => m.specifier === './broken'), { specifier: './broken', status: 'not-pure', reason: 'it threw while loading: cannot load here' });
 });
 
 test('project modules: `run FILE --project DIR` names the file relative to the project, from any working directory', () => {

@@ -24,11 +24,10 @@ export interface LoadedEnvironments {
   readonly failures: readonly EnvironmentFailure[];
   /**
    * The installed npm modules the snippet loads (their bundles follow the registry's in `bundles`),
-   * and the ones not bundled, with why. Absent for environments a test gives inline.
+   * then, for a file of a project, its relative imports (projectModules), and the ones not bundled,
+   * with why. Absent for environments a test gives inline.
    */
   readonly modules?: readonly ModuleUse[];
-  /** The snippet's relative imports a project's files define (projectModules), and the ones left to the value generator, with why. */
-  readonly projectModules?: { readonly loaded: readonly string[]; readonly skipped: readonly { readonly specifier: string; readonly reason: string }[] };
 }
 
 const GUEST_ENVIRONMENTS = new URL('../guest/environments/', import.meta.url);
@@ -71,9 +70,9 @@ export async function loadEnvironments(
   const fromNpm = names.modules.filter((m) => !provided.has(m) && !provided.has(npmPackageOf(m)?.name ?? m));
   const modules = await moduleEnvironments(fromNpm, search);
   // The project's own modules last: their files require what the environments and npm modules define.
-  const own = project ? await projectModules(names.modules, project) : undefined;
+  const own = project ? await projectModules(names.modules, project) : { bundles: [], modules: [] };
   return {
-    bundles: [...bundles, ...modules.bundles, ...(own?.bundle ? [own.bundle] : [])], fromRegistry: bundles.length, names: [...wanted.map((e) => e.name), ...(own?.bundle ? [own.bundle.name] : [])], failures, modules: modules.modules,
-    ...(own ? { projectModules: { loaded: own.loaded, skipped: own.skipped } } : {}),
+    bundles: [...bundles, ...modules.bundles, ...own.bundles], fromRegistry: bundles.length, names: [...wanted.map((e) => e.name), ...own.bundles.map((b) => b.name)], failures,
+    modules: [...modules.modules, ...own.modules],
   };
 }

@@ -9,7 +9,7 @@ export type { ModuleSearch } from './findInstalledModule.ts';
 /** Whether an installed module was bundled into the isolate, and if not, why the value generator stands in for it. */
 export type ModuleStatus = 'bundled' | 'not-installed' | 'not-pure' | 'too-large';
 
-/** One npm module a snippet loads. */
+/** One npm module a snippet loads, or one of its project's files (projectModules). */
 export interface ModuleUse {
   readonly specifier: string;
   /** The installed package's version, from its package.json. */

@@ -1,7 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { BundleFailed } from '../errors.ts';
-import { bundleGuest, type GuestBundle } from '../sandbox/bundleGuest.ts';
-import { MAX_MODULE_BUNDLE_BYTES } from './npmModules.ts';
+import { bundleGuest } from '../sandbox/bundleGuest.ts';
+import { OUTSIDE_PACKAGE } from '../sandbox/containModules.ts';
+import { MAX_MODULE_BUNDLE_BYTES, type ModuleEnvironments, type ModuleUse } from './npmModules.ts';
 
 /** A snippet that is a file of a project: its relative imports name the project's own files. */
 export interface ProjectFile {
@@ -9,15 +10,6 @@ export interface ProjectFile {
   readonly root: string;
   /** The snippet's file, relative to `root` or absolute. */
   readonly file: string;
-}
-
-/** The project's modules a snippet loads: one bundle, and the specifiers it defines or could not. */
-export interface ProjectModules {
-  readonly bundle?: GuestBundle;
-  /** The relative specifiers the bundle defines (`./utils`). */
-  readonly loaded: readonly string[];
-  /** The ones left to the value generator, with why (no such file, a file outside the project, too large). */
-  readonly skipped: readonly { readonly specifier: string; readonly reason: string }[];
 }
 
 /** The name of the project bundle, and so of its script in the isolate (`snipexec:env:project`). */
@@ -38,15 +30,18 @@ const RESOLVE_FAILED = /Could not resolve "([^"]+)"/;
  * first requires it (defineModuleLoader: its top level runs then, as in Node); the npm packages
  * and Node built-ins those files import are not bundled: they are what the snippet's own
  * `require` gives them (an environment's module, an installed one, else a learnt value). Every
- * file bundled lies inside the project and outside node_modules (projectOutside). A specifier
- * that does not resolve is left out; a bundle that cannot be built or is too large leaves them
- * all to the value generator, with why.
+ * file bundled lies inside the project and outside node_modules (projectOutside). Each specifier
+ * is listed as a module use, as npm modules are: `bundled`, or left to the value generator with
+ * why (`not-installed`: no such file, or a file outside the project; `too-large`; `not-pure`: the
+ * bundler failed).
  */
-export async function projectModules(specifiers: readonly string[], project: ProjectFile, maxBytes = MAX_MODULE_BUNDLE_BYTES): Promise<ProjectModules> {
+export async function projectModules(specifiers: readonly string[], project: ProjectFile, maxBytes = MAX_MODULE_BUNDLE_BYTES): Promise<ModuleEnvironments> {
   let wanted = [...new Set(specifiers.filter(isRelativeSpecifier))];
-  const skipped: { specifier: string; reason: string }[] = [];
+  const skipped: ModuleUse[] = [];
   const resolveDir = dirname(resolve(project.root, project.file));
+  const dir = resolve(project.root);
   while (wanted.length > 0) {
+    let why: ModuleUse;
     try {
       const bundle = await bundleGuest({
         name: PROJECT_BUNDLE,
@@ -57,21 +52,22 @@ export async function projectModules(specifiers: readonly string[], project: Pro
         projectDir: project.root,
       });
       const bytes = Buffer.byteLength(bundle.code);
-      if (bytes > maxBytes) return { loaded: [], skipped: [...skipped, ...wanted.map((specifier) => ({ specifier, reason: `the project's bundle is ${Math.ceil(bytes / 1024)} KB, over the ${Math.ceil(maxBytes / 1024)} KB it may take` }))] };
-      return { bundle, loaded: wanted, skipped };
+      if (bytes <= maxBytes) return { bundles: [bundle], modules: [...wanted.map((specifier): ModuleUse => ({ specifier, dir, status: 'bundled' })), ...skipped] };
+      why = { specifier: '', status: 'too-large', reason: `the project's bundle is ${Math.ceil(bytes / 1024)} KB, over the ${Math.ceil(maxBytes / 1024)} KB it may take` };
     } catch (error) {
       if (!(error instanceof BundleFailed)) throw error;
       // A specifier of the snippet's own that names no file: left out, the rest bundled again.
       const missing = RESOLVE_FAILED.exec(error.message)?.[1];
       if (missing !== undefined && wanted.includes(missing) && error.message.includes(`(${PROJECT_BUNDLE}:`)) {
         wanted = wanted.filter((s) => s !== missing);
-        skipped.push({ specifier: missing, reason: 'no such file in the project' });
+        skipped.push({ specifier: missing, status: 'not-installed', reason: 'no such file in the project' });
         continue;
       }
-      return { loaded: [], skipped: [...skipped, ...wanted.map((specifier) => ({ specifier, reason: error.message }))] };
+      why = { specifier: '', status: error.message.includes(OUTSIDE_PACKAGE) ? 'not-installed' : 'not-pure', reason: error.message };
     }
+    return { bundles: [], modules: [...wanted.map((specifier) => ({ ...why, specifier })), ...skipped] };
   }
-  return { loaded: [], skipped };
+  return { bundles: [], modules: skipped };
 }
 
 /**

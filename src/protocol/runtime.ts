@@ -140,6 +140,8 @@ export interface RuntimeReport {
   readonly traces?: TraceTable;
   /** Definitions that threw while the prelude ran, with their errors. */
   readonly preludeFailures?: { id: string; message: string }[];
+  /** Modules whose loader (defineModuleLoader: a project's file) threw at their first require, with the error: the value generator stood in. */
+  readonly moduleFailures?: { specifier: string; message: string }[];
   /** An environment's exit(code) ended the run (as completed), with this code. */
   readonly exit?: number;
   /** The hook sites of the snippet's calls exit() unwound, innermost (the `process.exit(…)` itself) first. */

@@ -36,7 +36,7 @@ export interface Injection {
   readonly line?: number;
 }
 
-/** An npm module the snippet loads (README "Installed modules"). */
+/** An npm module the snippet loads (README "Installed modules"), or a file of its project it imports (`--project`). */
 export interface ReportedModule {
   readonly specifier: string;
   /** The installed version, from its package.json. */
@@ -248,9 +248,11 @@ function modulesOf(parts: ResultParts): Pick<RunResult, 'modules'> {
   if (!parts.modules || parts.modules.length === 0) return {};
   // A bundle whose code threw while it loaded in the isolate: the value generator stood in for it.
   const threw = new Map((parts.execution?.environmentFailures ?? []).map((f) => [f.name, f.message]));
+  // A project's file is loaded at its first require: one that threw then was stood in for too.
+  const failedLoads = new Map((parts.execution?.report?.moduleFailures ?? []).map((f) => [f.specifier, f.message]));
   return {
     modules: parts.modules.map(({ specifier, version, status, reason }): ReportedModule => {
-      const failure = status === 'bundled' ? threw.get(moduleBundleName(specifier)) : undefined;
+      const failure = status === 'bundled' ? threw.get(moduleBundleName(specifier)) ?? failedLoads.get(specifier) : undefined;
       const base = { specifier, ...(version ? { version } : {}) };
       if (failure !== undefined) return { ...base, status: 'not-pure', reason: `it threw while loading: ${failure}` };
       return status === 'bundled' ? { ...base, provider: 'module', status } : { ...base, status, ...(reason ? { reason } : {}) };

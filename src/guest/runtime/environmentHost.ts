@@ -17,6 +17,8 @@ import { requireModule } from './valueHooks.ts';
 export const environmentModules: Record<string, unknown> = ObjectCreate(null);
 /** Module specifier -> the loader of a module not loaded yet (defineModuleLoader). */
 export const moduleLoaders: Record<string, () => unknown> = ObjectCreate(null);
+/** The loaders that threw, with their errors (the report's moduleFailures). */
+export const moduleFailures = list<{ readonly specifier: string; readonly message: string }>();
 /** The environments' drivers, in the order added. */
 export const drivers = list<{ readonly name: string; readonly drive: Dyn }>();
 /** Element id -> the value valueOf gave in this run. */

@@ -8,7 +8,7 @@ import { takeNextTimer, timers } from './clock.ts';
 import { output } from './console.ts';
 import { register } from './elements.ts';
 import { drivePass, drives } from './drive.ts';
-import { drivers, environmentHost } from './environmentHost.ts';
+import { drivers, environmentHost, moduleFailures } from './environmentHost.ts';
 import { caught, uncaught } from './errorAttribution.ts';
 import { hooks } from './hooks.ts';
 import { injectedGlobals } from './injection.ts';
@@ -148,6 +148,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       lastSite: run.lastSite,
       traces,
       preludeFailures,
+      ...(moduleFailures.length > 0 ? { moduleFailures } : {}),
       ...(run.exited ? { exit: run.exitCode, exitSites: run.exitSites } : {}),
       ...(drives.length > 0 ? { drives } : {}),
       ...(hasAny(answers) ? { answers } : {}),

@@ -4,13 +4,13 @@
  * recording proxy), and blames an error it raises on the right element.
  */
 import { childId, culpritOf, holderFor, holderId, isInjected, isRegistered, ownerOf, registerInstance, result } from './elements.ts';
-import { environmentModules, moduleLoaders } from './environmentHost.ts';
+import { environmentModules, moduleFailures, moduleLoaders } from './environmentHost.ts';
 import { errorCulprit, fail, hasErrorInfo, markExplicit } from './errorAttribution.ts';
 import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
 import { namesEval, namesHook } from './hookGuard.ts';
 import { callResult, globalValue, inject, invoke, member, missingMember, NONE, refine, returnCulprit } from './injection.ts';
 import { arithmetic, comparison } from './operators.ts';
-import { inherits, push, put, rec, str } from './ownData.ts';
+import { cut, inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, parse, ReferenceErrorCtor, EvalErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
 import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
@@ -179,6 +179,13 @@ export function requireModule(sid: number, spec: Dyn): unknown {
     } catch (e) {
       if (e === EXIT) throw e;
       // The real file failed to load on the values around it: the module is learnt, as one without a file.
+      let message;
+      try {
+        message = str(e && (e as Dyn).message !== undefined ? (e as Dyn).message : e);
+      } catch {
+        message = '[unprintable error]';
+      }
+      if (moduleFailures.length < 100) push(moduleFailures, rec({ specifier: str(envKey), message: cut(message, 500) }));
     }
   }
   if (spec in modules) return modules[spec];
