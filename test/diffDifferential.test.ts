@@ -178,3 +178,22 @@ test('diff: a mixin method that calls a method of this its object lacks is no ev
   assert.deepEqual(found(report), []);
   assert.ok(report.fragments.some((f) => f.function === 'addEventListener'), 'the changed method was driven');
 });
+
+// async-style: the change leaves a name undeclared; a run goes on past it only because a value was
+// injected for it, so what fails after it (an edge value meeting the injected keys) is no finding.
+test('diff: after a name the change leaves undeclared, the run is not the changed code\'s: only the ReferenceError is found', async () => {
+  const before = [
+    "'use strict';",
+    'function keyIterator(o) { var ks = o ? Object.keys(o) : []; var i = 0; return function () { return i < ks.length ? ks[i++] : null; }; }',
+    'exports.eachOf = function eachOf(object, iterator) {',
+    '  var nextKey = keyIterator(object);',
+    '  var key;',
+    '  while ((key = nextKey()) != null) {',
+    '    iterator(object[key], key);',
+    '  }',
+    '};',
+    '',
+  ].join('\n');
+  const { report } = await change('each.js', before, before.replace('keyIterator(object);', 'keyIterator(obj);'));
+  assert.deepEqual(found(report), [[4, 'ReferenceError', 'obj is not defined', 'undeclared']]);
+});

@@ -185,7 +185,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // The base version on the learnt values: what an edge value must change in it to count as handled.
   const baseFirst = await before.run(first.defs);
   runs += baseFirst.result.runs;
+  const introduced = [...(input.introduced?.keys() ?? [])];
   const compare = async (changed: VersionRun, edge: EdgeValue | undefined): Promise<void> => {
+    // A run that went past a name the change left undeclared (a value was injected for it) is not
+    // the changed code's: it throws a ReferenceError there (undeclaredUses), and nothing after runs.
+    if (changed.result.injections.some((i) => introduced.some((name) => isWithin(i.element, name)))) return;
     // An error the base version raises on the learnt values as well is not the edge value's doing.
     const known = (e: ReportedError) => edge !== undefined && baseFirst.result.errors.some((b) => b.type === e.type && b.message === e.message);
     const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && !known(e) && asCallersCall(e, changed, edge));
