@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { evidenceText } from '../src/diff/formatDiff.ts';
 import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
 import { cli, gitRepo } from './helpers.ts';
 
@@ -65,6 +66,62 @@ test('diff: an edge value the base version merely passed along (no branch took i
   const { report } = await change('show.js', before, before.replace('user.profile.name;', 'user.profile.name.toUpperCase();'));
   assert.deepEqual(found(report), []);
   assert.ok(report.edges > 0, 'edge values were tried');
+});
+
+// underscore-style: the change drops the guard of a list entry on the branch taken without `values`.
+const OBJECT_BEFORE = `exports.object = function (list, values) {
+  var result = {};
+  for (var i = 0, l = list.length; i < l; i++) {
+    if (values) {
+      result[list[i]] = values[i];
+    } else {
+      var pair = list[i];
+      if (pair != null) {
+        result[pair[0]] = pair[1];
+      }
+    }
+  }
+  return result;
+};
+`;
+const OBJECT_AFTER = OBJECT_BEFORE.replace(/      var pair = list\[i\];\n      if \(pair != null\) \{\n        result\[pair\[0\]\] = pair\[1\];\n      \}\n/, '      result[list[i][0]] = list[i][1];\n');
+
+test('diff: two edge values at once: one that opens the changed branch (no `values`), then one on top of it (a null entry)', async () => {
+  assert.notEqual(OBJECT_AFTER, OBJECT_BEFORE);
+  const { report } = await change('object.js', OBJECT_BEFORE, OBJECT_AFTER);
+  const f = report.findings.find((x) => x.line === 7 && x.message === "Cannot read properties of null (reading '0')");
+  assert.ok(f, JSON.stringify(found(report)));
+  assert.equal(f.how, 'edge');
+  assert.deepEqual(f.evidence.with?.map((w) => w.element), ['exports.object#arg1'], 'the edge value that opened the branch is named');
+  assert.match(f.evidence.edge?.element ?? '', /^exports\.object#arg0/);
+  assert.match(evidenceText(f), /with exports\.object#arg1 = (undefined|null) and exports\.object#arg0/);
+});
+
+// qs-style: the base version tests \`options\` for absence in another function; the change reads it unguarded.
+const MERGE_BEFORE = `exports.arrayToObject = function (source, options) {
+  var obj = options && options.plainObjects ? Object.create(null) : {};
+  for (var i = 0; i < source.length; ++i) obj[i] = source[i];
+  return obj;
+};
+
+exports.merge = function (target, source, options) {
+  if (typeof source !== 'object') {
+    target[source] = true;
+    return target;
+  }
+  return Object.assign(target, source);
+};
+`;
+const MERGE_AFTER = MERGE_BEFORE.replace('    target[source] = true;\n', '    if (options.plainObjects || source !== "__proto__") {\n      target[source] = true;\n    }\n');
+
+test('diff: an edge `undefined` the base version never branched on counts where the base tests the same parameter for absence elsewhere', async () => {
+  assert.notEqual(MERGE_AFTER, MERGE_BEFORE);
+  const { report } = await change('utils.js', MERGE_BEFORE, MERGE_AFTER);
+  assert.ok(report.findings.some((f) => f.line === 9 && f.message === "Cannot read properties of undefined (reading 'plainObjects')" && f.how === 'edge'), JSON.stringify(found(report)));
+  // Without the base's belief (no `options &&` anywhere), the same change is no finding: the base merely ignored options.
+  const unguarded = MERGE_BEFORE.replace('options && options.plainObjects', 'false');
+  const { report: plain } = await change('utils.js', unguarded, MERGE_AFTER.replace('options && options.plainObjects', 'false'));
+  assert.deepEqual(found(plain).filter((f) => f[0] === 9), []);
 });
 
 test('diff: the module is real: a same-file helper through exports, a module-level regex and table run as written', async () => {

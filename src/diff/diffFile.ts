@@ -22,6 +22,8 @@ export interface FindingEvidence {
   readonly call?: string;
   /** The edge value given (`parse#arg1 = null`), when the scenario had one. */
   readonly edge?: { readonly element: string; readonly source: string };
+  /** The edge values the scenario held before `edge` (the one that took the changed version to the changed lines it throws on). */
+  readonly with?: readonly { readonly element: string; readonly source: string }[];
   /** The base version on the same values: `returned` (the call), `completed` (the file), or absent for a new file. */
   readonly base?: 'returned' | 'completed';
   /** The definitions the run had (element and source), for the reproduction. */
@@ -69,6 +71,8 @@ export interface FileDiffInput {
   readonly names: FileNames;
   /** The free names the change introduces (introducedNames): their uses are ReferenceErrors. */
   readonly introduced?: ReadonlyMap<string, Undeclared>;
+  /** The access paths the base version tests for absence (nullishBeliefs): an edge `undefined`/`null` of one is a value callers send. */
+  readonly baseBeliefs?: ReadonlySet<string>;
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -80,6 +84,15 @@ const RUN_OPTIONS = { mode: 'trace', scenarios: 1, timeoutMs: 2_000, totalTimeou
 const EDGE_RUNS = 1;
 /** Exploration's scenarios for the changed version, the first one included: each kept one is compared and gets its edge values. */
 const DIFF_SCENARIOS = 6;
+
+/** A scenario edge values are tried in: exploration's, or one an edge value opened (its `chain`, held at their values). */
+interface Scenario {
+  readonly defs: Map<string, Definition>;
+  /** The changed lines its run covered. */
+  readonly covered: ReadonlySet<number>;
+  readonly held: ReadonlySet<string>;
+  readonly chain: readonly EdgeValue[];
+}
 
 /** A measured run of one version: its result, the definitions it used, and what a reproduction needs. */
 interface VersionRun {
@@ -186,26 +199,60 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const baseFirst = await before.run(first.defs);
   runs += baseFirst.result.runs;
   const introduced = [...(input.introduced?.keys() ?? [])];
-  const compare = async (changed: VersionRun, edge: EdgeValue | undefined): Promise<void> => {
+  /**
+   * Compares a run of the changed version with the base version on the same values. `edge`: the
+   * edge value the run was given, on top of the scenario's (`held`, with their base run as the
+   * reference the edge value must change the base version's branches against).
+   */
+  const compare = async (changed: VersionRun, edge: EdgeValue | undefined, scenario?: Scenario): Promise<void> => {
     // A run that went past a name the change left undeclared (a value was injected for it) is not
     // the changed code's: it throws a ReferenceError there (undeclaredUses), and nothing after runs.
     if (changed.result.injections.some((i) => introduced.some((name) => isWithin(i.element, name)))) return;
-    // An error the base version raises on the learnt values as well is not the edge value's doing.
-    const known = (e: ReportedError) => edge !== undefined && baseFirst.result.errors.some((b) => b.type === e.type && b.message === e.message);
+    // The base version on the scenario's own values: what the edge value must change.
+    const reference = scenario ? await baseOf(scenario) : baseFirst;
+    // An error the base version raises on the scenario's values as well is not the edge value's doing.
+    const known = (e: ReportedError) => edge !== undefined && reference.result.errors.some((b) => b.type === e.type && b.message === e.message);
     const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && !known(e) && asCallersCall(e, changed, edge));
     if (candidates.length === 0) return;
-    let base = baseFirst;
+    let base = reference;
     if (edge) {
-      base = await before.run(changed.defs, new Set([edge.element]), EDGE_RUNS);
+      base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
       runs += base.result.runs;
       // An edge value counts only where the base version handled it: it took another branch for it
-      // (a guard, a default, an early return), not merely passed it along.
-      if (!tookOtherBranch(base.result, baseFirst.result)) return;
+      // (a guard, a default, an early return), not merely passed it along; or, for `undefined` and
+      // `null`, where the base version tests the same path for absence elsewhere (its authors
+      // believe callers send it absent).
+      if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) return;
     }
     for (const e of candidates) {
       const verdict = baseOutcome(e, changed.result, base.result);
-      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict), changed, base);
+      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict, scenario?.chain), changed, base);
     }
+  };
+  /** `options.decoder` for the edge element `parse#arg1.decoder` of the fragment `parse(str, options)`: its path in the code. */
+  const pathOf = (element: string): string | undefined => {
+    for (const [fragment, target] of entryOf) {
+      if (!element.startsWith(`${target}#arg`)) continue;
+      const m = /^(\d+)((?:\.[A-Za-z_$][\w$]*)*)$/.exec(element.slice(target.length + 4));
+      const param = m ? fragment.params[Number(m[1])] : undefined;
+      if (m && param !== undefined) return param + m[2]!;
+    }
+    return undefined;
+  };
+  const believedAbsent = (edge: EdgeValue): boolean => {
+    if (edge.category !== 'undefined' && edge.category !== 'null') return false;
+    const path = pathOf(edge.element);
+    return path !== undefined && input.baseBeliefs?.has(path) === true;
+  };
+  /** The base version on a scenario's values (a chained one's edge values held): the reference for the edge values tried on top of them. */
+  const baseRuns = new Map<Scenario, Promise<VersionRun>>();
+  const baseOf = (sc: Scenario): Promise<VersionRun> => {
+    let run = baseRuns.get(sc);
+    if (!run) {
+      run = before.run(sc.defs, sc.held, EDGE_RUNS).then((r) => { runs += r.result.runs; return r; });
+      baseRuns.set(sc, run);
+    }
+    return run;
   };
   /**
    * Whether an error arose the way callers would meet it: outside drive, or in drive's call of a
@@ -233,27 +280,50 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // Exploration's tree: scenarios that answer a decision on an injected value the other way reach
   // code the first one does not (`typeof source !== 'object'` answered true); each is compared too,
   // and edge values are tried in each, the scenarios that reach more changed lines first.
-  const scenarios: { defs: Map<string, Definition>; covered: number }[] = [{ defs: first.defs, covered: changedCovered(first.result, changedLines) }];
+  const scenarios: Scenario[] = [{ defs: first.defs, covered: changedCoveredLines(first.result, changedLines), held: new Set(), chain: [] }];
+  baseRuns.set(scenarios[0]!, Promise.resolve(baseFirst));
   for (const k of await after.explore(first, DIFF_SCENARIOS)) {
     runs += k.runs;
     const again = await after.run(k.defs, undefined, 1);
     runs += again.result.runs;
-    scenarios.push({ defs: again.defs, covered: changedCovered(again.result, changedLines) });
-    await compare(again, undefined);
+    const scenario: Scenario = { defs: again.defs, covered: changedCoveredLines(again.result, changedLines), held: new Set(), chain: [] };
+    scenarios.push(scenario);
+    await compare(again, undefined, scenario);
   }
-  scenarios.sort((a, b) => b.covered - a.covered);
+  scenarios.sort((a, b) => b.covered.size - a.covered.size);
   // The change's own ReferenceErrors: a name it uses that the file or an import defined before, or that nothing defines.
   for (const u of undeclaredUses(input.names, input.introduced ?? new Map(), [first.result])) {
     // Replayed by loading the file (a use at its top level) or by the drive call of the function around the use.
     add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, u.reached ? first : undefined, undefined, entryOf.get(fragmentOf(u.error.line)), u.name);
   }
-  const edges = interleave(scenarios.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, input.edgeBudget).map((edge) => ({ edge, defs: sc.defs }))), input.edgeBudget ?? EDGE_BUDGET);
-  for (const { edge, defs } of edges) {
-    const changed = await after.run(withEdgeValue(defs, edge), new Set([edge.element]), EDGE_RUNS);
+  // Edge values, one at a time in each scenario. One that takes the changed version to changed lines
+  // its scenario did not reach (`values` undefined: the branch without them) becomes a scenario of
+  // its own, and edge values are tried on top of it (`list[1]` null there): a bug that needs two
+  // unusual inputs at once. Those get a third of the budget once the first such scenario is found.
+  const budget = input.edgeBudget ?? EDGE_BUDGET;
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget)
+    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
+  const chained = new Map<string, Scenario>();
+  let edges = 0;
+  for (const { edge, sc } of tryEdges(scenarios)) {
+    if (edges >= budget - (chained.size > 0 ? Math.floor(budget / 3) : 0)) break;
+    edges++;
+    const changed = await after.run(withEdgeValue(sc.defs, edge), new Set([...sc.held, edge.element]), EDGE_RUNS);
     runs += changed.result.runs;
-    await compare(changed, edge);
+    await compare(changed, edge, sc);
+    const covered = changedCoveredLines(changed.result, changedLines);
+    const reached = [...covered].filter((l) => !sc.covered.has(l)).sort((a, b) => a - b);
+    const key = reached.join(',');
+    if (reached.length > 0 && !chained.has(key)) chained.set(key, { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] });
   }
-  return { fragments: report, findings, runs, edges: edges.length };
+  const deeper = [...chained.values()].sort((a, b) => b.covered.size - a.covered.size);
+  for (const { edge, sc } of tryEdges(deeper).slice(0, budget - edges)) {
+    edges++;
+    const changed = await after.run(withEdgeValue(sc.defs, edge), new Set([...sc.held, edge.element]), EDGE_RUNS);
+    runs += changed.result.runs;
+    await compare(changed, edge, sc);
+  }
+  return { fragments: report, findings, runs, edges };
 }
 
 /**
@@ -285,11 +355,12 @@ function ownError(e: ReportedError): boolean {
   return e.attribution === 'snippet' && !e.explicit && e.drive === undefined && (e.type === 'TypeError' || e.type === 'RangeError') && e.line > 0;
 }
 
-function evidenceOf(result: RunResult, defs: ReadonlyMap<string, Definition>, e: ReportedError, edge: EdgeValue | undefined, base: FindingEvidence['base']): FindingEvidence {
+function evidenceOf(result: RunResult, defs: ReadonlyMap<string, Definition>, e: ReportedError, edge: EdgeValue | undefined, base: FindingEvidence['base'], chain: readonly EdgeValue[] = []): FindingEvidence {
   const call = e.drive === undefined ? undefined : (result.drives ?? []).find((d) => d.target === e.drive);
   return {
     ...(call ? { call: callText(call, defs) } : {}),
     ...(edge ? { edge: { element: edge.element, source: edge.source } } : {}),
+    ...(chain.length > 0 ? { with: chain.map((c) => ({ element: c.element, source: c.source })) } : {}),
     ...(base ? { base } : {}),
     definitions: result.injections.map((i) => ({ element: i.element, source: i.source })),
   };
@@ -309,10 +380,10 @@ function inline(defs: ReadonlyMap<string, Definition>, id: string, depth: number
   return source.length > 400 ? `${source.slice(0, 400)}…` : source;
 }
 
-/** How many of the changed lines the run covered. */
-function changedCovered(result: RunResult, changed: ReadonlySet<number>): number {
+/** The changed lines the run covered. */
+function changedCoveredLines(result: RunResult, changed: ReadonlySet<number>): Set<number> {
   const uncovered = new Set(result.lines.uncovered);
-  return result.lines.measured.filter((l) => changed.has(l) && !uncovered.has(l)).length;
+  return new Set(result.lines.measured.filter((l) => changed.has(l) && !uncovered.has(l)));
 }
 
 /** Round-robin over the lists (the first list first in each round), up to `budget` items. */

@@ -31,7 +31,7 @@ const BY_CATEGORY: Partial<Record<Category, readonly Edge[]>> = {
   string: [EMPTY_STRING, { source: "['example']", category: 'array' }],
   array: [EMPTY_ARRAY, A_STRING, { source: '[null]', category: 'array' }],
   tuple: [EMPTY_ARRAY, A_STRING],
-  object: [AN_EMPTY_OBJECT, { source: 'Object.create(null)', category: 'object' }],
+  object: [AN_EMPTY_OBJECT, { source: 'Object.create(null)', category: 'object' }, A_STRING],
   function: [AN_EMPTY_OBJECT],
   number: [{ source: '0', category: 'number' }, { source: 'NaN', category: 'number' }],
 };
@@ -45,14 +45,17 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
  * outside the file, `undefined` (a missing argument or option), `null`, then by the learnt
  * value's category `''`, `[]`, `[null]`, `{}` (an object without the member read), an object
  * without a prototype, `0`, `NaN`, a string
- * where an array was used and the reverse. Elements first used on a changed line come first, then
- * those used inside a changed fragment, then the rest, in source order.
+ * where an array was used and the reverse. Elements read on a changed line (first used there, or
+ * holding a member that was) come first, then those used inside a changed fragment, then the
+ * rest, in source order.
  */
 export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET): EdgeValue[] {
   // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
   const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
   const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
-  const rank = (d: Definition) => (changed.has(d.line) ? 0 : inFragment(d.line) ? 1 : 2);
+  // An element read on a changed line: one first used there, or one whose member is (`list[i]` of `list[i][0]`).
+  const onChange = [...defs.values()].filter((d) => changed.has(d.line));
+  const rank = (d: Definition) => (onChange.some((c) => isWithin(c.id, d.id)) ? 0 : inFragment(d.line) ? 1 : 2);
   inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
   // The elements used on a changed line get all their values first (round 0); the rest breadth
   // first: every element's `undefined` and `null` (round 1) before any element's third value (round 2).

@@ -15,6 +15,8 @@ export interface Fragment {
   readonly changedLines: readonly number[];
   /** The lines (from, to) of the functions inside it passed as arguments of a call: callbacks, which outside code calls with its own values. */
   readonly callbacks: readonly (readonly [number, number])[];
+  /** The function's parameter names, by position (undefined for a pattern or rest); none for the top level. */
+  readonly params: readonly (string | undefined)[];
 }
 
 /**
@@ -44,10 +46,10 @@ export function findFragments(file: string, parsed: ParsedSnippet, changed: Read
   const callbacks = functions.filter((f) => f.callback).map((f) => [f.start, f.end] as const);
   const within = (from: number, to: number) => callbacks.filter(([a, b]) => a >= from && b <= to && !(a === from && b === to));
   const fragments: Fragment[] = [...touched].sort(([a], [b]) => a.start - b.start)
-    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines, callbacks: within(fn.start, fn.end) }));
+    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines, callbacks: within(fn.start, fn.end), params: fn.params }));
   if (topLevel.length > 0) {
     const endLine = parsed.code.split('\n').length;
-    fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine, changedLines: topLevel, callbacks: within(1, endLine) });
+    fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine, changedLines: topLevel, callbacks: within(1, endLine), params: [] });
   }
   return fragments;
 }
@@ -62,6 +64,7 @@ interface FunctionInfo {
   readonly outer: FunctionInfo | undefined;
   /** Passed as an argument of a call (`stream.on('data', function (chunk) {…})`). */
   readonly callback: boolean;
+  readonly params: readonly (string | undefined)[];
 }
 
 /** The fragment for a changed line: the outermost named function around it, else the innermost function; undefined at the top level. */
@@ -87,7 +90,8 @@ function functionsOf(ast: t.File): FunctionInfo[] {
       const own = ownName(path.node);
       const name = own ?? bound ?? `<anonymous>@${loc.start.line}`;
       const callback = (t.isCallExpression(path.parent) || t.isNewExpression(path.parent)) && path.parent.arguments.includes(path.node as t.Expression);
-      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback };
+      const params = path.node.params.map((p) => (t.isIdentifier(p) ? p.name : t.isAssignmentPattern(p) && t.isIdentifier(p.left) ? p.left.name : undefined));
+      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, params };
       infos.set(path.node, info);
       out.push(info);
     },

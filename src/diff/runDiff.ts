@@ -5,7 +5,8 @@ import { diffFile, type FileFinding, type FindingEvidence } from './diffFile.ts'
 import { findFragments, type Fragment } from './findFragments.ts';
 import { langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { baseText, gitChanges } from './gitChanges.ts';
-import { fileNames, introducedNames, type FileNames, type Undeclared } from './removedNames.ts';
+import { fileNames, introducedNames, type Undeclared } from './removedNames.ts';
+import { nullishBeliefs } from './nullishBeliefs.ts';
 
 /** A runtime error the change introduces, with the input that shows it. */
 export interface Finding {
@@ -111,11 +112,12 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     }
     // The file is parsed once here: its fragments, the names it uses and whether it is an ES module are read off one tree.
     const names = fileNames(parsed);
-    const baseNames = before === undefined ? undefined : namesOrUndefined(before, changed.path);
+    const baseParsed = before === undefined ? undefined : parsedOrUndefined(before, changed.path);
+    const baseNames = baseParsed && fileNames(baseParsed);
     const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
     const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed) } : {}), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
@@ -136,10 +138,10 @@ function toFinding(f: FileFinding): Finding {
   };
 }
 
-/** The names of the base version; undefined when it does not parse (nothing to compare). */
-function namesOrUndefined(source: string, file: string): FileNames | undefined {
+/** The base version parsed; undefined when it does not parse (nothing to compare). */
+function parsedOrUndefined(source: string, file: string): ParsedSnippet | undefined {
   try {
-    return fileNames(parseSnippet(source, langsFromFileName(file)));
+    return parseSnippet(source, langsFromFileName(file));
   } catch {
     return undefined;
   }

@@ -105,7 +105,7 @@ export function toSarif(report: DiffReport, version: string, informationUri?: st
               ...(lineHash === undefined ? {} : { primaryLocationLineHash: lineHash }),
               'snipexecFindingHash/v1': findingHash(f, text?.lines[f.line - 1] ?? ''),
             },
-            properties: { confidence: f.confidence, function: f.function, how: f.how, ...(f.evidence.call !== undefined ? { input: f.evidence.call } : {}), ...(f.evidence.edge ? { edgeValue: `${f.evidence.edge.element} = ${f.evidence.edge.source}` } : {}), ...(f.evidence.base ? { base: f.evidence.base } : {}), injectedContext: f.context, caught: f.caught === true },
+            properties: { confidence: f.confidence, function: f.function, how: f.how, ...(f.evidence.call !== undefined ? { input: f.evidence.call } : {}), ...(f.evidence.edge ? { edgeValue: [...(f.evidence.with ?? []), f.evidence.edge].map((x) => `${x.element} = ${x.source}`).join(' and ') } : {}), ...(f.evidence.base ? { base: f.evidence.base } : {}), injectedContext: f.context, caught: f.caught === true },
           };
         }),
       },
