@@ -124,6 +124,15 @@ test('diff: an edge `undefined` the base version never branched on counts where 
   assert.deepEqual(found(plain).filter((f) => f[0] === 9), []);
 });
 
+test('diff: an empty list needs no guard in the base version: the changed line that fails on it is a finding', async () => {
+  const before = "exports.head = function (list) {\n  var first = list.slice(0, 1)[0];\n  return String(first).toUpperCase();\n};\n";
+  const after = "exports.head = function (list) {\n  return list[0].toUpperCase();\n};\n";
+  const { report } = await change('head.js', before, after);
+  const f = report.findings.find((x) => x.line === 2 && x.message === "Cannot read properties of undefined (reading 'toUpperCase')");
+  assert.ok(f, JSON.stringify(found(report)));
+  assert.deepEqual(f.evidence.edge, { element: 'exports.head#arg0', source: '[]' });
+});
+
 test('diff: the module is real: a same-file helper through exports, a module-level regex and table run as written', async () => {
   const before = [
     "'use strict';",

@@ -13,6 +13,8 @@ import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
 const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
+/** Edge values of the type the code expects (an empty string, list, zero): no guard is needed for them. */
+const IN_TYPE: ReadonlySet<string> = new Set(["''", '[]', '0']);
 /** `this.listeners is not a function`: a call of a method of `this`. */
 const MIXIN_CALL = /^this\.[\w$]+ is not a function$/;
 
@@ -211,10 +213,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     // The base version on the scenario's own values: what the edge value must change.
     const reference = scenario ? await baseOf(scenario) : baseFirst;
     // An error the base version raises on the scenario's values as well is not the edge value's doing.
-    const known = (e: ReportedError) => edge !== undefined && reference.result.errors.some((b) => b.type === e.type && b.message === e.message);
+    const known = (e: ReportedError) => edge !== undefined && reference.result.errors.some((b) => sameError(b, e));
     const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && !known(e) && asCallersCall(e, changed, edge));
     if (candidates.length === 0) return;
     let base = reference;
+    let admitted = candidates;
     if (edge) {
       base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
       runs += base.result.runs;
@@ -222,9 +225,14 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // (a guard, a default, an early return), not merely passed it along; or, for `undefined` and
       // `null`, where the base version tests the same path for absence elsewhere (its authors
       // believe callers send it absent).
-      if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) return;
+      // An empty string, list or zero is a value of the type the code expects: the base version
+      // needs no branch for it, so the changed version's error on a changed line with it counts.
+      if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
+        if (!IN_TYPE.has(edge.source)) return;
+        admitted = candidates.filter((e) => changedLines.has(e.line));
+      }
     }
-    for (const e of candidates) {
+    for (const e of admitted) {
       const verdict = baseOutcome(e, changed.result, base.result);
       if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict, scenario?.chain), changed, base);
     }
@@ -332,7 +340,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
  * raised no error of that type and message; undefined when the base failed as well.
  */
 function baseOutcome(e: ReportedError, changed: RunResult, base: RunResult): FindingEvidence['base'] {
-  if (base.errors.some((b) => b.type === e.type && b.message === e.message)) return undefined;
+  if (base.errors.some((b) => sameError(b, e))) return undefined;
   if (e.drive !== undefined) {
     const call = (base.drives ?? []).find((d) => d.target === e.drive);
     if (call) return call.outcome === 'returned' ? 'returned' : undefined;
@@ -340,6 +348,11 @@ function baseOutcome(e: ReportedError, changed: RunResult, base: RunResult): Fin
   // Not driven (the top level, or a function its own code called): the base run must have gone as far without failing.
   if (base.status !== 'completed' && !(changed.status !== 'completed' && base.status === 'stopped' && base.errors.every((b) => b.caught))) return undefined;
   return 'completed';
+}
+
+/** The same error: its type and message, raised in the same driven call (or both outside drive). */
+function sameError(a: ReportedError, b: ReportedError): boolean {
+  return a.type === b.type && a.message === b.message && a.drive === b.drive;
 }
 
 /** Whether a decision (an `if`, `?:`, `&&`/`||`/`??`, `switch`; not a loop) went a way in `run` it did not in `reference`. */
