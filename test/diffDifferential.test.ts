@@ -133,6 +133,34 @@ test('diff: an empty list needs no guard in the base version: the changed line t
   assert.deepEqual(f.evidence.edge, { element: 'exports.head#arg0', source: '[]' });
 });
 
+// ws-style: a method the change no longer guards against the state a sibling method leaves.
+const RECEIVER_BEFORE = `function Receiver() {
+  this.state = { opcode: 1 };
+  this.dead = false;
+}
+Receiver.prototype.cleanup = function () {
+  this.dead = true;
+  this.state = null;
+};
+Receiver.prototype.endPacket = function () {
+  if (this.dead) return 0;
+  return this.state.opcode;
+};
+module.exports = Receiver;
+`;
+const RECEIVER_AFTER = RECEIVER_BEFORE.replace('  if (this.dead) return 0;\n', '');
+
+test('diff: a sibling method that writes a field the changed method reads is called first on the same instance', async () => {
+  assert.notEqual(RECEIVER_AFTER, RECEIVER_BEFORE);
+  const { report } = await change('receiver.js', RECEIVER_BEFORE, RECEIVER_AFTER);
+  assert.deepEqual(found(report), [[10, 'TypeError', "Cannot read properties of null (reading 'opcode')", 'learnt']]);
+  assert.equal(report.findings[0]!.function, 'Receiver.prototype.endPacket');
+  // A sibling that writes nothing the changed method reads is not what made the state: without `cleanup`, nothing is found.
+  const noCleanup = (text: string) => text.replace(/Receiver\.prototype\.cleanup = function \(\) \{\n  this\.dead = true;\n  this\.state = null;\n\};\n/, 'Receiver.prototype.cleanup = function () {\n  return null;\n};\n');
+  const { report: quiet } = await change('receiver.js', noCleanup(RECEIVER_BEFORE), noCleanup(RECEIVER_AFTER));
+  assert.deepEqual(found(quiet), []);
+});
+
 test('diff: the module is real: a same-file helper through exports, a module-level regex and table run as written', async () => {
   const before = [
     "'use strict';",
@@ -225,6 +253,34 @@ test('diff: a misspelt name in a module is an undeclared ReferenceError, and its
   const changed = run({});
   assert.equal(changed.status, 1);
   assert.match(changed.stdout, /ReferenceError: PART is not defined/);
+  assert.equal(run({ SNIPEXEC_TARGET: 'base.js' }).status, 0);
+});
+
+test('diff: a function inside an IIFE is replayed through the exports: its reproduction fails on the changed file and passes on the base', async () => {
+  const before = [
+    '(function () {',
+    '  var _ = {};',
+    '  _.first = function (list) {',
+    '    if (list == null) return undefined;',
+    '    return list[0];',
+    '  };',
+    "  if (typeof module !== 'undefined') module.exports = _;",
+    '}.call(this));',
+    '',
+  ].join('\n');
+  const after = before.replace('    if (list == null) return undefined;\n', '');
+  const { report, dir } = await change('under.js', before, after, { reproductions: true });
+  const finding = report.findings.find((f) => f.line === 4 && f.message === "Cannot read properties of null (reading '0')");
+  assert.ok(finding?.reproduction, JSON.stringify(report.findings.map((f) => [f.line, f.message, f.reproduction !== undefined])));
+  assert.match(finding.reproduction, /is not reachable from the exports/);
+  const file = join(dir, 'repro.test.cjs');
+  writeFileSync(file, finding.reproduction);
+  writeFileSync(join(dir, 'base.js'), before);
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', file], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  assert.equal(changed.status, 1, changed.stdout);
+  assert.match(changed.stdout, /TypeError: Cannot read properties of null \(reading '0'\)/);
   assert.equal(run({ SNIPEXEC_TARGET: 'base.js' }).status, 0);
 });
 

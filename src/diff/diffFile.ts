@@ -10,6 +10,8 @@ import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult
 import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
+import type { ThisFields } from './thisFields.ts';
+import type { DriveTarget } from '../instrument/driveTargets.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
 const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
@@ -75,6 +77,8 @@ export interface FileDiffInput {
   readonly introduced?: ReadonlyMap<string, Undeclared>;
   /** The access paths the base version tests for absence (nullishBeliefs): an edge `undefined`/`null` of one is a value callers send. */
   readonly baseBeliefs?: ReadonlySet<string>;
+  /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
+  readonly thisFields?: readonly ThisFields[];
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -119,7 +123,7 @@ class Version {
     this.targetNames = driveOnly.map((k) => session.instrumented.driveTargets[k]!.name);
   }
 
-  static async open(text: string, file: string, root: string | undefined, seed: number, drive: (targets: readonly { name: string; line: number }[]) => number[]): Promise<Version | RunResult> {
+  static async open(text: string, file: string, root: string | undefined, seed: number, drive: (targets: readonly DriveTarget[]) => number[]): Promise<Version | RunResult> {
     const session = await SnippetSession.open(text, { ...RUN_OPTIONS, seed, fileName: file, ...(root !== undefined ? { projectDir: root } : {}) });
     if (!(session instanceof SnippetSession)) return session;
     const only = drive(session.instrumented.driveTargets);
@@ -160,7 +164,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const inFragment = (line: number) => fragments.some((f) => line >= f.startLine && line <= f.endLine);
   const changedLines = new Set(fragments.flatMap((f) => f.changedLines));
   const inCallback = (line: number) => fragments.some((f) => f.callbacks.some(([from, to]) => line >= from && line <= to));
-  const after = await Version.open(input.after, input.file, input.root, input.seed, (targets) => targets.flatMap((t, k) => (fragments.some((f) => f.kind === 'function' && t.line >= f.startLine && t.line <= f.endLine) ? [k] : [])));
+  const after = await Version.open(input.after, input.file, input.root, input.seed, (targets) => drivenAround(targets, fragments, input.thisFields ?? []));
   if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
   const targets = after.session.instrumented.driveTargets;
   // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
@@ -332,6 +336,23 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     await compare(changed, edge, sc);
   }
   return { fragments: report, findings, runs, edges };
+}
+
+/**
+ * The drive targets of the changed functions, and the methods of the same object (a class's, a
+ * prototype's) that write a field of `this` the changed functions read: drive calls those on the
+ * same instance, in source order, so the changed method meets the state its siblings leave
+ * (`cleanup()` sets `this.state = null` before `endPacket()` reads it). Their own errors are no
+ * findings (they are not the fragments' entries).
+ */
+function drivenAround(targets: readonly DriveTarget[], fragments: readonly Fragment[], fields: readonly ThisFields[]): number[] {
+  const inside = (from: number, to: number) => fragments.some((f) => f.kind === 'function' && from >= f.startLine && to <= f.endLine);
+  const own = targets.flatMap((t, k) => (inside(t.line, t.line) ? [k] : []));
+  const method = (t: DriveTarget) => t.owner !== undefined && (t.memberOf === 'prototype' || t.memberOf === 'class') && !t.static;
+  const owners = new Set(own.flatMap((k) => (method(targets[k]!) ? [targets[k]!.owner] : [])));
+  const reads = new Set(fields.filter((f) => inside(f.start, f.end)).flatMap((f) => [...f.reads]));
+  const siblings = targets.flatMap((t, k) => (!own.includes(k) && method(t) && owners.has(t.owner) && fields.some((f) => f.start === t.line && [...f.writes].some((w) => reads.has(w))) ? [k] : []));
+  return [...own, ...siblings].sort((a, b) => a - b);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
-import { drivenCalls } from '../emit/drivenCalls.ts';
+import { drivenArguments, drivenCalls } from '../emit/drivenCalls.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
 
 /** What a reproduction needs of the run that showed a finding. */
@@ -25,27 +25,46 @@ export interface ReproductionParts {
 const MADE = '__snipexec_made';
 
 /**
+ * A call of a function the file's top level cannot name (`_.object` inside an IIFE) through what
+ * the file exports: `_.object(list)` is `module.exports.object(list)` when the file exports `_`,
+ * or `module.exports._.object(list)`. Found by name when the call runs (the base version's function
+ * is another one); undefined for a target that is not a function or method of a named object.
+ */
+function throughExports(target: DriveTarget | undefined, record: DriveRecord, accessors: ReadonlyMap<string, string>): string | undefined {
+  if (!target || (target.kind !== 'function' && target.kind !== 'method') || target.memberOf === 'class' || target.memberOf === 'prototype') return undefined;
+  const path = target.name.split('.');
+  if (path.length < 2 || !path.every((p) => /^[A-Za-z_$][\w$]*$/.test(p))) return undefined;
+  const args = drivenArguments(target, target.params, accessors, record).join(', ');
+  // The exports as the path's root, else holding the root: the owner of the last name, which is the function.
+  const lookup = `((exported, path) => { for (const from of [path.slice(1), path]) { let owner = exported; for (const name of from.slice(0, -1)) owner = owner == null ? owner : owner[name]; if (owner != null && typeof owner[from[from.length - 1]] === 'function') return owner; } throw new Error('snipexec: ' + path.join('.') + ' is not reachable from the exports'); })(module.exports, ${JSON.stringify(path)})`;
+  return `${lookup}[${JSON.stringify(path[path.length - 1])}](${args})`;
+}
+
+/**
  * A `node:test` file that replays a finding under plain Node: it loads the file with the learnt
  * values for what lies outside it, then makes the driven call that threw. It fails with the
  * finding's error against the changed file and passes against the base version
  * (`SNIPEXEC_TARGET=FILE`). A CommonJS file is compiled as a module function whose parameters hold
  * the learnt values; an ES module (or TypeScript Node strips) is imported through module hooks
  * (`module.registerHooks`) that answer its imports with the learnt modules and add an export that
- * makes the call, the learnt values being globals. Undefined when the call goes through a nested
- * function drive reached by its registry, which does not replay without snipexec.
+ * makes the call, the learnt values being globals. A function the top level cannot name is called
+ * through the file's exports (throughExports); undefined when it is not reachable so (a callback, a
+ * nested function drive reached by its registry), which does not replay without snipexec.
  */
 export function reproduction(parts: ReproductionParts): string | undefined {
   let call = 'undefined';
+  const esm = parts.esm || /\.(?:tsx?|mts|mjs)$/i.test(parts.file);
   if (parts.drive) {
-    const { expressions, registered } = drivenCalls(parts.targets, [parts.drive], new Map(parts.rendered.accessors), false);
-    if (registered.size > 0 || expressions[0] === undefined) return undefined;
-    call = expressions[0];
+    const accessors = new Map(parts.rendered.accessors);
+    const { expressions, registered } = drivenCalls(parts.targets, [parts.drive], accessors, false);
+    const exported = registered.size > 0 && !esm ? throughExports(parts.targets[parts.drive.k], parts.drive, accessors) : undefined;
+    if (registered.size > 0 ? exported === undefined : expressions[0] === undefined) return undefined;
+    call = exported ?? expressions[0]!;
   }
   const table = /^var require = function require\(/m.test(parts.rendered.source);
   const names = [...new Set(parts.rendered.accessors.map(([, expr]) => expr).filter((e) => /^[A-Za-z_$][\w$]*$/.test(e) && e !== 'require'))];
   const title = `${parts.fragment}${parts.callText ? `: ${parts.callText}` : ''} should not throw ${parts.type}`;
-  // A CommonJS wrapper cannot load import/export statements; Node strips TypeScript's types only in an ES module load.
-  const esm = parts.esm || /\.(?:tsx?|mts|mjs)$/i.test(parts.file);
+  // A CommonJS wrapper cannot load import/export statements; Node strips TypeScript's types only in an ES module load (esm above).
   const head = [
     `// snipexec diff: reproduces ${commentText(`${parts.type}: ${parts.message}`)} at ${commentText(parts.file)}:${parts.line} (${commentText(parts.fragment)}).`,
     '// Run it from the repository\'s top level: `node --test THIS_FILE` fails with that error against the changed',
