@@ -165,6 +165,13 @@ const SPEC_TABLE: readonly {
     stdout: "Cannot set properties of undefined (setting 'host')\n",
   },
   {
+    name: 'an operation no hook runs (a member set on null) is placed where V8 raised it, not at the last hooked site before it',
+    code: "function f(target, source) {\n  String(source).trim();\n  target[source] = true;\n}\ntry { f(null, 'abc'); } catch (e) { console.log(e.message); }\nconst o = null;\nString(o).trim();\no.x = 1;\n",
+    status: 'stopped',
+    errors: [{ type: 'TypeError', message: "Cannot set properties of null (setting 'x')", line: 8 }, { type: 'TypeError', message: "Cannot set properties of null (setting 'abc')", line: 3, caught: true }],
+    stdout: "Cannot set properties of null (setting 'abc')\n",
+  },
+  {
     name: 'a catch without a binding, or with a pattern, still sees the error',
     code: 'try { null.x; } catch { }\ntry { const t = {}; t.run(); } catch ({ message }) { console.log(message); }\n',
     status: 'completed',

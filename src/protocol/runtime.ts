@@ -103,6 +103,11 @@ export interface ReportedError {
   message: string;
   /** The hook site where it was raised (-1: none). */
   sid: number;
+  /**
+   * The original [line, column] of its first stack frame, when no hook raised it and V8 did in the
+   * snippet's code (an operation the instrumentation leaves as written: `o.x = v` on null).
+   */
+  at?: [number, number];
   attribution: Attribution;
   /** The injected element whose value caused it. */
   culprit?: string;
@@ -117,6 +122,8 @@ export interface CaughtError {
   type: string;
   message: string;
   sid: number;
+  /** As ReportedError's. */
+  at?: [number, number];
   attribution: 'snippet';
   caught: true;
 }

@@ -196,7 +196,7 @@ export function buildResult(parts: ResultParts): RunResult {
     const fixed = e.attribution === 'injected' && culprit !== undefined && book.fixedByPlatform(culprit);
     return {
       // Where Node points for the operation (the `y` of `o.x.y`), as its stack frame does.
-      type: e.type, message, line: site?.point?.[0] ?? site?.line ?? 0, column: site?.point?.[1] ?? site?.column ?? 0, attribution: fixed ? 'snippet' : e.attribution,
+      type: e.type, message, line: e.at?.[0] ?? site?.point?.[0] ?? site?.line ?? 0, column: e.at?.[1] ?? site?.point?.[1] ?? site?.column ?? 0, attribution: fixed ? 'snippet' : e.attribution,
       ...('explicit' in e && e.explicit ? { explicit: true } : {}), ...(culprit && !fixed ? { culprit } : {}), ...('caught' in e ? { caught: true as const } : {}),
       ...('drive' in e && e.drive !== undefined && instrumented.driveTargets[e.drive] ? { drive: instrumented.driveTargets[e.drive]!.name } : {}),
     };

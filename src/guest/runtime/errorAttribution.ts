@@ -11,6 +11,7 @@ import { cut, inherits, list, push, rec, removeAt, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, ErrorProto, WM, wmGet, wmHas, wmSet, WS, wsAdd, wsHas } from './primordials.ts';
 import { EXIT, HALT, run } from './run.ts';
+import { raisedAtPosition } from './stackTrace.ts';
 
 interface ErrorInfo {
   readonly sid: number;
@@ -81,6 +82,9 @@ export function recordError(e: unknown, drive?: number): void {
   }
   if (run.errors.length >= 20) return;
   const info: ErrorInfo = (typeof e === 'object' && e !== null && wmGet(errorInfo, e)) || rec<ErrorInfo>({ sid: run.lastSite, attribution: raisedByEnvironment(e) ? 'environment' : 'snippet' });
+  // V8 raised it in the snippet's own code, in an operation no hook runs (`o[k] = v` on null): its
+  // stack's first frame is where, which the last hooked site (lines before, or the call it left) is not.
+  const at = typeof e === 'object' && e !== null ? raisedAtPosition(e) : undefined;
   for (let i = caughtErrors.length - 1; i >= 0; i--) {
     if (caughtErrors[i] === e) {
       removeAt(caughtErrors, i);
@@ -97,7 +101,7 @@ export function recordError(e: unknown, drive?: number): void {
     message = '[unprintable error]';
   }
   const explicit = typeof e === 'object' && e !== null && wsHas(explicitErrors, e);
-  push(run.errors, rec({ type: cut(type, 100), message: cut(message, 1000), sid: info.sid, attribution: info.attribution, culprit: info.culprit as string | undefined, ...(explicit ? { explicit: true } : {}), ...(drive !== undefined ? { drive } : {}) }));
+  push(run.errors, rec({ type: cut(type, 100), message: cut(message, 1000), sid: info.sid, ...(at !== undefined ? { at: [at[0], at[1]] } : {}), attribution: info.attribution, culprit: info.culprit as string | undefined, ...(explicit ? { explicit: true } : {}), ...(drive !== undefined ? { drive } : {}) }));
 }
 
 /**
@@ -136,6 +140,7 @@ export function caughtBySnippet(e: unknown): void {
   const attribution = info !== undefined ? info.attribution : lastCulprit !== undefined ? 'injected' : 'snippet';
   if (!raised || attribution !== 'snippet') return;
   for (let i = 0; i < caught.length; i++) if (caught[i].sid === sid && caught[i].message === cut(message, 1000)) return; // once per site and message
-  push(caught, rec<CaughtError>({ type, message: cut(message, 1000), sid, attribution, caught: true }));
+  const at = raisedAtPosition(e);
+  push(caught, rec<CaughtError>({ type, message: cut(message, 1000), sid, ...(at !== undefined ? { at: [at[0], at[1]] as [number, number] } : {}), attribution, caught: true }));
   push(caughtErrors, e);
 }

@@ -108,6 +108,16 @@ function frameText(site: unknown): string | undefined {
 
 /** Error -> the script its first frame (as V8 saw it, the runtime's included) is in: where it was raised. */
 const raisedIn: WeakMap<object, string> = new WM();
+/** Error -> the original [line, column] of its first frame, when that frame is in the snippet's script. */
+const raisedAt: WeakMap<object, readonly [number, number]> = new WM();
+
+/**
+ * Where in the original code V8 raised an error (its first frame, in the snippet's script), once
+ * its stack has been formatted here; undefined when it was raised elsewhere (a hook, an environment).
+ */
+export function raisedAtPosition(e: object): readonly [number, number] | undefined {
+  return wmGet(raisedAt, e);
+}
 
 /**
  * The script an error was raised in (its first frame as V8 saw it, before the runtime's own
@@ -120,8 +130,13 @@ export function raisedInScript(e: object): string | undefined {
 function prepareStackTrace(error: unknown, sites: readonly unknown[]): string {
   if (((typeof error === 'object' && error !== null) || typeof error === 'function') && sites.length > 0) {
     try {
-      const file = apply((callSite as CallSiteMethods).fileName, sites[0], []);
+      const m = callSite as CallSiteMethods;
+      const file = apply(m.fileName, sites[0], []);
       wmSet(raisedIn, error, typeof file === 'string' ? file : '');
+      if (file === SNIPPET_SCRIPT) {
+        const original = originalPosition(apply(m.line, sites[0], []) as number, apply(m.column, sites[0], []) as number);
+        if (original !== undefined) wmSet(raisedAt, error, original);
+      }
     } catch {}
   }
   let out = header(error);
