@@ -77,6 +77,8 @@ export interface FileDiffInput {
   readonly introduced?: ReadonlyMap<string, Undeclared>;
   /** The access paths the base version tests for absence (nullishBeliefs): an edge `undefined`/`null` of one is a value callers send. */
   readonly baseBeliefs?: ReadonlySet<string>;
+  /** Per function of the changed version (its first line), the parameters the change touches (hotParameters): their edge values go first. */
+  readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
   readonly thisFields?: readonly ThisFields[];
 }
@@ -313,7 +315,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // its own, and edge values are tried on top of it (`list[1]` null there): a bug that needs two
   // unusual inputs at once. Those get a third of the budget once the first such scenario is found.
   const budget = input.edgeBudget ?? EDGE_BUDGET;
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget)
+  // The driven functions' parameters the change touches (hotParameters), as element ids: `stringify#arg1`.
+  const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
   const chained = new Map<string, Scenario>();
   let edges = 0;

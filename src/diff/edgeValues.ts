@@ -17,7 +17,7 @@ type Edge = Omit<EdgeValue, 'element'>;
 const CALLBACK_ARGUMENT = /#cb\d+#arg\d+$/;
 
 /** Edge scenarios per changed file, at most: each costs a run of the changed version, and of the base one when it fails. */
-export const EDGE_BUDGET = 32;
+export const EDGE_BUDGET = 48;
 
 const UNDEFINED: Edge = { source: 'undefined', category: 'undefined' };
 const NULL: Edge = { source: 'null', category: 'null' };
@@ -35,8 +35,8 @@ const BY_CATEGORY: Partial<Record<Category, readonly Edge[]>> = {
   function: [AN_EMPTY_OBJECT],
   number: [{ source: '0', category: 'number' }, { source: 'NaN', category: 'number' }],
 };
-/** For an empty object (nothing was learnt of it), which may as well be a string or a number. */
-const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'number' }];
+/** For an empty object (nothing was learnt of it), which may as well be a string, a number or a list. */
+const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'number' }, { source: '[null]', category: 'array' }];
 
 /**
  * The edge values worth trying, most promising first: for each input of the driven functions
@@ -46,16 +46,16 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
  * value's category `''`, `[]`, `[null]`, `{}` (an object without the member read), an object
  * without a prototype, `0`, `NaN`, a string
  * where an array was used and the reverse. Elements read on a changed line (first used there, or
- * holding a member that was) come first, then those used inside a changed fragment, then the
- * rest, in source order.
+ * holding a member that was, or below a parameter the change touches: `hot`, hotParameters) come
+ * first, then those used inside a changed fragment, then the rest, in source order.
  */
-export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET): EdgeValue[] {
+export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = []): EdgeValue[] {
   // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
   const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
   const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
   // An element read on a changed line: one first used there, or one whose member is (`list[i]` of `list[i][0]`).
   const onChange = [...defs.values()].filter((d) => changed.has(d.line));
-  const rank = (d: Definition) => (onChange.some((c) => isWithin(c.id, d.id)) ? 0 : inFragment(d.line) ? 1 : 2);
+  const rank = (d: Definition) => (onChange.some((c) => isWithin(c.id, d.id)) || hot.some((h) => isWithin(d.id, h)) ? 0 : inFragment(d.line) ? 1 : 2);
   inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
   // The elements used on a changed line get all their values first (round 0); the rest breadth
   // first: every element's `undefined` and `null` (round 1) before any element's third value (round 2).

@@ -1,0 +1,34 @@
+// The parameters a change touches (src/diff/hotParameters.ts): diff tries their edge values first.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hotParameters } from '../src/diff/hotParameters.ts';
+import { parseSnippet } from '../src/parse/parseSnippet.ts';
+
+const hot = (code: string, changed: number[]) => Object.fromEntries([...hotParameters(parseSnippet(code), new Set(changed))].map(([line, set]) => [line, [...set].sort()]));
+
+test('hotParameters: a parameter read on a changed line of its function (an arrow inside it included)', () => {
+  const code = [
+    'function stringify(object, prefix, sort) {', // 1
+    '  var keys = Object.keys(object);', // 2
+    "  var p = prefix.replace(/\\./g, '%2E');", // 3: changed
+    '  return keys.map((k) => p + k + sort);', // 4: changed
+    '}',
+  ].join('\n');
+  assert.deepEqual(hot(code, [3, 4]), { 1: [1, 2], 4: [0] }, 'the arrow\'s own parameter too');
+  assert.deepEqual(hot(code, [2]), { 1: [0] });
+  assert.deepEqual(hot(code, []), {});
+});
+
+test('hotParameters: a parameter passed as it is to a touched parameter of another function of the file, up to three calls away', () => {
+  const code = [
+    'var canonicalType = function canonicalType(value) {', // 1
+    '  return Object.getPrototypeOf(value) === null;', // 2: changed
+    '};',
+    'exports.stringify = function (value, other) {', // 4
+    '  return canonicalType(value) && other;',
+    '};',
+    'function outer(a, b) { return exports.stringify(b, a); }', // 7
+    'function shadow(value) { var value2 = value; return canonicalType(value2); }', // 8: not the parameter itself
+  ].join('\n');
+  assert.deepEqual(hot(code, [2]), { 1: [0], 4: [0], 7: [1] });
+});
