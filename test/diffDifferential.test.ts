@@ -161,6 +161,26 @@ test('diff: a sibling method that writes a field the changed method reads is cal
   assert.deepEqual(found(quiet), []);
 });
 
+test('diff: a changed function the module\'s own load calls is still driven, with the arguments past its parameters it reads through `arguments`', async () => {
+  const before = [
+    'var _ = {};',
+    '_.extend = function (obj) {',
+    '  if (obj == null) return obj;',
+    '  for (var i = 1; i < arguments.length; i++) {',
+    '    var source = arguments[i];',
+    '    for (var key in source) obj[key] = source[key];',
+    '  }',
+    '  return obj;',
+    '};',
+    '_.extend(_, { VERSION: 1 });',
+    'module.exports = _;',
+    '',
+  ].join('\n');
+  const after = before.replace('  if (obj == null) return obj;\n', '');
+  const { report } = await change('under.js', before, after);
+  assert.ok(report.findings.some((f) => f.line === 5 && /^Cannot set properties of null \(setting '.+'\)$/.test(f.message) && f.function === '_.extend'), JSON.stringify(found(report)));
+});
+
 test('diff: the module is real: a same-file helper through exports, a module-level regex and table run as written', async () => {
   const before = [
     "'use strict';",

@@ -138,7 +138,7 @@ class Version {
     const book = session.newBook(held);
     if (defs) book.restore(new Map(defs));
     const options = maxRuns === undefined ? session.options : { ...session.options, maxRuns };
-    const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly }, book, options);
+    const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly, driveEntered: true }, book, options);
     book.restore(scenario.ranWith);
     const rendered = renderDefinitions(book.defs);
     const result = session.result(scenario.last, book, rendered, scenario.runs);
@@ -147,7 +147,7 @@ class Version {
 
   /** Exploration's scenarios after `first` (runSnippet's tree, drive limited as in every run): the definitions of each kept one. */
   async explore(first: VersionRun, scenarios: number): Promise<{ defs: Map<string, Definition>; runs: number }[]> {
-    const { kept } = await exploreScenarios(this.session, { ...this.session.config, driveOnly: this.driveOnly }, first.scenario, first.book, first.rendered, scenarios);
+    const { kept } = await exploreScenarios(this.session, { ...this.session.config, driveOnly: this.driveOnly, driveEntered: true }, first.scenario, first.book, first.rendered, scenarios);
     return kept.map((k) => ({ defs: k.defs, runs: k.result.runs }));
   }
 }

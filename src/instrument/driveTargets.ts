@@ -105,7 +105,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
   const add = (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line'>, parent?: t.Node): number => {
     const k = targets.length;
     const root = target.owner?.split('.')[0];
-    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length, line: fn.loc?.start.line ?? 0, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}), ...(isErrorFirst(fn) && !handlesError(fn, parent) ? { errorFirst: true as const } : {}) });
+    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length + (readsArguments(fn) ? EXTRA_ARGUMENTS : 0), line: fn.loc?.start.line ?? 0, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}), ...(isErrorFirst(fn) && !handlesError(fn, parent) ? { errorFirst: true as const } : {}) });
     indexOf.set(fn, k);
     if (!enter) return k;
     // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither
@@ -351,4 +351,26 @@ function boundName(path: NodePath<t.Class | t.ObjectExpression>): { name: string
     if (name !== undefined && statement?.isExpressionStatement() && isStatementInList(statement)) return { name, statement };
   }
   return undefined;
+}
+
+/** Arguments past its parameters drive passes a function that reads `arguments` (`_.extend(obj)` takes its sources so). */
+const EXTRA_ARGUMENTS = 2;
+
+/** A non-arrow function whose own body (arrows in it included, not nested functions, which have their own) reads `arguments`. */
+function readsArguments(fn: t.Function): boolean {
+  if (t.isArrowFunctionExpression(fn)) return false;
+  const stack: unknown[] = [fn.body];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const n of node) stack.push(n);
+      continue;
+    }
+    if (typeof node !== 'object' || node === null || typeof (node as { type?: unknown }).type !== 'string') continue;
+    const n = node as t.Node;
+    if (t.isIdentifier(n, { name: 'arguments' })) return true;
+    if (t.isFunction(n) && !t.isArrowFunctionExpression(n)) continue;
+    for (const key of t.VISITOR_KEYS[n.type] ?? []) stack.push((n as unknown as Record<string, unknown>)[key]);
+  }
+  return false;
 }

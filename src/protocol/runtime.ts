@@ -56,6 +56,11 @@ export interface RuntimeConfig {
   /** Drive only these targets (by index), when present: `snipexec diff` drives the functions around a change. */
   readonly driveOnly?: readonly number[];
   /**
+   * With driveOnly: drive those targets even when the program's own load called them (`_.extend`
+   * called by the library's top level is still driven with learnt values): `snipexec diff`.
+   */
+  readonly driveEntered?: boolean;
+  /**
    * Generated-to-original positions of the snippet's script, as [generated line, generated column,
    * original line, original column] quadruples: stack frames print the original code's (src/instrument/stackPositions.ts).
    */

@@ -25,14 +25,23 @@ const driven = list<boolean>();
 /** Per class or constructor function, the instance its methods are called on. */
 const instances: WeakMap<object, { value: object; receiver: 'new' | 'create' }> = new WM();
 
+/** The targets the program's own load called, before drive's first pass (driveEntered). */
+const atLoad = list<boolean>();
+let loadSeen = false;
+
 /** One pass: calls each target that exists now and that nothing called yet. How many it called. */
 export function drivePass(): number {
   let count = 0;
   const targets = config.driveTargets;
   const only = config.driveOnly;
+  if (!loadSeen) {
+    loadSeen = true;
+    for (let k = 0; k < targets.length; k++) atLoad[k] = entered[k] === true;
+  }
   for (let k = 0; k < targets.length; k++) {
     if (run.stopped) break;
-    if (driven[k] || entered[k] || !registered(k)) continue;
+    const calledByLoadOnly = config.driveEntered === true && only !== undefined && atLoad[k] === true;
+    if (driven[k] || (entered[k] && !calledByLoadOnly) || !registered(k)) continue;
     if (only !== undefined && !includes(only, k)) continue;
     driven[k] = true;
     count++;
