@@ -234,3 +234,9 @@ test('trace: a recursive walk over what recording proxies yield ends (obj[0][1][
   assert.equal(r.stdout, 'true\n');
   assert.ok(r.runs <= 4, `runs: ${r.runs}`);
 });
+
+test('trace: a value whose only members used are apply, call or bind is learnt as a function, not an object holding them', async () => {
+  const r = await runSnippet('function wrap(helper) {\n  return function () { return helper.apply(this, arguments); };\n}\nconsole.log(typeof handler, typeof wrap(handler), String(handler.call(null, 1)));\n', {});
+  assert.equal(r.injections.find((i) => i.element === 'handler')?.category, 'function');
+  assert.match(r.stdout, /^function function /);
+});

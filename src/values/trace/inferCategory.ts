@@ -26,6 +26,9 @@ export function factsOf(id: string, trace: Trace | undefined, traces: TraceView)
   return { trace, reads, methods, methodArgs };
 }
 
+/** The methods every function has and other values do not: calling one says the value is a function. */
+const FUNCTION_METHODS: ReadonlySet<string> = new Set(['apply', 'call', 'bind']);
+
 /** `re.test(s)` and `re.exec(s)`, one string and no callback: not `child_process.exec(cmd, cb)`. */
 function looksLikeRegExp(id: string, facts: TraceFacts, traces: TraceView): boolean {
   if (!facts.methods.some((m) => m === 'test' || m === 'exec') || !facts.reads.every((k) => REGEXP_KEYS.has(k))) return false;
@@ -61,6 +64,8 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   if ((t?.constructed || facts.reads.includes('prototype')) && !t?.called) add('class');
   if (t?.constructed && t.called) add('function');
   if (t?.called) add('function');
+  // `helper.apply(this, args)`, `fn.call(ctx)`, `cb.bind(this)`: what has those and nothing else of an object is a function.
+  if (facts.methods.some((m) => FUNCTION_METHODS.has(m)) && facts.reads.every((k) => FUNCTION_METHODS.has(k) || k === 'name' || k === 'length')) add('function');
   // What `await` gave is never a promise itself: await unwraps promises all the way.
   if ((t?.awaited || t?.promiseMethods?.length) && !id.startsWith('await ')) add('promise');
   for (const target of t?.instanceOf ?? []) add(target.startsWith('@') ? 'object' : instanceCategory(target));
