@@ -181,6 +181,21 @@ test('diff: a changed function the module\'s own load calls is still driven, wit
   assert.ok(report.findings.some((f) => f.line === 5 && /^Cannot set properties of null \(setting '.+'\)$/.test(f.message) && f.function === '_.extend'), JSON.stringify(found(report)));
 });
 
+test('diff: a function the changed function returns is called as its callers call it: its error with an edge value counts', async () => {
+  const before = [
+    'exports.wrapHelper = function (helper, transform) {',
+    "  if (typeof helper !== 'function') return helper;",
+    '  return function wrapper() {',
+    '    return helper.apply(this, transform(arguments));',
+    '  };',
+    '};',
+    '',
+  ].join('\n');
+  const after = before.replace("  if (typeof helper !== 'function') return helper;\n", '');
+  const { report } = await change('wrap.js', before, after);
+  assert.ok(report.findings.some((f) => f.line === 3 && f.message === "Cannot read properties of undefined (reading 'apply')"), JSON.stringify(found(report)));
+});
+
 test('diff: the module is real: a same-file helper through exports, a module-level regex and table run as written', async () => {
   const before = [
     "'use strict';",

@@ -171,7 +171,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const targets = after.session.instrumented.driveTargets;
   // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
   const entryOf = new Map(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [[f, t.name] as const] : []; }));
-  const entries = new Set(entryOf.values());
+  // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are given.
+  const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && entryOf.has(f) && t.name.startsWith(`${entryOf.get(f)!}.`)).map((t) => t.name);
+  const entries = new Set([...entryOf.values(), ...fragments.flatMap(returnedBy)]);
   const first = await after.run(undefined);
   let runs = first.result.runs;
   const report = fragments.map((fragment) => ({ fragment, status: first.result.status, lineCoverage: fragmentCoverage(first.result, fragment) }));

@@ -17,6 +17,8 @@ export interface Fragment {
   readonly callbacks: readonly (readonly [number, number])[];
   /** The function's parameter names, by position (undefined for a pattern or rest); none for the top level. */
   readonly params: readonly (string | undefined)[];
+  /** The first lines of the functions inside it that the function around them returns (`return function wrapper() {…}`): callers call those. */
+  readonly returned: readonly number[];
 }
 
 /**
@@ -45,11 +47,12 @@ export function findFragments(file: string, parsed: ParsedSnippet, changed: Read
   for (const [fn, lines] of read) touched.set(fn, lines);
   const callbacks = functions.filter((f) => f.callback).map((f) => [f.start, f.end] as const);
   const within = (from: number, to: number) => callbacks.filter(([a, b]) => a >= from && b <= to && !(a === from && b === to));
+  const returnedWithin = (from: number, to: number) => functions.filter((f) => f.returned && f.start >= from && f.end <= to && !(f.start === from && f.end === to)).map((f) => f.start);
   const fragments: Fragment[] = [...touched].sort(([a], [b]) => a.start - b.start)
-    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines, callbacks: within(fn.start, fn.end), params: fn.params }));
+    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines, callbacks: within(fn.start, fn.end), params: fn.params, returned: returnedWithin(fn.start, fn.end) }));
   if (topLevel.length > 0) {
     const endLine = parsed.code.split('\n').length;
-    fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine, changedLines: topLevel, callbacks: within(1, endLine), params: [] });
+    fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine, changedLines: topLevel, callbacks: within(1, endLine), params: [], returned: [] });
   }
   return fragments;
 }
@@ -65,6 +68,8 @@ interface FunctionInfo {
   /** Passed as an argument of a call (`stream.on('data', function (chunk) {…})`). */
   readonly callback: boolean;
   readonly params: readonly (string | undefined)[];
+  /** Returned by the function around it, as it is or by the name it is bound to. */
+  readonly returned: boolean;
 }
 
 /** The fragment for a changed line: the outermost named function around it, else the innermost function; undefined at the top level. */
@@ -91,12 +96,21 @@ function functionsOf(ast: t.File): FunctionInfo[] {
       const name = own ?? bound ?? `<anonymous>@${loc.start.line}`;
       const callback = (t.isCallExpression(path.parent) || t.isNewExpression(path.parent)) && path.parent.arguments.includes(path.node as t.Expression);
       const params = path.node.params.map((p) => (t.isIdentifier(p) ? p.name : t.isAssignmentPattern(p) && t.isIdentifier(p.left) ? p.left.name : undefined));
-      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, params };
+      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, params, returned: outerPath !== null && returnedBy(path, outerPath) };
       infos.set(path.node, info);
       out.push(info);
     },
   });
   return out;
+}
+
+/** `return function () {…}`, or `function wrapper() {…} … return wrapper;` (`var wrapper = function …` too) in `outer`. */
+function returnedBy(path: NodePath<t.Function>, outer: NodePath): boolean {
+  if (t.isReturnStatement(path.parent) || (t.isArrowFunctionExpression(path.parent) && path.parent.body === path.node)) return true;
+  const id = t.isFunctionDeclaration(path.node) ? path.node.id : t.isVariableDeclarator(path.parent) && t.isIdentifier(path.parent.id) ? path.parent.id : undefined;
+  if (!id) return false;
+  const binding = (t.isFunctionDeclaration(path.node) ? path.parentPath.scope : path.scope.parent)?.getBinding(id.name);
+  return binding?.referencePaths.some((r) => t.isReturnStatement(r.parent) && r.getFunctionParent()?.node === outer.node) ?? false;
 }
 
 function ownName(fn: t.Function): string | undefined {
