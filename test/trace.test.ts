@@ -240,3 +240,11 @@ test('trace: a value whose only members used are apply, call or bind is learnt a
   assert.equal(r.injections.find((i) => i.element === 'handler')?.category, 'function');
   assert.match(r.stdout, /^function function /);
 });
+
+test('trace: a learnt module is a CommonJS value to an interop helper: __esModule is not learnt, its default import is the value itself', async () => {
+  const code = "var __toESM = (mod) => (mod && mod.__esModule ? mod : { default: mod });\nvar isArrayLike = __toESM(require('no-such-package-here/isArrayLike'));\nconsole.log(isArrayLike.default([1]) ? 'yes' : 'no');\n";
+  const r = await runSnippet(code, {});
+  assert.deepEqual(r.injections.filter((i) => i.element.includes('__esModule')), []);
+  assert.deepEqual(r.errors, []);
+  assert.match(r.stdout, /^(yes|no)\n$/);
+});

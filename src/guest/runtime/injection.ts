@@ -94,8 +94,9 @@ export function member(sid: number, obj: Dyn, key: PropertyKey, lostThis: boolea
   if (isProbe(obj) && (key === 'then' || key === 'catch' || key === 'finally')) return result(probePromiseMethod(obj, key), probeId(obj));
   if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, culpritOf(obj));
   let v = obj[key];
-  // `this.x` in a function called plainly reaches the global object: no global is injected for it.
-  if (v === undefined && typeof key !== 'symbol' && !(lostThis && obj === G) && !(key in ObjectCtor(obj)) && holderId(obj) !== undefined) v = missingMember(sid, obj, key, 'member');
+  // `this.x` in a function called plainly reaches the global object: no global is injected for it;
+  // nor `__esModule` (an interop helper's question, probes.ts): a learnt module is a CommonJS value.
+  if (v === undefined && typeof key !== 'symbol' && key !== '__esModule' && !(lostThis && obj === G) && !(key in ObjectCtor(obj)) && holderId(obj) !== undefined) v = missingMember(sid, obj, key, 'member');
   const own = isObjectLike(v) ? culpritOf(v) : undefined;
   if (own !== undefined) return result(v, own);
   const from = culpritOf(obj);

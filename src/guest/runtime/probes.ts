@@ -245,8 +245,10 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
         return undefined;
       }
       if (k in info.written) return info.written[k];
-      // Not thenable for the engine: only an explicit `.then(…)` in the snippet makes a promise.
-      if (k === 'then' || k === 'toJSON') return undefined;
+      // Not thenable for the engine: only an explicit `.then(…)` in the snippet makes a promise. Not
+      // an ES module namespace to an interop helper (`__esModule`, esbuild's and Babel's): a learnt
+      // module is a CommonJS value, its default import the value itself.
+      if (k === 'then' || k === 'toJSON' || k === '__esModule') return undefined;
       if (chainEnds(info, k)) return undefined;
       note(t, 'reads', k);
       return child(proxy, childId(id, k), k);
