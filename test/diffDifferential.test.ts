@@ -196,6 +196,25 @@ test('diff: a function the changed function returns is called as its callers cal
   assert.ok(report.findings.some((f) => f.line === 3 && f.message === "Cannot read properties of undefined (reading 'apply')"), JSON.stringify(found(report)));
 });
 
+test('diff: a whole argument left out, which the base version read and coped with, counts without a branch; one the base never read is a new requirement, no finding', async () => {
+  const before = [
+    'var cache = {};',
+    'exports.load = function load(name) {',
+    '  if (cache[name] === undefined) cache[name] = { abbr: String(name) };',
+    '  return cache[name];',
+    '};',
+    '',
+  ].join('\n');
+  // moment-style: a new helper the changed function calls with its argument.
+  const after = before.replace('var cache = {};\n', "var cache = {};\nfunction sane(name) {\n  return name.match(/^[a-z]+/) != null;\n}\n").replace('  if (cache[name] === undefined) cache', '  if (cache[name] === undefined && sane(name)) cache');
+  const { report } = await change('locales.js', before, after);
+  assert.ok(report.findings.some((f) => f.line === 3 && f.message === "Cannot read properties of undefined (reading 'match')" && f.how === 'edge'), JSON.stringify(found(report)));
+  // The base version never read `req`: a caller that leaves it out met no code of the base's, so the changed version's use is a new requirement.
+  const handler = 'exports.handler = function handler(req, res) {\n  res.send("ok");\n};\n';
+  const { report: quiet } = await change('handler.js', handler, handler.replace('  res.send("ok");', '  const id = Number(req.params.id);\n  res.send(String(id));'));
+  assert.deepEqual(found(quiet), []);
+});
+
 test('diff: the module is real: a same-file helper through exports, a module-level regex and table run as written', async () => {
   const before = [
     "'use strict';",

@@ -77,6 +77,8 @@ export interface FileDiffInput {
   readonly introduced?: ReadonlyMap<string, Undeclared>;
   /** The access paths the base version tests for absence (nullishBeliefs): an edge `undefined`/`null` of one is a value callers send. */
   readonly baseBeliefs?: ReadonlySet<string>;
+  /** Per named function of the base version, the parameters its code reads (readParameters). */
+  readonly baseReads?: ReadonlyMap<string, ReadonlySet<number>>;
   /** Per function of the changed version (its first line), the parameters the change touches (hotParameters): their edge values go first. */
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
@@ -171,8 +173,10 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const targets = after.session.instrumented.driveTargets;
   // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
   const entryOf = new Map(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [[f, t.name] as const] : []; }));
-  // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are given.
-  const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && entryOf.has(f) && t.name.startsWith(`${entryOf.get(f)!}.`)).map((t) => t.name);
+  // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are
+  // given. Not one that reads fields of `this`: how callers call it (as whose method) is unknown.
+  const usesThisFields = (line: number) => (input.thisFields ?? []).some((f) => f.start === line && (f.reads.size > 0 || f.writes.size > 0));
+  const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && !usesThisFields(t.line) && entryOf.has(f) && t.name.startsWith(`${entryOf.get(f)!}.`)).map((t) => t.name);
   const entries = new Set([...entryOf.values(), ...fragments.flatMap(returnedBy)]);
   const first = await after.run(undefined);
   let runs = first.result.runs;
@@ -235,9 +239,13 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // believe callers send it absent).
       // An empty string, list or zero is a value of the type the code expects: the base version
       // needs no branch for it, so the changed version's error on a changed line with it counts.
+      // So does a whole argument left out or null (`loadLocale(undefined)`) where the base
+      // version's call returned: a caller may omit it, and the base version coped. A member of
+      // one (`user.profile` undefined) needs the base's branch: a caller's object has its members.
       if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
-        if (!IN_TYPE.has(edge.source)) return;
-        admitted = candidates.filter((e) => changedLines.has(e.line));
+        if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
+        else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
+        else return;
       }
     }
     for (const e of admitted) {
@@ -255,6 +263,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     }
     return undefined;
   };
+  /** A driven function's whole argument (`loadLocale#arg0`), given `undefined` or `null`, that the base version's function reads (a new parameter, or one it ignored, is a new requirement, not a change in handling). */
+  const wholeArgument = (edge: EdgeValue): boolean => (edge.category === 'undefined' || edge.category === 'null') && [...entryOf].some(([fragment, target]) => {
+    const k = edge.element.startsWith(`${target}#arg`) ? edge.element.slice(target.length + 4) : '';
+    return /^\d+$/.test(k) && input.baseReads?.get(fragment.name)?.has(Number(k)) === true;
+  });
   const believedAbsent = (edge: EdgeValue): boolean => {
     if (edge.category !== 'undefined' && edge.category !== 'null') return false;
     const path = pathOf(edge.element);
@@ -443,3 +456,4 @@ function fragmentCoverage(result: RunResult, fragment: Fragment): number {
   const uncovered = new Set(result.lines.uncovered);
   return measured.filter((l) => !uncovered.has(l)).length / measured.length;
 }
+

@@ -70,6 +70,15 @@ interface FunctionInfo {
   readonly params: readonly (string | undefined)[];
   /** Returned by the function around it, as it is or by the name it is bound to. */
   readonly returned: boolean;
+  /** The positions of the parameters its code reads. */
+  readonly read: ReadonlySet<number>;
+}
+
+/** Per named function of a file (named as fragments are), the positions of the parameters its code reads: what a version did with its arguments. */
+export function readParameters(parsed: ParsedSnippet): Map<string, ReadonlySet<number>> {
+  const out = new Map<string, ReadonlySet<number>>();
+  for (const f of functionsOf(parsed.ast)) if (f.named && !out.has(f.name)) out.set(f.name, f.read);
+  return out;
 }
 
 /** The fragment for a changed line: the outermost named function around it, else the innermost function; undefined at the top level. */
@@ -96,7 +105,8 @@ function functionsOf(ast: t.File): FunctionInfo[] {
       const name = own ?? bound ?? `<anonymous>@${loc.start.line}`;
       const callback = (t.isCallExpression(path.parent) || t.isNewExpression(path.parent)) && path.parent.arguments.includes(path.node as t.Expression);
       const params = path.node.params.map((p) => (t.isIdentifier(p) ? p.name : t.isAssignmentPattern(p) && t.isIdentifier(p.left) ? p.left.name : undefined));
-      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, params, returned: outerPath !== null && returnedBy(path, outerPath) };
+      const read = new Set(params.flatMap((p, i) => (p !== undefined && path.scope.getOwnBinding(p)?.referenced ? [i] : [])));
+      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, params, returned: outerPath !== null && returnedBy(path, outerPath), read };
       infos.set(path.node, info);
       out.push(info);
     },

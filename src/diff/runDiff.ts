@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidOptions, SnipexecError } from '../errors.ts';
 import { diffFile, type FileFinding, type FindingEvidence } from './diffFile.ts';
-import { findFragments, type Fragment } from './findFragments.ts';
+import { findFragments, readParameters, type Fragment } from './findFragments.ts';
 import { langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { baseText, gitChanges } from './gitChanges.ts';
 import { fileNames, introducedNames, type Undeclared } from './removedNames.ts';
@@ -119,7 +119,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
     const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
