@@ -18,6 +18,18 @@ async function change(file: string, before: string, after: string, options: { ed
 
 const found = (r: DiffReport) => r.findings.map((f) => [f.line, f.type, f.message, f.how]);
 
+/** A finding's reproduction under plain node: against the changed file (fails with the error?) and against `before` (passes?). */
+function replayed(dir: string, file: string, before: string, reproduction: string): { failsOnChanged: boolean; passesOnBase: boolean; output: string } {
+  const test = join(dir, 'repro.test.cjs');
+  writeFileSync(test, reproduction);
+  const base = join(dir, `base-${file}`);
+  writeFileSync(base, before);
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', test], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  return { failsOnChanged: changed.status === 1, passesOnBase: run({ SNIPEXEC_TARGET: base }).status === 0, output: changed.stdout };
+}
+
 // qs-style: the change drops the guard for a missing string and a missing options object.
 const PARSE_BEFORE = `'use strict';
 var utils = require('./utils');
@@ -152,9 +164,13 @@ const RECEIVER_AFTER = RECEIVER_BEFORE.replace('  if (this.dead) return 0;\n', '
 
 test('diff: a sibling method that writes a field the changed method reads is called first on the same instance', async () => {
   assert.notEqual(RECEIVER_AFTER, RECEIVER_BEFORE);
-  const { report } = await change('receiver.js', RECEIVER_BEFORE, RECEIVER_AFTER);
+  const { report, dir } = await change('receiver.js', RECEIVER_BEFORE, RECEIVER_AFTER, { reproductions: true });
   assert.deepEqual(found(report), [[10, 'TypeError', "Cannot read properties of null (reading 'opcode')", 'learnt']]);
   assert.equal(report.findings[0]!.function, 'Receiver.prototype.endPacket');
+  // Its reproduction calls cleanup() first on the same instance, as drive did.
+  const replay = replayed(dir, 'receiver.js', RECEIVER_BEFORE, report.findings[0]!.reproduction!);
+  assert.ok(replay.failsOnChanged && replay.passesOnBase, replay.output);
+  assert.match(replay.output, /Cannot read properties of null \(reading 'opcode'\)/);
   // A sibling that writes nothing the changed method reads is not what made the state: without `cleanup`, nothing is found.
   const noCleanup = (text: string) => text.replace(/Receiver\.prototype\.cleanup = function \(\) \{\n  this\.dead = true;\n  this\.state = null;\n\};\n/, 'Receiver.prototype.cleanup = function () {\n  return null;\n};\n');
   const { report: quiet } = await change('receiver.js', noCleanup(RECEIVER_BEFORE), noCleanup(RECEIVER_AFTER));
@@ -336,6 +352,18 @@ test('diff: a function inside an IIFE is replayed through the exports: its repro
   assert.equal(changed.status, 1, changed.stdout);
   assert.match(changed.stdout, /TypeError: Cannot read properties of null \(reading '0'\)/);
   assert.equal(run({ SNIPEXEC_TARGET: 'base.js' }).status, 0);
+});
+
+test('diff: a reproduction gives the repository\'s other files the learnt packages too, as the run did (none is installed)', async () => {
+  const dir = gitRepo({ 'utils.js': "var pad = require('left-pad-not-installed');\nexports.label = function (s) { return pad(String(s), 4); };\n", 'main.js': "var utils = require('./utils');\nexports.show = function (opts) {\n  if (!opts) return '';\n  return utils.label(opts.name).trim();\n};\n" });
+  const before = "var utils = require('./utils');\nexports.show = function (opts) {\n  if (!opts) return '';\n  return utils.label(opts.name).trim();\n};\n";
+  writeFileSync(join(dir, 'main.js'), before.replace("  if (!opts) return '';\n", ''));
+  const report = await runDiff({ cwd: dir, reproductions: true });
+  const f = report.findings.find((x) => x.message === "Cannot read properties of undefined (reading 'name')");
+  assert.ok(f?.reproduction, JSON.stringify(found(report)));
+  const replay = replayed(dir, 'main.js', before, f.reproduction);
+  assert.ok(replay.failsOnChanged && replay.passesOnBase, replay.output);
+  assert.doesNotMatch(replay.output, /Cannot find module/);
 });
 
 test('diff: runDiff validates its options: an edge budget or seed that is not a whole number in range is InvalidOptions', async () => {

@@ -177,7 +177,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // given. Not one that reads fields of `this`: how callers call it (as whose method) is unknown.
   const usesThisFields = (line: number) => (input.thisFields ?? []).some((f) => f.start === line && (f.reads.size > 0 || f.writes.size > 0));
   const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && !usesThisFields(t.line) && entryOf.has(f) && t.name.startsWith(`${entryOf.get(f)!}.`)).map((t) => t.name);
-  const entries = new Set([...entryOf.values(), ...fragments.flatMap(returnedBy)]);
+  const returned = new Set(fragments.flatMap(returnedBy));
+  const entries = new Set([...entryOf.values(), ...returned]);
   const first = await after.run(undefined);
   let runs = first.result.runs;
   const report = fragments.map((fragment) => ({ fragment, status: first.result.status, lineCoverage: fragmentCoverage(first.result, fragment) }));
@@ -197,8 +198,13 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const rendered = run && (base || omit !== undefined)
       ? renderDefinitions(new Map([...(base?.defs ?? []), ...run.defs].filter(([id, d]) => !d.proposal.probe && (omit === undefined || !isWithin(id, omit)))))
       : run?.rendered;
+    // What the call depends on: the sibling methods drive called first on the same instance, or the call that returned the function.
+    const owner = drive ? targets[drive.k]?.owner : undefined;
+    const order = run?.drives ?? [];
+    const siblings = drive && owner !== undefined ? order.slice(0, order.indexOf(drive)).filter((d) => targets[d.k]?.owner === owner && targets[d.k]?.kind === 'method') : [];
+    const parent = name !== undefined && returned.has(name) ? order.find((d) => name.startsWith(`${targets[d.k]?.name}.`) && entries.has(targets[d.k]?.name ?? '')) : undefined;
     const repro = input.reproductions && run && rendered
-      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call })
+      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}) })
       : undefined;
     findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };

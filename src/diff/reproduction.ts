@@ -18,6 +18,10 @@ export interface ReproductionParts {
   readonly targets: readonly DriveTarget[];
   /** The drive call that threw; absent for an error of the module's top level. */
   readonly drive: DriveRecord | undefined;
+  /** Drive calls made before it that it depends on (methods of the same object, which set the state it reads): replayed first, their errors ignored. */
+  readonly before?: readonly DriveRecord[];
+  /** The drive call whose result is the function that threw (`wrapHelper(…)` returned `wrapper`): the call is made on what it returns. */
+  readonly returnedBy?: DriveRecord;
   /** The call as the human report shows it. */
   readonly callText: string | undefined;
 }
@@ -56,10 +60,21 @@ export function reproduction(parts: ReproductionParts): string | undefined {
   const esm = parts.esm || /\.(?:tsx?|mts|mjs)$/i.test(parts.file);
   if (parts.drive) {
     const accessors = new Map(parts.rendered.accessors);
-    const { expressions, registered } = drivenCalls(parts.targets, [parts.drive], accessors, false);
-    const exported = registered.size > 0 && !esm ? throughExports(parts.targets[parts.drive.k], parts.drive, accessors) : undefined;
-    if (registered.size > 0 ? exported === undefined : expressions[0] === undefined) return undefined;
-    call = exported ?? expressions[0]!;
+    const target = parts.targets[parts.drive.k];
+    if (parts.returnedBy) {
+      // The function the outer call returns, called with its own arguments (as drive did: when it returns one).
+      const outer = drivenCalls(parts.targets, [parts.returnedBy], accessors, false);
+      if (outer.registered.size > 0 || outer.expressions[0] === undefined || !target) return undefined;
+      call = `((made) => (typeof made === 'function' ? made(${drivenArguments(target, target.params, accessors, parts.drive).join(', ')}) : made))(${outer.expressions[0]})`;
+    } else {
+      const { expressions, registered } = drivenCalls(parts.targets, [...(parts.before ?? []), parts.drive], accessors, false);
+      const last = expressions[expressions.length - 1];
+      const exported = registered.size > 0 && !esm ? throughExports(target, parts.drive, accessors) : undefined;
+      if (registered.size > 0 ? exported === undefined || (parts.before?.length ?? 0) > 0 : last === undefined) return undefined;
+      // The calls before it, each on its own: what one throws or rejects is not the finding.
+      const prior = expressions.slice(0, -1).map((p) => `(() => { try { const r = ${p}; if (r && typeof r.then === 'function') r.then(undefined, () => {}); } catch {} })(), `);
+      call = `(${prior.join('')}${exported ?? last!})`;
+    }
   }
   const table = /^var require = function require\(/m.test(parts.rendered.source);
   const names = [...new Set(parts.rendered.accessors.map(([, expr]) => expr).filter((e) => /^[A-Za-z_$][\w$]*$/.test(e) && e !== 'require'))];
@@ -73,8 +88,8 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     "const { test } = require('node:test');",
     "const path = require('node:path');",
     // Here, not in the test: a learnt `require` (the module table) is declared in its body.
-    ...(esm ? ["const { registerHooks } = require('node:module');", "const { pathToFileURL } = require('node:url');"]
-      : ["const { readFileSync } = require('node:fs');", "const { compileFunction } = require('node:vm');", "const { createRequire } = require('node:module');"]),
+    ...(esm ? ["const { createRequire, registerHooks } = require('node:module');", "const { pathToFileURL } = require('node:url');"]
+      : ["const { readFileSync } = require('node:fs');", "const { compileFunction } = require('node:vm');", "const { createRequire, registerHooks } = require('node:module');"]),
     `const target = path.resolve(process.env.SNIPEXEC_TARGET || ${jsString(parts.file)});`,
     '',
     `test(${jsString(title)}, async () => {`,
@@ -84,13 +99,24 @@ export function reproduction(parts: ReproductionParts): string | undefined {
   const learntRequire = table ? 'require' : 'undefined';
   const body = esm ? [
     `  Object.assign(globalThis, { ${[MADE, ...names].map((n) => (n === MADE ? `${MADE}: {}` : n)).join(', ')} });`,
+    // As in the run: snipexec gives every file CommonJS's names (code written for a bundler's CommonJS output tests them).
+    '  globalThis.module ??= { exports: {} };',
+    '  globalThis.exports ??= globalThis.module.exports;',
+    '  globalThis.require ??= createRequire(target);',
     `  const learnt = ${learntRequire};`,
     '  const learntModule = (specifier) => { if (!learnt) return undefined; try { return { value: learnt(specifier) }; } catch { return undefined; } };',
     '  const targetUrl = pathToFileURL(target).href;',
     '  registerHooks({',
     '    resolve(specifier, context, nextResolve) {',
     "      if (!specifier.startsWith('node:') && learntModule(specifier)) return { url: `snipexec-learnt:${encodeURIComponent(specifier)}`, shortCircuit: true };",
-    '      return nextResolve(specifier, context);',
+    '      try {',
+    '        return nextResolve(specifier, context);',
+    '      } catch (error) {',
+    "        // A relative import written for a bundler (`../utils/is-array`): the file with an extension, or the folder's index, as bundlers resolve it.",
+    "        if (!(error && error.code === 'ERR_MODULE_NOT_FOUND' && /^\\.\\.?\\//.test(specifier))) throw error;",
+    "        for (const suffix of ['.js', '.mjs', '.cjs', '.ts', '/index.js', '/index.mjs']) { try { return nextResolve(specifier + suffix, context); } catch {} }",
+    '        throw error;',
+    '      }',
     '    },',
     '    load(url, context, nextLoad) {',
     "      if (url.startsWith('snipexec-learnt:')) {",
@@ -113,9 +139,23 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     '  await loaded.__snipexec_call();',
   ] : [
     '  const realRequire = createRequire(target);',
-    table
-      ? "  const moduleRequire = (id) => { try { return require(id); } catch (error) { if (error && error.code === 'MODULE_NOT_FOUND') return realRequire(id); throw error; } };"
-      : '  const moduleRequire = realRequire;',
+    ...(table ? [
+      "  const moduleRequire = (id) => { try { return require(id); } catch (error) { if (error && error.code === 'MODULE_NOT_FOUND') return realRequire(id); throw error; } };",
+      // The repository's other files load for real, as in the run; the packages they require are the learnt ones too.
+      "  const learntValue = (specifier) => { try { return { value: require(specifier) }; } catch { return undefined; } };",
+      '  registerHooks({',
+      '    resolve(specifier, context, nextResolve) {',
+      "      if (/^[^./]/.test(specifier) && !specifier.startsWith('node:') && learntValue(specifier)) return { url: `snipexec-learnt:${encodeURIComponent(specifier)}`, format: 'commonjs', shortCircuit: true };",
+      '      return nextResolve(specifier, context);',
+      '    },',
+      '    load(url, context, nextLoad) {',
+      "      if (!url.startsWith('snipexec-learnt:')) return nextLoad(url, context);",
+      "      const specifier = decodeURIComponent(url.slice('snipexec-learnt:'.length));",
+      '      globalThis.__snipexec_modules = { ...globalThis.__snipexec_modules, [specifier]: learntValue(specifier).value };',
+      "      return { format: 'commonjs', source: `module.exports = globalThis.__snipexec_modules[${JSON.stringify(specifier)}];`, shortCircuit: true };",
+      '    },',
+      '  });',
+    ] : ['  const moduleRequire = realRequire;']),
     `  const ${MADE} = {};`,
     '  const module = { exports: {} };',
     `  const run = compileFunction(readFileSync(target, 'utf8') + ${jsString(`
