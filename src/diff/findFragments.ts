@@ -2,6 +2,7 @@ import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
+import { EXTRA_ARGUMENTS, readsArguments } from '../instrument/driveTargets.ts';
 
 /** A part of a changed file that `snipexec diff` drives: a function around a change, or the top level. */
 export interface Fragment {
@@ -106,6 +107,8 @@ function functionsOf(ast: t.File): FunctionInfo[] {
       const callback = (t.isCallExpression(path.parent) || t.isNewExpression(path.parent)) && path.parent.arguments.includes(path.node as t.Expression);
       const params = path.node.params.map((p) => (t.isIdentifier(p) ? p.name : t.isAssignmentPattern(p) && t.isIdentifier(p.left) ? p.left.name : undefined));
       const read = new Set(params.flatMap((p, i) => (p !== undefined && path.scope.getOwnBinding(p)?.referenced ? [i] : [])));
+      // One that reads `arguments` reads those past its parameters too (as many as drive passes it).
+      if (readsArguments(path.node)) for (let i = params.length; i < params.length + EXTRA_ARGUMENTS; i++) read.add(i);
       const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, params, returned: outerPath !== null && returnedBy(path, outerPath), read };
       infos.set(path.node, info);
       out.push(info);

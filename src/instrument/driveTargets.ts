@@ -354,10 +354,10 @@ function boundName(path: NodePath<t.Class | t.ObjectExpression>): { name: string
 }
 
 /** Arguments past its parameters drive passes a function that reads `arguments` (`_.extend(obj)` takes its sources so). */
-const EXTRA_ARGUMENTS = 2;
+export const EXTRA_ARGUMENTS = 2;
 
 /** A non-arrow function whose own body (arrows in it included, not nested functions, which have their own) reads `arguments`. */
-function readsArguments(fn: t.Function): boolean {
+export function readsArguments(fn: t.Function): boolean {
   if (t.isArrowFunctionExpression(fn)) return false;
   const stack: unknown[] = [fn.body];
   while (stack.length > 0) {
