@@ -11,8 +11,8 @@ import { errorCulprit, fail, hasErrorInfo } from './errorAttribution.ts';
 import { raisedBySnippet, restoreMessage, siteMessage } from './errorText.ts';
 import { cut, inherits, isObjectLike, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, ArrayCtor, G, indirectEval, isArray, ObjectCreate, ObjectCtor, TypeErrorCtor, TypeErrorProto, WM, wmGet, wmHas, wmSet } from './primordials.ts';
-import { probeOperator, probePromiseMethod } from './probeOperators.ts';
+import { apply, G, indirectEval, ObjectCreate, ObjectCtor, TypeErrorCtor, TypeErrorProto, WM, wmGet, wmHas, wmSet } from './primordials.ts';
+import { probePromiseMethod } from './probeOperators.ts';
 import { chainEnds, chainOf, isProbe, probeFor, probeId } from './probes.ts';
 import { EXIT, run } from './run.ts';
 
@@ -121,8 +121,6 @@ export function callResult(sid: number, fn: Dyn, value: unknown): unknown {
 }
 /** Calls fn; an error it throws is blamed (the injected function, its receiver or an argument) and its message restored. */
 export function invoke(sid: number, fn: Dyn, self: unknown, args: Dyn): unknown {
-  // `Array.isArray(v)` of a value being learnt answers as `v instanceof Array` does: yes, and the value learnt is an array.
-  if (fn === isArray && isProbe(args[0])) return probeOperator('instanceof', args[0], ArrayCtor, undefined);
   try {
     return apply(fn, self, args);
   } catch (e) {
