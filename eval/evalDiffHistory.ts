@@ -1,6 +1,7 @@
 // `snipexec diff` on real history: bug-introducing and clean commits of public JavaScript projects
 // (eval/diff-history/*.jsonl, format in eval/diff-history/FORMAT.md).
 // Usage: node --no-node-snapshot eval/evalDiffHistory.ts [--limit N] [--only ID,ID] [--out DIR] [--repos DIR | --single-file]
+//        node --no-node-snapshot eval/evalDiffHistory.ts --table ROWS.jsonl (the table again from rows written before)
 // Each case runs in a checkout of its repository at the base commit (the file changed in the
 // working tree), as a user runs `snipexec diff` in their project: bare clones are kept in --repos
 // (`<owner>+<name>/repo`, cloned from GitHub when missing). --single-file runs each case in a
@@ -136,6 +137,8 @@ export async function runHistoryCase(c: HistoryCase, repos?: string): Promise<Hi
 export interface HistorySummary {
   readonly buggy: number;
   readonly exact: number;
+  /** At the expected line with V8's message up to the quoted values (`setting 'example'` for `setting 'abc'`): the same error on another input. */
+  readonly template: number;
   readonly atLine: number;
   readonly anywhere: number;
   readonly clean: number;
@@ -147,12 +150,21 @@ export interface HistorySummary {
   readonly replayed: number;
 }
 
+/** V8's message with its quoted values (`'abc'`, `"abc"`) left out: the error's kind, whatever the input. */
+function messageTemplate(message: string): string {
+  return message.replace(/'[^']*'|"[^"]*"/g, "'…'");
+}
+
+function sameTemplate(r: HistoryRow): boolean {
+  return r.expect !== null && r.findings.some((f) => f.line === r.expect!.line && messageTemplate(f.message) === messageTemplate(r.expect!.message));
+}
+
 export function summarizeHistory(rows: readonly HistoryRow[]): HistorySummary {
   const buggy = rows.filter((r) => r.kind === 'buggy');
   const clean = rows.filter((r) => r.kind === 'clean');
   const perFunction = rows.filter((r) => r.functions > 0).map((r) => r.elapsedMs / r.functions).sort((a, b) => a - b);
   return {
-    buggy: buggy.length, exact: buggy.filter((r) => r.exact).length, atLine: buggy.filter((r) => r.atLine).length, anywhere: buggy.filter((r) => r.findings.length > 0).length,
+    buggy: buggy.length, exact: buggy.filter((r) => r.exact).length, template: buggy.filter(sameTemplate).length, atLine: buggy.filter((r) => r.atLine).length, anywhere: buggy.filter((r) => r.findings.length > 0).length,
     clean: clean.length, flagged: clean.filter((r) => r.findings.length > 0).length,
     medianMsPerFunction: perFunction.length === 0 ? 0 : perFunction[Math.floor(perFunction.length / 2)]!,
     findings: buggy.reduce((n, r) => n + r.reproductions.length, 0),
@@ -167,6 +179,7 @@ export function historyTable(s: HistorySummary, rows: readonly HistoryRow[]): st
     '### snipexec diff on real history (eval/diff-history)', '',
     '| measure | value |', '|---|---|',
     `| buggy changes found at the right line with V8's message | ${s.exact} / ${s.buggy} (${pct(s.exact, s.buggy)}) |`,
+    `| buggy changes at the right line with V8's message up to its quoted values (the same error on another input) | ${s.template} / ${s.buggy} (${pct(s.template, s.buggy)}) |`,
     `| buggy changes with a finding at the right line | ${s.atLine} / ${s.buggy} (${pct(s.atLine, s.buggy)}) |`,
     `| buggy changes with any finding | ${s.anywhere} / ${s.buggy} (${pct(s.anywhere, s.buggy)}) |`,
     `| clean changes flagged (false alarms) | ${s.flagged} / ${s.clean} (${pct(s.flagged, s.clean)}) |`,
@@ -182,9 +195,19 @@ export function historyTable(s: HistorySummary, rows: readonly HistoryRow[]): st
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: {
+    table: { type: 'string' },
     limit: { type: 'string' }, only: { type: 'string' }, out: { type: 'string', default: new URL('./results/diff-history/', import.meta.url).pathname },
     repos: { type: 'string', default: new URL('./.repos/', import.meta.url).pathname }, 'single-file': { type: 'boolean', default: false },
   } });
+  if (values.table !== undefined) {
+    const rows = readFileSync(values.table, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as HistoryRow);
+    process.stdout.write(historyTable(summarizeHistory(rows), rows));
+  } else {
+    await runCases(values);
+  }
+}
+
+async function runCases(values: { limit?: string; only?: string; out: string; repos: string; 'single-file': boolean }): Promise<void> {
   let cases = readHistoryCases();
   if (values.only) { const ids = new Set(values.only.split(',')); cases = cases.filter((c) => ids.has(c.id)); }
   if (values.limit) cases = cases.slice(0, Number(values.limit));
