@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { EDGE_BUDGET } from '../src/diff/edgeValues.ts';
 import { evidenceText } from '../src/diff/formatDiff.ts';
 import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
 import { cli, gitRepo } from './helpers.ts';
@@ -59,7 +60,7 @@ test('diff: a dropped guard is found with an edge value the base version handled
   assert.deepEqual(f.evidence.edge, { element: 'module.exports#arg0', source: 'undefined' });
   assert.match(f.evidence.call ?? '', /^module\.exports\(undefined, /);
   assert.equal(f.evidence.base, 'returned');
-  assert.ok(report.edges > 0 && report.edges <= 32);
+  assert.ok(report.edges > 0 && report.edges <= EDGE_BUDGET);
 });
 
 test('diff: --edges 0 tries the learnt values only: the dropped guard is not found, and no edge scenario ran', async () => {

@@ -228,26 +228,25 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     // A run that went past a name the change left undeclared (a value was injected for it) is not
     // the changed code's: it throws a ReferenceError there (undeclaredUses), and nothing after runs.
     if (changed.result.injections.some((i) => introduced.some((name) => isWithin(i.element, name)))) return;
-    // The base version on the scenario's own values: what the edge value must change.
+    const raised = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && asCallersCall(e, changed, edge));
+    if (raised.length === 0) return;
+    // The base version on the scenario's own values (run once per scenario, when it has something to compare).
     const reference = scenario ? await baseOf(scenario) : baseFirst;
     // An error the base version raises on the scenario's values as well is not the edge value's doing.
-    const known = (e: ReportedError) => edge !== undefined && reference.result.errors.some((b) => sameError(b, e));
-    const candidates = changed.result.errors.filter((e) => TYPE_ERRORS.has(e.type) && !e.explicit && e.line > 0 && e.attribution !== 'sandbox' && e.attribution !== 'provider' && !known(e) && asCallersCall(e, changed, edge));
+    const candidates = edge === undefined ? raised : raised.filter((e) => !reference.result.errors.some((b) => sameError(b, e)));
     if (candidates.length === 0) return;
     let base = reference;
     let admitted = candidates;
     if (edge) {
       base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
       runs += base.result.runs;
-      // An edge value counts only where the base version handled it: it took another branch for it
-      // (a guard, a default, an early return), not merely passed it along; or, for `undefined` and
-      // `null`, where the base version tests the same path for absence elsewhere (its authors
-      // believe callers send it absent).
-      // An empty string, list or zero is a value of the type the code expects: the base version
-      // needs no branch for it, so the changed version's error on a changed line with it counts.
-      // So does a whole argument left out or null (`loadLocale(undefined)`) where the base
-      // version's call returned: a caller may omit it, and the base version coped. A member of
-      // one (`user.profile` undefined) needs the base's branch: a caller's object has its members.
+      // An edge value counts where the base version handled it: it took another branch for it (a
+      // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
+      // also where the base tests the same path for absence elsewhere (its authors believe callers
+      // send it absent). Otherwise only errors on changed lines count, and only for an empty
+      // string, list or zero (values of the expected type need no guard) or a whole argument left
+      // out or null that the base's function read, its call returning (a caller may omit it, and
+      // the base coped). A member of one (`user.profile` undefined) needs the base's branch.
       if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
         if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
@@ -259,25 +258,25 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict, scenario?.chain), changed, base);
     }
   };
-  /** `options.decoder` for the edge element `parse#arg1.decoder` of the fragment `parse(str, options)`: its path in the code. */
-  const pathOf = (element: string): string | undefined => {
+  /** `parse#arg1.decoder` of the fragment `parse(str, options)`: the fragment, the argument's position and the members below it (`.decoder`). */
+  const argumentOf = (element: string): { fragment: Fragment; index: number; members: string } | undefined => {
     for (const [fragment, target] of entryOf) {
-      if (!element.startsWith(`${target}#arg`)) continue;
-      const m = /^(\d+)((?:\.[A-Za-z_$][\w$]*)*)$/.exec(element.slice(target.length + 4));
-      const param = m ? fragment.params[Number(m[1])] : undefined;
-      if (m && param !== undefined) return param + m[2]!;
+      const m = element.startsWith(`${target}#arg`) ? /^(\d+)((?:\.[A-Za-z_$][\w$]*)*)$/.exec(element.slice(target.length + 4)) : null;
+      if (m) return { fragment, index: Number(m[1]), members: m[2]! };
     }
     return undefined;
   };
-  /** A driven function's whole argument (`loadLocale#arg0`), given `undefined` or `null`, that the base version's function reads (a new parameter, or one it ignored, is a new requirement, not a change in handling). */
-  const wholeArgument = (edge: EdgeValue): boolean => (edge.category === 'undefined' || edge.category === 'null') && [...entryOf].some(([fragment, target]) => {
-    const k = edge.element.startsWith(`${target}#arg`) ? edge.element.slice(target.length + 4) : '';
-    return /^\d+$/.test(k) && input.baseReads?.get(fragment.name)?.has(Number(k)) === true;
-  });
+  const absent = (edge: EdgeValue) => edge.category === 'undefined' || edge.category === 'null';
+  /** A driven function's whole argument (`loadLocale#arg0`) left out or null, which the base version's function reads (a new parameter, or one it ignored, is a new requirement, not a change in handling). */
+  const wholeArgument = (edge: EdgeValue): boolean => {
+    const arg = absent(edge) ? argumentOf(edge.element) : undefined;
+    return arg !== undefined && arg.members === '' && input.baseReads?.get(arg.fragment.name)?.has(arg.index) === true;
+  };
+  /** `undefined`/`null` for a path the base version tests for absence: `options.decoder` for `parse#arg1.decoder`. */
   const believedAbsent = (edge: EdgeValue): boolean => {
-    if (edge.category !== 'undefined' && edge.category !== 'null') return false;
-    const path = pathOf(edge.element);
-    return path !== undefined && input.baseBeliefs?.has(path) === true;
+    const arg = absent(edge) ? argumentOf(edge.element) : undefined;
+    const param = arg && arg.fragment.params[arg.index];
+    return param !== undefined && input.baseBeliefs?.has(param + arg!.members) === true;
   };
   /** The base version on a scenario's values (a chained one's edge values held): the reference for the edge values tried on top of them. */
   const baseRuns = new Map<Scenario, Promise<VersionRun>>();
@@ -340,26 +339,25 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
   const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
-  const chained = new Map<string, Scenario>();
   let edges = 0;
-  for (const { edge, sc } of tryEdges(scenarios)) {
-    if (edges >= budget - (chained.size > 0 ? Math.floor(budget / 3) : 0)) break;
+  const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
     edges++;
     const changed = await after.run(withEdgeValue(sc.defs, edge), new Set([...sc.held, edge.element]), EDGE_RUNS);
     runs += changed.result.runs;
     await compare(changed, edge, sc);
+    return changed;
+  };
+  const chained = new Map<string, Scenario>();
+  for (const { edge, sc } of tryEdges(scenarios)) {
+    if (edges >= budget - (chained.size > 0 ? Math.floor(budget / 3) : 0)) break;
+    const changed = await tryEdge(edge, sc);
     const covered = changedCoveredLines(changed.result, changedLines);
     const reached = [...covered].filter((l) => !sc.covered.has(l)).sort((a, b) => a - b);
     const key = reached.join(',');
     if (reached.length > 0 && !chained.has(key)) chained.set(key, { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] });
   }
   const deeper = [...chained.values()].sort((a, b) => b.covered.size - a.covered.size);
-  for (const { edge, sc } of tryEdges(deeper).slice(0, budget - edges)) {
-    edges++;
-    const changed = await after.run(withEdgeValue(sc.defs, edge), new Set([...sc.held, edge.element]), EDGE_RUNS);
-    runs += changed.result.runs;
-    await compare(changed, edge, sc);
-  }
+  for (const { edge, sc } of tryEdges(deeper).slice(0, budget - edges)) await tryEdge(edge, sc);
   return { fragments: report, findings, runs, edges };
 }
 
@@ -462,4 +460,3 @@ function fragmentCoverage(result: RunResult, fragment: Fragment): number {
   const uncovered = new Set(result.lines.uncovered);
   return measured.filter((l) => !uncovered.has(l)).length / measured.length;
 }
-

@@ -142,10 +142,12 @@ function boundName(path: NodePath<t.Function>): string | undefined {
   return undefined;
 }
 
-function memberText(node: t.Node): string | undefined {
+/** `a`, `this.a`, `a.b.c`, `a?.b` (members by name): an access path as source text; undefined for anything else. */
+export function memberText(node: t.Node | null | undefined): string | undefined {
+  if (!node) return undefined;
   if (t.isIdentifier(node)) return node.name;
   if (t.isThisExpression(node)) return 'this';
-  if (t.isMemberExpression(node) && !node.computed && t.isIdentifier(node.property)) {
+  if ((t.isMemberExpression(node) || t.isOptionalMemberExpression(node)) && !node.computed && t.isIdentifier(node.property)) {
     const object = memberText(node.object);
     return object === undefined ? undefined : `${object}.${node.property.name}`;
   }

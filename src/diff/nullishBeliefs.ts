@@ -2,6 +2,7 @@ import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
+import { memberText } from './findFragments.ts';
 
 /**
  * The access paths a file tests for absence somewhere (`options`, `options.decoder`, `this.app`):
@@ -15,7 +16,7 @@ import { traverse } from '../parse/stripTypes.ts';
 export function nullishBeliefs(parsed: ParsedSnippet): Set<string> {
   const out = new Set<string>();
   const note = (node: t.Node | null | undefined) => {
-    const text = pathText(node);
+    const text = memberText(node);
     if (text !== undefined) out.add(text);
   };
   traverse(parsed.ast, {
@@ -55,16 +56,4 @@ export function nullishBeliefs(parsed: ParsedSnippet): Set<string> {
 /** `null`, `undefined` or `void 0`. */
 function absent(node: t.Node): boolean {
   return t.isNullLiteral(node) || t.isIdentifier(node, { name: 'undefined' }) || t.isUnaryExpression(node, { operator: 'void' });
-}
-
-/** `a`, `this.a`, `a.b.c` (members by name); undefined for anything else. */
-export function pathText(node: t.Node | null | undefined): string | undefined {
-  if (!node) return undefined;
-  if (t.isIdentifier(node)) return node.name;
-  if (t.isThisExpression(node)) return 'this';
-  if ((t.isMemberExpression(node) || t.isOptionalMemberExpression(node)) && !node.computed && t.isIdentifier(node.property)) {
-    const object = pathText(node.object);
-    return object === undefined ? undefined : `${object}.${node.property.name}`;
-  }
-  return undefined;
 }

@@ -13,7 +13,7 @@ import { cut, inherits, isObjectLike, list, push, rec, str } from './ownData.ts'
 import type { Dyn } from './primordials.ts';
 import { apply, G, indirectEval, ObjectCreate, ObjectCtor, TypeErrorCtor, TypeErrorProto, WM, wmGet, wmHas, wmSet } from './primordials.ts';
 import { probePromiseMethod } from './probeOperators.ts';
-import { chainEnds, chainOf, isProbe, probeFor, probeId } from './probes.ts';
+import { chainEnds, chainOf, INTEROP_KEY, isProbe, probeFor, probeId } from './probes.ts';
 import { EXIT, run } from './run.ts';
 
 /** What inject gives when the host has no value: the element stays missing. */
@@ -95,8 +95,8 @@ export function member(sid: number, obj: Dyn, key: PropertyKey, lostThis: boolea
   if (obj === null || obj === undefined) throw fail(TypeErrorCtor, `Cannot read properties of ${obj} (reading '${str(key)}')`, sid, culpritOf(obj));
   let v = obj[key];
   // `this.x` in a function called plainly reaches the global object: no global is injected for it;
-  // nor `__esModule` (an interop helper's question, probes.ts): a learnt module is a CommonJS value.
-  if (v === undefined && typeof key !== 'symbol' && key !== '__esModule' && !(lostThis && obj === G) && !(key in ObjectCtor(obj)) && holderId(obj) !== undefined) v = missingMember(sid, obj, key, 'member');
+  // nor `__esModule` (INTEROP_KEY): a learnt module is a CommonJS value.
+  if (v === undefined && typeof key !== 'symbol' && key !== INTEROP_KEY && !(lostThis && obj === G) && !(key in ObjectCtor(obj)) && holderId(obj) !== undefined) v = missingMember(sid, obj, key, 'member');
   const own = isObjectLike(v) ? culpritOf(v) : undefined;
   if (own !== undefined) return result(v, own);
   const from = culpritOf(obj);

@@ -54,6 +54,9 @@ export interface Chain {
   readonly nesting: number;
 }
 
+/** What an interop helper (esbuild's, Babel's) asks a module to tell an ES module namespace: never learnt, a learnt module being a CommonJS value. */
+export const INTEROP_KEY = '__esModule';
+
 /** Whether reading `key` of the element (a probe's info, or an id's chainOf) goes past the caps: the member is undefined. */
 export function chainEnds(at: Chain, key: string): boolean {
   return at.depth >= MAX_PROBE_DEPTH || (at.last === key && at.repeats >= MAX_KEY_REPEATS);
@@ -248,7 +251,7 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       // Not thenable for the engine: only an explicit `.then(…)` in the snippet makes a promise. Not
       // an ES module namespace to an interop helper (`__esModule`, esbuild's and Babel's): a learnt
       // module is a CommonJS value, its default import the value itself.
-      if (k === 'then' || k === 'toJSON' || k === '__esModule') return undefined;
+      if (k === 'then' || k === 'toJSON' || k === INTEROP_KEY) return undefined;
       if (chainEnds(info, k)) return undefined;
       note(t, 'reads', k);
       return child(proxy, childId(id, k), k);
