@@ -327,6 +327,30 @@ test('diff: a misspelt name in a module is an undeclared ReferenceError, and its
   assert.equal(run({ SNIPEXEC_TARGET: 'base.js' }).status, 0);
 });
 
+test('diff: a global the base tested for presence, used by the change with no test, is an unguarded ReferenceError; its reproduction deletes the global, fails on the changed file and passes on the base', async () => {
+  // chalk's browser supports-color dropped `'navigator' in globalThis`: Node < 21 and some workers have no navigator.
+  const before = [
+    'const level = (() => {',
+    "  if (!('navigator' in globalThis)) {",
+    '    return 0;',
+    '  }',
+    '  return /Chrome/.test(navigator.userAgent) ? 1 : 0;',
+    '})();',
+    'module.exports = { level };',
+    '',
+  ].join('\n');
+  const after = before.replace("  if (!('navigator' in globalThis)) {\n    return 0;\n  }\n", '');
+  const { report, dir } = await change('colors.js', before, after, { reproductions: true });
+  assert.deepEqual(found(report), [[2, 'ReferenceError', 'navigator is not defined', 'unguarded']]);
+  const replay = replayed(dir, 'colors.js', before, report.findings[0]!.reproduction!);
+  assert.ok(replay.failsOnChanged, replay.output);
+  assert.match(replay.output, /ReferenceError: navigator is not defined/);
+  assert.ok(replay.passesOnBase);
+  // The change keeps a test of it (here `typeof`): no finding.
+  const guarded = after.replace('  return /Chrome/', "  if (typeof navigator === 'undefined') return 0;\n  return /Chrome/");
+  assert.deepEqual(found((await change('colors.js', before, guarded)).report), []);
+});
+
 test('diff: a function inside an IIFE is replayed through the exports: its reproduction fails on the changed file and passes on the base', async () => {
   const before = [
     '(function () {',

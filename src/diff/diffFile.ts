@@ -204,7 +204,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const siblings = drive && owner !== undefined ? order.slice(0, order.indexOf(drive)).filter((d) => targets[d.k]?.owner === owner && targets[d.k]?.kind === 'method') : [];
     const parent = name !== undefined && returned.has(name) ? order.find((d) => name.startsWith(`${targets[d.k]?.name}.`) && entries.has(targets[d.k]?.name ?? '')) : undefined;
     const repro = input.reproductions && run && rendered
-      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}) })
+      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}), ...(how === 'unguarded' && omit !== undefined ? { absent: [omit] } : {}) })
       : undefined;
     findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };
@@ -327,8 +327,10 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   scenarios.sort((a, b) => b.covered.size - a.covered.size);
   // The change's own ReferenceErrors: a name it uses that the file or an import defined before, or that nothing defines.
   for (const u of undeclaredUses(input.names, input.introduced ?? new Map(), [first.result])) {
-    // Replayed by loading the file (a use at its top level) or by the drive call of the function around the use.
-    add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, u.reached ? first : undefined, undefined, entryOf.get(fragmentOf(u.error.line)), u.name);
+    // Replayed by loading the file (a use at its top level, or in a function called where it is
+    // defined) or by the drive call of the function around the use.
+    const around = fragmentOf(u.error.line);
+    add(u.error, u.how, { base: 'completed', definitions: [], ...(u.reached ? {} : { reached: false as const }) }, u.reached ? first : undefined, undefined, around.immediate ? undefined : entryOf.get(around), u.name);
   }
   // Edge values, one at a time in each scenario. One that takes the changed version to changed lines
   // its scenario did not reach (`values` undefined: the branch without them) becomes a scenario of

@@ -20,6 +20,8 @@ export interface Fragment {
   readonly params: readonly (string | undefined)[];
   /** The first lines of the functions inside it that the function around them returns (`return function wrapper() {…}`): callers call those. */
   readonly returned: readonly number[];
+  /** Called where it is defined (`(() => {…})()`): loading the file runs it. */
+  readonly immediate: boolean;
 }
 
 /**
@@ -50,10 +52,10 @@ export function findFragments(file: string, parsed: ParsedSnippet, changed: Read
   const within = (from: number, to: number) => callbacks.filter(([a, b]) => a >= from && b <= to && !(a === from && b === to));
   const returnedWithin = (from: number, to: number) => functions.filter((f) => f.returned && f.start >= from && f.end <= to && !(f.start === from && f.end === to)).map((f) => f.start);
   const fragments: Fragment[] = [...touched].sort(([a], [b]) => a.start - b.start)
-    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines, callbacks: within(fn.start, fn.end), params: fn.params, returned: returnedWithin(fn.start, fn.end) }));
+    .map(([fn, lines]) => ({ file, name: fn.name, kind: 'function' as const, startLine: fn.start, endLine: fn.end, changedLines: lines, callbacks: within(fn.start, fn.end), params: fn.params, returned: returnedWithin(fn.start, fn.end), immediate: fn.immediate }));
   if (topLevel.length > 0) {
     const endLine = parsed.code.split('\n').length;
-    fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine, changedLines: topLevel, callbacks: within(1, endLine), params: [], returned: [] });
+    fragments.push({ file, name: '(top level)', kind: 'top-level', startLine: 1, endLine, changedLines: topLevel, callbacks: within(1, endLine), params: [], returned: [], immediate: true });
   }
   return fragments;
 }
@@ -68,6 +70,8 @@ interface FunctionInfo {
   readonly outer: FunctionInfo | undefined;
   /** Passed as an argument of a call (`stream.on('data', function (chunk) {…})`). */
   readonly callback: boolean;
+  /** The callee of the call that makes it (an IIFE). */
+  readonly immediate: boolean;
   readonly params: readonly (string | undefined)[];
   /** Returned by the function around it, as it is or by the name it is bound to. */
   readonly returned: boolean;
@@ -109,7 +113,8 @@ function functionsOf(ast: t.File): FunctionInfo[] {
       const read = new Set(params.flatMap((p, i) => (p !== undefined && path.scope.getOwnBinding(p)?.referenced ? [i] : [])));
       // One that reads `arguments` reads those past its parameters too (as many as drive passes it).
       if (readsArguments(path.node)) for (let i = params.length; i < params.length + EXTRA_ARGUMENTS; i++) read.add(i);
-      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, params, returned: outerPath !== null && returnedBy(path, outerPath), read };
+      const immediate = t.isCallExpression(path.parent) && path.parent.callee === path.node;
+      const info: FunctionInfo = { name, named: own !== undefined || bound !== undefined, start: loc.start.line, end: loc.end.line, outer: outerPath ? infos.get(outerPath.node) : undefined, callback, immediate, params, returned: outerPath !== null && returnedBy(path, outerPath), read };
       infos.set(path.node, info);
       out.push(info);
     },

@@ -26,6 +26,7 @@ export function evidenceText(f: Finding): string {
   const reached = e.reached === false ? ' (no run reached the use: found by reading the code)' : '';
   if (f.how === 'removed') return `the base version declared this name; the change uses it undeclared${reached}`;
   if (f.how === 'undeclared') return `nothing in the file or its imports declares this name, and no environment's globals hold it${reached}`;
+  if (f.how === 'unguarded') return `the base version tests whether this global exists; the change uses it with no such test (where it is absent)${reached}`;
   const input = e.call !== undefined ? `throws on ${e.call}` : 'throws while the file loads';
   const edge = e.edge ? ` with ${[...(e.with ?? []), e.edge].map((x) => `${x.element} = ${x.source}`).join(' and ')}` : '';
   const base = e.base === 'returned' ? '; the base version returned on the same input' : e.base === 'completed' ? '; the base version ran without it on the same values' : f.how === 'own' ? ' (a new file: its own values cause it)' : '';

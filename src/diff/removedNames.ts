@@ -10,8 +10,14 @@ const MODULE_SCOPE = new Set(['require', 'module', 'exports', '__dirname', '__fi
 /** The globals some environment a module may run in provides (the `globals` package's lists): never `undeclared`. */
 const ENVIRONMENT_GLOBALS: ReadonlySet<string> = new Set((['builtin', 'browser', 'node', 'worker', 'serviceworker', 'amd', 'commonjs', 'jquery'] as const).flatMap((env) => Object.keys(globals[env])));
 
-/** Why a free name of the changed version is the change's: the base declared it, or nothing ever did. */
-export type Undeclared = 'removed' | 'undeclared';
+/** The names a file's code reaches the global object by: `globalThis.navigator`, `'navigator' in window`. */
+const GLOBAL_OBJECTS: ReadonlySet<string> = new Set(['globalThis', 'window', 'self', 'global']);
+
+/**
+ * Why a free name of the changed version is the change's: the base declared it, nothing ever did,
+ * or the base tested whether the global exists and the change uses it with no such test.
+ */
+export type Undeclared = 'removed' | 'undeclared' | 'unguarded';
 
 /** A use of such a name: the ReferenceError it raises, and whether a run reached its line. */
 export interface UndeclaredUse {
@@ -26,11 +32,18 @@ export interface UndeclaredUse {
  * import in the file defines them) and not in the base version. `removed` when the base declared
  * the name (a deleted `const x = require('x')` or `var result`); `undeclared` when nothing did
  * and the file is a module and no environment's globals hold the name (a misspelt or forgotten name).
- * Names both versions use free stay injected, as every free name of a snippet is.
+ * `unguarded`: a global the base tested for presence (`'navigator' in globalThis`, `typeof window`),
+ * which its authors believe some environment lacks, used free by the changed version with no test
+ * anywhere (the guard was dropped): a ReferenceError where it is absent, whichever environment the
+ * run gave it. Other names both versions use free stay injected, as every free name of a snippet is.
  */
 export function introducedNames(base: FileNames, changed: FileNames): Map<string, Undeclared> {
   const out = new Map<string, Undeclared>();
   for (const name of changed.free.keys()) {
+    if (base.tested.has(name) && !changed.tested.has(name) && !changed.declared.has(name)) {
+      out.set(name, 'unguarded');
+      continue;
+    }
     if (base.free.has(name) || MODULE_SCOPE.has(name) || name in globalThis) continue;
     if (base.declared.has(name)) out.set(name, 'removed');
     else if (changed.module && !ENVIRONMENT_GLOBALS.has(name)) out.set(name, 'undeclared');
@@ -63,6 +76,8 @@ export interface FileNames {
   readonly free: Map<string, { line: number; column: number }[]>;
   /** Every name some scope of the file declares. */
   readonly declared: Set<string>;
+  /** Globals the file tests for presence: `typeof x` of a free `x`, `'x' in globalThis`, `globalThis.x` as a condition. */
+  readonly tested: Set<string>;
   /** An ES module: it has import or export statements. */
   readonly esm: boolean;
   /** A module of either kind: an ES module, or one that uses `require`, `module` or `exports`. */
@@ -73,6 +88,7 @@ export interface FileNames {
 export function fileNames(parsed: ParsedSnippet): FileNames {
   const free = new Map<string, { line: number; column: number }[]>();
   const declared = new Set<string>();
+  const tested = new Set<string>();
   const esm = parsed.ast.program.body.some((s) => t.isImportDeclaration(s) || t.isExportDeclaration(s));
   let commonjs = false;
   traverse(parsed.ast, {
@@ -83,9 +99,35 @@ export function fileNames(parsed: ParsedSnippet): FileNames {
       const node = path.node;
       if (node.type !== 'Identifier' || !node.loc || path.scope.hasBinding(node.name, { noGlobals: true })) return;
       if (MODULE_SCOPE.has(node.name)) commonjs = true;
-      if (path.parentPath?.isUnaryExpression({ operator: 'typeof' })) return;
+      if (path.parentPath?.isUnaryExpression({ operator: 'typeof' })) {
+        tested.add(node.name);
+        return;
+      }
+      if (GLOBAL_OBJECTS.has(node.name)) {
+        const tests = globalTest(path);
+        if (tests !== undefined) tested.add(tests);
+      }
       free.set(node.name, [...(free.get(node.name) ?? []), { line: node.loc.start.line, column: node.loc.start.column + 1 }]);
     },
   });
-  return { free, declared, esm, module: esm || commonjs };
+  return { free, declared, tested, esm, module: esm || commonjs };
+}
+
+/**
+ * The global a use of the global object tests for presence: `'x' in globalThis`, or `globalThis.x`
+ * as a condition (an `if`, `?:` or `!` operand, the left of `&&`, `||`, `??`, compared with
+ * `undefined` or `null`).
+ */
+function globalTest(path: NodePath): string | undefined {
+  const parent = path.parentPath;
+  if (parent?.isBinaryExpression({ operator: 'in' }) && parent.node.right === path.node && t.isStringLiteral(parent.node.left)) return parent.node.left.value;
+  if (!parent?.isMemberExpression() || parent.node.object !== path.node) return undefined;
+  const key = parent.node.computed ? (t.isStringLiteral(parent.node.property) ? parent.node.property.value : undefined) : t.isIdentifier(parent.node.property) ? parent.node.property.name : undefined;
+  const up = parent.parentPath;
+  if (key === undefined || !up) return undefined;
+  const self = parent.node;
+  const isCondition = (up.isIfStatement() && up.node.test === self) || (up.isConditionalExpression() && up.node.test === self)
+    || up.isUnaryExpression({ operator: '!' }) || (up.isLogicalExpression() && up.node.left === self)
+    || (up.isBinaryExpression() && ['==', '===', '!=', '!=='].includes(up.node.operator) && [up.node.left, up.node.right].some((o) => t.isNullLiteral(o) || t.isIdentifier(o, { name: 'undefined' })));
+  return isCondition ? key : undefined;
 }

@@ -24,6 +24,8 @@ export interface ReproductionParts {
   readonly returnedBy?: DriveRecord;
   /** The call as the human report shows it. */
   readonly callText: string | undefined;
+  /** Globals deleted before the file loads: one the change uses without the base version's test for it (`unguarded`). */
+  readonly absent?: readonly string[];
 }
 
 const MADE = '__snipexec_made';
@@ -95,6 +97,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     `test(${jsString(title)}, async () => {`,
     '  // ---- the values snipexec learnt for what lies outside the file ----',
     ...parts.rendered.source.split('\n').filter((l) => l !== '').map((l) => `  ${l}`),
+    ...(parts.absent ?? []).map((name) => `  delete globalThis[${jsString(name)}]; // an environment without it, where the base version's test for it mattered`),
   ];
   const learntRequire = table ? 'require' : 'undefined';
   const body = esm ? [

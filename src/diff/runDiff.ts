@@ -133,7 +133,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
 
 function toFinding(f: FileFinding): Finding {
   const onChange = f.fragment.changedLines.includes(f.error.line);
-  const confidence = (f.how === 'edge' || f.how === 'undeclared' ? 0.8 : 0.9) - (onChange ? 0 : 0.2) - (f.evidence.reached === false ? 0.2 : 0);
+  const confidence = (f.how === 'edge' || f.how === 'undeclared' || f.how === 'unguarded' ? 0.8 : 0.9) - (onChange ? 0 : 0.2) - (f.evidence.reached === false ? 0.2 : 0);
   return {
     file: f.fragment.file, line: f.error.line, column: f.error.column, type: f.error.type, message: f.error.message, function: f.fragment.name,
     how: f.how, confidence: Math.round(confidence * 10) / 10, context: f.context, evidence: f.evidence, ...(f.error.caught ? { caught: true as const } : {}), ...(f.reproduction ? { reproduction: f.reproduction } : {}),
