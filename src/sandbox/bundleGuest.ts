@@ -168,8 +168,13 @@ function firstMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A bundle's cache key: esbuild's version, the request, and the checkout it was built in (ROOT): two
+ * checkouts that share one cache directory (a worktree whose node_modules is a link) hold guest
+ * files of the same relative names with other content.
+ */
 function cacheKey(request: GuestBundleRequest): string {
-  return createHash('sha256').update(JSON.stringify([esbuild.version, request])).digest('hex').slice(0, 32);
+  return createHash('sha256').update(JSON.stringify([esbuild.version, ROOT, request])).digest('hex').slice(0, 32);
 }
 
 /** Where bundles (and the probe's verdicts) are kept between processes: the package's node_modules/.cache, else the temp dir. */
