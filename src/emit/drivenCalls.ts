@@ -25,10 +25,12 @@ export interface DrivenCalls {
 
 /**
  * A driven call's arguments as source: each one's definition (its accessor), undefined when it has
- * none, and an error-first target's first as the run gave it (null, or the exploration's error).
+ * none, and an error-first target's first as the run gave it (null, or the exploration's error); as
+ * many as the call passed (the record's arity, when it passed fewer than `count`).
  */
 export function drivenArguments(target: Pick<DriveTarget, 'name'>, count: number, accessors: ReadonlyMap<string, string>, record: DriveRecord | undefined): string[] {
-  return Array.from({ length: count }, (_, i) => {
+  // A shorter call (driveArity) passes only its first arguments: the rest are absent, not undefined.
+  return Array.from({ length: record?.arity !== undefined ? Math.min(count, record.arity) : count }, (_, i) => {
     if (i === 0 && record?.errorArg !== undefined) return record.errorArg === 'error' ? failureSource(`${target.name}#arg0`) : 'null';
     return accessors.get(`${target.name}#arg${i}`) ?? 'undefined';
   });

@@ -24,6 +24,13 @@ export interface DriveTarget extends GuestDriveTarget {
   readonly owner?: string;
   /** The owner's first name is a top-level `let`, `const` or class: a `finally` after the program's body cannot see it. */
   readonly ownerBlockScoped?: boolean;
+  /** Its body reads `arguments` (readsArguments): `params` counts EXTRA_ARGUMENTS past the declared ones, and a shorter call may take another way. */
+  readonly readsArguments?: true;
+}
+
+/** How many parameters the target declares (a rest parameter counts as none): `params` without the EXTRA_ARGUMENTS drive adds for `arguments`. */
+export function declaredParameters(target: Pick<DriveTarget, 'params' | 'readsArguments'>): number {
+  return target.params - (target.readsArguments ? EXTRA_ARGUMENTS : 0);
 }
 
 const ERROR_FIRST = new RegExp(CALLBACK_CONVENTIONS.errorFirst, 'i');
@@ -105,7 +112,8 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
   const add = (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line'>, parent?: t.Node): number => {
     const k = targets.length;
     const root = target.owner?.split('.')[0];
-    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length + (readsArguments(fn) ? EXTRA_ARGUMENTS : 0), line: fn.loc?.start.line ?? 0, ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}), ...(isErrorFirst(fn) && !handlesError(fn, parent) ? { errorFirst: true as const } : {}) });
+    const reads = readsArguments(fn);
+    targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length + (reads ? EXTRA_ARGUMENTS : 0), line: fn.loc?.start.line ?? 0, ...(reads ? { readsArguments: true as const } : {}), ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}), ...(isErrorFirst(fn) && !handlesError(fn, parent) ? { errorFirst: true as const } : {}) });
     indexOf.set(fn, k);
     if (!enter) return k;
     // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither

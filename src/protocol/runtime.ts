@@ -61,6 +61,11 @@ export interface RuntimeConfig {
    */
   readonly driveEntered?: boolean;
   /**
+   * Per target index, how many arguments drive passes it (fewer than it declares: the rest are
+   * absent, `arguments.length` is this): a caller's shorter call (`snipexec diff`'s arity edges).
+   */
+  readonly driveArity?: Readonly<Record<number, number>>;
+  /**
    * Generated-to-original positions of the snippet's script, as [generated line, generated column,
    * original line, original column] quadruples: stack frames print the original code's (src/instrument/stackPositions.ts).
    */
@@ -100,6 +105,8 @@ export interface DriveRecord {
   detached?: true;
   /** An error-first target's first argument: null (nothing failed), or an error (exploration's outcome `error`). */
   errorArg?: 'null' | 'error';
+  /** How many arguments it was called with, when fewer than its parameters (driveArity). */
+  arity?: number;
 }
 
 /** An error that ended the run (or a timer, driver or entry point of it). */

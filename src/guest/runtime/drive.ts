@@ -156,17 +156,26 @@ function driveOne(k: number, target: GuestDriveTarget): void {
   }
 }
 
+/** How many arguments drive's own call of target k passes: its parameters, or fewer where the config asks (driveArity), recorded on the call. */
+function countFor(k: number, target: GuestDriveTarget, record: DriveRecord): number {
+  const arity = config.driveArity?.[k];
+  if (arity === undefined || arity >= target.params) return target.params;
+  record.arity = arity;
+  return arity;
+}
+
 function call(k: number, target: GuestDriveTarget, record: DriveRecord): unknown {
-  if (target.kind === 'function') return apply(functions[k] as Dyn, undefined, argumentsOf(target));
+  const count = countFor(k, target, record);
+  if (target.kind === 'function') return apply(functions[k] as Dyn, undefined, argumentsOf(target, count));
   const owner = ownerOf(k);
   const key = target.key ?? '';
   if (target.kind === 'constructor') {
     // A class's constructor (its owner), or a function whose prototype gets methods.
     const C = functions[k] ?? owner;
-    wmSet(instances, C, rec({ value: construct(C, argumentsOf(target)) as object, receiver: 'new' as const }));
+    wmSet(instances, C, rec({ value: construct(C, argumentsOf(target, count)) as object, receiver: 'new' as const }));
     return undefined;
   }
-  if (target.kind === 'static') return apply(getOwnPropertyDescriptor(owner, key)?.value as Dyn, owner, argumentsOf(target));
+  if (target.kind === 'static') return apply(getOwnPropertyDescriptor(owner, key)?.value as Dyn, owner, argumentsOf(target, count));
   // A method, getter or setter: on the object, on a class's instance (or the class, static), on a prototype's instance.
   let receiver: Dyn = owner;
   let holder: Dyn = owner;
@@ -187,5 +196,5 @@ function call(k: number, target: GuestDriveTarget, record: DriveRecord): unknown
   if (target.kind === 'getter') return apply(descriptor?.get as Dyn, receiver, []);
   if (target.kind === 'setter') return apply(descriptor?.set as Dyn, receiver, argumentsOf(target, 1));
   const fn = functions[k] ?? descriptor?.value;
-  return apply(fn as Dyn, receiver, argumentsOf(target));
+  return apply(fn as Dyn, receiver, argumentsOf(target, count));
 }
