@@ -12,6 +12,7 @@ import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
+import { arityOf, driveArity, shorterCalls } from './shorterCalls.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
 const TYPE_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError']);
@@ -134,13 +135,14 @@ class Version {
     return new Version(session, only);
   }
 
-  /** Runs with these definitions (learning what else its path needs), `held` at their values. */
-  async run(defs: ReadonlyMap<string, Definition> | undefined, held?: ReadonlySet<string>, maxRuns?: number): Promise<VersionRun> {
+  /** Runs with these definitions (learning what else its path needs), `held` at their values; `edge`: an arity edge's shorter call (shorterCalls). */
+  async run(defs: ReadonlyMap<string, Definition> | undefined, held?: ReadonlySet<string>, maxRuns?: number, edge?: EdgeValue): Promise<VersionRun> {
     const { session } = this;
     const book = session.newBook(held);
     if (defs) book.restore(new Map(defs));
     const options = maxRuns === undefined ? session.options : { ...session.options, maxRuns };
-    const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly, driveEntered: true }, book, options);
+    const arity = driveArity(session.instrumented.driveTargets, edge);
+    const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly, driveEntered: true, ...(arity ? { driveArity: arity } : {}) }, book, options);
     book.restore(scenario.ranWith);
     const rendered = renderDefinitions(book.defs);
     const result = session.result(scenario.last, book, rendered, scenario.runs);
@@ -238,8 +240,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     let base = reference;
     let admitted = candidates;
     if (edge) {
-      base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
+      base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS, edge);
       runs += base.result.runs;
+      // A shorter call counts only where the base version took another way for it (it reads
+      // `arguments.length`) and its call returned: the base copes with the callers' shorter call.
+      const arity = arityOf(edge);
+      if (arity && !(tookOtherBranch(base.result, reference.result) && (base.result.drives ?? []).some((d) => d.target === arity.target && d.outcome === 'returned'))) return;
       // An edge value counts where the base version handled it: it took another branch for it (a
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
       // also where the base tests the same path for absence elsewhere (its authors believe callers
@@ -255,7 +261,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     }
     for (const e of admitted) {
       const verdict = baseOutcome(e, changed.result, base.result);
-      if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict, scenario?.chain), changed, base);
+      if (!verdict) continue;
+      add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict, scenario?.chain), changed, base);
     }
   };
   /** `parse#arg1.decoder` of the fragment `parse(str, options)`: the fragment, the argument's position and the members below it (`.decoder`). */
@@ -339,12 +346,14 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const budget = input.edgeBudget ?? EDGE_BUDGET;
   // The driven functions' parameters the change touches (hotParameters), as element ids: `stringify#arg1`.
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)
+  // Shorter calls of the driven entries that read `arguments` (shorterCalls).
+  const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
     edges++;
-    const changed = await after.run(withEdgeValue(sc.defs, edge), new Set([...sc.held, edge.element]), EDGE_RUNS);
+    const changed = await after.run(withEdgeValue(sc.defs, edge), new Set([...sc.held, edge.element]), EDGE_RUNS, edge);
     runs += changed.result.runs;
     await compare(changed, edge, sc);
     return changed;
@@ -356,7 +365,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const covered = changedCoveredLines(changed.result, changedLines);
     const reached = [...covered].filter((l) => !sc.covered.has(l)).sort((a, b) => a - b);
     const key = reached.join(',');
-    if (reached.length > 0 && !chained.has(key)) chained.set(key, { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] });
+    // A shorter call opens no scenario: edge values on top of it would be tried with every argument.
+    if (reached.length > 0 && !chained.has(key) && !arityOf(edge)) chained.set(key, { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] });
   }
   const deeper = [...chained.values()].sort((a, b) => b.covered.size - a.covered.size);
   for (const { edge, sc } of tryEdges(deeper).slice(0, budget - edges)) await tryEdge(edge, sc);

@@ -47,9 +47,10 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
  * without a prototype, `0`, `NaN`, a string
  * where an array was used and the reverse. Elements read on a changed line (first used there, or
  * holding a member that was, or below a parameter the change touches: `hot`, hotParameters) come
- * first, then those used inside a changed fragment, then the rest, in source order.
+ * first, then those used inside a changed fragment, then the rest, in source order. `shorter`: the
+ * arity edges (shorterCalls), tried with the `undefined`s.
  */
-export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = []): EdgeValue[] {
+export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = [], shorter: readonly EdgeValue[] = []): EdgeValue[] {
   // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
   const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
   const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
@@ -59,7 +60,8 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
   inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
   // The elements used on a changed line get all their values first (round 0); the rest breadth
   // first: every element's `undefined` and `null` (round 1) before any element's third value (round 2).
-  const rounds: EdgeValue[][] = [[], [], []];
+  // Shorter calls of the functions that read `arguments` (shorterCalls) open round 1: a caller's omitted arguments, as `undefined` is.
+  const rounds: EdgeValue[][] = [[], [...shorter], []];
   for (const d of inputs) {
     valuesFor(d).forEach((edge, k) => {
       if (edge.source !== d.proposal.source) rounds[rank(d) === 0 ? 0 : k < 2 ? 1 : 2]!.push({ element: d.id, ...edge });
