@@ -2,6 +2,7 @@
 // declares when the runtime config asks (driveArity), the rest absent; `snipexec diff` tries such
 // calls of the driven functions that read `arguments` as edges of their own (`f#arity`).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -68,13 +69,23 @@ const TRANSFORM = [
   '',
 ].join('\n');
 
-test('diff: a change that breaks a caller\'s shorter call (`arguments.length` tested for one count only) is found, with the call shown as made', async () => {
+test('diff: a change that breaks a caller\'s shorter call (`arguments.length` tested for one count only) is found, with the call shown as made, and its reproduction fails on the changed file and passes on the base', async () => {
   const after = TRANSFORM.replace('arguments.length <= 3', 'arguments.length === 3');
   const { report, dir } = await change('transform.js', TRANSFORM, after);
   assert.deepEqual(found(report), [[7, 'TypeError', 'fn is not a function', 'transform#arity']]);
   const f = report.findings[0]!;
   assert.equal(f.evidence.edge?.source, '2');
-  assert.match(f.evidence.call ?? '', /^transform\([^,]+, [^,]+\)$/, 'the call as made: two arguments');
+  assert.match(f.evidence.call ?? '', /^transform\([^,]+, function [^,]*\)$/, 'two arguments: the base version\'s iteratee in the accumulator\'s place');
+  const repro = join(dir, 'repro.test.cjs');
+  writeFileSync(repro, f.reproduction!);
+  writeFileSync(join(dir, 'base.js'), TRANSFORM);
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', repro], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  assert.equal(changed.status, 1);
+  assert.match(changed.stdout, /TypeError: fn is not a function/);
+  const base = run({ SNIPEXEC_TARGET: 'base.js' });
+  assert.equal(base.status, 0, base.stdout);
 });
 
 for (const [refusal, how] of [["throw new Error('later: arg required')", 'throws'], ['return new Promise(function () {})', 'never settles']] as const) {

@@ -262,8 +262,23 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     for (const e of admitted) {
       const verdict = baseOutcome(e, changed.result, base.result);
       if (!verdict) continue;
-      add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict, scenario?.chain), changed, base);
+      const shown = await onBaseValues(changed, base, e, edge, scenario);
+      add(e, edge ? 'edge' : 'learnt', evidenceOf(shown.result, shown.defs, e, edge, verdict, scenario?.chain), shown, base);
     }
+  };
+  /**
+   * The changed version's run again on the values the base version ended with, where the base had
+   * to replace some it was given (its path called what the changed one only read: an argument
+   * a shorter call shifts into the iteratee's place): the reproduction loads one set of values for
+   * both versions, and must pass on the base. That run, when it raises the same error; else `changed`.
+   */
+  const onBaseValues = async (changed: VersionRun, base: VersionRun, e: ReportedError, edge: EdgeValue | undefined, scenario: Scenario | undefined): Promise<VersionRun> => {
+    const replaced = [...base.defs].filter(([id, d]) => { const was = changed.defs.get(id); return was !== undefined && !was.proposal.probe && !d.proposal.probe && was.proposal.source !== d.proposal.source; }).map(([id]) => id);
+    if (replaced.length === 0) return changed;
+    const held = new Set([...(scenario?.held ?? []), ...(edge ? [edge.element] : []), ...replaced]);
+    const again = await after.run(new Map([...changed.defs, ...base.defs]), held, EDGE_RUNS, edge);
+    runs += again.result.runs;
+    return again.result.errors.some((x) => sameError(x, e) && x.line === e.line) ? again : changed;
   };
   /** `parse#arg1.decoder` of the fragment `parse(str, options)`: the fragment, the argument's position and the members below it (`.decoder`). */
   const argumentOf = (element: string): { fragment: Fragment; index: number; members: string } | undefined => {
