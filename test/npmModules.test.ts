@@ -135,6 +135,12 @@ test('refusal: native addons, a Node built-in no environment gives, a bundler er
   }
 });
 
+test('a file the package\'s `browser` field maps to false is an empty module, as for bundlers, not a path out of the package', async () => {
+  const { bundles, modules } = await moduleEnvironments(['browser-false'], { cwd: PROJECT, dirs: [] });
+  assert.deepEqual(modules.map((m) => [m.specifier, m.status, m.reason]), [['browser-false', 'bundled', undefined]]);
+  assert.equal(await runBundles(bundles, 'return require("browser-false").kind;'), 'disabled');
+});
+
 test('loadEnvironments: installed modules load after the registry\'s environments; a package an environment provides is its own', async () => {
   const registry: EnvironmentSpec[] = [{ name: 'demo', entry: '../../../test/fixtures/environments/demo.ts', globals: ['b'], modules: ['jquery', 'react-dom/client'], needs: [], summary: '' }];
   const loaded = await loadEnvironments({ globals: ['b'], modules: ['tiny-pure', 'jquery', 'jquery/dist/jquery.slim', 'react-dom/client', 'path', 'nowhere'] }, registry, { cwd: PROJECT, dirs: [] });
