@@ -69,9 +69,15 @@ export function installDependencies(checkout: string, repo: string, cacheRoot: s
     status = 'installed';
   }
   const modules = join(dir, 'node_modules');
-  copyTree(modules, join(checkout, 'node_modules'));
-  appendFileSync(join(checkout, '.git', 'info', 'exclude'), '\n/node_modules\n');
-  return { status, packages: countPackages(modules), key };
+  try {
+    copyTree(modules, join(checkout, 'node_modules'));
+    mkdirSync(join(checkout, '.git', 'info'), { recursive: true });
+    appendFileSync(join(checkout, '.git', 'info', 'exclude'), '\n/node_modules\n');
+    return { status, packages: countPackages(modules), key };
+  } catch (error) {
+    rmSync(join(checkout, 'node_modules'), { recursive: true, force: true });
+    return { status: 'failed', error: `copying the installed packages failed: ${error instanceof Error ? error.message : String(error)}`, key };
+  }
 }
 
 /** Runs npm in a staging folder renamed to `dir` once it succeeded; the first line of npm's error otherwise. */
