@@ -121,7 +121,7 @@ test('refusal: native addons, a Node built-in no environment gives, a bundler er
   const cases: { specifier: string; status: ModuleUse['status']; reason: RegExp; maxBundleBytes?: number }[] = [
     { specifier: 'native-addon', status: 'not-pure', reason: /^a native addon: build\/Release\/addon\.node$/ },
     { specifier: 'gyp-addon', status: 'not-pure', reason: /^a native addon: binding\.gyp$/ },
-    { specifier: 'needs-fs', status: 'not-pure', reason: /^it needs the Node built-in "fs", which snipexec does not give to installed modules$/ },
+    { specifier: 'needs-fs', status: 'not-pure', reason: /^it needs the Node built-in "fs", which no environment of this run gives$/ },
     { specifier: 'broken', status: 'not-pure', reason: /^it could not be bundled: .*Unexpected/ },
     { specifier: 'tiny-pure', status: 'too-large', reason: /^its bundle is 1 KB, over the 1 KB a module may take$/, maxBundleBytes: 10 },
   ];
@@ -133,6 +133,12 @@ test('refusal: native addons, a Node built-in no environment gives, a bundler er
     assert.equal(use.dir, join(PROJECT, 'node_modules', c.specifier), c.specifier);
     assert.deepEqual(bundles, [], c.specifier);
   }
+});
+
+test('a file the package\'s `browser` field maps to false is an empty module, as for bundlers, not a path out of the package', async () => {
+  const { bundles, modules } = await moduleEnvironments(['browser-false'], { cwd: PROJECT, dirs: [] });
+  assert.deepEqual(modules.map((m) => [m.specifier, m.status, m.reason]), [['browser-false', 'bundled', undefined]]);
+  assert.equal(await runBundles(bundles, 'return require("browser-false").kind;'), 'disabled');
 });
 
 test('loadEnvironments: installed modules load after the registry\'s environments; a package an environment provides is its own', async () => {
@@ -206,6 +212,15 @@ test('end to end: a module not installed or not pure is synthesized as before, a
   const human = formatHuman(r, code, false);
   assert.match(human, /^module: left-pad not installed; its values are synthesized/m);
   assert.match(human, /^module: native-addon 1\.0\.0 not run \(not-pure: a native addon: build\/Release\/addon\.node\)/m);
+});
+
+test('end to end: a module needing a Node built-in runs for real when an environment of the run gives that built-in (its require is the snippet\'s), and is refused when none does', async () => {
+  const given = await runSnippet("const path = require('path');\nconst { joined } = require('needs-path');\nconsole.log(joined('a', 'b'))\n", { modulesDirs: [PROJECT] });
+  assert.equal(given.stdout, 'a/b!\n');
+  assert.deepEqual(given.modules, [{ specifier: 'needs-path', version: '1.0.0', provider: 'module', status: 'bundled' }]);
+  assert.deepEqual(given.injections.map((i) => i.element), []);
+  const none = await runSnippet("const { joined } = require('needs-path');\nconsole.log(typeof joined)\n", { modulesDirs: [PROJECT] });
+  assert.deepEqual(none.modules, [{ specifier: 'needs-path', version: '1.0.0', status: 'not-pure', reason: 'it needs the Node built-in "path", which no environment of this run gives' }]);
 });
 
 test('CLI: a module found through --modules, or from the working directory, runs for real', () => {

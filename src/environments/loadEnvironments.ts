@@ -1,3 +1,4 @@
+import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleGuest, type GuestBundle, type GuestBundleRequest } from '../sandbox/bundleGuest.ts';
 import { ENVIRONMENTS, environmentsFor, type EnvironmentSpec, type SnippetNames } from './registry.ts';
@@ -68,7 +69,9 @@ export async function loadEnvironments(
   // Installed npm modules, after the registry's environments; a package an environment provides (jquery, react) is the environment's.
   const provided = new Set(registry.flatMap((e) => e.modules));
   const fromNpm = names.modules.filter((m) => !provided.has(m) && !provided.has(npmPackageOf(m)?.name ?? m));
-  const modules = await moduleEnvironments(fromNpm, search);
+  // The Node built-ins those environments give are given to the installed modules too (a package's `require('path')`).
+  const builtins = [...new Set(wanted.flatMap((e) => e.modules).filter((m) => isBuiltin(m)))];
+  const modules = await moduleEnvironments(fromNpm, { ...search, builtins });
   // The project's own modules last: their files require what the environments and npm modules define.
   const own = project ? await projectModules(names.modules, project) : { bundles: [], modules: [] };
   return {

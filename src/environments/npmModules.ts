@@ -40,23 +40,23 @@ export function moduleBundleName(specifier: string): string {
  * The npm modules among `specifiers` that are installed and pure JavaScript, each bundled (the
  * real module, with what it imports) into a guest environment that defines it for `require` and
  * `import`. Relative paths and Node built-ins are not npm modules and are left out. A module that
- * is not installed, is a native addon, needs a Node built-in, fails to bundle or is too large is
+ * is not installed, is a native addon, needs a Node built-in no environment of the run gives, fails to bundle or is too large is
  * listed with why; the value generator then stands in for it, as for any missing module.
  * Bundles are cached in memory and on disk (bundleGuest), keyed by the installed files.
  */
 export async function moduleEnvironments(
   specifiers: readonly string[],
-  options: ModuleSearch & { readonly maxBundleBytes?: number },
+  options: ModuleSearch & { readonly maxBundleBytes?: number; readonly builtins?: readonly string[] },
 ): Promise<ModuleEnvironments> {
   const wanted = [...new Set(specifiers)].filter((s) => npmPackageOf(s) !== undefined);
-  const outcomes = await Promise.all(wanted.map((s) => moduleEnvironment(s, options, options.maxBundleBytes ?? MAX_MODULE_BUNDLE_BYTES)));
+  const outcomes = await Promise.all(wanted.map((s) => moduleEnvironment(s, options, options.maxBundleBytes ?? MAX_MODULE_BUNDLE_BYTES, options.builtins ?? [])));
   return {
     bundles: outcomes.flatMap((o) => (o.bundle ? [o.bundle] : [])),
     modules: outcomes.map((o) => o.use),
   };
 }
 
-async function moduleEnvironment(specifier: string, search: ModuleSearch, maxBytes: number): Promise<{ use: ModuleUse; bundle?: GuestBundle }> {
+async function moduleEnvironment(specifier: string, search: ModuleSearch, maxBytes: number, builtins: readonly string[]): Promise<{ use: ModuleUse; bundle?: GuestBundle }> {
   // A path out of the package is no module: the same as one not installed, with why, and nothing is read.
   const leaves = subpathLeavesPackage(npmPackageOf(specifier)?.subpath ?? '');
   if (leaves) return { use: { specifier, status: 'not-installed', reason: leaves } };
@@ -65,11 +65,14 @@ async function moduleEnvironment(specifier: string, search: ModuleSearch, maxByt
   const found = { specifier, ...(installed.version ? { version: installed.version } : {}), dir: installed.dir };
   const native = nativeAddonIn(installed.dir);
   if (native) return { use: { ...found, status: 'not-pure', reason: native } };
+  const external = builtins.flatMap((b) => [b, `node:${b}`]);
   let bundle: GuestBundle;
   try {
     bundle = await bundleGuest({
       name: moduleBundleName(specifier),
-      entry: { contents: `module.exports.setup = (host) => host.defineModule(${JSON.stringify(specifier)}, require(${JSON.stringify(specifier)}));`, resolveDir: installed.resolveDir },
+      entry: { contents: entrySource(specifier, external.length > 0), resolveDir: installed.resolveDir },
+      // The built-ins the run's environments give are the snippet's require's, as in Node, where a package's `require('path')` is the program's `path`.
+      ...(external.length > 0 ? { external, banner: BUILTIN_REQUIRE } : {}),
       // The isolate has no `process` and no `global`: the production build, and the global object by its standard name.
       define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
       // Parsed in every run: minified, it parses faster (lodash: 540 KB → 70 KB).
@@ -87,10 +90,21 @@ async function moduleEnvironment(specifier: string, search: ModuleSearch, maxByt
   return { use: { ...found, status: 'bundled' }, bundle };
 }
 
+/** Before a module's bundle: the `require` its files call for the built-ins left out of it, which asks the sandbox's require once setup gave it. */
+const BUILTIN_REQUIRE = 'var __snipexec_module = { require: undefined };\nvar require = function (specifier) { return __snipexec_module.require(specifier); };';
+
+/** The bundle's entry: setup(host) defines the module, its built-ins required through the host (BUILTIN_REQUIRE) when some are left out. */
+function entrySource(specifier: string, builtins: boolean): string {
+  const s = JSON.stringify(specifier);
+  return builtins
+    ? `module.exports.setup = (host) => { __snipexec_module.require = host.require; host.defineModule(${s}, require(${s})); };`
+    : `module.exports.setup = (host) => host.defineModule(${s}, require(${s}));`;
+}
+
 /** The bundler's error in the user's words: a Node built-in the module needs, else esbuild's own message. */
 function whyNotBundled(message: string, name: string): string {
   const unresolved = /Could not resolve "([^"]+)"/.exec(message)?.[1];
-  if (unresolved && isBuiltin(unresolved)) return `it needs the Node built-in "${unresolved.replace(/^node:/, '')}", which snipexec does not give to installed modules`;
+  if (unresolved && isBuiltin(unresolved)) return `it needs the Node built-in "${unresolved.replace(/^node:/, '')}", which no environment of this run gives`;
   const native = /No loader is configured for "\.node" files: (\S+)/.exec(message)?.[1];
   if (native) return `a native addon: ${native}`;
   const prefix = `could not bundle ${name}: `;

@@ -36,6 +36,8 @@ export interface GuestBundleRequest {
   readonly projectDir?: string;
   /** Text put before the bundle's code, as esbuild's `banner.js`. */
   readonly banner?: string;
+  /** Specifiers left out of the bundle (`require("path")` stays for the banner's require), as esbuild's `external`. */
+  readonly external?: readonly string[];
 }
 
 /**
@@ -142,6 +144,7 @@ function buildOptions(request: GuestBundleRequest): esbuild.BuildOptions & { wri
     alias: { ...request.alias },
     ...(request.projectDir === undefined ? {} : { packages: 'external' as const }),
     ...(request.banner === undefined ? {} : { banner: { js: request.banner } }),
+    ...(request.external === undefined ? {} : { external: [...request.external] }),
     ...(request.packageDir === undefined ? {} : { plugins: [containModules(request.packageDir)] }),
   };
 }

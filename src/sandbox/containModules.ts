@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import type * as esbuild from 'esbuild';
+import { browserDisabled } from './browserDisabled.ts';
 
 /** The kinds of file an installed module may bring into the isolate: JavaScript and JSON, as Node loads them. */
 export const MODULE_FILE_KINDS: readonly string[] = ['.js', '.cjs', '.mjs', '.json'];
@@ -10,6 +11,8 @@ export const OUTSIDE_PACKAGE = 'outside its package';
 
 const NODE_MODULES = `${sep}node_modules${sep}`;
 const GUARD = Symbol('containModules');
+/** The namespace of a module a package's `browser` field maps to false: empty, as esbuild makes it, and nothing is read. */
+const DISABLED = 'snipexec-disabled';
 
 /**
  * The directory of the installed package a real path lies in (`/p/node_modules/@s/n` for
@@ -86,10 +89,13 @@ export function containModules(entryPackage: string): esbuild.Plugin {
         if (unresolved && packageOfFile(importer) === undefined) return { errors: [{ text: refusal(args.path, unresolved.notes[0]?.text ?? unresolved.text) }] };
         if (result.errors.length > 0) return { errors: result.errors };
         if (result.namespace !== 'file' || result.external) return { ...result, pluginData: undefined };
+        const importerRoot = packageOfFile(importer);
+        if (importerRoot !== undefined && browserDisabled(importerRoot, args.path, result.path)) return { path: result.path, namespace: DISABLED };
         const why = whyOutside(args.path, result.path, importer, entryRoot);
         if (why !== undefined) return { errors: [{ text: refusal(args.path, why) }] };
         return { path: result.path, namespace: 'file', sideEffects: result.sideEffects };
       });
+      build.onLoad({ filter: /.*/, namespace: DISABLED }, () => ({ contents: '', loader: 'js' }));
     },
   };
 }
