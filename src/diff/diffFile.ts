@@ -11,6 +11,8 @@ import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeVa
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
+import type { CatchHandler } from './catchHandlers.ts';
+import { rethrown, thrownEdges } from './thrownEdges.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
@@ -28,8 +30,8 @@ export interface FindingEvidence {
   readonly edge?: { readonly element: string; readonly source: string };
   /** The edge values the scenario held before `edge` (the one that took the changed version to the changed lines it throws on). */
   readonly with?: readonly { readonly element: string; readonly source: string }[];
-  /** The base version on the same values: `returned` (the call), `completed` (the file), or absent for a new file. */
-  readonly base?: 'returned' | 'completed';
+  /** The base version on the same values: `returned` (the call), `completed` (the file), `rethrew` (the call let a thrown-value edge's value out unchanged), or absent for a new file. */
+  readonly base?: 'returned' | 'completed' | 'rethrew';
   /** The definitions the run had (element and source), for the reproduction. */
   readonly definitions: readonly { readonly element: string; readonly source: string }[];
   /** False for a ReferenceError at a use no run reached (found by reading the code). */
@@ -83,6 +85,8 @@ export interface FileDiffInput {
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
   readonly thisFields?: readonly ThisFields[];
+  /** The error handlers the change touches (catchHandlers): their thrown-value edges go first. */
+  readonly catchHandlers?: readonly CatchHandler[];
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -237,7 +241,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     if (candidates.length === 0) return;
     let base = reference;
     let admitted = candidates;
-    if (edge) {
+    if (edge?.thrown !== undefined) {
+      // A thrown value counts where the changed handler fails on it (rethrown or returned by the base: thrownOutcome).
+      base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
+      runs += base.result.runs;
+      admitted = candidates.filter((e) => (input.catchHandlers ?? []).some((h) => e.line >= h.start && e.line <= h.end));
+    } else if (edge) {
       base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
       runs += base.result.runs;
       // An edge value counts where the base version handled it: it took another branch for it (a
@@ -254,7 +263,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       }
     }
     for (const e of admitted) {
-      const verdict = baseOutcome(e, changed.result, base.result);
+      const verdict = edge?.thrown !== undefined ? rethrown(e, edge.thrown, base.result) : baseOutcome(e, changed.result, base.result);
       if (verdict) add(e, edge ? 'edge' : 'learnt', evidenceOf(changed.result, changed.defs, e, edge, verdict, scenario?.chain), changed, base);
     }
   };
@@ -349,6 +358,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     await compare(changed, edge, sc);
     return changed;
   };
+  // Thrown values first, where the change touches an error handler (none otherwise: nothing to spend).
+  const top = scenarios[0]!;
+  for (const edge of thrownEdges(top.defs, input.catchHandlers ?? [], after.driveOnly.map((k) => targets[k]!))) {
+    if (edges >= budget) break;
+    await tryEdge(edge, top);
+  }
   const chained = new Map<string, Scenario>();
   for (const { edge, sc } of tryEdges(scenarios)) {
     if (edges >= budget - (chained.size > 0 ? Math.floor(budget / 3) : 0)) break;
