@@ -208,7 +208,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const siblings = drive && owner !== undefined ? order.slice(0, order.indexOf(drive)).filter((d) => targets[d.k]?.owner === owner && targets[d.k]?.kind === 'method') : [];
     const parent = name !== undefined && returned.has(name) ? order.find((d) => name.startsWith(`${targets[d.k]?.name}.`) && entries.has(targets[d.k]?.name ?? '')) : undefined;
     const repro = input.reproductions && run && rendered
-      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}), ...(how === 'unguarded' && omit !== undefined ? { absent: [omit] } : {}) })
+      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}), ...(how === 'unguarded' && omit !== undefined ? { absent: [omit] } : {}), ...(evidence.base === 'rethrew' ? { rethrows: true } : {}) })
       : undefined;
     findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };
