@@ -1,3 +1,8 @@
+/** The file's top-level lines the hooks need: Node's own `require` (a learnt module table may be named `require` inside the test). */
+export const ABSENT_PACKAGE_IMPORTS: readonly string[] = [
+  "const sourceOf = (url) => require('node:fs').readFileSync(require('node:url').fileURLToPath(url), 'utf8');",
+];
+
 /**
  * Source lines of a reproduction (reproduction.ts) that stand in for the npm packages the
  * repository's files load and the checkout has not installed (the run's sandbox gave them values
@@ -11,11 +16,9 @@
  */
 export const ABSENT_PACKAGE_HOOKS: readonly string[] = [
   '  {',
-  "  const { readFileSync: readSource } = require('node:fs');",
-  "  const { fileURLToPath } = require('node:url');",
   "  const hollow = () => { const f = function () {}; const p = new Proxy(f, { get: (t, k) => (k === 'prototype' ? t.prototype : k === 'then' || typeof k === 'symbol' ? undefined : k === 'toString' || k === 'valueOf' ? () => '' : p), apply: () => p, construct: () => p }); return p; };",
   '  // The names a file imports from a specifier (`import X, { a, b as c } from "pkg"`, `export { a } from "pkg"`): the stand-in exports them.',
-  "  const importedNames = (parentURL, specifier) => { try { const source = readSource(fileURLToPath(parentURL), 'utf8'); const names = new Set(); const quoted = specifier.replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&'); for (const m of source.matchAll(new RegExp(`(?:import|export)\\\\s*(?:[\\\\w$]+\\\\s*,\\\\s*)?\\\\{([^}]*)\\\\}\\\\s*from\\\\s*['\"]${quoted}['\"]`, 'g'))) for (const part of m[1].split(',')) { const name = part.trim().split(/\\s+as\\s+/)[0]; if (/^[A-Za-z_$][\\w$]*$/.test(name) && name !== 'default') names.add(name); } return [...names]; } catch { return []; } };",
+  "  const importedNames = (parentURL, specifier) => { try { const source = sourceOf(parentURL); const names = new Set(); const quoted = specifier.replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&'); for (const m of source.matchAll(new RegExp(`(?:import|export)\\\\s*(?:[\\\\w$]+\\\\s*,\\\\s*)?\\\\{([^}]*)\\\\}\\\\s*from\\\\s*['\"]${quoted}['\"]`, 'g'))) for (const part of m[1].split(',')) { const name = part.trim().split(/\\s+as\\s+/)[0]; if (/^[A-Za-z_$][\\w$]*$/.test(name) && name !== 'default') names.add(name); } return [...names]; } catch { return []; } };",
   '  registerHooks({',
   '    resolve(specifier, context, nextResolve) {',
   '      try {',

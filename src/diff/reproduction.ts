@@ -3,7 +3,7 @@ import type { DriveRecord } from '../protocol/runtime.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import { drivenArguments, drivenCalls } from '../emit/drivenCalls.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
-import { ABSENT_PACKAGE_HOOKS } from './absentPackages.ts';
+import { ABSENT_PACKAGE_HOOKS, ABSENT_PACKAGE_IMPORTS } from './absentPackages.ts';
 
 /** What a reproduction needs of the run that showed a finding. */
 export interface ReproductionParts {
@@ -95,6 +95,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     // Here, not in the test: a learnt `require` (the module table) is declared in its body.
     ...(esm ? ["const { createRequire, registerHooks } = require('node:module');", "const { pathToFileURL } = require('node:url');"]
       : ["const { readFileSync } = require('node:fs');", "const { compileFunction } = require('node:vm');", "const { createRequire, registerHooks } = require('node:module');"]),
+    ...ABSENT_PACKAGE_IMPORTS,
     `const target = path.resolve(process.env.SNIPEXEC_TARGET || ${jsString(parts.file)});`,
     '',
     `test(${jsString(title)}, async () => {`,
