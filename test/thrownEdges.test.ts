@@ -74,12 +74,31 @@ test('diff: a catch handler that reads e.response.status unguarded fails on a st
   const { report } = await change('load.js', LOAD_BEFORE, LOAD_AFTER);
   const found = report.findings.map((f) => [f.line, f.message, f.evidence.edge?.element, f.evidence.base]);
   assert.deepEqual(found.filter((f) => f[1] === "Cannot read properties of undefined (reading 'status')"), [
-    [8, "Cannot read properties of undefined (reading 'status')", 'require("api-client").fetch', 'returned'],
+    // The error exploration made the call fail with, given a string; the chain's callee replaced by one that rejects.
+    [8, "Cannot read properties of undefined (reading 'status')", 'require("api-client").fetch()!', 'returned'],
     [15, "Cannot read properties of undefined (reading 'status')", 'require("api-client").get', 'returned'],
   ]);
-  const f = report.findings[0]!;
-  assert.equal(f.evidence.edge?.source, "function fetch() { throw 'example'; }");
-  assert.match(evidenceText(f), /with require\("api-client"\)\.fetch = function fetch\(\) \{ throw 'example'; \}; the base version returned/);
+  const f = report.findings.find((x) => x.line === 15)!;
+  assert.equal(f.evidence.edge?.source, "function get() { return Promise.reject('example'); }");
+  assert.match(evidenceText(f), /with require\("api-client"\)\.get = function get\(\) \{ return Promise\.reject\('example'\); \}; the base version returned/);
+});
+
+test('diff: a package called as a function in a try block: the error exploration made it fail with is given the thrown values', async () => {
+  const before = `'use strict';
+const request = require('req-lib');
+module.exports.load = async function load(id) {
+  try {
+    return await request('/items/' + id);
+  } catch (e) {
+    return { failed: true, status: e && e.response ? e.response.status : 0 };
+  }
+};
+`;
+  const after = before.replace('e && e.response ? e.response.status : 0', 'e.response.status');
+  const { report } = await change('req.js', before, after);
+  assert.deepEqual(report.findings.map((f) => [f.line, f.message, f.evidence.edge?.element, f.evidence.edge?.source, f.evidence.base]).filter((f) => f[3] === "'example'"), [
+    [7, "Cannot read properties of undefined (reading 'status')", 'require("req-lib")()!', "'example'", 'returned'],
+  ]);
 });
 
 // The base lets a thrown value out unchanged; the change writes to its stack and fails where it is read-only.

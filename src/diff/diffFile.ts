@@ -12,7 +12,7 @@ import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
 import type { CatchHandler } from './catchHandlers.ts';
-import { rethrown, thrownEdges } from './thrownEdges.ts';
+import { rethrown, thrownScenarios } from './thrownEdges.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
@@ -359,10 +359,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     return changed;
   };
   // Thrown values first, where the change touches an error handler (none otherwise: nothing to spend).
-  const top = scenarios[0]!;
-  for (const edge of thrownEdges(top.defs, input.catchHandlers ?? [], after.driveOnly.map((k) => targets[k]!))) {
+  for (const { edge, sc } of thrownScenarios(scenarios, input.catchHandlers ?? [], after.driveOnly.map((k) => targets[k]!))) {
     if (edges >= budget) break;
-    await tryEdge(edge, top);
+    await tryEdge(edge, sc);
   }
   const chained = new Map<string, Scenario>();
   for (const { edge, sc } of tryEdges(scenarios)) {
