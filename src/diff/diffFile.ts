@@ -241,14 +241,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     if (candidates.length === 0) return;
     let base = reference;
     let admitted = candidates;
-    if (edge?.thrown !== undefined) {
-      // A thrown value counts where the changed handler fails on it (rethrown or returned by the base: thrownOutcome).
+    if (edge) {
       base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
       runs += base.result.runs;
-      admitted = candidates.filter((e) => (input.catchHandlers ?? []).some((h) => e.line >= h.start && e.line <= h.end));
-    } else if (edge) {
-      base = await before.run(changed.defs, new Set([...(scenario?.held ?? []), edge.element]), EDGE_RUNS);
-      runs += base.result.runs;
+      // A thrown value counts where the changed handler fails on it, the base having let it out or returned (rethrown).
+      if (edge.thrown !== undefined) admitted = candidates.filter((e) => (input.catchHandlers ?? []).some((h) => e.line >= h.start && e.line <= h.end));
       // An edge value counts where the base version handled it: it took another branch for it (a
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
       // also where the base tests the same path for absence elsewhere (its authors believe callers
@@ -256,7 +253,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // string, list or zero (values of the expected type need no guard) or a whole argument left
       // out or null that the base's function read, its call returning (a caller may omit it, and
       // the base coped). A member of one (`user.profile` undefined) needs the base's branch.
-      if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
+      else if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
         if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
         else return;
