@@ -11,6 +11,8 @@ import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeVa
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
+import type { CatchHandler } from './catchHandlers.ts';
+import { rethrown, thrownScenarios } from './thrownEdges.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import { arityOf, driveArity, shorterCalls } from './shorterCalls.ts';
 
@@ -29,8 +31,8 @@ export interface FindingEvidence {
   readonly edge?: { readonly element: string; readonly source: string };
   /** The edge values the scenario held before `edge` (the one that took the changed version to the changed lines it throws on). */
   readonly with?: readonly { readonly element: string; readonly source: string }[];
-  /** The base version on the same values: `returned` (the call), `completed` (the file), or absent for a new file. */
-  readonly base?: 'returned' | 'completed';
+  /** The base version on the same values: `returned` (the call), `completed` (the file), `rethrew` (the call let a thrown-value edge's value out unchanged), or absent for a new file. */
+  readonly base?: 'returned' | 'completed' | 'rethrew';
   /** The definitions the run had (element and source), for the reproduction. */
   readonly definitions: readonly { readonly element: string; readonly source: string }[];
   /** False for a ReferenceError at a use no run reached (found by reading the code). */
@@ -84,6 +86,8 @@ export interface FileDiffInput {
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
   readonly thisFields?: readonly ThisFields[];
+  /** The error handlers the change touches (catchHandlers): their thrown-value edges go first. */
+  readonly catchHandlers?: readonly CatchHandler[];
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -206,7 +210,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const siblings = drive && owner !== undefined ? order.slice(0, order.indexOf(drive)).filter((d) => targets[d.k]?.owner === owner && targets[d.k]?.kind === 'method') : [];
     const parent = name !== undefined && returned.has(name) ? order.find((d) => name.startsWith(`${targets[d.k]?.name}.`) && entries.has(targets[d.k]?.name ?? '')) : undefined;
     const repro = input.reproductions && run && rendered
-      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}), ...(how === 'unguarded' && omit !== undefined ? { absent: [omit] } : {}) })
+      ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}), ...(how === 'unguarded' && omit !== undefined ? { absent: [omit] } : {}), ...(evidence.base === 'rethrew' ? { rethrows: true } : {}) })
       : undefined;
     findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };
@@ -246,6 +250,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // `arguments.length`) and its call returned: the base copes with the callers' shorter call.
       const arity = arityOf(edge);
       if (arity && !(tookOtherBranch(base.result, reference.result) && (base.result.drives ?? []).some((d) => d.target === arity.target && d.outcome === 'returned'))) return;
+      // A thrown value counts where the changed handler fails on it, the base having let it out or returned (rethrown).
+      if (edge.thrown !== undefined) admitted = candidates.filter((e) => (input.catchHandlers ?? []).some((h) => e.line >= h.start && e.line <= h.end));
       // An edge value counts where the base version handled it: it took another branch for it (a
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
       // also where the base tests the same path for absence elsewhere (its authors believe callers
@@ -253,14 +259,14 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // string, list or zero (values of the expected type need no guard) or a whole argument left
       // out or null that the base's function read, its call returning (a caller may omit it, and
       // the base coped). A member of one (`user.profile` undefined) needs the base's branch.
-      if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
+      else if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
         if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
         else return;
       }
     }
     for (const e of admitted) {
-      const verdict = baseOutcome(e, changed.result, base.result);
+      const verdict = edge?.thrown !== undefined ? rethrown(e, edge.thrown, base.result) : baseOutcome(e, changed.result, base.result);
       if (!verdict) continue;
       const shown = await onBaseValues(changed, base, e, edge, scenario);
       add(e, edge ? 'edge' : 'learnt', evidenceOf(shown.result, shown.defs, e, edge, verdict, scenario?.chain), shown, base);
@@ -373,6 +379,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     await compare(changed, edge, sc);
     return changed;
   };
+  // Thrown values first, where the change touches an error handler (none otherwise: nothing to spend).
+  for (const { edge, sc } of thrownScenarios(scenarios, input.catchHandlers ?? [], after.driveOnly.map((k) => targets[k]!))) {
+    if (edges >= budget) break;
+    await tryEdge(edge, sc);
+  }
   const chained = new Map<string, Scenario>();
   for (const { edge, sc } of tryEdges(scenarios)) {
     if (edges >= budget - (chained.size > 0 ? Math.floor(budget / 3) : 0)) break;

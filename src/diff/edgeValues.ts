@@ -8,6 +8,8 @@ export interface EdgeValue {
   /** The value, as source. */
   readonly source: string;
   readonly category: Category;
+  /** A thrown-value edge (thrownEdges): the message drive records when a call lets the thrown value out. */
+  readonly thrown?: string;
 }
 
 /** An edge value before it is given an element. */

@@ -29,7 +29,7 @@ export function evidenceText(f: Finding): string {
   if (f.how === 'unguarded') return `the base version tests whether this global exists; the change uses it with no such test (where it is absent)${reached}`;
   const input = e.call !== undefined ? `throws on ${e.call}` : 'throws while the file loads';
   const edge = e.edge ? ` with ${[...(e.with ?? []), e.edge].map((x) => `${x.element} = ${x.source}`).join(' and ')}` : '';
-  const base = e.base === 'returned' ? '; the base version returned on the same input' : e.base === 'completed' ? '; the base version ran without it on the same values' : f.how === 'own' ? ' (a new file: its own values cause it)' : '';
+  const base = e.base === 'returned' ? '; the base version returned on the same input' : e.base === 'completed' ? '; the base version ran without it on the same values' : e.base === 'rethrew' ? '; the base version let the thrown value out unchanged on the same input' : f.how === 'own' ? ' (a new file: its own values cause it)' : '';
   return `${input}${edge}${base}`;
 }
 

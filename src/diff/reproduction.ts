@@ -3,6 +3,7 @@ import type { DriveRecord } from '../protocol/runtime.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import { drivenArguments, drivenCalls } from '../emit/drivenCalls.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
+import { ABSENT_PACKAGE_HOOKS, ABSENT_PACKAGE_IMPORTS } from './absentPackages.ts';
 
 /** What a reproduction needs of the run that showed a finding. */
 export interface ReproductionParts {
@@ -26,6 +27,8 @@ export interface ReproductionParts {
   readonly callText: string | undefined;
   /** Globals deleted before the file loads: one the change uses without the base version's test for it (`unguarded`). */
   readonly absent?: readonly string[];
+  /** The call throws a value on purpose (a thrown-value edge) that the base version lets out: that value passes, only a TypeError, RangeError or ReferenceError fails. */
+  readonly rethrows?: boolean;
 }
 
 const MADE = '__snipexec_made';
@@ -92,6 +95,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     // Here, not in the test: a learnt `require` (the module table) is declared in its body.
     ...(esm ? ["const { createRequire, registerHooks } = require('node:module');", "const { pathToFileURL } = require('node:url');"]
       : ["const { readFileSync } = require('node:fs');", "const { compileFunction } = require('node:vm');", "const { createRequire, registerHooks } = require('node:module');"]),
+    ...ABSENT_PACKAGE_IMPORTS,
     `const target = path.resolve(process.env.SNIPEXEC_TARGET || ${jsString(parts.file)});`,
     '',
     `test(${jsString(title)}, async () => {`,
@@ -100,6 +104,9 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     ...(parts.absent ?? []).map((name) => `  delete globalThis[${jsString(name)}]; // an environment without it, where the base version's test for it mattered`),
   ];
   const learntRequire = table ? 'require' : 'undefined';
+  const settle = (made: string) => (parts.rethrows
+    ? `  try { await ${made}; } catch (error) { if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError) throw error; } // the thrown value itself, let out as the base version does`
+    : `  await ${made};`);
   const body = esm ? [
     `  Object.assign(globalThis, { ${[MADE, ...names].map((n) => (n === MADE ? `${MADE}: {}` : n)).join(', ')} });`,
     // As in the run: snipexec gives every file CommonJS's names (code written for a bundler's CommonJS output tests them).
@@ -107,6 +114,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     '  globalThis.exports ??= globalThis.module.exports;',
     '  globalThis.require ??= createRequire(target);',
     `  const learnt = ${learntRequire};`,
+    ...ABSENT_PACKAGE_HOOKS,
     '  const learntModule = (specifier) => { if (!learnt) return undefined; try { return { value: learnt(specifier) }; } catch { return undefined; } };',
     '  const targetUrl = pathToFileURL(target).href;',
     '  registerHooks({',
@@ -139,9 +147,10 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     '    },',
     '  });',
     '  const loaded = await import(`${targetUrl}?snipexec=${Date.now()}`);',
-    '  await loaded.__snipexec_call();',
+    settle('loaded.__snipexec_call()'),
   ] : [
     '  const realRequire = createRequire(target);',
+    ...ABSENT_PACKAGE_HOOKS,
     ...(table ? [
       "  const moduleRequire = (id) => { try { return require(id); } catch (error) { if (error && error.code === 'MODULE_NOT_FOUND') return realRequire(id); throw error; } };",
       // The repository's other files load for real, as in the run; the packages they require are the learnt ones too.
@@ -164,7 +173,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     `  const run = compileFunction(readFileSync(target, 'utf8') + ${jsString(`
 ;return () => (${call});`)}, ${JSON.stringify(['exports', 'require', 'module', '__filename', '__dirname', MADE, ...names])}, { filename: target });`,
     `  const call = run(module.exports, moduleRequire, module, target, path.dirname(target), ${[MADE, ...names].join(', ')});`,
-    '  await call();',
+    settle('call()'),
   ];
   const tail = [
     // What the call (or the file) left to timers and promises: a callback the learnt values call later.
