@@ -11,6 +11,7 @@ import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeVa
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
+import { receiverFields, receiversByIndex } from './receiverFields.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
@@ -83,6 +84,8 @@ export interface FileDiffInput {
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
   readonly thisFields?: readonly ThisFields[];
+  /** The fields of `this` the base version's file reads (thisFields): the only ones a driven method's receiver learns (receiverFields). */
+  readonly baseThisReads?: ReadonlySet<string>;
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -120,6 +123,8 @@ class Version {
   /** The drive targets it calls, by index, and their names. */
   readonly driveOnly: readonly number[];
   readonly targetNames: readonly string[];
+  /** Per target index, the fields of `this` its receiver learns (receiverFields), set once both versions' targets are known. */
+  private receivers: Record<number, readonly string[]> = {};
 
   private constructor(session: SnippetSession, driveOnly: readonly number[]) {
     this.session = session;
@@ -134,13 +139,23 @@ class Version {
     return new Version(session, only);
   }
 
+  /** Drives these targets (by name) on receivers that inherit from their owners, with these fields learnt. */
+  learnReceivers(byName: ReadonlyMap<string, readonly string[]>): void {
+    this.receivers = receiversByIndex(this.session.instrumented.driveTargets, byName);
+  }
+
+  /** The run's configuration: drive limited to the targets around the change, on the receivers callers make. */
+  private get config() {
+    return { ...this.session.config, driveOnly: this.driveOnly, driveEntered: true, ...(Object.keys(this.receivers).length > 0 ? { driveReceivers: this.receivers } : {}) };
+  }
+
   /** Runs with these definitions (learning what else its path needs), `held` at their values. */
   async run(defs: ReadonlyMap<string, Definition> | undefined, held?: ReadonlySet<string>, maxRuns?: number): Promise<VersionRun> {
     const { session } = this;
     const book = session.newBook(held);
     if (defs) book.restore(new Map(defs));
     const options = maxRuns === undefined ? session.options : { ...session.options, maxRuns };
-    const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly, driveEntered: true }, book, options);
+    const scenario = await session.run(this.config, book, options);
     book.restore(scenario.ranWith);
     const rendered = renderDefinitions(book.defs);
     const result = session.result(scenario.last, book, rendered, scenario.runs);
@@ -149,7 +164,7 @@ class Version {
 
   /** Exploration's scenarios after `first` (runSnippet's tree, drive limited as in every run): the definitions of each kept one. */
   async explore(first: VersionRun, scenarios: number): Promise<{ defs: Map<string, Definition>; runs: number }[]> {
-    const { kept } = await exploreScenarios(this.session, { ...this.session.config, driveOnly: this.driveOnly, driveEntered: true }, first.scenario, first.book, first.rendered, scenarios);
+    const { kept } = await exploreScenarios(this.session, this.config, first.scenario, first.book, first.rendered, scenarios);
     return kept.map((k) => ({ defs: k.defs, runs: k.result.runs }));
   }
 }
@@ -171,6 +186,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const after = await Version.open(input.after, input.file, input.root, input.seed, (targets) => drivenAround(targets, fragments, input.thisFields ?? []));
   if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
   const targets = after.session.instrumented.driveTargets;
+  const receivers = receiverFields(targets, after.driveOnly, input.thisFields ?? [], input.before === undefined ? undefined : input.baseThisReads ?? new Set());
+  after.learnReceivers(receivers);
   // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
   const entryOf = new Map(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [[f, t.name] as const] : []; }));
   // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are
@@ -215,6 +232,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   }
   const before = await Version.open(input.before, input.file, input.root, input.seed, (targets) => targets.flatMap((t, k) => (after.targetNames.includes(t.name) ? [k] : [])));
   if (!(before instanceof Version)) return { fragments: report, findings, runs, edges: 0 };
+  before.learnReceivers(receivers);
   // The base version on the learnt values: what an edge value must change in it to count as handled.
   const baseFirst = await before.run(first.defs);
   runs += baseFirst.result.runs;

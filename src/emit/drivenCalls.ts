@@ -3,6 +3,7 @@ import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
 import { failureSource } from './sourceText.ts';
+import { receiverFieldElementId } from '../protocol/elementIds.ts';
 
 /** Where the program keeps the instance each class's methods are called on. */
 const MADE = '__snipexec_made';
@@ -32,6 +33,18 @@ export function drivenArguments(target: Pick<DriveTarget, 'name'>, count: number
     if (i === 0 && record?.errorArg !== undefined) return record.errorArg === 'error' ? failureSource(`${target.name}#arg0`) : 'null';
     return accessors.get(`${target.name}#arg${i}`) ?? 'undefined';
   });
+}
+
+/**
+ * The object drive called a member of `owner` on (driveReceivers): one inheriting from the owner,
+ * with the fields of `this` learnt in the run (`Object.assign(Object.create(res), { app: … })`).
+ */
+function callersReceiver(target: Pick<DriveTarget, 'name'>, owner: string, fields: readonly string[], accessors: ReadonlyMap<string, string>): string {
+  const set = fields.flatMap((f) => {
+    const value = accessors.get(receiverFieldElementId(target.name, f));
+    return value === undefined ? [] : [`${t.isValidIdentifier(f, false) ? f : JSON.stringify(f)}: ${value}`];
+  });
+  return `Object.assign(Object.create(${owner}), { ${set.join(', ')} })`;
 }
 
 /**
@@ -74,7 +87,7 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
     else if (target.kind === 'constructor') expression = `(${made(owner)} = new ${owner}(${args(target, target.params)}))`;
     else if (target.kind === 'static') expression = `${member(owner, key)}(${args(target, target.params)})`;
     else {
-      const on = target.memberOf === 'class' && !target.static ? instance(owner, record.receiver) : target.memberOf === 'prototype' ? instance(owner.replace(/\.prototype$/, ''), record.receiver) : owner;
+      const on = target.memberOf === 'class' && !target.static ? instance(owner, record.receiver) : target.memberOf === 'prototype' ? instance(owner.replace(/\.prototype$/, ''), record.receiver) : record.receiver === 'inherit' ? callersReceiver(target, owner, record.fields ?? [], accessors) : owner;
       if (target.kind === 'getter') expression = member(on, key);
       else if (target.kind === 'setter') expression = `(${member(on, key)} = ${args(target, 1)})`;
       else if (target.memberOf === 'prototype') expression = `${member(owner, key)}.call(${[on, args(target, target.params)].filter((a) => a !== '').join(', ')})`;

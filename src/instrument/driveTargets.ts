@@ -170,6 +170,13 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
             return;
           }
         }
+        // `obj.__defineGetter__('host', function () {…})`: a getter (or setter) of obj, read on it.
+        const accessor = definedAccessor(fn, parentNode);
+        if (accessor) {
+          const k = add(fn, { name: `${accessor.owner}.${accessor.key}`, kind: accessor.kind, memberOf: 'object', key: accessor.key, topLevel: false, ...(topLevel ? { owner: accessor.owner } : {}) });
+          if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node, thunk(accessor.owner)]));
+          return;
+        }
         // Where a function takes its name from its place, wrapping it would change `.name`.
         if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
         const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parentNode);
@@ -302,6 +309,19 @@ function staticKey(key: t.Node): string | undefined {
   if (t.isStringLiteral(key)) return key.value;
   if (t.isNumericLiteral(key)) return String(key.value);
   return undefined;
+}
+
+/**
+ * `obj.__defineGetter__('key', fn)` (or `__defineSetter__`) at the top level: the accessor fn is of
+ * `obj` (a chain of names), defined on it as Object.defineProperty would.
+ */
+function definedAccessor(fn: t.Function, parent: t.Node): { owner: string; key: string; kind: 'getter' | 'setter' } | undefined {
+  if (!t.isCallExpression(parent) || parent.arguments[1] !== fn || !t.isStringLiteral(parent.arguments[0])) return undefined;
+  const callee = parent.callee;
+  if (!t.isMemberExpression(callee) || callee.computed || !t.isIdentifier(callee.property)) return undefined;
+  const kind = callee.property.name === '__defineGetter__' ? 'getter' : callee.property.name === '__defineSetter__' ? 'setter' : undefined;
+  const owner = chain(callee.object);
+  return kind && owner !== undefined && isPropertyName(parent.arguments[0].value) ? { owner, key: parent.arguments[0].value, kind } : undefined;
 }
 
 /** `a.b.c` as owner `a.b` and key `c`, for a chain of identifiers and static keys only (reading it again has no side effect of its own). */

@@ -64,3 +64,8 @@ export function thrownElementId(callee: string): string {
 export function callbackElementId(callee: string, index: number, prop: string | undefined): string {
   return `${callee}#cb${index}${prop === undefined ? '' : '.' + prop}`;
 }
+
+/** A field of `this` a driven method's callers set on its receiver (driveReceivers): the target's name, then `#this.` and the field. */
+export function receiverFieldElementId(target: string, field: string): string {
+  return `${target}#this.${field}`;
+}
