@@ -84,8 +84,8 @@ export interface FileDiffInput {
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
   readonly thisFields?: readonly ThisFields[];
-  /** The fields of `this` the base version's file reads (thisFields): the only ones a driven method's receiver learns (receiverFields). */
-  readonly baseThisReads?: ReadonlySet<string>;
+  /** The fields of `this` each function of the base version reads and writes: its receivers learn its own, the changed version's only those the base reads too (receiverFields). */
+  readonly baseThisFields?: readonly ThisFields[];
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -186,8 +186,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const after = await Version.open(input.after, input.file, input.root, input.seed, (targets) => drivenAround(targets, fragments, input.thisFields ?? []));
   if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
   const targets = after.session.instrumented.driveTargets;
-  const receivers = receiverFields(targets, after.driveOnly, input.thisFields ?? [], input.before === undefined ? undefined : input.baseThisReads ?? new Set());
-  after.learnReceivers(receivers);
+  const baseThisReads = new Set((input.baseThisFields ?? []).flatMap((f) => [...f.reads]));
+  after.learnReceivers(receiverFields(targets, after.driveOnly, input.thisFields ?? [], input.before === undefined ? undefined : baseThisReads));
   // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
   const entryOf = new Map(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [[f, t.name] as const] : []; }));
   // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are
@@ -232,7 +232,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   }
   const before = await Version.open(input.before, input.file, input.root, input.seed, (targets) => targets.flatMap((t, k) => (after.targetNames.includes(t.name) ? [k] : [])));
   if (!(before instanceof Version)) return { fragments: report, findings, runs, edges: 0 };
-  before.learnReceivers(receivers);
+  before.learnReceivers(receiverFields(before.session.instrumented.driveTargets, before.driveOnly, input.baseThisFields ?? [], undefined));
   // The base version on the learnt values: what an edge value must change in it to count as handled.
   const baseFirst = await before.run(first.defs);
   runs += baseFirst.result.runs;

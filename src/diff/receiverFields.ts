@@ -9,8 +9,9 @@ import type { ThisFields } from './thisFields.ts';
  * calls `Object.create(res)` with `app` and `req` set), so drive learns them (driveReceivers); the
  * owner's own members (`this.set`) stay real, the guest skipping any field the owner's chain has.
  *
- * `baseReads`: the fields of `this` the base version's file reads. A field only the changed version
- * reads stays unset: learning it would hide a typo the change makes (`this.ap` for `this.app`).
+ * `baseReads`: the fields of `this` the base version's file reads, for the changed version. A field
+ * only the changed version reads stays unset: learning it would hide a typo the change makes
+ * (`this.ap` for `this.app`). The base version learns its own (no `baseReads`).
  * Keyed by target name: the two versions number their targets apart.
  */
 export function receiverFields(targets: readonly DriveTarget[], driven: readonly number[], fields: readonly ThisFields[], baseReads: ReadonlySet<string> | undefined): Map<string, string[]> {
