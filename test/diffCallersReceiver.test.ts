@@ -97,3 +97,24 @@ test('diff: a getter defined with __defineGetter__ is driven on a receiver calle
   assert.ok(f.reproduction, 'it has a reproduction');
   assert.deepEqual(replayed(dir, 'req.js', REQ_BEFORE, f.reproduction!), { failsOnChanged: true, passesOnBase: true });
 });
+
+test('diff: an object extending an outside class (`{ __proto__: Store.prototype }`) is driven on an instance its constructor made: the inherited methods find their state; found and replays', async () => {
+  const store = 'class Store {\n  constructor() {\n    this.map = new Map();\n  }\n  put(key, value) {\n    this.map.set(key, value);\n  }\n}\nmodule.exports = Store;\n';
+  const before = `'use strict';
+var Store = require('./store');
+var res = module.exports = { __proto__: Store.prototype };
+
+res.save = function (obj) {
+  var key = this.app.get('key');
+  var body = JSON.stringify(obj);
+  if (body === undefined) body = '';
+  this.put(key, body.trim());
+};
+`;
+  const after = before.replace("  if (body === undefined) body = '';\n", '');
+  const dir = gitRepo({ 'res.js': before, 'store.js': store });
+  writeFileSync(join(dir, 'res.js'), after);
+  const report = await runDiff({ cwd: dir, reproductions: true });
+  assert.deepEqual(found(report), [[8, 'TypeError', "Cannot read properties of undefined (reading 'trim')"]]);
+  assert.deepEqual(replayed(dir, 'res.js', before, report.findings[0]!.reproduction!), { failsOnChanged: true, passesOnBase: true });
+});

@@ -35,16 +35,19 @@ export function drivenArguments(target: Pick<DriveTarget, 'name'>, count: number
   });
 }
 
+/** As drive makes it (instanceBelow): an instance of the outside class the owner extends, made without arguments, that inherits from the owner. */
+const INSTANCE_BELOW = "((owner) => { for (let p = Object.getPrototypeOf(owner); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) { const C = Object.getOwnPropertyDescriptor(p, 'constructor')?.value; if (typeof C !== 'function' || C.prototype !== p) continue; try { const below = function () {}; below.prototype = owner; return Reflect.construct(C, [], below); } catch { break; } } return Object.create(owner); })";
+
 /**
  * The object drive called a member of `owner` on (driveReceivers): one inheriting from the owner,
- * with the fields of `this` learnt in the run (`Object.assign(Object.create(res), { app: … })`).
+ * made as drive made it, with the fields of `this` learnt in the run (`Object.assign(Object.create(res), { app: … })`).
  */
-function callersReceiver(target: Pick<DriveTarget, 'name'>, owner: string, fields: readonly string[], accessors: ReadonlyMap<string, string>): string {
-  const set = fields.flatMap((f) => {
+function callersReceiver(target: Pick<DriveTarget, 'name'>, owner: string, record: DriveRecord, accessors: ReadonlyMap<string, string>): string {
+  const set = (record.fields ?? []).flatMap((f) => {
     const value = accessors.get(receiverFieldElementId(target.name, f));
     return value === undefined ? [] : [`${t.isValidIdentifier(f, false) ? f : JSON.stringify(f)}: ${value}`];
   });
-  return `Object.assign(Object.create(${owner}), { ${set.join(', ')} })`;
+  return `Object.assign(${record.constructed ? `${INSTANCE_BELOW}(${owner})` : `Object.create(${owner})`}, { ${set.join(', ')} })`;
 }
 
 /**
@@ -87,7 +90,7 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
     else if (target.kind === 'constructor') expression = `(${made(owner)} = new ${owner}(${args(target, target.params)}))`;
     else if (target.kind === 'static') expression = `${member(owner, key)}(${args(target, target.params)})`;
     else {
-      const on = target.memberOf === 'class' && !target.static ? instance(owner, record.receiver) : target.memberOf === 'prototype' ? instance(owner.replace(/\.prototype$/, ''), record.receiver) : record.receiver === 'inherit' ? callersReceiver(target, owner, record.fields ?? [], accessors) : owner;
+      const on = target.memberOf === 'class' && !target.static ? instance(owner, record.receiver) : target.memberOf === 'prototype' ? instance(owner.replace(/\.prototype$/, ''), record.receiver) : record.receiver === 'inherit' ? callersReceiver(target, owner, record, accessors) : owner;
       if (target.kind === 'getter') expression = member(on, key);
       else if (target.kind === 'setter') expression = `(${member(on, key)} = ${args(target, 1)})`;
       else if (target.memberOf === 'prototype') expression = `${member(owner, key)}.call(${[on, args(target, target.params)].filter((a) => a !== '').join(', ')})`;

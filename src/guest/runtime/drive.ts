@@ -15,8 +15,8 @@ import { inject, NONE } from './injection.ts';
 import { isPromise, settle } from './native.ts';
 import { isObjectLike, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, construct, defineProperty, getOwnPropertyDescriptor, ObjectCreate, WM, wmGet, wmSet } from './primordials.ts';
-import { injectedFailure, outcomeOf } from './probes.ts';
+import { apply, construct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, ObjectCtor, ObjectCreate, WM, wmGet, wmSet } from './primordials.ts';
+import { injectedFailure, isProbe, outcomeOf } from './probes.ts';
 import { config, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 
@@ -132,14 +132,15 @@ function instanceOfPrototype(proto: Dyn): { value: object; receiver: 'new' | 'cr
  * read (a field no call reads is not learnt, so not tried with edge values); one written first holds what was written.
  */
 function callersReceiver(target: GuestDriveTarget, owner: object, fields: readonly string[], record: DriveRecord): object {
-  const receiver = ObjectCreate(owner) as object;
+  const receiver = instanceBelow(owner, record);
   const learnt = list<string>();
   record.receiver = 'inherit';
   record.fields = learnt;
   const place = (field: string, value: unknown) => defineProperty(receiver, field, rec({ value, writable: true, enumerable: true, configurable: true }));
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i]!;
-    if (field in owner) continue;
+    // The owner's own chain has it; or the constructor that made the receiver set it.
+    if (field in owner || getOwnPropertyDescriptor(receiver, field)?.value !== undefined) continue;
     defineProperty(receiver, field, rec({
       configurable: true,
       enumerable: true,
@@ -156,6 +157,29 @@ function callersReceiver(target: GuestDriveTarget, owner: object, fields: readon
     }));
   }
   return receiver;
+}
+
+/**
+ * An object inheriting from `owner`: made by the constructor of the outside class the owner extends
+ * (`{ __proto__: http.ServerResponse.prototype }`: callers make a response, then give it the
+ * owner's members), without arguments, so the members it inherits find the state it sets up;
+ * Object.create(owner) when it extends none, or that constructor throws.
+ */
+function instanceBelow(owner: object, record: DriveRecord): object {
+  for (let p: Dyn = getPrototypeOf(owner); isObjectLike(p) && !isProbe(p); p = getPrototypeOf(p)) {
+    const C = getOwnPropertyDescriptor(p, 'constructor')?.value as Dyn;
+    if (typeof C !== 'function' || C === ObjectCtor || getOwnPropertyDescriptor(C, 'prototype')?.value !== p) continue;
+    try {
+      const below = function () {} as Dyn;
+      below.prototype = owner;
+      const made = construct(C, list(), below) as object;
+      record.constructed = true;
+      return made;
+    } catch {
+      break;
+    }
+  }
+  return ObjectCreate(owner) as object;
 }
 
 function driveOne(k: number, target: GuestDriveTarget): void {
