@@ -98,8 +98,8 @@ test('diff: a getter defined with __defineGetter__ is driven on a receiver calle
   assert.deepEqual(replayed(dir, 'req.js', REQ_BEFORE, f.reproduction!), { failsOnChanged: true, passesOnBase: true });
 });
 
-test('diff: an object extending an outside class (`{ __proto__: Store.prototype }`) is driven on an instance its constructor made: the inherited methods find their state; found and replays', async () => {
-  const store = 'class Store {\n  constructor() {\n    this.map = new Map();\n  }\n  put(key, value) {\n    this.map.set(key, value);\n  }\n}\nmodule.exports = Store;\n';
+test('diff: an object extending an outside class (`{ __proto__: Store.prototype }`) is driven on an instance its constructor made with learnt arguments: the inherited methods find their state; found and replays', async () => {
+  const store = 'class Store {\n  constructor(options) {\n    this.map = new Map();\n    this.limit = options.limit;\n  }\n  put(key, value) {\n    this.map.set(key, value);\n  }\n}\nmodule.exports = Store;\n';
   const before = `'use strict';
 var Store = require('./store');
 var res = module.exports = { __proto__: Store.prototype };
@@ -117,4 +117,22 @@ res.save = function (obj) {
   const report = await runDiff({ cwd: dir, reproductions: true });
   assert.deepEqual(found(report), [[8, 'TypeError', "Cannot read properties of undefined (reading 'trim')"]]);
   assert.deepEqual(replayed(dir, 'res.js', before, report.findings[0]!.reproduction!), { failsOnChanged: true, passesOnBase: true });
+});
+
+test('diff: a mixin whose methods call a method of this it lacks (this.listeners) gets no learnt method: a dropped guard there is drive\'s artefact, no finding', async () => {
+  const before = `'use strict';
+const Target = {
+  add(type, handler, options) {
+    for (const l of this.listeners(type)) {
+      if (l.handler === handler) return;
+    }
+    const once = options && options.once;
+    return { type, handler, once };
+  },
+};
+module.exports = Target;
+`;
+  const after = before.replace('const once = options && options.once;', 'const once = options.once;');
+  const { report } = await change('target.js', before, after);
+  assert.deepEqual(found(report), []);
 });

@@ -30,12 +30,16 @@ export function receiverFields(targets: readonly DriveTarget[], driven: readonly
  * The fields of `this` the owner's members read: the member's own, and those of the members it
  * reaches through `this` on the same receiver (`req.host` calls `this.get`, which reads
  * `this.headers`). All of them, not only those reached: a member may be reached by another name
- * (`req.get = req.header = function …`), and a field no call reads is never learnt.
+ * (`req.get = req.header = function …`), and a field no call reads is never learnt. Not a method it
+ * calls (`this.listeners(type)`): one the owner lacks makes it a mixin of a class callers have,
+ * whose method a learnt function cannot stand for (drive leaves it missing: diffFile's MIXIN_CALL).
  */
 function ownerReads(target: DriveTarget, targets: readonly DriveTarget[], fields: readonly ThisFields[]): Set<string> {
   const lines = new Set(targets.filter((t) => t.owner === target.owner && t.memberOf === 'object').map((t) => t.line));
   const keys = new Set(targets.filter((t) => t.owner === target.owner && t.key !== undefined).map((t) => t.key!));
-  return new Set(fields.filter((f) => lines.has(f.start)).flatMap((f) => [...f.reads]).filter((x) => !keys.has(x)));
+  const own = fields.filter((f) => lines.has(f.start));
+  const called = new Set(own.flatMap((f) => [...f.calls]));
+  return new Set(own.flatMap((f) => [...f.reads]).filter((x) => !keys.has(x) && !called.has(x)));
 }
 
 /** The same fields by the target indices of one version (driveReceivers). */

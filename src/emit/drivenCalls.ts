@@ -3,7 +3,7 @@ import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
 import { failureSource } from './sourceText.ts';
-import { receiverFieldElementId } from '../protocol/elementIds.ts';
+import { constructorArgumentElementId, receiverFieldElementId } from '../protocol/elementIds.ts';
 
 /** Where the program keeps the instance each class's methods are called on. */
 const MADE = '__snipexec_made';
@@ -35,8 +35,8 @@ export function drivenArguments(target: Pick<DriveTarget, 'name'>, count: number
   });
 }
 
-/** As drive makes it (instanceBelow): an instance of the outside class the owner extends, made without arguments, that inherits from the owner. */
-const INSTANCE_BELOW = "((owner) => { for (let p = Object.getPrototypeOf(owner); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) { const C = Object.getOwnPropertyDescriptor(p, 'constructor')?.value; if (typeof C !== 'function' || C.prototype !== p) continue; try { const below = function () {}; below.prototype = owner; return Reflect.construct(C, [], below); } catch { break; } } return Object.create(owner); })";
+/** As drive makes it (instanceBelow): an instance of the outside class the owner extends, made with the learnt arguments, that inherits from the owner. */
+const INSTANCE_BELOW = "((owner, args) => { for (let p = Object.getPrototypeOf(owner); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) { const C = Object.getOwnPropertyDescriptor(p, 'constructor')?.value; if (typeof C !== 'function' || C.prototype !== p) continue; try { const below = function () {}; below.prototype = owner; return Reflect.construct(C, args, below); } catch { break; } } return Object.create(owner); })";
 
 /**
  * The object drive called a member of `owner` on (driveReceivers): one inheriting from the owner,
@@ -47,7 +47,8 @@ function callersReceiver(target: Pick<DriveTarget, 'name'>, owner: string, recor
     const value = accessors.get(receiverFieldElementId(target.name, f));
     return value === undefined ? [] : [`${t.isValidIdentifier(f, false) ? f : JSON.stringify(f)}: ${value}`];
   });
-  return `Object.assign(${record.constructed ? `${INSTANCE_BELOW}(${owner})` : `Object.create(${owner})`}, { ${set.join(', ')} })`;
+  const args = Array.from({ length: record.constructed ?? 0 }, (_, i) => accessors.get(constructorArgumentElementId(target.name, i)) ?? 'undefined');
+  return `Object.assign(${record.constructed !== undefined ? `${INSTANCE_BELOW}(${owner}, [${args.join(', ')}])` : `Object.create(${owner})`}, { ${set.join(', ')} })`;
 }
 
 /**

@@ -69,3 +69,8 @@ export function callbackElementId(callee: string, index: number, prop: string | 
 export function receiverFieldElementId(target: string, field: string): string {
   return `${target}#this.${field}`;
 }
+
+/** An argument of the constructor that made a driven method's receiver (driveReceivers): below the receiver's fields, `res.json#this.constructor#arg0`. */
+export function constructorArgumentElementId(target: string, index: number): string {
+  return `${receiverFieldElementId(target, 'constructor')}#arg${index}`;
+}

@@ -108,8 +108,8 @@ export interface DriveRecord {
   receiver?: 'new' | 'create' | 'inherit';
   /** With `inherit`: the fields learnt on the receiver (`app` for `res.jsonp#this.app`). */
   fields?: string[];
-  /** With `inherit`: the receiver was made by the constructor of the outside class its owner extends, without arguments. */
-  constructed?: true;
+  /** With `inherit`: the receiver was made by the constructor of the outside class its owner extends, with this many learnt arguments. */
+  constructed?: number;
   /** A member assigned to its owner that the owner no longer held when it was called (its name was bound again). */
   detached?: true;
   /** An error-first target's first argument: null (nothing failed), or an error (exploration's outcome `error`). */

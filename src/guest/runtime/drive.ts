@@ -7,7 +7,7 @@
  * instance made with learnt constructor arguments. A call that throws is recorded, with
  * `drive: k` on its error, and the next one goes on.
  */
-import { receiverFieldElementId } from '../../protocol/elementIds.ts';
+import { constructorArgumentElementId, receiverFieldElementId } from '../../protocol/elementIds.ts';
 import type { DriveRecord, GuestDriveTarget } from '../../protocol/runtime.ts';
 import { entered, functions, ownerIsValue, owners } from './driveTargets.ts';
 import { recordError } from './errorAttribution.ts';
@@ -132,7 +132,7 @@ function instanceOfPrototype(proto: Dyn): { value: object; receiver: 'new' | 'cr
  * read (a field no call reads is not learnt, so not tried with edge values); one written first holds what was written.
  */
 function callersReceiver(target: GuestDriveTarget, owner: object, fields: readonly string[], record: DriveRecord): object {
-  const receiver = instanceBelow(owner, record);
+  const receiver = instanceBelow(target, owner, record);
   const learnt = list<string>();
   record.receiver = 'inherit';
   record.fields = learnt;
@@ -162,18 +162,26 @@ function callersReceiver(target: GuestDriveTarget, owner: object, fields: readon
 /**
  * An object inheriting from `owner`: made by the constructor of the outside class the owner extends
  * (`{ __proto__: http.ServerResponse.prototype }`: callers make a response, then give it the
- * owner's members), without arguments, so the members it inherits find the state it sets up;
- * Object.create(owner) when it extends none, or that constructor throws.
+ * owner's members), with learnt arguments (`res.json#this.constructor#arg0`, as many as it
+ * declares), so the members it inherits find the state it sets up; Object.create(owner) when it
+ * extends none, or that constructor throws.
  */
-function instanceBelow(owner: object, record: DriveRecord): object {
+function instanceBelow(target: GuestDriveTarget, owner: object, record: DriveRecord): object {
   for (let p: Dyn = getPrototypeOf(owner); isObjectLike(p) && !isProbe(p); p = getPrototypeOf(p)) {
     const C = getOwnPropertyDescriptor(p, 'constructor')?.value as Dyn;
     if (typeof C !== 'function' || C === ObjectCtor || getOwnPropertyDescriptor(C, 'prototype')?.value !== p) continue;
     try {
       const below = function () {} as Dyn;
       below.prototype = owner;
-      const made = construct(C, list(), below) as object;
-      record.constructed = true;
+      const count = getOwnPropertyDescriptor(C, 'length')?.value as unknown;
+      const args = list<unknown>();
+      for (let i = 0; i < (typeof count === 'number' ? count : 0) && i < 4; i++) {
+        const id = constructorArgumentElementId(target.name, i);
+        const v = inject(rec({ id, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of the constructor of ${target.name}'s receiver` }));
+        push(args, v === NONE ? undefined : v);
+      }
+      const made = construct(C, args, below) as object;
+      record.constructed = args.length;
       return made;
     } catch {
       break;
