@@ -136,3 +136,12 @@ module.exports = Target;
   const { report } = await change('target.js', before, after);
   assert.deepEqual(found(report), []);
 });
+
+test('diff: a getter defined with Object.defineProperty is driven on a receiver callers make; the dropped guard is found and replays', async () => {
+  const before = REQ_BEFORE.replace("req.__defineGetter__('host', function () {", "Object.defineProperty(req, 'host', {\n  get() {").replace('  return host.split(\':\')[0];\n});', "  return host.split(':')[0];\n  },\n});");
+  const after = before.replace('  if (!host) return;\n', '');
+  const { report, dir } = await change('req.js', before, after);
+  const f = report.findings.find((x) => x.message === "Cannot read properties of undefined (reading 'split')");
+  assert.ok(f, 'found');
+  assert.deepEqual(replayed(dir, 'req.js', before, f.reproduction!), { failsOnChanged: true, passesOnBase: true });
+});
