@@ -4,7 +4,8 @@
  * function makes the inner ones, which a later pass reaches). Arguments are injected values the
  * generator learns from how the function uses them. A plain function is called with no receiver
  * (a lost `this` still shows); a method on its object; a method of a class or a prototype on an
- * instance made with learnt constructor arguments. A call that throws is recorded, with
+ * instance made with learnt constructor arguments; in diff, a member of an object the file names on
+ * the object its callers make (callersReceiver). A call that throws is recorded, with
  * `drive: k` on its error, and the next one goes on.
  */
 import { constructorArgumentElementId, receiverFieldElementId } from '../../protocol/elementIds.ts';
@@ -159,6 +160,9 @@ function callersReceiver(target: GuestDriveTarget, owner: object, fields: readon
   return receiver;
 }
 
+/** Learnt arguments of the outside constructor that makes a receiver, at most: it declares how many it takes (its length). */
+const MAX_CONSTRUCTOR_ARGUMENTS = 4;
+
 /**
  * An object inheriting from `owner`: made by the constructor of the outside class the owner extends
  * (`{ __proto__: http.ServerResponse.prototype }`: callers make a response, then give it the
@@ -175,7 +179,7 @@ function instanceBelow(target: GuestDriveTarget, owner: object, record: DriveRec
       below.prototype = owner;
       const count = getOwnPropertyDescriptor(C, 'length')?.value as unknown;
       const args = list<unknown>();
-      for (let i = 0; i < (typeof count === 'number' ? count : 0) && i < 4; i++) {
+      for (let i = 0; i < (typeof count === 'number' ? count : 0) && i < MAX_CONSTRUCTOR_ARGUMENTS; i++) {
         const id = constructorArgumentElementId(target.name, i);
         const v = inject(rec({ id, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of the constructor of ${target.name}'s receiver` }));
         push(args, v === NONE ? undefined : v);
