@@ -13,6 +13,7 @@ import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.
 import type { ThisFields } from './thisFields.ts';
 import type { CatchHandler } from './catchHandlers.ts';
 import { rethrown, thrownScenarios } from './thrownEdges.ts';
+import { receiverFields, receiversByIndex } from './receiverFields.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import { arityOf, driveArity, shorterCalls } from './shorterCalls.ts';
 
@@ -88,6 +89,8 @@ export interface FileDiffInput {
   readonly thisFields?: readonly ThisFields[];
   /** The error handlers the change touches (catchHandlers): their thrown-value edges go first. */
   readonly catchHandlers?: readonly CatchHandler[];
+  /** The fields of `this` each function of the base version reads and writes: its receivers learn its own, the changed version's only those the base reads too (receiverFields). */
+  readonly baseThisFields?: readonly ThisFields[];
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -125,6 +128,8 @@ class Version {
   /** The drive targets it calls, by index, and their names. */
   readonly driveOnly: readonly number[];
   readonly targetNames: readonly string[];
+  /** Per target index, the fields of `this` its receiver learns (receiverFields), set once both versions' targets are known. */
+  private receivers: Record<number, readonly string[]> = {};
 
   private constructor(session: SnippetSession, driveOnly: readonly number[]) {
     this.session = session;
@@ -139,6 +144,16 @@ class Version {
     return new Version(session, only);
   }
 
+  /** Drives these targets (by name) on receivers that inherit from their owners, with these fields learnt. */
+  learnReceivers(byName: ReadonlyMap<string, readonly string[]>): void {
+    this.receivers = receiversByIndex(this.session.instrumented.driveTargets, byName);
+  }
+
+  /** The run's configuration: drive limited to the targets around the change, on the receivers callers make. */
+  private get config() {
+    return { ...this.session.config, driveOnly: this.driveOnly, driveEntered: true, ...(Object.keys(this.receivers).length > 0 ? { driveReceivers: this.receivers } : {}) };
+  }
+
   /** Runs with these definitions (learning what else its path needs), `held` at their values; `edge`: an arity edge's shorter call (shorterCalls). */
   async run(defs: ReadonlyMap<string, Definition> | undefined, held?: ReadonlySet<string>, maxRuns?: number, edge?: EdgeValue): Promise<VersionRun> {
     const { session } = this;
@@ -146,7 +161,7 @@ class Version {
     if (defs) book.restore(new Map(defs));
     const options = maxRuns === undefined ? session.options : { ...session.options, maxRuns };
     const arity = driveArity(session.instrumented.driveTargets, edge);
-    const scenario = await session.run({ ...session.config, driveOnly: this.driveOnly, driveEntered: true, ...(arity ? { driveArity: arity } : {}) }, book, options);
+    const scenario = await session.run({ ...this.config, ...(arity ? { driveArity: arity } : {}) }, book, options);
     book.restore(scenario.ranWith);
     const rendered = renderDefinitions(book.defs);
     const result = session.result(scenario.last, book, rendered, scenario.runs);
@@ -155,7 +170,7 @@ class Version {
 
   /** Exploration's scenarios after `first` (runSnippet's tree, drive limited as in every run): the definitions of each kept one. */
   async explore(first: VersionRun, scenarios: number): Promise<{ defs: Map<string, Definition>; runs: number }[]> {
-    const { kept } = await exploreScenarios(this.session, { ...this.session.config, driveOnly: this.driveOnly, driveEntered: true }, first.scenario, first.book, first.rendered, scenarios);
+    const { kept } = await exploreScenarios(this.session, this.config, first.scenario, first.book, first.rendered, scenarios);
     return kept.map((k) => ({ defs: k.defs, runs: k.result.runs }));
   }
 }
@@ -177,6 +192,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const after = await Version.open(input.after, input.file, input.root, input.seed, (targets) => drivenAround(targets, fragments, input.thisFields ?? []));
   if (!(after instanceof Version)) return { fragments: fragments.map((fragment) => ({ fragment, status: after.status, lineCoverage: 0 })), findings: [], runs: 0, edges: 0 };
   const targets = after.session.instrumented.driveTargets;
+  const baseThisReads = new Set((input.baseThisFields ?? []).flatMap((f) => [...f.reads]));
+  after.learnReceivers(receiverFields(targets, after.driveOnly, input.thisFields ?? [], input.before === undefined ? undefined : baseThisReads));
   // Each function fragment's own target: the outermost one that starts on its first line (drive names it as it is reached: `module.exports`).
   const entryOf = new Map(fragments.flatMap((f) => { const t = f.kind === 'function' ? targets.find((x) => x.line === f.startLine) : undefined; return t ? [[f, t.name] as const] : []; }));
   // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are
@@ -221,6 +238,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   }
   const before = await Version.open(input.before, input.file, input.root, input.seed, (targets) => targets.flatMap((t, k) => (after.targetNames.includes(t.name) ? [k] : [])));
   if (!(before instanceof Version)) return { fragments: report, findings, runs, edges: 0 };
+  before.learnReceivers(receiverFields(before.session.instrumented.driveTargets, before.driveOnly, input.baseThisFields ?? [], undefined));
   // The base version on the learnt values: what an edge value must change in it to count as handled.
   const baseFirst = await before.run(first.defs);
   runs += baseFirst.result.runs;

@@ -1,6 +1,7 @@
 import type { Definition } from '../engine/definitionBook.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { Category } from '../values/types.ts';
+import { receiverFieldElementId } from '../protocol/elementIds.ts';
 
 /** One edge scenario: an input element given a value real callers pass that usage never suggests. */
 export interface EdgeValue {
@@ -42,7 +43,7 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
 
 /**
  * The edge values worth trying, most promising first: for each input of the driven functions
- * (their arguments, the members and results below them, and the arguments outside code passes to
+ * (their arguments and the fields of `this` their callers set, the members and results below them, and the arguments outside code passes to
  * the file's callbacks) and each result of a call into code
  * outside the file, `undefined` (a missing argument or option), `null`, then by the learnt
  * value's category `''`, `[]`, `[null]`, `{}` (an object without the member read), an object
@@ -54,7 +55,7 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
  */
 export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = [], shorter: readonly EdgeValue[] = []): EdgeValue[] {
   // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
-  const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
+  const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`) || d.id.startsWith(receiverFieldElementId(t, '')))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
   const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
   // An element read on a changed line: one first used there, or one whose member is (`list[i]` of `list[i][0]`).
   const onChange = [...defs.values()].filter((d) => changed.has(d.line));

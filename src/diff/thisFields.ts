@@ -10,6 +10,8 @@ export interface ThisFields {
   readonly reads: ReadonlySet<string>;
   /** Assigned, updated or deleted. */
   readonly writes: ReadonlySet<string>;
+  /** Read and called as a method (`this.listeners(type)`); also in reads. */
+  readonly calls: ReadonlySet<string>;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface ThisFields {
  * to call them first on the same instance.
  */
 export function thisFields(parsed: ParsedSnippet): ThisFields[] {
-  const out = new Map<t.Node, { start: number; end: number; reads: Set<string>; writes: Set<string> }>();
+  const out = new Map<t.Node, { start: number; end: number; reads: Set<string>; writes: Set<string>; calls: Set<string> }>();
   traverse(parsed.ast, {
     MemberExpression(path: NodePath<t.MemberExpression>) {
       const { node } = path;
@@ -27,10 +29,11 @@ export function thisFields(parsed: ParsedSnippet): ThisFields[] {
       const fn = thisOwner(path, node.object);
       if (!fn?.node.loc) return;
       let entry = out.get(fn.node);
-      if (!entry) out.set(fn.node, (entry = { start: fn.node.loc.start.line, end: fn.node.loc.end.line, reads: new Set(), writes: new Set() }));
+      if (!entry) out.set(fn.node, (entry = { start: fn.node.loc.start.line, end: fn.node.loc.end.line, reads: new Set(), writes: new Set(), calls: new Set() }));
       const parent = path.parent;
       const written = (t.isAssignmentExpression(parent) && parent.left === node) || t.isUpdateExpression(parent) || t.isUnaryExpression(parent, { operator: 'delete' });
       (written ? entry.writes : entry.reads).add(node.property.name);
+      if (t.isCallExpression(parent) && parent.callee === node) entry.calls.add(node.property.name);
     },
   });
   return [...out.values()];

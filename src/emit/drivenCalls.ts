@@ -3,6 +3,7 @@ import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
 import { failureSource } from './sourceText.ts';
+import { constructorArgumentElementId, receiverFieldElementId } from '../protocol/elementIds.ts';
 
 /** Where the program keeps the instance each class's methods are called on. */
 const MADE = '__snipexec_made';
@@ -34,6 +35,22 @@ export function drivenArguments(target: Pick<DriveTarget, 'name'>, count: number
     if (i === 0 && record?.errorArg !== undefined) return record.errorArg === 'error' ? failureSource(`${target.name}#arg0`) : 'null';
     return accessors.get(`${target.name}#arg${i}`) ?? 'undefined';
   });
+}
+
+/** As drive makes it (instanceBelow): an instance of the outside class the owner extends, made with the learnt arguments, that inherits from the owner. */
+const INSTANCE_BELOW = "((owner, args) => { for (let p = Object.getPrototypeOf(owner); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) { const C = Object.getOwnPropertyDescriptor(p, 'constructor')?.value; if (typeof C !== 'function' || C.prototype !== p) continue; try { const below = function () {}; below.prototype = owner; return Reflect.construct(C, args, below); } catch { break; } } return Object.create(owner); })";
+
+/**
+ * The object drive called a member of `owner` on (driveReceivers): one inheriting from the owner,
+ * made as drive made it, with the fields of `this` learnt in the run (`Object.assign(Object.create(res), { app: … })`).
+ */
+function callersReceiver(target: Pick<DriveTarget, 'name'>, owner: string, record: DriveRecord, accessors: ReadonlyMap<string, string>): string {
+  const set = (record.fields ?? []).flatMap((f) => {
+    const value = accessors.get(receiverFieldElementId(target.name, f));
+    return value === undefined ? [] : [`${t.isValidIdentifier(f, false) ? f : JSON.stringify(f)}: ${value}`];
+  });
+  const args = Array.from({ length: record.constructed ?? 0 }, (_, i) => accessors.get(constructorArgumentElementId(target.name, i)) ?? 'undefined');
+  return `Object.assign(${record.constructed !== undefined ? `${INSTANCE_BELOW}(${owner}, [${args.join(', ')}])` : `Object.create(${owner})`}, { ${set.join(', ')} })`;
 }
 
 /**
@@ -76,7 +93,7 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
     else if (target.kind === 'constructor') expression = `(${made(owner)} = new ${owner}(${args(target, target.params)}))`;
     else if (target.kind === 'static') expression = `${member(owner, key)}(${args(target, target.params)})`;
     else {
-      const on = target.memberOf === 'class' && !target.static ? instance(owner, record.receiver) : target.memberOf === 'prototype' ? instance(owner.replace(/\.prototype$/, ''), record.receiver) : owner;
+      const on = target.memberOf === 'class' && !target.static ? instance(owner, record.receiver) : target.memberOf === 'prototype' ? instance(owner.replace(/\.prototype$/, ''), record.receiver) : record.receiver === 'inherit' ? callersReceiver(target, owner, record, accessors) : owner;
       if (target.kind === 'getter') expression = member(on, key);
       else if (target.kind === 'setter') expression = `(${member(on, key)} = ${args(target, 1)})`;
       else if (target.memberOf === 'prototype') expression = `${member(owner, key)}.call(${[on, args(target, target.params)].filter((a) => a !== '').join(', ')})`;

@@ -178,6 +178,13 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
             return;
           }
         }
+        // `obj.__defineGetter__('host', function () {…})`: a getter (or setter) of obj, read on it.
+        const accessor = definedAccessor(fn, parentNode);
+        if (accessor) {
+          const k = add(fn, { name: `${accessor.owner}.${accessor.key}`, kind: accessor.kind, memberOf: 'object', key: accessor.key, topLevel: false, ...(topLevel ? { owner: accessor.owner } : {}) });
+          if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node, thunk(accessor.owner)]));
+          return;
+        }
         // Where a function takes its name from its place, wrapping it would change `.name`.
         if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
         const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parentNode);
@@ -210,6 +217,18 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
         const obj = path.node;
         if (!obj.loc || wrapped.has(obj)) return;
         const { prefix, topLevel } = enclosing(path);
+        // `Object.defineProperty(req, 'host', { get() {…} })` at the top level: the accessor is req's, read on it.
+        const defined = topLevel ? definedProperty(path) : undefined;
+        if (defined) {
+          for (const p of obj.properties) {
+            const kind = accessorKind(p);
+            if (!kind || !t.isObjectMember(p)) continue;
+            const fn = t.isObjectMethod(p) ? p : (p.value as t.FunctionExpression | t.ArrowFunctionExpression);
+            const k = add(fn, { name: `${defined.owner}.${defined.key}`, kind, memberOf: 'object', key: defined.key, topLevel: false, owner: defined.owner });
+            if (wanted(k)) after.push({ at: defined.statement, statement: statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(defined.owner)]) });
+          }
+          return;
+        }
         const bound = boundName(path);
         const source = bound?.name ?? objectSources.get(obj);
         const label = source ?? `<object>@${obj.loc.start.line}`;
@@ -310,6 +329,39 @@ function staticKey(key: t.Node): string | undefined {
   if (t.isStringLiteral(key)) return key.value;
   if (t.isNumericLiteral(key)) return String(key.value);
   return undefined;
+}
+
+/**
+ * `obj.__defineGetter__('key', fn)` (or `__defineSetter__`) at the top level: the accessor fn is of
+ * `obj` (a chain of names), defined on it as Object.defineProperty would.
+ */
+function definedAccessor(fn: t.Function, parent: t.Node): { owner: string; key: string; kind: 'getter' | 'setter' } | undefined {
+  if (!t.isCallExpression(parent) || parent.arguments[1] !== fn || !t.isStringLiteral(parent.arguments[0])) return undefined;
+  const callee = parent.callee;
+  if (!t.isMemberExpression(callee) || callee.computed || !t.isIdentifier(callee.property)) return undefined;
+  const kind = callee.property.name === '__defineGetter__' ? 'getter' : callee.property.name === '__defineSetter__' ? 'setter' : undefined;
+  const owner = chain(callee.object);
+  return kind && owner !== undefined && isPropertyName(parent.arguments[0].value) ? { owner, key: parent.arguments[0].value, kind } : undefined;
+}
+
+/** The descriptor `Object.defineProperty(obj, 'key', descriptor)` is given, as a statement of its own: obj (a chain of names), the key and the statement. */
+function definedProperty(path: NodePath<t.ObjectExpression>): { owner: string; key: string; statement: NodePath<t.Statement> } | undefined {
+  const parent = path.parent;
+  if (!t.isCallExpression(parent) || parent.arguments[2] !== path.node || !t.isStringLiteral(parent.arguments[1])) return undefined;
+  if (!t.isMemberExpression(parent.callee) || chain(parent.callee) !== 'Object.defineProperty') return undefined;
+  const owner = chain(parent.arguments[0]!);
+  const statement = path.parentPath?.parentPath;
+  if (owner === undefined || !isPropertyName(parent.arguments[1].value) || !statement?.isExpressionStatement() || !isStatementInList(statement)) return undefined;
+  return { owner, key: parent.arguments[1].value, statement };
+}
+
+/** A descriptor's `get`/`set`, written as a method or a (non-generator) function. */
+function accessorKind(p: t.ObjectExpression['properties'][number]): 'getter' | 'setter' | undefined {
+  if (t.isSpreadElement(p) || p.computed || !p.loc) return undefined;
+  const key = staticKey(p.key);
+  const kind = key === 'get' ? 'getter' : key === 'set' ? 'setter' : undefined;
+  if (t.isObjectMethod(p)) return p.kind === 'method' && !p.generator ? kind : undefined;
+  return (t.isFunctionExpression(p.value) || t.isArrowFunctionExpression(p.value)) && !p.value.generator && p.value.loc ? kind : undefined;
 }
 
 /** `a.b.c` as owner `a.b` and key `c`, for a chain of identifiers and static keys only (reading it again has no side effect of its own). */

@@ -64,3 +64,13 @@ export function thrownElementId(callee: string): string {
 export function callbackElementId(callee: string, index: number, prop: string | undefined): string {
   return `${callee}#cb${index}${prop === undefined ? '' : '.' + prop}`;
 }
+
+/** A field of `this` a driven method's callers set on its receiver (driveReceivers): the target's name, then `#this.` and the field. */
+export function receiverFieldElementId(target: string, field: string): string {
+  return `${target}#this.${field}`;
+}
+
+/** An argument of the constructor that made a driven method's receiver (driveReceivers): below the receiver's fields, `res.json#this.constructor#arg0`. */
+export function constructorArgumentElementId(target: string, index: number): string {
+  return `${receiverFieldElementId(target, 'constructor')}#arg${index}`;
+}

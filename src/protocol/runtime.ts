@@ -66,6 +66,12 @@ export interface RuntimeConfig {
    */
   readonly driveArity?: Readonly<Record<number, number>>;
   /**
+   * Per drive target (by index), the fields of `this` its callers set on the object they call it
+   * on (`res.jsonp` reads `this.app`): drive calls it on an object that inherits from its owner,
+   * with each field its owner lacks learnt (`res.jsonp#this.app`): `snipexec diff` (receiverFields).
+   */
+  readonly driveReceivers?: Readonly<Record<number, readonly string[]>>;
+  /**
    * Generated-to-original positions of the snippet's script, as [generated line, generated column,
    * original line, original column] quadruples: stack frames print the original code's (src/instrument/stackPositions.ts).
    */
@@ -99,8 +105,16 @@ export interface DriveRecord {
   outcome: 'returned' | 'threw' | 'pending';
   /** Its error, when it threw (also in the run's errors, with `drive: k`). */
   error?: { type: string; message: string };
-  /** The receiver of a method of a class or prototype: made with `new` and learnt arguments, or by Object.create when that threw. */
-  receiver?: 'new' | 'create';
+  /**
+   * The receiver of a method of a class or prototype: made with `new` and learnt arguments, or by
+   * Object.create when that threw; `inherit`: an object inheriting from the method's owner, with
+   * the learnt fields of `this` its callers set (driveReceivers).
+   */
+  receiver?: 'new' | 'create' | 'inherit';
+  /** With `inherit`: the fields learnt on the receiver (`app` for `res.jsonp#this.app`). */
+  fields?: string[];
+  /** With `inherit`: the receiver was made by the constructor of the outside class its owner extends, with this many learnt arguments. */
+  constructed?: number;
   /** A member assigned to its owner that the owner no longer held when it was called (its name was bound again). */
   detached?: true;
   /** An error-first target's first argument: null (nothing failed), or an error (exploration's outcome `error`). */

@@ -4,9 +4,11 @@
  * function makes the inner ones, which a later pass reaches). Arguments are injected values the
  * generator learns from how the function uses them. A plain function is called with no receiver
  * (a lost `this` still shows); a method on its object; a method of a class or a prototype on an
- * instance made with learnt constructor arguments. A call that throws is recorded, with
+ * instance made with learnt constructor arguments; in diff, a member of an object the file names on
+ * the object its callers make (callersReceiver). A call that throws is recorded, with
  * `drive: k` on its error, and the next one goes on.
  */
+import { constructorArgumentElementId, receiverFieldElementId } from '../../protocol/elementIds.ts';
 import type { DriveRecord, GuestDriveTarget } from '../../protocol/runtime.ts';
 import { entered, functions, ownerIsValue, owners } from './driveTargets.ts';
 import { recordError } from './errorAttribution.ts';
@@ -14,8 +16,8 @@ import { inject, NONE } from './injection.ts';
 import { isPromise, settle } from './native.ts';
 import { isObjectLike, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, construct, getOwnPropertyDescriptor, ObjectCreate, WM, wmGet, wmSet } from './primordials.ts';
-import { injectedFailure, outcomeOf } from './probes.ts';
+import { apply, construct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, ObjectCtor, ObjectCreate, WM, wmGet, wmSet } from './primordials.ts';
+import { injectedFailure, isProbe, outcomeOf } from './probes.ts';
 import { config, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 
@@ -124,6 +126,74 @@ function instanceOfPrototype(proto: Dyn): { value: object; receiver: 'new' | 'cr
   return rec({ value: ObjectCreate(proto) as object, receiver: 'create' as const });
 }
 
+/**
+ * The object callers call a method of `owner` on (express's `Object.create(res)` with `app` and
+ * `req` set): it inherits from the owner, so the owner's members stay real, and each field of
+ * `this` the callers set that the owner's chain lacks is learnt as `target#this.field` when first
+ * read (a field no call reads is not learnt, so not tried with edge values); one written first holds what was written.
+ */
+function callersReceiver(target: GuestDriveTarget, owner: object, fields: readonly string[], record: DriveRecord): object {
+  const receiver = instanceBelow(target, owner, record);
+  const learnt = list<string>();
+  record.receiver = 'inherit';
+  record.fields = learnt;
+  const place = (field: string, value: unknown) => defineProperty(receiver, field, rec({ value, writable: true, enumerable: true, configurable: true }));
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    // The owner's own chain has it; or the constructor that made the receiver set it.
+    if (field in owner || getOwnPropertyDescriptor(receiver, field)?.value !== undefined) continue;
+    defineProperty(receiver, field, rec({
+      configurable: true,
+      enumerable: true,
+      get() {
+        const id = receiverFieldElementId(target.name, field);
+        const v = inject(rec({ id, kind: 'argument', sid: -1, key: field, message: `this.${field} of ${target.name}, which its callers set` }));
+        place(field, v === NONE ? undefined : v);
+        if (v !== NONE) push(learnt, field);
+        return v === NONE ? undefined : v;
+      },
+      set(v: unknown) {
+        place(field, v);
+      },
+    }));
+  }
+  return receiver;
+}
+
+/** Learnt arguments of the outside constructor that makes a receiver, at most: it declares how many it takes (its length). */
+const MAX_CONSTRUCTOR_ARGUMENTS = 4;
+
+/**
+ * An object inheriting from `owner`: made by the constructor of the outside class the owner extends
+ * (`{ __proto__: http.ServerResponse.prototype }`: callers make a response, then give it the
+ * owner's members), with learnt arguments (`res.json#this.constructor#arg0`, as many as it
+ * declares), so the members it inherits find the state it sets up; Object.create(owner) when it
+ * extends none, or that constructor throws.
+ */
+function instanceBelow(target: GuestDriveTarget, owner: object, record: DriveRecord): object {
+  for (let p: Dyn = getPrototypeOf(owner); isObjectLike(p) && !isProbe(p); p = getPrototypeOf(p)) {
+    const C = getOwnPropertyDescriptor(p, 'constructor')?.value as Dyn;
+    if (typeof C !== 'function' || C === ObjectCtor || getOwnPropertyDescriptor(C, 'prototype')?.value !== p) continue;
+    try {
+      const below = function () {} as Dyn;
+      below.prototype = owner;
+      const count = getOwnPropertyDescriptor(C, 'length')?.value as unknown;
+      const args = list<unknown>();
+      for (let i = 0; i < (typeof count === 'number' ? count : 0) && i < MAX_CONSTRUCTOR_ARGUMENTS; i++) {
+        const id = constructorArgumentElementId(target.name, i);
+        const v = inject(rec({ id, kind: 'argument', sid: -1, key: `arg${i}`, message: `argument ${i} of the constructor of ${target.name}'s receiver` }));
+        push(args, v === NONE ? undefined : v);
+      }
+      const made = construct(C, args, below) as object;
+      record.constructed = args.length;
+      return made;
+    } catch {
+      break;
+    }
+  }
+  return ObjectCreate(owner) as object;
+}
+
 function driveOne(k: number, target: GuestDriveTarget): void {
   const record: DriveRecord = rec({ k, outcome: 'pending' as DriveRecord['outcome'] });
   push(drives, record);
@@ -188,11 +258,14 @@ function call(k: number, target: GuestDriveTarget, record: DriveRecord): unknown
     const made = instanceOfPrototype(owner);
     record.receiver = made.receiver;
     receiver = made.value;
+  } else if (target.memberOf === 'object' && config.driveReceivers?.[k] !== undefined && isObjectLike(owner)) {
+    receiver = callersReceiver(target, owner, config.driveReceivers[k]!, record);
   }
   const descriptor = isObjectLike(holder) ? getOwnPropertyDescriptor(holder, key) : undefined;
   // A member assigned to its owner that the owner no longer holds (the name was bound again): a
   // completed program cannot reach it through the owner, and calls it through its registry.
-  if (functions[k] !== undefined && descriptor?.value !== functions[k]) record.detached = true;
+  const held = target.kind === 'getter' ? descriptor?.get : target.kind === 'setter' ? descriptor?.set : descriptor?.value;
+  if (functions[k] !== undefined && held !== functions[k]) record.detached = true;
   if (target.kind === 'getter') return apply(descriptor?.get as Dyn, receiver, []);
   if (target.kind === 'setter') return apply(descriptor?.set as Dyn, receiver, argumentsOf(target, 1));
   const fn = functions[k] ?? descriptor?.value;
