@@ -11,6 +11,8 @@ import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeVa
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
+import type { CodeLiteral } from './changedLiterals.ts';
+import { literalEdges, type EntryLiterals } from './literalEdges.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
@@ -83,6 +85,8 @@ export interface FileDiffInput {
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
   readonly thisFields?: readonly ThisFields[];
+  /** The string literals the changed code tests strings against (changedLiterals): strings built from them are edge values of its string inputs. */
+  readonly literals?: readonly CodeLiteral[];
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -244,11 +248,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
       // also where the base tests the same path for absence elsewhere (its authors believe callers
       // send it absent). Otherwise only errors on changed lines count, and only for an empty
-      // string, list or zero (values of the expected type need no guard) or a whole argument left
-      // out or null that the base's function read, its call returning (a caller may omit it, and
-      // the base coped). A member of one (`user.profile` undefined) needs the base's branch.
+      // string, list or zero or a string built from the changed code's own literals (values of the
+      // expected type need no guard), or a whole argument left out or null that the base's
+      // function read, its call returning (a caller may omit it, and the base coped). A member of one (`user.profile` undefined) needs the base's branch.
       if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
-        if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
+        if (IN_TYPE.has(edge.source) || edge.literal !== undefined) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
         else return;
       }
@@ -339,7 +343,16 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const budget = input.edgeBudget ?? EDGE_BUDGET;
   // The driven functions' parameters the change touches (hotParameters), as element ids: `stringify#arg1`.
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)
+  // The changed code's literals, by the innermost driven function around them (an IIFE's member, not
+  // the IIFE): strings built from them go first, up to a quarter of the budget.
+  const byEntry = new Map<string, CodeLiteral[]>();
+  for (const l of input.literals ?? []) {
+    const around = [...entryOf].filter(([f, target]) => l.line >= f.startLine && l.line <= f.endLine && after.targetNames.includes(target)).sort(([a], [b]) => b.startLine - a.startLine);
+    const target = around[0]?.[1];
+    if (target !== undefined) byEntry.set(target, [...(byEntry.get(target) ?? []), l]);
+  }
+  const entryLiterals: EntryLiterals[] = [...byEntry].map(([target, literals]) => ({ target, literals }));
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => [...literalEdges(sc.defs, entryLiterals, Math.floor(budget / 4)), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)]
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {

@@ -8,6 +8,8 @@ export interface EdgeValue {
   /** The value, as source. */
   readonly source: string;
   readonly category: Category;
+  /** The changed code's literal the string was built from (literalEdges): a value of the type the code expects. */
+  readonly literal?: string;
 }
 
 /** An edge value before it is given an element. */
