@@ -2,6 +2,7 @@
 // (src/diff/literalEdges.ts): a bug that shows only on input holding a token the changed code
 // compares or splits on is out of reach of learnt 'example'-like strings.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -105,4 +106,33 @@ test('diff: a string built from the literal that breaks the base version the sam
   const after = "exports.value = function (text) {\n  var parts = text.split('=');\n  return parts.length > 1 ? parts[1].match(/\\d+/)[0].trim() : text;\n};\n";
   const report = await change('value.js', before, after);
   assert.deepEqual(report.findings.map((x) => [x.line, x.message]), []);
+});
+
+test('diff: a function an IIFE declares and nothing exports is replayed by handing it out of the loaded text: its reproduction fails on the changed file and passes on the base', async () => {
+  const before = [
+    '(function () {',
+    '  function head(format) {',
+    "    if (format === 'Z') return 'zone';",
+    '    return format.charAt(0);',
+    '  }',
+    '  module.exports = function api(format) { return head(String(format)); };',
+    '})();',
+    '',
+  ].join('\n');
+  const after = before.replace("    if (format === 'Z') return 'zone';\n", "    if (format === 'Z') return format.match(/\\d/)[0];\n");
+  const dir = gitRepo({ 'iife.js': before });
+  writeFileSync(join(dir, 'iife.js'), after);
+  const report = await runDiff({ cwd: dir, reproductions: true });
+  const finding = report.findings.find((f) => f.line === 3 && f.message === "Cannot read properties of null (reading '0')");
+  assert.ok(finding?.reproduction, JSON.stringify(report.findings.map((f) => [f.line, f.message, f.reproduction !== undefined])));
+  const file = join(dir, 'repro.test.cjs');
+  writeFileSync(file, finding.reproduction);
+  writeFileSync(join(dir, 'base.js'), before);
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', file], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  assert.equal(changed.status, 1, changed.stdout);
+  assert.match(changed.stdout, /TypeError: Cannot read properties of null \(reading '0'\)/);
+  const base = run({ SNIPEXEC_TARGET: 'base.js' });
+  assert.equal(base.status, 0, base.stdout);
 });
