@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Definition } from '../src/engine/definitionBook.ts';
 import { changedLiterals } from '../src/diff/changedLiterals.ts';
-import { literalEdges } from '../src/diff/literalEdges.ts';
+import { capLiteralEdges, literalEdges } from '../src/diff/literalEdges.ts';
 import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { gitRepo } from './helpers.ts';
@@ -24,7 +24,7 @@ test('changedLiterals: a changed line\'s comparison operands, case labels and st
     "      return input.indexOf('+') + input.replace('T', ' ') + ' hours';", // 5: changed
     "    case 'L': return `${input}`.startsWith(`at`);", // 6
     '  }', // 7
-    "  throw new Error('unknown format ' + format);", // 8: changed
+    "  if (typeof format === 'string') throw new Error('unknown format ' + format);", // 8: changed
     '}',
   ].join('\n');
   assert.deepEqual(literals(code, [3, 4, 5, 8]), [
@@ -33,7 +33,7 @@ test('changedLiterals: a changed line\'s comparison operands, case labels and st
     [':', 4, 'search', true],
     ['+', 5, 'search', true],
     ['T', 5, 'search', true],
-  ], "not ' hours' (an operand of +), nor the error's message");
+  ], "not ' hours' (an operand of +), nor a type's name (typeof), nor the error's message");
   assert.deepEqual(literals(code, [6]), [['L', 6, 'compare', true], ['at', 6, 'search', true]], 'a template without substitutions is a literal');
   assert.deepEqual(literals(code, []), []);
 });
@@ -80,6 +80,14 @@ test('literalEdges: per string input of the function around the literals, the le
     ['parse#arg0', '"=ab"', '='],
   ], 'only the string inputs of the function the literals are in; not an argument outside code passes to a callback');
   assert.equal(literalEdges(defs, [{ target: 'parse', literals: lits }], 2).length, 2);
+  const holding = new Map([learnt('parse#arg0', '"a=b"')]) as unknown as Map<string, Definition>;
+  assert.deepEqual(literalEdges(holding, [{ target: 'parse', literals: lits }], 20).map((e) => e.source), ['"a=b,"', '","', '",a=b"'], 'a literal the learnt string holds was met by the learnt run');
+});
+
+test('capLiteralEdges: the edges built from literals past the cap are left out, whatever the scenario; the others stay', () => {
+  const edge = (source: string, literal?: string) => ({ edge: { element: 'f#arg0', source, category: 'string' as const, ...(literal ? { literal } : {}) } });
+  const list = [edge('"a,"', ','), edge('undefined'), edge('"b,"', ','), edge('null'), edge('","', ',')];
+  assert.deepEqual(capLiteralEdges(list, 2).map((x) => x.edge.source), ['"a,"', 'undefined', '"b,"', 'null']);
 });
 
 /** A repository with `before` committed as `file` and `after` in the working tree: the diff's report. */

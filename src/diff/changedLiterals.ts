@@ -97,7 +97,8 @@ export function changedLiterals(parsed: ParsedSnippet, changed: ReadonlySet<numb
 /** How a literal's parent uses it, if it tests a string against it. */
 function useOf(path: NodePath<t.StringLiteral | t.TemplateLiteral>): LiteralUse | undefined {
   const { parent, node } = path;
-  if (t.isBinaryExpression(parent) && EQUALITIES.has(parent.operator)) return 'compare';
+  // Not a type's name (`typeof key === 'object'`): the input's type, not its text.
+  if (t.isBinaryExpression(parent) && EQUALITIES.has(parent.operator)) return [parent.left, parent.right].some((o) => t.isUnaryExpression(o, { operator: 'typeof' })) ? undefined : 'compare';
   if (t.isSwitchCase(parent) && parent.test === node) return 'compare';
   if (t.isCallExpression(parent) && parent.arguments[0] === node && t.isMemberExpression(parent.callee)) {
     const p = parent.callee.property;

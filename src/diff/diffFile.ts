@@ -12,7 +12,7 @@ import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
 import type { CodeLiteral } from './changedLiterals.ts';
-import { literalEdges, type EntryLiterals } from './literalEdges.ts';
+import { capLiteralEdges, literalEdges, type EntryLiterals } from './literalEdges.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
@@ -344,7 +344,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // The driven functions' parameters the change touches (hotParameters), as element ids: `stringify#arg1`.
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
   // The changed code's literals, by the innermost driven function around them (an IIFE's member, not
-  // the IIFE): strings built from them go first, up to a quarter of the budget.
+  // the IIFE): strings built from them go first, up to a quarter of the budget in each pass over
+  // the scenarios, whatever their number (capLiteralEdges).
   const byEntry = new Map<string, CodeLiteral[]>();
   for (const l of input.literals ?? []) {
     const around = [...entryOf].filter(([f, target]) => l.line >= f.startLine && l.line <= f.endLine && after.targetNames.includes(target)).sort(([a], [b]) => b.startLine - a.startLine);
@@ -352,8 +353,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     if (target !== undefined) byEntry.set(target, [...(byEntry.get(target) ?? []), l]);
   }
   const entryLiterals: EntryLiterals[] = [...byEntry].map(([target, literals]) => ({ target, literals }));
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => [...literalEdges(sc.defs, entryLiterals, Math.floor(budget / 4)), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)]
-    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
+  const literalCap = Math.floor(budget / 4);
+  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)]
+    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
     edges++;

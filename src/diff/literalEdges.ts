@@ -24,13 +24,15 @@ const INPUT_PATH = /^#arg\d+(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
 export function literalEdges(defs: ReadonlyMap<string, Definition>, entries: readonly EntryLiterals[], cap: number): EdgeValue[] {
   const rounds: EdgeValue[][] = [[], [], [], []];
   for (const { target, literals } of entries) {
-    const single = distinct(literals, true);
-    if (single.length === 0) continue;
-    const joined = distinct(literals, false);
+    const singles = distinct(literals, true);
+    const joins = distinct(literals, false);
     for (const d of defs.values()) {
       if (d.proposal.probe || d.proposal.category !== 'string' || !d.id.startsWith(`${target}#arg`) || !INPUT_PATH.test(d.id.slice(target.length))) continue;
       const learnt = stringOf(d.proposal.source);
       if (learnt === undefined) continue;
+      // A literal the learnt string holds already was met by the learnt run.
+      const single = singles.filter((v) => !learnt.includes(v));
+      const joined = joins.filter((v) => !learnt.includes(v));
       const seen = new Set([learnt]);
       const push = (round: number, value: string, literal: string) => {
         if (seen.has(value)) return;
@@ -61,4 +63,10 @@ function stringOf(source: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The items of an edge list past the first `cap` whose edge is built from a literal left out: literal edges take a share of the budget, whatever the scenarios. */
+export function capLiteralEdges<T extends { readonly edge: EdgeValue }>(list: readonly T[], cap: number): T[] {
+  let literal = 0;
+  return list.filter((item) => item.edge.literal === undefined || ++literal <= cap);
 }
