@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import type { Definition } from '../src/engine/definitionBook.ts';
 import { changedLiterals } from '../src/diff/changedLiterals.ts';
 import { capLiteralEdges, literalEdges } from '../src/diff/literalEdges.ts';
+import { otherCallsArgument } from '../src/diff/throughDeclaration.ts';
 import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { gitRepo } from './helpers.ts';
@@ -143,4 +144,15 @@ test('diff: a function an IIFE declares and nothing exports is replayed by handi
   assert.match(changed.stdout, /TypeError: Cannot read properties of null \(reading '0'\)/);
   const base = run({ SNIPEXEC_TARGET: 'base.js' });
   assert.equal(base.status, 0, base.stdout);
+});
+
+test('otherCallsArgument: an IIFE member\'s reproduction leaves out the arguments learnt for the other driven functions (the IIFE\'s own included), not its own nor what lies outside', () => {
+  const driven = new Set(['<anonymous>@8', '<anonymous>@8.makeDate', '<anonymous>@8.makeArray', 'exports.parse']);
+  const other = (id: string, called = '<anonymous>@8.makeDate') => otherCallsArgument(id, called, driven);
+  assert.equal(other('<anonymous>@8.makeArray#arg1[0].match'), true);
+  assert.equal(other('<anonymous>@8#arg0'), true);
+  assert.equal(other('<anonymous>@8.makeDate#arg1'), false);
+  assert.equal(other('new <anonymous>@8#arg0.getMonth'), false, 'not a driven function\'s argument');
+  assert.equal(other('require(\'fs\')'), false);
+  assert.equal(other('exports.parse#arg0', 'exports.parse'), false, 'a function the exports reach replays with the run\'s values, as before');
 });

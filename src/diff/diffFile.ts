@@ -13,6 +13,7 @@ import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.
 import type { ThisFields } from './thisFields.ts';
 import type { CodeLiteral } from './changedLiterals.ts';
 import { capLiteralEdges, literalEdges, type EntryLiterals } from './literalEdges.ts';
+import { otherCallsArgument } from './throughDeclaration.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 
 /** Runtime errors that are the code's failing operations: what `diff` reports. */
@@ -193,14 +194,16 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
    * reading, at a use inside a driven function). `base`: the base version's run on the same input,
    * whose extra values (what its own path needed) the reproduction carries too.
    */
+  const driven = new Set(targets.map((t) => t.name));
   const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, run: VersionRun | undefined, base?: VersionRun, via?: string, omit?: string) => {
     if (findings.some((f) => f.error.line === error.line && f.error.type === error.type && f.error.message === error.message)) return;
     const fragment = fragmentOf(error.line);
     const name = error.drive ?? via;
     const drive = name === undefined ? undefined : run?.drives.find((d) => targets[d.k]?.name === name);
     // An undeclared name stays undeclared in the reproduction: the run injected a value for it, as for any free name.
-    const rendered = run && (base || omit !== undefined)
-      ? renderDefinitions(new Map([...(base?.defs ?? []), ...run.defs].filter(([id, d]) => !d.proposal.probe && (omit === undefined || !isWithin(id, omit)))))
+    const other = (id: string) => name !== undefined && otherCallsArgument(id, name, driven);
+    const rendered = run && (base || omit !== undefined || (name !== undefined && [...run.defs.keys()].some(other)))
+      ? renderDefinitions(new Map([...(base?.defs ?? []), ...run.defs].filter(([id, d]) => !d.proposal.probe && (omit === undefined || !isWithin(id, omit)) && !other(id))))
       : run?.rendered;
     // What the call depends on: the sibling methods drive called first on the same instance, or the call that returned the function.
     const owner = drive ? targets[drive.k]?.owner : undefined;

@@ -5,6 +5,19 @@ import { drivenArguments } from '../emit/drivenCalls.ts';
 /** `<anonymous>@8.makeDate`: a function an unnamed function (an IIFE) declares in its body. */
 const IIFE_MEMBER = /^<anonymous>@\d+\.([A-Za-z_$][\w$]*)$/;
 
+/**
+ * Whether a definition is an argument learnt for another driven function than `called` (an IIFE
+ * member's reproduction makes its one call; the file calls the IIFE itself with its real
+ * arguments): left out of the reproduction, where a learnt string holding a learnt member
+ * (`"example".match = …`) cannot be written in strict mode.
+ */
+export function otherCallsArgument(id: string, called: string, driven: ReadonlySet<string>): boolean {
+  if (!IIFE_MEMBER.test(called)) return false;
+  const at = id.indexOf('#arg');
+  const root = at < 0 ? undefined : id.slice(0, at);
+  return root !== undefined && root !== called && driven.has(root);
+}
+
 /** How a reproduction reaches a function only its IIFE's body can name. */
 export interface DeclaredCall {
   /** An expression of a function that takes the file's text and returns it with the function handed out. */
