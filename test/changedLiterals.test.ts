@@ -37,6 +37,8 @@ test('changedLiterals: a changed line\'s comparison operands, case labels and st
   ], "not ' hours' (an operand of +), nor a type's name (typeof), nor the error's message");
   assert.deepEqual(literals(code, [6]), [['L', 6, 'compare', true], ['at', 6, 'search', true]], 'a template without substitutions is a literal');
   assert.deepEqual(literals(code, []), []);
+  const patterns = "function f(s) {\n  return [s.split(/,/), s.replace(/^\\?/, ''), s.match(/\\d+/), s.split(/a|b/), s.replace(/&amp;$/g, '&')];\n}";
+  assert.deepEqual(literals(patterns, [2]), [[',', 2, 'search', true], ['?', 2, 'search', true], ['&amp;', 2, 'search', true]], 'a regular expression that matches one string, anchors aside; not a real pattern');
 });
 
 test('changedLiterals: the literals of the unchanged lines a changed line depends on: the definitions of the locals it reads (transitively, above it) and the tests around it', () => {

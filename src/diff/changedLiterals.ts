@@ -31,7 +31,7 @@ const MAX_LITERAL = 40;
  * transitively, and the tests of the `if`/`switch`/`?:`/loops around them. A bug that shows only
  * on input holding such a token (a format with `Z`, a value with the `,` the new code splits on)
  * is out of reach of learnt values ('example'), which the code's own literals fill in (literalEdges).
- * A regular expression's characters are not read: its source is a pattern, not a token.
+ * A regular expression counts when it matches one string only (`split(/,/)`, `replace(/^\?/, '')`).
  */
 export function changedLiterals(parsed: ParsedSnippet, changed: ReadonlySet<number>): CodeLiteral[] {
   const uses = new Map<t.Node, LiteralUse>();
@@ -45,6 +45,9 @@ export function changedLiterals(parsed: ParsedSnippet, changed: ReadonlySet<numb
     TemplateLiteral(path: NodePath<t.TemplateLiteral>) {
       const use = useOf(path);
       if (use && valueOf(path.node) !== undefined) uses.set(path.node, use);
+    },
+    RegExpLiteral(path: NodePath<t.RegExpLiteral>) {
+      if (useOf(path) === 'search' && valueOf(path.node) !== undefined) uses.set(path.node, 'search');
     },
     Identifier(path: NodePath<t.Identifier>) {
       if (path.isReferencedIdentifier() && changed.has(lineOf(path.node))) onChanged.push(path);
@@ -95,7 +98,7 @@ export function changedLiterals(parsed: ParsedSnippet, changed: ReadonlySet<numb
 }
 
 /** How a literal's parent uses it, if it tests a string against it. */
-function useOf(path: NodePath<t.StringLiteral | t.TemplateLiteral>): LiteralUse | undefined {
+function useOf(path: NodePath<t.StringLiteral | t.TemplateLiteral | t.RegExpLiteral>): LiteralUse | undefined {
   const { parent, node } = path;
   // Not a type's name (`typeof key === 'object'`): the input's type, not its text.
   if (t.isBinaryExpression(parent) && EQUALITIES.has(parent.operator)) return [parent.left, parent.right].some((o) => t.isUnaryExpression(o, { operator: 'typeof' })) ? undefined : 'compare';
@@ -108,10 +111,19 @@ function useOf(path: NodePath<t.StringLiteral | t.TemplateLiteral>): LiteralUse 
   return undefined;
 }
 
-/** A literal's string: a plain string, or a template without substitutions; none when empty or too long. */
+/** A literal's string: a plain string, a template without substitutions, or a regular expression that matches one string (PLAIN_PATTERN); none when empty or too long. */
 function valueOf(node: t.Node): string | undefined {
-  const value = t.isStringLiteral(node) ? node.value : t.isTemplateLiteral(node) && node.expressions.length === 0 ? node.quasis[0]?.value.cooked ?? undefined : undefined;
+  const value = t.isStringLiteral(node) ? node.value : t.isTemplateLiteral(node) && node.expressions.length === 0 ? node.quasis[0]?.value.cooked ?? undefined : t.isRegExpLiteral(node) ? plainPattern(node.pattern) : undefined;
   return value !== undefined && value.length > 0 && value.length <= MAX_LITERAL ? value : undefined;
+}
+
+/** A pattern of plain characters and escaped punctuation, anchors aside (`/,/`, `/^\?/`, `/\r\n/` not: an escape of a letter is a class). */
+const PLAIN_PATTERN = /^\^?((?:[^\\^$.|?*+()[\]{}]|\\[^A-Za-z0-9])+)\$?$/;
+
+/** The one string a regular expression of plain characters matches (`/^\?/` → `?`); undefined for a real pattern. */
+function plainPattern(pattern: string): string | undefined {
+  const m = PLAIN_PATTERN.exec(pattern);
+  return m ? m[1]!.replace(/\\(.)/g, '$1') : undefined;
 }
 
 /** The tests of the decisions around a statement, up to its function: whether it runs depends on them. */
