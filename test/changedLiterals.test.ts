@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Definition } from '../src/engine/definitionBook.ts';
 import { changedLiterals } from '../src/diff/changedLiterals.ts';
-import { capLiteralEdges, literalEdges } from '../src/diff/literalEdges.ts';
+import { capLiteralEdges, literalEdges, literalsByEntry } from '../src/diff/literalEdges.ts';
 import { otherCallsArgument } from '../src/diff/throughDeclaration.ts';
 import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
@@ -85,6 +85,12 @@ test('literalEdges: per string input of the function around the literals, the le
   assert.equal(literalEdges(defs, [{ target: 'parse', literals: lits }], 2).length, 2);
   const holding = new Map([learnt('parse#arg0', '"a=b"')]) as unknown as Map<string, Definition>;
   assert.deepEqual(literalEdges(holding, [{ target: 'parse', literals: lits }], 20).map((e) => e.source), ['"a=b,"', '","', '",a=b"'], 'a literal the learnt string holds was met by the learnt run');
+});
+
+test('literalsByEntry: each literal goes to the innermost driven function around it (an IIFE\'s member, not the IIFE); one outside all is left out', () => {
+  const lit = (line: number) => ({ value: 'Z', line, use: 'compare' as const, changed: true });
+  const entries = [{ from: 1, to: 100, target: '<anonymous>@1' }, { from: 10, to: 20, target: '<anonymous>@1.format' }];
+  assert.deepEqual(literalsByEntry([lit(12), lit(50), lit(200)], entries).map((e) => [e.target, e.literals.map((l) => l.line)]), [['<anonymous>@1.format', [12]], ['<anonymous>@1', [50]]]);
 });
 
 test('capLiteralEdges: the edges built from literals past the cap are left out, whatever the scenario; the others stay', () => {

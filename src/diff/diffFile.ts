@@ -12,7 +12,7 @@ import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
 import type { CodeLiteral } from './changedLiterals.ts';
-import { capLiteralEdges, literalEdges, type EntryLiterals } from './literalEdges.ts';
+import { capLiteralEdges, literalEdges, literalsByEntry } from './literalEdges.ts';
 import { otherCallsArgument } from './throughDeclaration.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 
@@ -253,7 +253,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // send it absent). Otherwise only errors on changed lines count, and only for an empty
       // string, list or zero or a string built from the changed code's own literals (values of the
       // expected type need no guard), or a whole argument left out or null that the base's
-      // function read, its call returning (a caller may omit it, and the base coped). A member of one (`user.profile` undefined) needs the base's branch.
+      // function read, its call returning (a caller may omit it, and the base coped). A member of
+      // one (`user.profile` undefined) needs the base's branch.
       if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
         if (IN_TYPE.has(edge.source) || edge.literal !== undefined) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
@@ -346,16 +347,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const budget = input.edgeBudget ?? EDGE_BUDGET;
   // The driven functions' parameters the change touches (hotParameters), as element ids: `stringify#arg1`.
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
-  // The changed code's literals, by the innermost driven function around them (an IIFE's member, not
-  // the IIFE): strings built from them go first, up to a quarter of the budget in each pass over
-  // the scenarios, whatever their number (capLiteralEdges).
-  const byEntry = new Map<string, CodeLiteral[]>();
-  for (const l of input.literals ?? []) {
-    const around = [...entryOf].filter(([f, target]) => l.line >= f.startLine && l.line <= f.endLine && after.targetNames.includes(target)).sort(([a], [b]) => b.startLine - a.startLine);
-    const target = around[0]?.[1];
-    if (target !== undefined) byEntry.set(target, [...(byEntry.get(target) ?? []), l]);
-  }
-  const entryLiterals: EntryLiterals[] = [...byEntry].map(([target, literals]) => ({ target, literals }));
+  // Strings built from the changed code's literals go first, up to a quarter of the budget in each
+  // pass over the scenarios, whatever their number (capLiteralEdges).
+  const entryLiterals = literalsByEntry(input.literals ?? [], [...entryOf].filter(([, target]) => after.targetNames.includes(target)).map(([f, target]) => ({ from: f.startLine, to: f.endLine, target })));
   const literalCap = Math.floor(budget / 4);
   const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot)]
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);

@@ -8,6 +8,19 @@ export interface EntryLiterals {
   readonly literals: readonly CodeLiteral[];
 }
 
+/**
+ * The literals by the innermost driven function around them (`entries`: each one's lines and drive
+ * target): an IIFE's member, not the IIFE, whose string inputs are what the literals test.
+ */
+export function literalsByEntry(literals: readonly CodeLiteral[], entries: readonly { readonly from: number; readonly to: number; readonly target: string }[]): EntryLiterals[] {
+  const byEntry = new Map<string, CodeLiteral[]>();
+  for (const l of literals) {
+    const around = entries.filter((e) => l.line >= e.from && l.line <= e.to).sort((a, b) => b.from - a.from)[0];
+    if (around) byEntry.set(around.target, [...(byEntry.get(around.target) ?? []), l]);
+  }
+  return [...byEntry].map(([target, list]) => ({ target, literals: list }));
+}
+
 /** An argument of a driven function, or a member or element below one: `parse#arg0`, `parse#arg1.delimiter`, `f#arg0[1]`. */
 const INPUT_PATH = /^#arg\d+(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
 
