@@ -14,6 +14,9 @@ import type { ThisFields } from './thisFields.ts';
 import type { CatchHandler } from './catchHandlers.ts';
 import { rethrown, thrownScenarios } from './thrownEdges.ts';
 import { receiverFields, receiversByIndex } from './receiverFields.ts';
+import type { CodeLiteral } from './changedLiterals.ts';
+import { capLiteralEdges, literalEdges, literalsByEntry } from './literalEdges.ts';
+import { otherCallsArgument } from './throughDeclaration.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import { arityOf, driveArity, shorterCalls } from './shorterCalls.ts';
 
@@ -91,6 +94,8 @@ export interface FileDiffInput {
   readonly catchHandlers?: readonly CatchHandler[];
   /** The fields of `this` each function of the base version reads and writes: its receivers learn its own, the changed version's only those the base reads too (receiverFields). */
   readonly baseThisFields?: readonly ThisFields[];
+  /** The string literals the changed code tests strings against (changedLiterals): strings built from them are edge values of its string inputs. */
+  readonly literals?: readonly CodeLiteral[];
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -212,14 +217,16 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
    * reading, at a use inside a driven function). `base`: the base version's run on the same input,
    * whose extra values (what its own path needed) the reproduction carries too.
    */
+  const driven = new Set(targets.map((t) => t.name));
   const add = (error: ReportedError, how: FileFinding['how'], evidence: FindingEvidence, run: VersionRun | undefined, base?: VersionRun, via?: string, omit?: string) => {
     if (findings.some((f) => f.error.line === error.line && f.error.type === error.type && f.error.message === error.message)) return;
     const fragment = fragmentOf(error.line);
     const name = error.drive ?? via;
     const drive = name === undefined ? undefined : run?.drives.find((d) => targets[d.k]?.name === name);
     // An undeclared name stays undeclared in the reproduction: the run injected a value for it, as for any free name.
-    const rendered = run && (base || omit !== undefined)
-      ? renderDefinitions(new Map([...(base?.defs ?? []), ...run.defs].filter(([id, d]) => !d.proposal.probe && (omit === undefined || !isWithin(id, omit)))))
+    const other = (id: string) => name !== undefined && otherCallsArgument(id, name, driven);
+    const rendered = run && (base || omit !== undefined || (name !== undefined && [...run.defs.keys()].some(other)))
+      ? renderDefinitions(new Map([...(base?.defs ?? []), ...run.defs].filter(([id, d]) => !d.proposal.probe && (omit === undefined || !isWithin(id, omit)) && !other(id))))
       : run?.rendered;
     // What the call depends on: the sibling methods drive called first on the same instance, or the call that returned the function.
     const owner = drive ? targets[drive.k]?.owner : undefined;
@@ -274,11 +281,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
       // also where the base tests the same path for absence elsewhere (its authors believe callers
       // send it absent). Otherwise only errors on changed lines count, and only for an empty
-      // string, list or zero (values of the expected type need no guard) or a whole argument left
-      // out or null that the base's function read, its call returning (a caller may omit it, and
-      // the base coped). A member of one (`user.profile` undefined) needs the base's branch.
+      // string, list or zero or a string built from the changed code's own literals (values of the
+      // expected type need no guard), or a whole argument left out or null that the base's
+      // function read, its call returning (a caller may omit it, and the base coped). A member of
+      // one (`user.profile` undefined) needs the base's branch.
       else if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
-        if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
+        if (IN_TYPE.has(edge.source) || edge.literal !== undefined) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
         else return;
       }
@@ -387,8 +395,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
   // Shorter calls of the driven entries that read `arguments` (shorterCalls).
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)
-    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
+  // Strings built from the changed code's literals go first, up to a quarter of the budget in each
+  // pass over the scenarios, whatever their number (capLiteralEdges).
+  const entryLiterals = literalsByEntry(input.literals ?? [], [...entryOf].filter(([, target]) => after.targetNames.includes(target)).map(([f, target]) => ({ from: f.startLine, to: f.endLine, target })));
+  const literalCap = Math.floor(budget / 4);
+  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)]
+    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
     edges++;

@@ -11,6 +11,8 @@ export interface EdgeValue {
   readonly category: Category;
   /** A thrown-value edge (thrownEdges): the message drive records when a call lets the thrown value out. */
   readonly thrown?: string;
+  /** The changed code's literal the string was built from (literalEdges): a value of the type the code expects. */
+  readonly literal?: string;
 }
 
 /** An edge value before it is given an element. */

@@ -4,6 +4,7 @@ import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import { drivenArguments, drivenCalls } from '../emit/drivenCalls.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
 import { ABSENT_PACKAGE_HOOKS, ABSENT_PACKAGE_IMPORTS } from './absentPackages.ts';
+import { throughDeclaration, type DeclaredCall } from './throughDeclaration.ts';
 
 /** What a reproduction needs of the run that showed a finding. */
 export interface ReproductionParts {
@@ -62,6 +63,7 @@ function throughExports(target: DriveTarget | undefined, record: DriveRecord, ac
  */
 export function reproduction(parts: ReproductionParts): string | undefined {
   let call = 'undefined';
+  let declared: DeclaredCall | undefined;
   const esm = parts.esm || /\.(?:tsx?|mts|mjs)$/i.test(parts.file);
   if (parts.drive) {
     const accessors = new Map(parts.rendered.accessors);
@@ -75,10 +77,12 @@ export function reproduction(parts: ReproductionParts): string | undefined {
       const { expressions, registered } = drivenCalls(parts.targets, [...(parts.before ?? []), parts.drive], accessors, false);
       const last = expressions[expressions.length - 1];
       const exported = registered.size > 0 && !esm ? throughExports(target, parts.drive, accessors) : undefined;
-      if (registered.size > 0 ? exported === undefined || (parts.before?.length ?? 0) > 0 : last === undefined) return undefined;
+      // Or, a function only its IIFE's body names, handed out by the file's text (throughDeclaration).
+      declared = registered.size > 0 && !esm && exported === undefined ? throughDeclaration(target, parts.drive, accessors, MADE) : undefined;
+      if (registered.size > 0 ? (exported ?? declared) === undefined || (parts.before?.length ?? 0) > 0 : last === undefined) return undefined;
       // The calls before it, each on its own: what one throws or rejects is not the finding.
       const prior = expressions.slice(0, -1).map((p) => `(() => { try { const r = ${p}; if (r && typeof r.then === 'function') r.then(undefined, () => {}); } catch {} })(), `);
-      call = `(${prior.join('')}${exported ?? last!})`;
+      call = `(${prior.join('')}${exported ?? declared?.call ?? last!})`;
     }
   }
   const table = /^var require = function require\(/m.test(parts.rendered.source);
@@ -170,7 +174,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     ] : ['  const moduleRequire = realRequire;']),
     `  const ${MADE} = {};`,
     '  const module = { exports: {} };',
-    `  const run = compileFunction(readFileSync(target, 'utf8') + ${jsString(`
+    `  const run = compileFunction(${declared ? `${declared.expose}(readFileSync(target, 'utf8'))` : "readFileSync(target, 'utf8')"} + ${jsString(`
 ;return () => (${call});`)}, ${JSON.stringify(['exports', 'require', 'module', '__filename', '__dirname', MADE, ...names])}, { filename: target });`,
     `  const call = run(module.exports, moduleRequire, module, target, path.dirname(target), ${[MADE, ...names].join(', ')});`,
     settle('call()'),
