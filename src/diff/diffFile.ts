@@ -7,7 +7,7 @@ import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
 import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
-import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import { EDGE_BUDGET, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
@@ -263,7 +263,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       const verdict = baseOutcome(e, changed.result, base.result);
       if (!verdict) continue;
       const shown = await onBaseValues(changed, base, e, edge, scenario);
-      add(e, edge ? 'edge' : 'learnt', evidenceOf(shown.result, shown.defs, e, edge, verdict, scenario?.chain), shown, base);
+      add(e, edge ? 'edge' : 'learnt', evidenceOf(shown.result, shown.defs, e, edge, verdict, scenario?.chain.filter((c) => c.element !== edge?.element)), shown, base);
     }
   };
   /**
@@ -363,8 +363,10 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
   // Shorter calls of the driven entries that read `arguments` (shorterCalls).
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)
-    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
+  // A scenario an edge value opened by changing its element's shape first tries the element's own edge values in that shape (reshapedEdges).
+  const reshaped = new Map<Scenario, EdgeValue[]>();
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)
+    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h)))].map((edge) => ({ edge, sc }))), budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
     edges++;
@@ -381,7 +383,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const reached = [...covered].filter((l) => !sc.covered.has(l)).sort((a, b) => a - b);
     const key = reached.join(',');
     // A shorter call opens no scenario: edge values on top of it would be tried with every argument.
-    if (reached.length > 0 && !chained.has(key) && !arityOf(edge)) chained.set(key, { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] });
+    if (reached.length > 0 && !chained.has(key) && !arityOf(edge)) {
+      const opened: Scenario = { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] };
+      chained.set(key, opened);
+      const learnt = sc.defs.get(edge.element)?.proposal.category;
+      if (learnt) reshaped.set(opened, reshapedEdges(edge, learnt));
+    }
   }
   const deeper = [...chained.values()].sort((a, b) => b.covered.size - a.covered.size);
   for (const { edge, sc } of tryEdges(deeper).slice(0, budget - edges)) await tryEdge(edge, sc);
