@@ -9,6 +9,7 @@ import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
 import { EDGE_BUDGET, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import type { Fragment } from './findFragments.ts';
+import { newMemberOfVariedObject } from './variedShapes.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
@@ -80,6 +81,8 @@ export interface FileDiffInput {
   readonly baseBeliefs?: ReadonlySet<string>;
   /** Per named function of the base version, the parameters its code reads (readParameters). */
   readonly baseReads?: ReadonlyMap<string, ReadonlySet<number>>;
+  /** The access paths the base version reads (memberPaths). */
+  readonly baseMembers?: ReadonlySet<string>;
   /** Per function of the changed version (its first line), the parameters the change touches (hotParameters): their edge values go first. */
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
@@ -252,10 +255,14 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // send it absent). Otherwise only errors on changed lines count, and only for an empty
       // string, list or zero (values of the expected type need no guard) or a whole argument left
       // out or null that the base's function read, its call returning (a caller may omit it, and
-      // the base coped). A member of one (`user.profile` undefined) needs the base's branch.
+      // the base coped), or a member left out that the base never read, of an object whose other
+      // members the base tests for presence (`res.getHeader` where it tests `res.send`: callers
+      // pass objects of more than one shape). Another member of one (`user.profile` undefined)
+      // needs the base's branch.
       if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
         if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
+        else if (variedShape(edge)) admitted = candidates.filter((e) => changedLines.has(e.line));
         else return;
       }
     }
@@ -299,6 +306,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const arg = absent(edge) ? argumentOf(edge.element) : undefined;
     const param = arg && arg.fragment.params[arg.index];
     return param !== undefined && input.baseBeliefs?.has(param + arg!.members) === true;
+  };
+  /** `undefined` for a member the base never read, of an object whose other members it tests for presence (newMemberOfVariedObject). */
+  const variedShape = (edge: EdgeValue): boolean => {
+    const arg = edge.category === 'undefined' ? argumentOf(edge.element) : undefined;
+    const param = arg && arg.members !== '' ? arg.fragment.params[arg.index] : undefined;
+    return param !== undefined && newMemberOfVariedObject(param + arg!.members, input.baseMembers ?? new Set(), input.baseBeliefs ?? new Set());
   };
   /** The base version on a scenario's values (a chained one's edge values held): the reference for the edge values tried on top of them. */
   const baseRuns = new Map<Scenario, Promise<VersionRun>>();
