@@ -7,8 +7,9 @@ import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
 import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
-import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import { EDGE_BUDGET, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import type { Fragment } from './findFragments.ts';
+import { newMemberOfVariedObject } from './variedShapes.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
 import type { CatchHandler } from './catchHandlers.ts';
@@ -86,6 +87,8 @@ export interface FileDiffInput {
   readonly baseBeliefs?: ReadonlySet<string>;
   /** Per named function of the base version, the parameters its code reads (readParameters). */
   readonly baseReads?: ReadonlyMap<string, ReadonlySet<number>>;
+  /** The access paths the base version reads (memberPaths). */
+  readonly baseMembers?: ReadonlySet<string>;
   /** Per function of the changed version (its first line), the parameters the change touches (hotParameters): their edge values go first. */
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
@@ -283,11 +286,14 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // send it absent). Otherwise only errors on changed lines count, and only for an empty
       // string, list or zero or a string built from the changed code's own literals (values of the
       // expected type need no guard), or a whole argument left out or null that the base's
-      // function read, its call returning (a caller may omit it, and the base coped). A member of
-      // one (`user.profile` undefined) needs the base's branch.
+      // function read, its call returning (a caller may omit it, and the base coped), or a member
+      // left out that the base never read, of an object whose other members the base tests for
+      // presence (`res.getHeader` where it tests `res.send`: callers pass objects of more than one
+      // shape). Another member of one (`user.profile` undefined) needs the base's branch.
       else if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
         if (IN_TYPE.has(edge.source) || edge.literal !== undefined) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
+        else if (variedShape(edge)) admitted = candidates.filter((e) => changedLines.has(e.line));
         else return;
       }
     }
@@ -295,7 +301,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       const verdict = edge?.thrown !== undefined ? rethrown(e, edge.thrown, base.result) : baseOutcome(e, changed.result, base.result);
       if (!verdict) continue;
       const shown = await onBaseValues(changed, base, e, edge, scenario);
-      add(e, edge ? 'edge' : 'learnt', evidenceOf(shown.result, shown.defs, e, edge, verdict, scenario?.chain), shown, base);
+      add(e, edge ? 'edge' : 'learnt', evidenceOf(shown.result, shown.defs, e, edge, verdict, scenario?.chain.filter((c) => c.element !== edge?.element)), shown, base);
     }
   };
   /**
@@ -331,6 +337,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const arg = absent(edge) ? argumentOf(edge.element) : undefined;
     const param = arg && arg.fragment.params[arg.index];
     return param !== undefined && input.baseBeliefs?.has(param + arg!.members) === true;
+  };
+  /** `undefined` for a member the base never read, of an object whose other members it tests for presence (newMemberOfVariedObject). */
+  const variedShape = (edge: EdgeValue): boolean => {
+    const arg = edge.category === 'undefined' ? argumentOf(edge.element) : undefined;
+    const param = arg && arg.members !== '' ? arg.fragment.params[arg.index] : undefined;
+    return param !== undefined && newMemberOfVariedObject(param + arg!.members, input.baseMembers ?? new Set(), input.baseBeliefs ?? new Set());
   };
   /** The base version on a scenario's values (a chained one's edge values held): the reference for the edge values tried on top of them. */
   const baseRuns = new Map<Scenario, Promise<VersionRun>>();
@@ -396,10 +408,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // Shorter calls of the driven entries that read `arguments` (shorterCalls).
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
   // Strings built from the changed code's literals go first, up to a quarter of the budget in each
-  // pass over the scenarios, whatever their number (capLiteralEdges).
+  // pass over the scenarios, whatever their number (capLiteralEdges). A scenario an edge value opened
+  // by changing its element's shape first tries the element's own edge values in that shape (reshapedEdges).
   const entryLiterals = literalsByEntry(input.literals ?? [], [...entryOf].filter(([, target]) => after.targetNames.includes(target)).map(([f, target]) => ({ from: f.startLine, to: f.endLine, target })));
   const literalCap = Math.floor(budget / 4);
-  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)]
+  const reshaped = new Map<Scenario, EdgeValue[]>();
+  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)]
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
@@ -422,7 +436,12 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const reached = [...covered].filter((l) => !sc.covered.has(l)).sort((a, b) => a - b);
     const key = reached.join(',');
     // A shorter call opens no scenario: edge values on top of it would be tried with every argument.
-    if (reached.length > 0 && !chained.has(key) && !arityOf(edge)) chained.set(key, { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] });
+    if (reached.length > 0 && !chained.has(key) && !arityOf(edge)) {
+      const opened: Scenario = { defs: changed.defs, covered: new Set([...sc.covered, ...covered]), held: new Set([...sc.held, edge.element]), chain: [...sc.chain, edge] };
+      chained.set(key, opened);
+      const learnt = sc.defs.get(edge.element)?.proposal.category;
+      if (learnt) reshaped.set(opened, reshapedEdges(edge, learnt));
+    }
   }
   const deeper = [...chained.values()].sort((a, b) => b.covered.size - a.covered.size);
   for (const { edge, sc } of tryEdges(deeper).slice(0, budget - edges)) await tryEdge(edge, sc);

@@ -75,6 +75,17 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
   return rounds.flat().slice(0, budget);
 }
 
+/**
+ * The edge values of the category an edge value gave its element (`''` for `'example'` where an
+ * object was learnt, `[]` and `[null]` for `['example']` where a string was): the element's own
+ * edge values in its new shape, tried in the scenario that shape opened (where the element is held,
+ * so edgeValues never offers them). None when the edge value kept the learnt category.
+ */
+export function reshapedEdges(edge: EdgeValue, learnt: Category): EdgeValue[] {
+  if (edge.category === learnt) return [];
+  return (BY_CATEGORY[edge.category] ?? []).filter((e) => e.category === edge.category && e.source !== edge.source).map((e) => ({ element: edge.element, ...e }));
+}
+
 /** `undefined`, `null`, then the category's; an empty object (nothing was learnt of it) may as well be a string or a number. */
 function valuesFor(d: Definition): Edge[] {
   const more = d.proposal.category === 'object' && d.proposal.source.trim() === '{}' ? FOR_EMPTY_OBJECT : BY_CATEGORY[d.proposal.category] ?? [];

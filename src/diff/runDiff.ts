@@ -6,6 +6,7 @@ import { findFragments, readParameters, type Fragment } from './findFragments.ts
 import { langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { baseText, gitChanges } from './gitChanges.ts';
 import { fileNames, introducedNames, type Undeclared } from './removedNames.ts';
+import { memberPaths } from './variedShapes.ts';
 import { nullishBeliefs } from './nullishBeliefs.ts';
 import { thisFields } from './thisFields.ts';
 import { hotParameters } from './hotParameters.ts';
@@ -121,7 +122,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
     const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed), baseThisFields: thisFields(baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), literals: changedLiterals(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed), baseThisFields: thisFields(baseParsed), baseMembers: memberPaths(baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), literals: changedLiterals(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
