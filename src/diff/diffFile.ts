@@ -7,7 +7,8 @@ import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
 import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
-import { EDGE_BUDGET, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import { EDGE_BUDGET, edgeInputs, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import { isOwnInstance, ownInstanceEdges, type ClassMembers } from './ownInstances.ts';
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
@@ -84,6 +85,8 @@ export interface FileDiffInput {
   readonly hotParameters?: ReadonlyMap<number, ReadonlySet<number>>;
   /** The fields of `this` each function of the changed version reads and writes (thisFields): which sibling methods drive calls first. */
   readonly thisFields?: readonly ThisFields[];
+  /** The classes of the base version and their prototype members (classMembers): own-class edge values. */
+  readonly baseClasses?: ClassMembers;
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -245,7 +248,10 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // A shorter call counts only where the base version took another way for it (it reads
       // `arguments.length`) and its call returned: the base copes with the callers' shorter call.
       const arity = arityOf(edge);
-      if (arity && !(tookOtherBranch(base.result, reference.result) && (base.result.drives ?? []).some((d) => d.target === arity.target && d.outcome === 'returned'))) return;
+      // An instance of the file's own class is a value of the type the code expects (no guard is
+      // needed for it): it counts in a driven call the base version's returned from, its class serving the caller.
+      if (isOwnInstance(edge)) admitted = candidates.filter((e) => e.drive !== undefined);
+      else if (arity && !(tookOtherBranch(base.result, reference.result) && (base.result.drives ?? []).some((d) => d.target === arity.target && d.outcome === 'returned'))) return;
       // An edge value counts where the base version handled it: it took another branch for it (a
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
       // also where the base tests the same path for absence elsewhere (its authors believe callers
@@ -253,7 +259,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // string, list or zero (values of the expected type need no guard) or a whole argument left
       // out or null that the base's function read, its call returning (a caller may omit it, and
       // the base coped). A member of one (`user.profile` undefined) needs the base's branch.
-      if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
+      else if (!tookOtherBranch(base.result, reference.result) && !believedAbsent(edge)) {
         if (IN_TYPE.has(edge.source)) admitted = candidates.filter((e) => changedLines.has(e.line));
         else if (wholeArgument(edge)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
         else return;
@@ -363,7 +369,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
   // Shorter calls of the driven entries that read `arguments` (shorterCalls).
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)
+  // Instances of the file's own classes for the learnt objects whose read members a class holds (ownInstanceEdges).
+  const own = (defs: ReadonlyMap<string, Definition>) => (input.baseClasses ? ownInstanceEdges(defs, edgeInputs(defs, after.targetNames).map((d) => d.id), input.baseClasses, targets) : []);
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)])
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
@@ -487,3 +495,4 @@ function fragmentCoverage(result: RunResult, fragment: Fragment): number {
   const uncovered = new Set(result.lines.uncovered);
   return measured.filter((l) => !uncovered.has(l)).length / measured.length;
 }
+

@@ -48,12 +48,10 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
  * where an array was used and the reverse. Elements read on a changed line (first used there, or
  * holding a member that was, or below a parameter the change touches: `hot`, hotParameters) come
  * first, then those used inside a changed fragment, then the rest, in source order. `shorter`: the
- * arity edges (shorterCalls), tried with the `undefined`s.
+ * arity edges (shorterCalls) and own-class instances (ownInstanceEdges), tried with the `undefined`s.
  */
 export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = [], shorter: readonly EdgeValue[] = []): EdgeValue[] {
-  // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
-  const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
-  const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
+  const inputs = edgeInputs(defs, drivenTargets);
   // An element read on a changed line: one first used there, or one whose member is (`list[i]` of `list[i][0]`).
   const onChange = [...defs.values()].filter((d) => changed.has(d.line));
   const rank = (d: Definition) => (onChange.some((c) => isWithin(c.id, d.id)) || hot.some((h) => isWithin(d.id, h)) ? 0 : inFragment(d.line) ? 1 : 2);
@@ -68,6 +66,12 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
     });
   }
   return rounds.flat().slice(0, budget);
+}
+
+/** The inputs edge values are tried on: the driven functions' arguments (and those outside code passes to the file's callbacks, `inherits#cb0#arg2`), what lies below them, and the results of outside calls. */
+export function edgeInputs(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[]): Definition[] {
+  const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
+  return [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
 }
 
 /** `undefined`, `null`, then the category's; an empty object (nothing was learnt of it) may as well be a string or a number. */

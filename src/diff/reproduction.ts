@@ -3,6 +3,7 @@ import type { DriveRecord } from '../protocol/runtime.ts';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import { drivenArguments, drivenCalls } from '../emit/drivenCalls.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
+import { ownInstanceReplay } from './ownInstanceReplay.ts';
 
 /** What a reproduction needs of the run that showed a finding. */
 export interface ReproductionParts {
@@ -78,6 +79,9 @@ export function reproduction(parts: ReproductionParts): string | undefined {
       call = `(${prior.join('')}${exported ?? last!})`;
     }
   }
+  // Instances of the file's own classes: made once the file has defined them (ownInstanceReplay).
+  const own = ownInstanceReplay(parts.rendered.source);
+  if (own) call = `(${own.fill}, ${call})`;
   const table = /^var require = function require\(/m.test(parts.rendered.source);
   const names = [...new Set(parts.rendered.accessors.map(([, expr]) => expr).filter((e) => /^[A-Za-z_$][\w$]*$/.test(e) && e !== 'require'))];
   const title = `${parts.fragment}${parts.callText ? `: ${parts.callText}` : ''} should not throw ${parts.type}`;
@@ -95,6 +99,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     `const target = path.resolve(process.env.SNIPEXEC_TARGET || ${jsString(parts.file)});`,
     '',
     `test(${jsString(title)}, async () => {`,
+    ...(own?.head ?? []),
     '  // ---- the values snipexec learnt for what lies outside the file ----',
     ...parts.rendered.source.split('\n').filter((l) => l !== '').map((l) => `  ${l}`),
     ...(parts.absent ?? []).map((name) => `  delete globalThis[${jsString(name)}]; // an environment without it, where the base version's test for it mattered`),
