@@ -9,6 +9,7 @@ import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
 import { EDGE_BUDGET, edgeInputs, edgeValues, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import { isOwnInstance, ownInstanceEdges, type ClassMembers } from './ownInstances.ts';
+import { frozenEdges, isFrozen } from './frozenEdges.ts';
 import type { Fragment } from './findFragments.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
 import type { ThisFields } from './thisFields.ts';
@@ -87,6 +88,8 @@ export interface FileDiffInput {
   readonly thisFields?: readonly ThisFields[];
   /** The classes of the base version and their prototype members (classMembers): own-class edge values. */
   readonly baseClasses?: ClassMembers;
+  /** Per function of the changed version (its first line), the parameters whose members a changed line deletes or writes (mutatedParameters): frozen-object edge values. */
+  readonly mutatedParameters?: ReadonlyMap<number, ReadonlySet<number>>;
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -251,6 +254,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // An instance of the file's own class is a value of the type the code expects (no guard is
       // needed for it): it counts in a driven call the base version's returned from, its class serving the caller.
       if (isOwnInstance(edge)) admitted = candidates.filter((e) => e.drive !== undefined);
+      // A frozen object, on the changed line that deletes or writes its member: where the base's call returned, it coped.
+      else if (isFrozen(edge.source)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
       else if (arity && !(tookOtherBranch(base.result, reference.result) && (base.result.drives ?? []).some((d) => d.target === arity.target && d.outcome === 'returned'))) return;
       // An edge value counts where the base version handled it: it took another branch for it (a
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
@@ -371,7 +376,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
   // Instances of the file's own classes for the learnt objects whose read members a class holds (ownInstanceEdges).
   const own = (defs: ReadonlyMap<string, Definition>) => (input.baseClasses ? ownInstanceEdges(defs, edgeInputs(defs, after.targetNames).map((d) => d.id), input.baseClasses, targets) : []);
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)])
+  // The learnt objects whose members a changed line deletes or writes, frozen (frozenEdges).
+  const frozen = (defs: ReadonlyMap<string, Definition>) => frozenEdges(defs, targets, after.targetNames, input.mutatedParameters ?? new Map());
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs), ...frozen(sc.defs)])
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {

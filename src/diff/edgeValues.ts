@@ -8,6 +8,8 @@ export interface EdgeValue {
   /** The value, as source. */
   readonly source: string;
   readonly category: Category;
+  /** The source wraps the learnt one (its `$i` parts, its members kept): a frozen learnt object. */
+  readonly keepsParts?: true;
 }
 
 /** An edge value before it is given an element. */
@@ -80,12 +82,12 @@ function valuesFor(d: Definition): Edge[] {
   return [UNDEFINED, NULL, ...more];
 }
 
-/** The definitions with `edge` standing for its element and nothing below it (an object without its members). */
+/** The definitions with `edge` standing for its element and nothing below it (an object without its members), unless the edge keeps its parts. */
 export function withEdgeValue(defs: ReadonlyMap<string, Definition>, edge: EdgeValue): Map<string, Definition> {
   const out = new Map<string, Definition>();
   for (const [id, d] of defs) {
-    if (id === edge.element) out.set(id, { ...d, proposal: { source: edge.source, refs: [], category: edge.category }, provider: 'edge', history: [...d.history], rejected: [...d.rejected] });
-    else if (!isWithin(id, edge.element)) out.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
+    if (id === edge.element) out.set(id, { ...d, proposal: { source: edge.source, refs: edge.keepsParts ? d.proposal.refs : [], category: edge.category }, provider: 'edge', history: [...d.history], rejected: [...d.rejected] });
+    else if (edge.keepsParts || !isWithin(id, edge.element)) out.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
   }
   return out;
 }
