@@ -378,7 +378,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const own = (defs: ReadonlyMap<string, Definition>) => (input.baseClasses ? ownInstanceEdges(defs, edgeInputs(defs, after.targetNames).map((d) => d.id), input.baseClasses, targets) : []);
   // The learnt objects whose members a changed line deletes or writes, frozen (frozenEdges).
   const frozen = (defs: ReadonlyMap<string, Definition>) => frozenEdges(defs, targets, after.targetNames, input.mutatedParameters ?? new Map());
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs), ...frozen(sc.defs)])
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs))
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
@@ -502,4 +502,3 @@ function fragmentCoverage(result: RunResult, fragment: Fragment): number {
   const uncovered = new Set(result.lines.uncovered);
   return measured.filter((l) => !uncovered.has(l)).length / measured.length;
 }
-

@@ -16,7 +16,7 @@ import { isObjectLike, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, construct, getOwnPropertyDescriptor, ObjectCreate, TypeErrorCtor, WM, wmGet, wmSet } from './primordials.ts';
 import { injectedFailure, outcomeOf } from './probes.ts';
-import { config, run } from './run.ts';
+import { config, EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 
 /** The calls made, in order. */
@@ -175,8 +175,20 @@ function driveOne(k: number, target: GuestDriveTarget): void {
     if (isPromise(r)) settle(r, () => { record.outcome = 'returned'; }, threw);
     else record.outcome = 'returned';
   } catch (e) {
-    threw(e);
+    if (e === EXIT) exited(record);
+    else threw(e);
   }
+}
+
+/**
+ * exit() inside a driven call ends that call, as it would end the process of the caller that made
+ * it: each driven call stands for a caller of its own, so drive goes on to the next target (a
+ * `self.exit` driven on its own would otherwise end the run before the changed function is reached).
+ */
+function exited(record: DriveRecord): void {
+  record.outcome = 'exited';
+  run.exited = false;
+  run.stopped = false;
 }
 
 /** How many arguments drive's own call of target k passes: its parameters, or fewer where the config asks (driveArity), recorded on the call. */
