@@ -36,10 +36,19 @@ const COPY = [
   '',
 ].join('\n');
 
-test('mutatedParameters: the parameters whose members a changed line deletes, assigns or updates', () => {
+test('mutatedParameters: the parameters whose members a changed line deletes, assigns or updates, where the base version wrote the same member', () => {
   const code = 'function f(a, b, c, d) {\n  delete a.x;\n  b.y = 1;\n  c.n++;\n  d.z;\n}\n';
-  assert.deepEqual([...(mutatedParameters(parseSnippet(code), new Set([2, 3, 4, 5])).get(1) ?? [])].sort(), [0, 1, 2]);
-  assert.equal(mutatedParameters(parseSnippet(code), new Set([5])).size, 0);
+  const parsed = parseSnippet(code);
+  assert.deepEqual([...(mutatedParameters(parsed, new Set([2, 3, 4, 5]), parsed).get(1) ?? [])].sort(), [0, 1, 2]);
+  assert.equal(mutatedParameters(parsed, new Set([5]), parsed).size, 0);
+  // A write the change adds (the base's `f` never wrote `b.y`): no frozen edge for it.
+  assert.deepEqual([...(mutatedParameters(parsed, new Set([2, 3]), parseSnippet(code.replace('  b.y = 1;\n', ''))).get(1) ?? [])], [0]);
+});
+
+test('diff: a member write the change adds to a caller\'s object is no finding with the object frozen (the base never wrote it)', async () => {
+  const before = COPY.replace('  try {\n    delete argv.extra;\n  } catch (e) {}\n', '');
+  const report = await change('copy.js', before, before.replace('  return argv;', '  argv.done = true;\n  return argv;'));
+  assert.deepEqual(found(report).filter((f) => f[3]), []);
 });
 
 test('diff: a change that drops the try around a delete of a caller\'s member is found with the caller\'s object frozen', async () => {
@@ -63,4 +72,39 @@ test('diff: a delete the base version made unguarded too is no finding with the 
   const before = COPY.replace('  try {\n    delete argv.extra;\n  } catch (e) {}', '  delete argv.extra;');
   const report = await change('copy.js', before, before.replace('  delete argv.extra;', "  delete argv['extra'];"));
   assert.deepEqual(found(report).filter((f) => f[3]), []);
+});
+
+// A factory's API: the method is put on the object the factory returns, and callers call it there.
+const FACTORY = [
+  "'use strict';",
+  'function Factory(opts) {',
+  '  const self = {};',
+  '  self.copy = function (argv) {',
+  '    if (!argv._) return argv;',
+  '    argv._.push.apply(argv._, argv.extra);',
+  '    try {',
+  '      delete argv.extra;',
+  '    } catch (e) {}',
+  '    return argv;',
+  '  };',
+  '  return self;',
+  '}',
+  'module.exports = Factory;',
+  '',
+].join('\n');
+
+test('diff: a method of the object a factory returns is called as callers call it: its frozen-object error counts, and its reproduction calls it on the factory\'s result', async () => {
+  const after = FACTORY.replace('    try {\n      delete argv.extra;\n    } catch (e) {}', '    delete argv.extra;');
+  const report = await change('factory.js', FACTORY, after);
+  assert.deepEqual(found(report).filter((f) => f[3]), [[7, 'TypeError', "Cannot delete property 'extra' of #<Object>", true]]);
+  const f = report.findings.find((x) => x.evidence.edge?.source.startsWith('Object.freeze('))!;
+  const repro = join(lastDir, 'repro.test.cjs');
+  writeFileSync(repro, f.reproduction!);
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', repro], { cwd: lastDir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  assert.equal(changed.status, 1, changed.stdout);
+  assert.match(changed.stdout, /Cannot delete property 'extra'/);
+  const base = run({ SNIPEXEC_TARGET: 'base.js' });
+  assert.equal(base.status, 0, base.stdout);
 });

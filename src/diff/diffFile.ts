@@ -184,7 +184,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are
   // given. Not one that reads fields of `this`: how callers call it (as whose method) is unknown.
   const usesThisFields = (line: number) => (input.thisFields ?? []).some((f) => f.start === line && (f.reads.size > 0 || f.writes.size > 0));
-  const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && !usesThisFields(t.line) && entryOf.has(f) && t.name.startsWith(`${entryOf.get(f)!}.`)).map((t) => t.name);
+  // (drive names a method of a returned object by its object, `self.parse`: it is the entry's by its line.)
+  const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && !usesThisFields(t.line) && entryOf.has(f) && (t.name.startsWith(`${entryOf.get(f)!}.`) || t.memberOf === 'object')).map((t) => t.name);
   const returned = new Set(fragments.flatMap(returnedBy));
   const entries = new Set([...entryOf.values(), ...returned]);
   const first = await after.run(undefined);
@@ -210,7 +211,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const owner = drive ? targets[drive.k]?.owner : undefined;
     const order = run?.drives ?? [];
     const siblings = drive && owner !== undefined ? order.slice(0, order.indexOf(drive)).filter((d) => targets[d.k]?.owner === owner && targets[d.k]?.kind === 'method') : [];
-    const parent = name !== undefined && returned.has(name) ? order.find((d) => name.startsWith(`${targets[d.k]?.name}.`) && entries.has(targets[d.k]?.name ?? '')) : undefined;
+    const parent = name !== undefined && returned.has(name) ? order.find((d) => (name.startsWith(`${targets[d.k]?.name}.`) || (fragmentOf(targets[d.k]?.line ?? 0) === fragment && targets[d.k]?.line === fragment.startLine)) && entries.has(targets[d.k]?.name ?? '')) : undefined;
     const repro = input.reproductions && run && rendered
       ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}), ...(how === 'unguarded' && omit !== undefined ? { absent: [omit] } : {}) })
       : undefined;

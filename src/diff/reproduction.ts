@@ -68,7 +68,9 @@ export function reproduction(parts: ReproductionParts): string | undefined {
       // The function the outer call returns, called with its own arguments (as drive did: when it returns one).
       const outer = drivenCalls(parts.targets, [parts.returnedBy], accessors, false);
       if (outer.registered.size > 0 || outer.expressions[0] === undefined || !target) return undefined;
-      call = `((made) => (typeof made === 'function' ? made(${drivenArguments(target, target.params, accessors, parts.drive).join(', ')}) : made))(${outer.expressions[0]})`;
+      // A function, or an object holding it as a method (a factory's API: `yargs()._copyDoubleDash(argv)`).
+      const method = target.memberOf === 'object' && target.key !== undefined ? `made[${JSON.stringify(target.key)}](${drivenArguments(target, target.params, accessors, parts.drive).join(', ')})` : 'made';
+      call = `((made) => (typeof made === 'function' ? made(${drivenArguments(target, target.params, accessors, parts.drive).join(', ')}) : ${method}))(${outer.expressions[0]})`;
     } else {
       const { expressions, registered } = drivenCalls(parts.targets, [...(parts.before ?? []), parts.drive], accessors, false);
       const last = expressions[expressions.length - 1];

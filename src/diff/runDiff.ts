@@ -121,7 +121,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
     const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed), baseClasses: classMembers(baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), mutatedParameters: mutatedParameters(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed), baseClasses: classMembers(baseParsed), mutatedParameters: mutatedParameters(parsed, changed.lines, baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
