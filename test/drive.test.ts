@@ -253,3 +253,19 @@ test('drive: a constructor function by convention (capitalised, sets members of 
   assert.equal(r.stdout, 'AppError true\nPoint true\nFormat true\ndescribe true\n');
   assert.deepEqual(r.errors, []);
 });
+
+test('drive: exit() inside a driven call ends that call only (each driven call is a caller of its own): the next target is driven; the program does the same', async () => {
+  const code = [
+    'function stop(code) {',
+    "  console.log('stopping');",
+    '  process.exit(2);',
+    '}',
+    'function later(n) {',
+    "  console.log('later ' + (n * 2));",
+    '}',
+  ].join('\n');
+  const r = await runSnippet(code, { mode: 'trace' });
+  assert.deepEqual(targets(r), ['stop:exited', 'later:returned']);
+  assert.match(r.stdout, /^stopping\nlater /);
+  assert.equal(runProgram(r, 'exit'), r.stdout);
+});

@@ -38,7 +38,8 @@ test('guest runtime: starting it adds only the globals the snippet is given, and
     try {
       const after = globalNames(context);
       // console and Date are V8's own in a fresh context: the runtime replaces them in place.
-      assert.deepEqual(after.filter((n) => !fresh.includes(n)).sort(), ['clearImmediate', 'clearInterval', 'clearTimeout', 'queueMicrotask', 'setImmediate', 'setInterval', 'setTimeout']);
+      // __snipexec_instance: own-class edge values call it (protocol/ownInstance.ts).
+      assert.deepEqual(after.filter((n) => !fresh.includes(n)).sort(), ['__snipexec_instance', 'clearImmediate', 'clearInterval', 'clearTimeout', 'queueMicrotask', 'setImmediate', 'setInterval', 'setTimeout']);
       assert.deepEqual(fresh.filter((n) => !after.includes(n)), [NODE_UTIL_GLOBAL]);
     } finally {
       runIsolate.dispose();

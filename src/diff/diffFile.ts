@@ -7,7 +7,9 @@ import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
 import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
-import { EDGE_BUDGET, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import { EDGE_BUDGET, edgeInputs, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';
+import { isOwnInstance, ownInstanceEdges, type ClassMembers } from './ownInstances.ts';
+import { frozenEdges, isFrozen } from './frozenEdges.ts';
 import type { Fragment } from './findFragments.ts';
 import { newMemberOfVariedObject } from './variedShapes.ts';
 import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.ts';
@@ -99,6 +101,10 @@ export interface FileDiffInput {
   readonly baseThisFields?: readonly ThisFields[];
   /** The string literals the changed code tests strings against (changedLiterals): strings built from them are edge values of its string inputs. */
   readonly literals?: readonly CodeLiteral[];
+  /** The classes of the base version and their prototype members (classMembers): own-class edge values. */
+  readonly baseClasses?: ClassMembers;
+  /** Per function of the changed version (its first line), the parameters whose members a changed line deletes or writes (mutatedParameters): frozen-object edge values. */
+  readonly mutatedParameters?: ReadonlyMap<number, ReadonlySet<number>>;
 }
 
 /** Per-run budgets of diff's executions: a file's module and its driven functions. */
@@ -207,7 +213,8 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // And the functions an entry returns (`wrapHelper` returns `wrapper`): callers call what they are
   // given. Not one that reads fields of `this`: how callers call it (as whose method) is unknown.
   const usesThisFields = (line: number) => (input.thisFields ?? []).some((f) => f.start === line && (f.reads.size > 0 || f.writes.size > 0));
-  const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && !usesThisFields(t.line) && entryOf.has(f) && t.name.startsWith(`${entryOf.get(f)!}.`)).map((t) => t.name);
+  // (drive names a method of a returned object by its object, `self.parse`: it is the entry's by its line.)
+  const returnedBy = (f: Fragment) => targets.filter((t) => f.returned.includes(t.line) && !usesThisFields(t.line) && entryOf.has(f) && (t.name.startsWith(`${entryOf.get(f)!}.`) || t.memberOf === 'object')).map((t) => t.name);
   const returned = new Set(fragments.flatMap(returnedBy));
   const entries = new Set([...entryOf.values(), ...returned]);
   const first = await after.run(undefined);
@@ -235,7 +242,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     const owner = drive ? targets[drive.k]?.owner : undefined;
     const order = run?.drives ?? [];
     const siblings = drive && owner !== undefined ? order.slice(0, order.indexOf(drive)).filter((d) => targets[d.k]?.owner === owner && targets[d.k]?.kind === 'method') : [];
-    const parent = name !== undefined && returned.has(name) ? order.find((d) => name.startsWith(`${targets[d.k]?.name}.`) && entries.has(targets[d.k]?.name ?? '')) : undefined;
+    const parent = name !== undefined && returned.has(name) ? order.find((d) => (name.startsWith(`${targets[d.k]?.name}.`) || (fragmentOf(targets[d.k]?.line ?? 0) === fragment && targets[d.k]?.line === fragment.startLine)) && entries.has(targets[d.k]?.name ?? '')) : undefined;
     const repro = input.reproductions && run && rendered
       ? reproduction({ file: input.file, esm: input.names.esm, type: error.type, message: error.message, line: error.line, fragment: fragment.name, rendered, targets, drive, callText: evidence.call, before: siblings, ...(parent ? { returnedBy: parent } : {}), ...(how === 'unguarded' && omit !== undefined ? { absent: [omit] } : {}), ...(evidence.base === 'rethrew' ? { rethrows: true } : {}) })
       : undefined;
@@ -277,9 +284,14 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
       // A shorter call counts only where the base version took another way for it (it reads
       // `arguments.length`) and its call returned: the base copes with the callers' shorter call.
       const arity = arityOf(edge);
-      if (arity && !(tookOtherBranch(base.result, reference.result) && (base.result.drives ?? []).some((d) => d.target === arity.target && d.outcome === 'returned'))) return;
+      // An instance of the file's own class is a value of the type the code expects (no guard is
+      // needed for it): it counts in a driven call the base version's returned from, its class serving the caller.
+      if (isOwnInstance(edge)) admitted = candidates.filter((e) => e.drive !== undefined);
+      // A frozen object, on the changed line that deletes or writes its member: where the base's call returned, it coped.
+      else if (isFrozen(edge.source)) admitted = candidates.filter((e) => e.drive !== undefined && changedLines.has(e.line));
+      else if (arity && !(tookOtherBranch(base.result, reference.result) && (base.result.drives ?? []).some((d) => d.target === arity.target && d.outcome === 'returned'))) return;
       // A thrown value counts where the changed handler fails on it, the base having let it out or returned (rethrown).
-      if (edge.thrown !== undefined) admitted = candidates.filter((e) => (input.catchHandlers ?? []).some((h) => e.line >= h.start && e.line <= h.end));
+      else if (edge.thrown !== undefined) admitted = candidates.filter((e) => (input.catchHandlers ?? []).some((h) => e.line >= h.start && e.line <= h.end));
       // An edge value counts where the base version handled it: it took another branch for it (a
       // guard, a default, an early return), not merely passed it along; for `undefined` and `null`,
       // also where the base tests the same path for absence elsewhere (its authors believe callers
@@ -413,7 +425,11 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const entryLiterals = literalsByEntry(input.literals ?? [], [...entryOf].filter(([, target]) => after.targetNames.includes(target)).map(([f, target]) => ({ from: f.startLine, to: f.endLine, target })));
   const literalCap = Math.floor(budget / 4);
   const reshaped = new Map<Scenario, EdgeValue[]>();
-  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)]
+  // Instances of the file's own classes for the learnt objects whose read members a class holds (ownInstanceEdges).
+  const own = (defs: ReadonlyMap<string, Definition>) => (input.baseClasses ? ownInstanceEdges(defs, edgeInputs(defs, after.targetNames).map((d) => d.id), input.baseClasses, targets) : []);
+  // The learnt objects whose members a changed line deletes or writes, frozen (frozenEdges).
+  const frozen = (defs: ReadonlyMap<string, Definition>) => frozenEdges(defs, targets, after.targetNames, input.mutatedParameters ?? new Map());
+  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs))]
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {

@@ -13,6 +13,8 @@ export interface EdgeValue {
   readonly thrown?: string;
   /** The changed code's literal the string was built from (literalEdges): a value of the type the code expects. */
   readonly literal?: string;
+  /** The source wraps the learnt one (its `$i` parts, its members kept): a frozen learnt object. */
+  readonly keepsParts?: true;
 }
 
 /** An edge value before it is given an element. */
@@ -53,12 +55,11 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
  * where an array was used and the reverse. Elements read on a changed line (first used there, or
  * holding a member that was, or below a parameter the change touches: `hot`, hotParameters) come
  * first, then those used inside a changed fragment, then the rest, in source order. `shorter`: the
- * arity edges (shorterCalls), tried with the `undefined`s.
+ * arity edges (shorterCalls) and own-class instances (ownInstanceEdges), tried with the `undefined`s;
+ * `leading`: edges made for a changed line (frozenEdges), tried first.
  */
-export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = [], shorter: readonly EdgeValue[] = []): EdgeValue[] {
-  // The arguments of the driven functions, and those outside code passes to the file's callbacks (`inherits#cb0#arg2`).
-  const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`) || d.id.startsWith(receiverFieldElementId(t, '')))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
-  const inputs = [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
+export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = [], shorter: readonly EdgeValue[] = [], leading: readonly EdgeValue[] = []): EdgeValue[] {
+  const inputs = edgeInputs(defs, drivenTargets);
   // An element read on a changed line: one first used there, or one whose member is (`list[i]` of `list[i][0]`).
   const onChange = [...defs.values()].filter((d) => changed.has(d.line));
   const rank = (d: Definition) => (onChange.some((c) => isWithin(c.id, d.id)) || hot.some((h) => isWithin(d.id, h)) ? 0 : inFragment(d.line) ? 1 : 2);
@@ -66,7 +67,8 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
   // The elements used on a changed line get all their values first (round 0); the rest breadth
   // first: every element's `undefined` and `null` (round 1) before any element's third value (round 2).
   // Shorter calls of the functions that read `arguments` (shorterCalls) open round 1: a caller's omitted arguments, as `undefined` is.
-  const rounds: EdgeValue[][] = [[], [...shorter], []];
+  // `leading` (frozen objects a changed line writes to, frozenEdges) open round 0: made for the changed line.
+  const rounds: EdgeValue[][] = [[...leading], [...shorter], []];
   for (const d of inputs) {
     valuesFor(d).forEach((edge, k) => {
       if (edge.source !== d.proposal.source) rounds[rank(d) === 0 ? 0 : k < 2 ? 1 : 2]!.push({ element: d.id, ...edge });
@@ -86,18 +88,24 @@ export function reshapedEdges(edge: EdgeValue, learnt: Category): EdgeValue[] {
   return (BY_CATEGORY[edge.category] ?? []).filter((e) => e.category === edge.category && e.source !== edge.source).map((e) => ({ element: edge.element, ...e }));
 }
 
+/** The inputs edge values are tried on: the driven functions' arguments (and those outside code passes to the file's callbacks, `inherits#cb0#arg2`), what lies below them, and the results of outside calls. */
+export function edgeInputs(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[]): Definition[] {
+  const args = [...defs.values()].filter((d) => (d.kind === 'argument' && drivenTargets.some((t) => d.id.startsWith(`${t}#arg`) || d.id.startsWith(receiverFieldElementId(t, '')))) || ((d.kind === 'argument' || d.kind === 'part') && CALLBACK_ARGUMENT.test(d.id)));
+  return [...defs.values()].filter((d) => !d.proposal.probe && (d.kind === 'return' || args.some((a) => isWithin(d.id, a.id))));
+}
+
 /** `undefined`, `null`, then the category's; an empty object (nothing was learnt of it) may as well be a string or a number. */
 function valuesFor(d: Definition): Edge[] {
   const more = d.proposal.category === 'object' && d.proposal.source.trim() === '{}' ? FOR_EMPTY_OBJECT : BY_CATEGORY[d.proposal.category] ?? [];
   return [UNDEFINED, NULL, ...more];
 }
 
-/** The definitions with `edge` standing for its element and nothing below it (an object without its members). */
+/** The definitions with `edge` standing for its element and nothing below it (an object without its members), unless the edge keeps its parts. */
 export function withEdgeValue(defs: ReadonlyMap<string, Definition>, edge: EdgeValue): Map<string, Definition> {
   const out = new Map<string, Definition>();
   for (const [id, d] of defs) {
-    if (id === edge.element) out.set(id, { ...d, proposal: { source: edge.source, refs: [], category: edge.category }, provider: 'edge', history: [...d.history], rejected: [...d.rejected] });
-    else if (!isWithin(id, edge.element)) out.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
+    if (id === edge.element) out.set(id, { ...d, proposal: { source: edge.source, refs: edge.keepsParts ? d.proposal.refs : [], category: edge.category }, provider: 'edge', history: [...d.history], rejected: [...d.rejected] });
+    else if (edge.keepsParts || !isWithin(id, edge.element)) out.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
   }
   return out;
 }

@@ -122,12 +122,17 @@ function functionsOf(ast: t.File): FunctionInfo[] {
   return out;
 }
 
-/** `return function () {…}`, or `function wrapper() {…} … return wrapper;` (`var wrapper = function …` too) in `outer`. */
+/**
+ * `return function () {…}`, or `function wrapper() {…} … return wrapper;` (`var wrapper = function …` too) in `outer`;
+ * or a method put on an object `outer` returns (`self.parse = function …; … return self;`, a factory's API).
+ */
 function returnedBy(path: NodePath<t.Function>, outer: NodePath): boolean {
   if (t.isReturnStatement(path.parent) || (t.isArrowFunctionExpression(path.parent) && path.parent.body === path.node)) return true;
-  const id = t.isFunctionDeclaration(path.node) ? path.node.id : t.isVariableDeclarator(path.parent) && t.isIdentifier(path.parent.id) ? path.parent.id : undefined;
+  const onObject = t.isAssignmentExpression(path.parent) && path.parent.right === path.node && t.isMemberExpression(path.parent.left) && t.isIdentifier(path.parent.left.object) ? path.parent.left.object : undefined;
+  const id = t.isFunctionDeclaration(path.node) ? path.node.id : t.isVariableDeclarator(path.parent) && t.isIdentifier(path.parent.id) ? path.parent.id : onObject;
   if (!id) return false;
   const binding = (t.isFunctionDeclaration(path.node) ? path.parentPath.scope : path.scope.parent)?.getBinding(id.name);
+  if (onObject && binding?.scope.path.node !== outer.node) return false;
   return binding?.referencePaths.some((r) => t.isReturnStatement(r.parent) && r.getFunctionParent()?.node === outer.node) ?? false;
 }
 

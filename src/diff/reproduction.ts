@@ -5,6 +5,7 @@ import { drivenArguments, drivenCalls } from '../emit/drivenCalls.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
 import { ABSENT_PACKAGE_HOOKS, ABSENT_PACKAGE_IMPORTS } from './absentPackages.ts';
 import { throughDeclaration, type DeclaredCall } from './throughDeclaration.ts';
+import { ownInstanceReplay } from './ownInstanceReplay.ts';
 
 /** What a reproduction needs of the run that showed a finding. */
 export interface ReproductionParts {
@@ -72,7 +73,9 @@ export function reproduction(parts: ReproductionParts): string | undefined {
       // The function the outer call returns, called with its own arguments (as drive did: when it returns one).
       const outer = drivenCalls(parts.targets, [parts.returnedBy], accessors, false);
       if (outer.registered.size > 0 || outer.expressions[0] === undefined || !target) return undefined;
-      call = `((made) => (typeof made === 'function' ? made(${drivenArguments(target, target.params, accessors, parts.drive).join(', ')}) : made))(${outer.expressions[0]})`;
+      // A function, or an object holding it as a method (a factory's API: `yargs()._copyDoubleDash(argv)`).
+      const method = target.memberOf === 'object' && target.key !== undefined ? `made[${JSON.stringify(target.key)}](${drivenArguments(target, target.params, accessors, parts.drive).join(', ')})` : 'made';
+      call = `((made) => (typeof made === 'function' ? made(${drivenArguments(target, target.params, accessors, parts.drive).join(', ')}) : ${method}))(${outer.expressions[0]})`;
     } else {
       const { expressions, registered } = drivenCalls(parts.targets, [...(parts.before ?? []), parts.drive], accessors, false);
       const last = expressions[expressions.length - 1];
@@ -85,6 +88,9 @@ export function reproduction(parts: ReproductionParts): string | undefined {
       call = `(${prior.join('')}${exported ?? declared?.call ?? last!})`;
     }
   }
+  // Instances of the file's own classes: made once the file has defined them (ownInstanceReplay).
+  const own = ownInstanceReplay(parts.rendered.source);
+  if (own) call = `(${own.fill}, ${call})`;
   const table = /^var require = function require\(/m.test(parts.rendered.source);
   const names = [...new Set(parts.rendered.accessors.map(([, expr]) => expr).filter((e) => /^[A-Za-z_$][\w$]*$/.test(e) && e !== 'require'))];
   const title = `${parts.fragment}${parts.callText ? `: ${parts.callText}` : ''} should not throw ${parts.type}`;
@@ -103,6 +109,7 @@ export function reproduction(parts: ReproductionParts): string | undefined {
     `const target = path.resolve(process.env.SNIPEXEC_TARGET || ${jsString(parts.file)});`,
     '',
     `test(${jsString(title)}, async () => {`,
+    ...(own?.head ?? []),
     '  // ---- the values snipexec learnt for what lies outside the file ----',
     ...parts.rendered.source.split('\n').filter((l) => l !== '').map((l) => `  ${l}`),
     ...(parts.absent ?? []).map((name) => `  delete globalThis[${jsString(name)}]; // an environment without it, where the base version's test for it mattered`),

@@ -9,6 +9,8 @@ import { fileNames, introducedNames, type Undeclared } from './removedNames.ts';
 import { memberPaths } from './variedShapes.ts';
 import { nullishBeliefs } from './nullishBeliefs.ts';
 import { thisFields } from './thisFields.ts';
+import { classMembers } from './ownInstances.ts';
+import { mutatedParameters } from './frozenEdges.ts';
 import { hotParameters } from './hotParameters.ts';
 import { catchHandlers } from './catchHandlers.ts';
 import { changedLiterals } from './changedLiterals.ts';
@@ -122,7 +124,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
     const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed), baseThisFields: thisFields(baseParsed), baseMembers: memberPaths(baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), literals: changedLiterals(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed), baseThisFields: thisFields(baseParsed), baseMembers: memberPaths(baseParsed), baseClasses: classMembers(baseParsed), mutatedParameters: mutatedParameters(parsed, changed.lines, baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), literals: changedLiterals(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {

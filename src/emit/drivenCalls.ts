@@ -103,7 +103,7 @@ export function drivenCalls(targets: readonly DriveTarget[], drives: readonly Dr
   }
   const calls = expressions.map((expression) => `${CALL}(() => ${expression});`);
   // Each call prints what it throws or rejects with and the next goes on, as in the run (no global
-  // Promise is read: the snippet may have bound the name).
-  const helper = `function ${CALL}(call) { try { const r = call(); if (r !== null && (typeof r === 'object' || typeof r === 'function') && typeof r.then === 'function') r.then(undefined, (error) => console.error(error)); } catch (error) { console.error(error); } }`;
+  // Promise is read: the snippet may have bound the name); exit() in one ends that call only, as drive's does.
+  const helper = `function ${CALL}(call) { const exited = {}; const exit = typeof process === 'object' && process !== null ? process.exit : undefined; if (typeof exit === 'function') process.exit = () => { throw exited; }; try { const r = call(); if (r !== null && (typeof r === 'object' || typeof r === 'function') && typeof r.then === 'function') r.then(undefined, (error) => console.error(error)); } catch (error) { if (error !== exited) console.error(error); } finally { if (typeof exit === 'function') process.exit = exit; } }`;
   return { calls: calls.length > 0 ? [`const ${MADE} = {};`, helper, ...calls] : calls, expressions, registered };
 }

@@ -101,8 +101,8 @@ export interface GuestDriveTarget {
 export interface DriveRecord {
   /** The target's index. */
   readonly k: number;
-  /** `pending` until it settles: a run that timed out leaves it so. */
-  outcome: 'returned' | 'threw' | 'pending';
+  /** `pending` until it settles: a run that timed out leaves it so; `exited`: it called exit(), which ended that call only. */
+  outcome: 'returned' | 'threw' | 'exited' | 'pending';
   /** Its error, when it threw (also in the run's errors, with `drive: k`). */
   error?: { type: string; message: string };
   /**

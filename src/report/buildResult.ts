@@ -74,7 +74,7 @@ export interface DrivenCall {
   /** Its arguments as source (the learnt values' definitions). */
   readonly args: readonly string[];
   /** `timeout`: the run ran out of time before it settled; `pending`: an async call that never settled. */
-  readonly outcome: 'returned' | 'threw' | 'timeout' | 'pending';
+  readonly outcome: 'returned' | 'threw' | 'exited' | 'timeout' | 'pending';
   readonly error?: { readonly type: string; readonly message: string };
 }
 

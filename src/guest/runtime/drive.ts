@@ -16,9 +16,9 @@ import { inject, NONE } from './injection.ts';
 import { isPromise, settle } from './native.ts';
 import { isObjectLike, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, construct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, ObjectCtor, ObjectCreate, WM, wmGet, wmSet } from './primordials.ts';
+import { apply, construct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, ObjectCtor, ObjectCreate, TypeErrorCtor, WM, wmGet, wmSet } from './primordials.ts';
 import { injectedFailure, isProbe, outcomeOf } from './probes.ts';
-import { config, run } from './run.ts';
+import { config, EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 
 /** The calls made, in order. */
@@ -106,15 +106,38 @@ function constructorTarget(C: object): number {
 function instanceOf(C: Dyn, proto?: object): { value: object; receiver: 'new' | 'create' } {
   const known = wmGet(instances, C);
   if (known) return known;
-  const k = constructorTarget(C);
-  let made: { value: object; receiver: 'new' | 'create' };
-  try {
-    made = rec({ value: construct(C, k >= 0 ? argumentsOf(config.driveTargets[k]!) : list()) as object, receiver: 'new' as const });
-  } catch {
-    made = rec({ value: ObjectCreate(proto ?? (C as Dyn).prototype ?? null) as object, receiver: 'create' as const });
-  }
+  const made = makeInstance(C, proto);
   wmSet(instances, C, made);
   return made;
+}
+
+/** A new instance of C: `new C(learnt arguments)`, else (it threw) Object.create(C.prototype). */
+function makeInstance(C: Dyn, proto?: object): { value: object; receiver: 'new' | 'create' } {
+  const k = constructorTarget(C);
+  try {
+    return rec({ value: construct(C, k >= 0 ? argumentsOf(config.driveTargets[k]!) : list()) as object, receiver: 'new' as const });
+  } catch {
+    return rec({ value: ObjectCreate(proto ?? (C as Dyn).prototype ?? null) as object, receiver: 'create' as const });
+  }
+}
+
+/**
+ * An instance of the class the drive target `name` belongs to (its constructor function, a
+ * class's constructor, or a method of a class or a prototype), made as drive makes receivers: an
+ * own-class edge value (protocol/ownInstance.ts). Throws while the module has not defined it yet.
+ */
+export function ownInstance(name: unknown): object {
+  const targets = config.driveTargets;
+  for (let k = 0; k < targets.length; k++) {
+    const t = targets[k]!;
+    if (t.name !== name || !registered(k)) continue;
+    const owner = functions[k] === undefined || t.kind !== 'function' ? ownerOf(k) : undefined;
+    const C: Dyn = t.kind === 'function' || (t.kind === 'constructor' && functions[k] !== undefined) ? functions[k]
+      : t.kind === 'constructor' || t.memberOf === 'class' ? owner
+      : t.memberOf === 'prototype' && isObjectLike(owner) ? getOwnPropertyDescriptor(owner, 'constructor')?.value : undefined;
+    if (typeof C === 'function') return makeInstance(C).value;
+  }
+  throw new TypeErrorCtor(`snipexec: no class of ${str(name)} is defined yet`);
 }
 
 /** The instance a method of this prototype is called on: one of its constructor, when the prototype is that constructor's. */
@@ -222,8 +245,20 @@ function driveOne(k: number, target: GuestDriveTarget): void {
     if (isPromise(r)) settle(r, () => { record.outcome = 'returned'; }, threw);
     else record.outcome = 'returned';
   } catch (e) {
-    threw(e);
+    if (e === EXIT) exited(record);
+    else threw(e);
   }
+}
+
+/**
+ * exit() inside a driven call ends that call, as it would end the process of the caller that made
+ * it: each driven call stands for a caller of its own, so drive goes on to the next target (a
+ * `self.exit` driven on its own would otherwise end the run before the changed function is reached).
+ */
+function exited(record: DriveRecord): void {
+  record.outcome = 'exited';
+  run.exited = false;
+  run.stopped = false;
 }
 
 /** How many arguments drive's own call of target k passes: its parameters, or fewer where the config asks (driveArity), recorded on the call. */

@@ -23,6 +23,8 @@ import { detached, rec } from './ownData.ts';
 import { apply, defineProperty, ErrorCtor, G, indirectEval, objHasOwn, ownKeys, parse } from './primordials.ts';
 import { initCallbackConventions } from './probeCallbacks.ts';
 import { setConfig } from './run.ts';
+import { ownInstance } from './drive.ts';
+import { OWN_INSTANCE } from '../../protocol/ownInstance.ts';
 import { initValueHooks } from './valueHooks.ts';
 import { installStackTrace } from './stackTrace.ts';
 
@@ -75,6 +77,8 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   hideConsoleSources(consoleObject);
   const names = ownKeys(globals);
   for (let i = 0; i < names.length; i++) defineProperty(G, names[i], rec({ value: globals[names[i] as RuntimeGlobal], writable: true, configurable: true, enumerable: false }));
+  // Own-class edge values name the class by a drive target: the module's scope is not the definitions'.
+  defineProperty(G, OWN_INSTANCE, rec({ value: native((name: unknown) => ownInstance(name), OWN_INSTANCE), writable: true, configurable: true, enumerable: false }));
   Math.random = native(() => random(), 'random');
   initCallbackConventions(config.callbacks);
   installMemoryCap(memoryLimitMb);
