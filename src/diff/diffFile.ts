@@ -429,8 +429,9 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const own = (defs: ReadonlyMap<string, Definition>) => (input.baseClasses ? ownInstanceEdges(defs, edgeInputs(defs, after.targetNames).map((d) => d.id), input.baseClasses, targets) : []);
   // The learnt objects whose members a changed line deletes or writes, frozen (frozenEdges).
   const frozen = (defs: ReadonlyMap<string, Definition>) => frozenEdges(defs, targets, after.targetNames, input.mutatedParameters ?? new Map());
-  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs))]
-    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
+  // (The reshaped element is held in its scenario: its own values are not filtered out with the held ones.)
+  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...[...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs))]
+    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h)))].map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
     edges++;
