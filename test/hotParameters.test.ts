@@ -32,3 +32,17 @@ test('hotParameters: a parameter passed as it is to a touched parameter of anoth
   ].join('\n');
   assert.deepEqual(hot(code, [2]), { 1: [0], 4: [0], 7: [1] });
 });
+
+test('hotParameters: the arguments past the declared ones (those drive passes), where a changed line reads a list made of `arguments`', () => {
+  const code = [
+    'function tag(chalk, strings) {', // 1
+    '  const args = [].slice.call(arguments, 2);', // 2
+    '  const parts = [strings.raw[0]];', // 3
+    '  for (let i = 1; i < strings.length; i++) parts.push(args[i - 1].toString());', // 4: changed
+    '  return parts.join(chalk);', // 5
+    '}',
+  ].join('\n');
+  assert.deepEqual(hot(code, [4]), { 1: [1, 2, 3] });
+  assert.deepEqual(hot(code, [5]), { 1: [0] }, 'a line that reads no argument past the declared ones');
+  assert.deepEqual(hot(code, [2]), { 1: [2, 3] }, '`arguments` on the changed line itself');
+});

@@ -2,6 +2,7 @@ import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
+import { EXTRA_ARGUMENTS, readsArguments } from '../instrument/driveTargets.ts';
 
 /** Rounds of passing a parameter on to another function's: `stringify(value)` → `canonicalType(value)` → a changed line. */
 const FLOW_ROUNDS = 3;
@@ -25,6 +26,8 @@ export function hotParameters(parsed: ParsedSnippet, changed: ReadonlySet<number
         const binding = path.scope.getOwnBinding(id.name);
         if (binding?.referencePaths.some((r) => r.node.loc !== undefined && r.node.loc !== null && changed.has(r.node.loc.start.line))) hot.add(i);
       });
+      // The arguments past the declared ones (drive passes EXTRA_ARGUMENTS of them), where the change reads `arguments` or a list made of it.
+      if (readsArguments(path.node) && argumentsTouched(path, changed)) for (let k = 0; k < EXTRA_ARGUMENTS; k++) hot.add(path.node.params.length + k);
       functions.push({ path, hot, name: nameOf(path) });
     },
   });
@@ -55,6 +58,30 @@ export function hotParameters(parsed: ParsedSnippet, changed: ReadonlySet<number
   const out = new Map<number, Set<number>>();
   for (const f of functions) if (f.hot.size > 0) out.set(f.path.node.loc!.start.line, new Set([...(out.get(f.path.node.loc!.start.line) ?? []), ...f.hot]));
   return out;
+}
+
+/**
+ * The function reads `arguments` on a changed line, or a variable made of it there
+ * (`const args = [].slice.call(arguments, 2)` above `args[i - 1].toString()`).
+ */
+function argumentsTouched(fn: NodePath<t.Function>, changed: ReadonlySet<number>): boolean {
+  const onChange = (node: t.Node) => node.loc !== undefined && node.loc !== null && changed.has(node.loc.start.line);
+  let touched = false;
+  fn.traverse({
+    Identifier(p: NodePath<t.Identifier>) {
+      if (touched || p.node.name !== 'arguments' || !p.isReferencedIdentifier()) return;
+      let owner = p.getFunctionParent();
+      while (owner?.isArrowFunctionExpression()) owner = owner.parentPath.getFunctionParent();
+      if (owner !== fn) return;
+      if (onChange(p.node)) touched = true;
+      const declarator = p.findParent((q) => q.isVariableDeclarator() || q === fn);
+      if (declarator?.isVariableDeclarator() && t.isIdentifier(declarator.node.id)) {
+        const binding = declarator.scope.getBinding(declarator.node.id.name);
+        if (binding?.referencePaths.some((r) => onChange(r.node))) touched = true;
+      }
+    },
+  });
+  return touched;
 }
 
 /** `function f`, `var f = function`, `exports.f = function`, `{ f() {} }`: the name it is called by. */

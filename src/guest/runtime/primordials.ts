@@ -16,6 +16,7 @@ export const { apply, construct, defineProperty, getPrototypeOf, setPrototypeOf,
 export const reflectHas = Reflect.has;
 export const objHasOwn = Object.prototype.hasOwnProperty;
 export const isArray = Array.isArray;
+export const ArrayCtor = Array;
 export const { stringify, parse } = JSON;
 export const MathMax = Math.max;
 export const MathMin = Math.min;

@@ -12,7 +12,7 @@ import { callResult, globalValue, inject, invoke, member, missingMember, NONE, r
 import { arithmetic, comparison } from './operators.ts';
 import { cut, inherits, push, put, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
-import { apply, construct, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, parse, ReferenceErrorCtor, EvalErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
+import { apply, ArrayCtor, construct, isArray, ErrorCtor, ErrorProto, G, ObjectCreate, ObjectCtor, ownKeys, parse, ReferenceErrorCtor, EvalErrorCtor, stringify, strSlice, symAsyncIterator, symIterator, TypeErrorCtor } from './primordials.ts';
 import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
 import { infoOf, initOutcomes, isFailureProbe, isProbe, note, probeFor, probeId, probes, spend, traceOf } from './probes.ts';
 import { jsonElementId } from '../../protocol/elementIds.ts';
@@ -45,6 +45,16 @@ function parsedProbe(p: unknown): unknown {
   if (holder?.key === 'toString' && holder.parent !== undefined) id = holder.parent;
   traceOf(id).jsonParsed = true;
   return probeFor(jsonElementId(id), undefined, undefined);
+}
+/**
+ * `Array.isArray(p)` of a recording proxy: a decision, answered false as the platform does (a
+ * proxy is no array) unless exploration asks for true, where the value learnt is an array (the
+ * trace records `instanceof Array`), so the code's array branch runs in a scenario of its own.
+ */
+function arrayDecision(sid: number, p: unknown): boolean {
+  const want = PREFER[sid] === true;
+  answered(sid, want);
+  return want ? probeOperator('instanceof', p, ArrayCtor, undefined) === true : false;
 }
 function calledAt(sid: number, fn: unknown): void {
   if (callees[sid] === undefined && isProbe(fn)) callees[sid] = probeId(fn);
@@ -118,6 +128,7 @@ export function methodCall(sid: number, obj: Dyn, key: PropertyKey, args: unknow
   }
   calledAt(sid, fn);
   if (fn === parse && isProbe(args[0])) return parsedProbe(args[0]);
+  if (fn === isArray && isProbe(args[0])) return arrayDecision(sid, args[0]);
   const value = callResult(sid, fn, invoke(sid, fn, obj, args));
   run.lastSite = sid;
   return result(value, returnCulprit(fn, obj, value));
@@ -132,6 +143,7 @@ export function call(sid: number, fn: Dyn, args: unknown[]): unknown {
   }
   calledAt(sid, fn);
   if (fn === parse && isProbe(args[0])) return parsedProbe(args[0]);
+  if (fn === isArray && isProbe(args[0])) return arrayDecision(sid, args[0]);
   const value = callResult(sid, fn, invoke(sid, fn, undefined, args));
   run.lastSite = sid;
   // `TypeError('…')` without new: an error the code makes itself, as with `new`.
