@@ -13,6 +13,7 @@ import { undeclaredUses, type FileNames, type Undeclared } from './removedNames.
 import type { ThisFields } from './thisFields.ts';
 import type { CatchHandler } from './catchHandlers.ts';
 import { rethrown, thrownScenarios } from './thrownEdges.ts';
+import { moduleEdges } from './moduleEdges.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import { arityOf, driveArity, shorterCalls } from './shorterCalls.ts';
 
@@ -80,6 +81,8 @@ export interface FileDiffInput {
   readonly introduced?: ReadonlyMap<string, Undeclared>;
   /** The access paths the base version tests for absence (nullishBeliefs): an edge `undefined`/`null` of one is a value callers send. */
   readonly baseBeliefs?: ReadonlySet<string>;
+  /** The module elements the base version tests for truthiness or absence (testedModuleValues): they get the falsy exports as edge values. */
+  readonly testedModules?: readonly string[];
   /** Per named function of the base version, the parameters its code reads (readParameters). */
   readonly baseReads?: ReadonlyMap<string, ReadonlySet<number>>;
   /** Per function of the changed version (its first line), the parameters the change touches (hotParameters): their edge values go first. */
@@ -369,7 +372,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
   // Shorter calls of the driven entries that read `arguments` (shorterCalls).
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
-  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)
+  const tryEdges = (from: readonly Scenario[]) => interleave(from.map((sc) => [...moduleEdges(sc.defs, input.testedModules ?? []), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, shorter)]
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h))).map((edge) => ({ edge, sc }))), budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {

@@ -7,6 +7,7 @@ import { langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/pa
 import { baseText, gitChanges } from './gitChanges.ts';
 import { fileNames, introducedNames, type Undeclared } from './removedNames.ts';
 import { nullishBeliefs } from './nullishBeliefs.ts';
+import { testedModuleValues } from './moduleEdges.ts';
 import { thisFields } from './thisFields.ts';
 import { hotParameters } from './hotParameters.ts';
 import { catchHandlers } from './catchHandlers.ts';
@@ -120,7 +121,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
     const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? withBeliefs(baseParsed) : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
@@ -142,6 +143,12 @@ function toFinding(f: FileFinding): Finding {
 }
 
 /** The base version parsed; undefined when it does not parse (nothing to compare). */
+/** What the base version tells of the values: the paths it tests for absence, the parameters its functions read, the module values it tests. */
+function withBeliefs(base: ParsedSnippet): { baseBeliefs: Set<string>; baseReads: ReturnType<typeof readParameters>; testedModules: string[] } {
+  const baseBeliefs = nullishBeliefs(base);
+  return { baseBeliefs, baseReads: readParameters(base), testedModules: testedModuleValues(base, baseBeliefs) };
+}
+
 function parsedOrUndefined(source: string, file: string): ParsedSnippet | undefined {
   try {
     return parseSnippet(source, langsFromFileName(file));
