@@ -86,8 +86,10 @@ export function catchHandlers(parsed: ParsedSnippet, changed: ReadonlySet<number
     // The expression itself (`client.get(id)` of `client.get(id).then(ok, fail)`), which traverse skips.
     if (from.isCallExpression()) called(from);
     if (from.isIdentifier()) named(from);
-    // One step back: `var result = func.apply(this, args)` of `result.then(ok).catch(fn)`.
-    for (const b of locals) {
+    // One step back, for a promise chain: `var result = func.apply(this, args)` of
+    // `result.then(ok).catch(fn)` (the rejection travels in the value; a throw where a try block's
+    // local was assigned happened before the block, and reaches no catch clause of it).
+    for (const b of via === 'rejection' ? locals : []) {
       const values = [b.path.isVariableDeclarator() ? b.path.get('init') : undefined, ...b.constantViolations.map((v) => (v.isAssignmentExpression() ? v.get('right') : undefined))];
       for (const v of values) {
         if (!v?.node) continue;
