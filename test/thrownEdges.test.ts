@@ -187,3 +187,32 @@ test('reproduction: a package the repository\'s files import that is not install
   const base = run({ SNIPEXEC_TARGET: join(dir, 'base-main.mjs') });
   assert.equal(base.status, 0, base.stdout);
 });
+
+const PROMISED_BEFORE = `'use strict';
+function promised(func) {
+  return function (input) {
+    var result = func.apply(this, arguments);
+    return result.then(function (value) {
+      return { ok: true, value: value };
+    }).catch(function (err) {
+      return { ok: false, message: err && err.message ? err.message : String(err) };
+    });
+  };
+}
+
+module.exports = { promised };
+`;
+const PROMISED_AFTER = PROMISED_BEFORE.replace('message: err && err.message ? err.message : String(err)', 'message: err.message');
+
+test('catchHandlers: a chain on a local whose value a parameter\'s call gave (`var result = func.apply(this, args); result.then(ok).catch(fn)`): that parameter is called where its rejection reaches the handler', () => {
+  const handlers = catchHandlers(parseSnippet(PROMISED_AFTER), new Set([8]));
+  assert.deepEqual(handlers.map((h) => ({ via: h.via, callees: h.callees, calledParams: h.calledParams })), [{ via: 'rejection', callees: ['then', 'func'], calledParams: [{ functionLine: 2, index: 0 }] }]);
+  const early = "function run(make) {\n  var job = make();\n  try {\n    return job.go();\n  } catch (e) {\n    return e.message;\n  }\n}\n";
+  assert.deepEqual(catchHandlers(parseSnippet(early), new Set([6])).map((h) => ({ callees: h.callees, calledParams: h.calledParams })), [{ callees: ['go'], calledParams: [] }], 'a try block\'s local assigned before it: its call\'s throw reaches no catch clause of the block');
+});
+
+test('diff: a function a caller passes, whose result a changed promise handler receives, returns Promise.reject(undefined): the handler reading err.message fails where the base returned', async () => {
+  const { report } = await change('promised.js', PROMISED_BEFORE, PROMISED_AFTER);
+  const found = report.findings.filter((f) => f.line === 8).map((f) => [f.message, f.evidence.edge?.element, f.evidence.edge?.source, f.evidence.base]);
+  assert.deepEqual(found[0], ["Cannot read properties of undefined (reading 'message')", 'promised#arg0', 'function () { return Promise.reject(undefined); }', 'returned']);
+});

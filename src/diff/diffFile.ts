@@ -20,6 +20,7 @@ import { receiverFields, receiversByIndex } from './receiverFields.ts';
 import type { CodeLiteral } from './changedLiterals.ts';
 import { capLiteralEdges, literalEdges, literalsByEntry } from './literalEdges.ts';
 import { otherCallsArgument } from './throughDeclaration.ts';
+import { moduleEdges } from './moduleEdges.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import { arityOf, driveArity, shorterCalls } from './shorterCalls.ts';
 
@@ -87,6 +88,8 @@ export interface FileDiffInput {
   readonly introduced?: ReadonlyMap<string, Undeclared>;
   /** The access paths the base version tests for absence (nullishBeliefs): an edge `undefined`/`null` of one is a value callers send. */
   readonly baseBeliefs?: ReadonlySet<string>;
+  /** The module elements the base version tests for truthiness or absence (testedModuleValues): they get the falsy exports as edge values. */
+  readonly testedModules?: readonly string[];
   /** Per named function of the base version, the parameters its code reads (readParameters). */
   readonly baseReads?: ReadonlyMap<string, ReadonlySet<number>>;
   /** The access paths the base version reads (memberPaths). */
@@ -420,7 +423,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // Shorter calls of the driven entries that read `arguments` (shorterCalls).
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
   // Strings built from the changed code's literals go first, up to a quarter of the budget in each
-  // pass over the scenarios, whatever their number (capLiteralEdges). A scenario an edge value opened
+  // pass over the scenarios, whatever their number (capLiteralEdges), after the falsy values of a tested module (moduleEdges). A scenario an edge value opened
   // by changing its element's shape first tries the element's own edge values in that shape (reshapedEdges).
   const entryLiterals = literalsByEntry(input.literals ?? [], [...entryOf].filter(([, target]) => after.targetNames.includes(target)).map(([f, target]) => ({ from: f.startLine, to: f.endLine, target })));
   const literalCap = Math.floor(budget / 4);
@@ -430,7 +433,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   // The learnt objects whose members a changed line deletes or writes, frozen (frozenEdges).
   const frozen = (defs: ReadonlyMap<string, Definition>) => frozenEdges(defs, targets, after.targetNames, input.mutatedParameters ?? new Map());
   // (The reshaped element is held in its scenario: its own values are not filtered out with the held ones.)
-  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...[...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs))]
+  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...[...moduleEdges(sc.defs, input.testedModules ?? []), ...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs))]
     .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h)))].map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {

@@ -8,6 +8,7 @@ import { baseText, gitChanges } from './gitChanges.ts';
 import { fileNames, introducedNames, type Undeclared } from './removedNames.ts';
 import { memberPaths } from './variedShapes.ts';
 import { nullishBeliefs } from './nullishBeliefs.ts';
+import { testedModuleValues } from './moduleEdges.ts';
 import { thisFields } from './thisFields.ts';
 import { classMembers } from './ownInstances.ts';
 import { mutatedParameters } from './frozenEdges.ts';
@@ -124,7 +125,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const introduced = baseNames === undefined ? new Map<string, Undeclared>() : introducedNames(baseNames, names);
     const found = findFragments(changed.path, parsed, changed.lines, new Set(introduced.keys()));
     if (found.length === 0) continue;
-    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? { baseBeliefs: nullishBeliefs(baseParsed), baseReads: readParameters(baseParsed), baseThisFields: thisFields(baseParsed), baseMembers: memberPaths(baseParsed), baseClasses: classMembers(baseParsed), mutatedParameters: mutatedParameters(parsed, changed.lines, baseParsed) } : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), literals: changedLiterals(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
+    const result = await diffFile({ file: changed.path, root, before, after, names, fragments: found, introduced, ...(baseParsed ? baseFacts(baseParsed, parsed, changed.lines) : {}), thisFields: thisFields(parsed), hotParameters: hotParameters(parsed, changed.lines), catchHandlers: catchHandlers(parsed, changed.lines), literals: changedLiterals(parsed, changed.lines), seed: options.seed ?? 1, ...(options.edgeBudget !== undefined ? { edgeBudget: options.edgeBudget } : {}), ...(options.reproductions ? { reproductions: true } : {}) });
     runs += result.runs;
     edges += result.edges;
     for (const { fragment, status, lineCoverage } of result.fragments) {
@@ -142,6 +143,24 @@ function toFinding(f: FileFinding): Finding {
   return {
     file: f.fragment.file, line: f.error.line, column: f.error.column, type: f.error.type, message: f.error.message, function: f.fragment.name,
     how: f.how, confidence: Math.round(confidence * 10) / 10, context: f.context, evidence: f.evidence, ...(f.error.caught ? { caught: true as const } : {}), ...(f.reproduction ? { reproduction: f.reproduction } : {}),
+  };
+}
+
+/**
+ * What the base version tells of the values callers send, read once: the paths it tests for
+ * absence, the parameters its functions read, its fields of `this`, the member paths it reads, its
+ * classes, the parameters whose members both versions write, the module values it tests.
+ */
+function baseFacts(base: ParsedSnippet, changed: ParsedSnippet, lines: ReadonlySet<number>) {
+  const baseBeliefs = nullishBeliefs(base);
+  return {
+    baseBeliefs,
+    baseReads: readParameters(base),
+    baseThisFields: thisFields(base),
+    baseMembers: memberPaths(base),
+    baseClasses: classMembers(base),
+    mutatedParameters: mutatedParameters(changed, lines, base),
+    testedModules: testedModuleValues(base, baseBeliefs),
   };
 }
 

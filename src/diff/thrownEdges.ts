@@ -86,6 +86,15 @@ export function thrownEdges(defs: ReadonlyMap<string, Definition>, handlers: rea
       push(d.id, 'function', (v) => (h.via === 'throw' ? `function ${name}() { throw ${v.source}; }` : `function ${name}() { return Promise.reject(${v.source}); }`));
     }
   }
+  // A function a caller passed, called where its failure reaches the handler: it throws, or returns a rejected promise.
+  for (const h of handlers) {
+    for (const p of h.calledParams) {
+      const target = targets.find((t) => t.line === p.functionLine);
+      const element = target && `${target.name}#arg${p.index}`;
+      if (element === undefined || !defs.has(element)) continue;
+      push(element, 'function', (v) => (h.via === 'throw' ? `function () { throw ${v.source}; }` : `function () { return Promise.reject(${v.source}); }`));
+    }
+  }
   for (const h of handlers) {
     const target = h.functionLine === undefined ? undefined : targets.find((t) => t.line === h.functionLine);
     if (!target) continue;
