@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { EDGE_BUDGET } from '../src/diff/edgeValues.ts';
 import { evidenceText } from '../src/diff/formatDiff.ts';
 import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
-import { cli, gitRepo } from './helpers.ts';
+import { cli, gitRepo, replayed } from './helpers.ts';
 
 /** A repository with `before` committed as `file` and `after` in the working tree: the diff's report. */
 async function change(file: string, before: string, after: string, options: { edgeBudget?: number; reproductions?: boolean } = {}): Promise<{ report: DiffReport; dir: string }> {
@@ -18,18 +18,6 @@ async function change(file: string, before: string, after: string, options: { ed
 }
 
 const found = (r: DiffReport) => r.findings.map((f) => [f.line, f.type, f.message, f.how]);
-
-/** A finding's reproduction under plain node: against the changed file (fails with the error?) and against `before` (passes?). */
-function replayed(dir: string, file: string, before: string, reproduction: string): { failsOnChanged: boolean; passesOnBase: boolean; output: string } {
-  const test = join(dir, 'repro.test.cjs');
-  writeFileSync(test, reproduction);
-  const base = join(dir, `base-${file}`);
-  writeFileSync(base, before);
-  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
-  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', test], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
-  const changed = run({});
-  return { failsOnChanged: changed.status === 1, passesOnBase: run({ SNIPEXEC_TARGET: base }).status === 0, output: changed.stdout };
-}
 
 // qs-style: the change drops the guard for a missing string and a missing options object.
 const PARSE_BEFORE = `'use strict';

@@ -92,3 +92,15 @@ export const UNIT_CONFIG: RuntimeConfig = {
   drive: false,
   positions: [],
 };
+
+/** A finding's reproduction under plain node: against the changed file (fails with the error?) and against `before` (passes?). */
+export function replayed(dir: string, file: string, before: string, reproduction: string): { failsOnChanged: boolean; passesOnBase: boolean; output: string } {
+  const test = join(dir, 'repro.test.cjs');
+  writeFileSync(test, reproduction);
+  const base = join(dir, `base-${file}`);
+  writeFileSync(base, before);
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', test], { cwd: dir, encoding: 'utf8', env: { ...outside, ...env } });
+  const changed = run({});
+  return { failsOnChanged: changed.status === 1, passesOnBase: run({ SNIPEXEC_TARGET: base }).status === 0, output: changed.stdout };
+}
