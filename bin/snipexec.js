@@ -9,6 +9,10 @@ const main = new URL(built ? '../src/cli/main.js' : '../src/cli/main.ts', import
 if (major < 24) {
   process.stderr.write(`snipexec needs Node.js 24 or later; this is ${process.version}. Run it through npx or npm scripts, which use the pinned node@24.\n`);
   process.exitCode = 2;
+} else if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
+  // The version alone loads no CLI (commander prints the same for `-V` among other flags).
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else if (!existsSync(main)) {
   process.stderr.write(`snipexec: ${fileURLToPath(main)} is missing: this copy of snipexec was not built (run \`npm run build\` in it)\n`);
   process.exitCode = 2;

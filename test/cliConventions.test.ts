@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { cli } from './helpers.ts';
+import { spawnSync } from 'node:child_process';
+import { BIN, cli } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'snipexec-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -19,6 +20,18 @@ test('cli: --version prints the package version', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${version}\n`);
   }
+});
+
+test('cli: --version alone loads no CLI module (it costs a bare node start, not the engine)', () => {
+  // A resolve hook reports every snipexec module the process imports after bin/snipexec.js.
+  const hook = `import { registerHooks } from 'node:module'; registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); if (r.url.includes('/src/')) process.stderr.write('loaded ' + r.url + '\\n'); return r; } });`;
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, BIN, '--version'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^\d+\.\d+\.\d+/);
+  assert.doesNotMatch(r.stderr, /loaded /);
+  // The hook sees a command's modules: the test would notice a fast path that loads them anyway.
+  const run = spawnSync(process.execPath, ['--no-node-snapshot', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, BIN, '--help'], { encoding: 'utf8' });
+  assert.match(run.stderr, /loaded .*src\/cli\/main/);
 });
 
 test('cli: colour follows FORCE_COLOR and NO_COLOR, also into a pipe', () => {
