@@ -422,19 +422,27 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
   const hot = after.driveOnly.flatMap((k) => [...(input.hotParameters?.get(targets[k]!.line) ?? [])].map((i) => `${targets[k]!.name}#arg${i}`));
   // Shorter calls of the driven entries that read `arguments` (shorterCalls).
   const shorter = shorterCalls(targets, after.targetNames.filter((n) => entries.has(n)));
-  // Strings built from the changed code's literals go first, up to a quarter of the budget in each
-  // pass over the scenarios, whatever their number (capLiteralEdges), after the falsy values of a tested module (moduleEdges). A scenario an edge value opened
-  // by changing its element's shape first tries the element's own edge values in that shape (reshapedEdges).
+  // Per scenario, in this order: the element's own values in the shape an edge value gave it, where
+  // that edge value opened the scenario (reshapedEdges: the element is held there, so they are not
+  // filtered out with the held ones); the falsy values of a module the base tests (moduleEdges);
+  // strings built from the changed code's literals, at most a quarter of the budget in each pass
+  // over the scenarios, whatever their number (capLiteralEdges); then edgeValues' rounds, with the
+  // shorter calls (shorterCalls) and instances of the file's own classes (ownInstanceEdges) beside
+  // the `undefined`s, and frozen objects a changed line writes to (frozenEdges) first.
   const entryLiterals = literalsByEntry(input.literals ?? [], [...entryOf].filter(([, target]) => after.targetNames.includes(target)).map(([f, target]) => ({ from: f.startLine, to: f.endLine, target })));
   const literalCap = Math.floor(budget / 4);
   const reshaped = new Map<Scenario, EdgeValue[]>();
-  // Instances of the file's own classes for the learnt objects whose read members a class holds (ownInstanceEdges).
   const own = (defs: ReadonlyMap<string, Definition>) => (input.baseClasses ? ownInstanceEdges(defs, edgeInputs(defs, after.targetNames).map((d) => d.id), input.baseClasses, targets) : []);
-  // The learnt objects whose members a changed line deletes or writes, frozen (frozenEdges).
   const frozen = (defs: ReadonlyMap<string, Definition>) => frozenEdges(defs, targets, after.targetNames, input.mutatedParameters ?? new Map());
-  // (The reshaped element is held in its scenario: its own values are not filtered out with the held ones.)
-  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => [...(reshaped.get(sc) ?? []), ...[...moduleEdges(sc.defs, input.testedModules ?? []), ...literalEdges(sc.defs, entryLiterals, literalCap), ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs))]
-    .filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h)))].map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
+  const edgesOf = (sc: Scenario): EdgeValue[] => {
+    const fresh = [
+      ...moduleEdges(sc.defs, input.testedModules ?? []),
+      ...literalEdges(sc.defs, entryLiterals, literalCap),
+      ...edgeValues(sc.defs, after.targetNames, changedLines, inFragment, budget, hot, [...shorter, ...own(sc.defs)], frozen(sc.defs)),
+    ].filter((edge) => ![...sc.held].some((h) => isWithin(edge.element, h)));
+    return [...(reshaped.get(sc) ?? []), ...fresh];
+  };
+  const tryEdges = (from: readonly Scenario[]) => capLiteralEdges(interleave(from.map((sc) => edgesOf(sc).map((edge) => ({ edge, sc }))), budget + literalCap), literalCap).slice(0, budget);
   let edges = 0;
   const tryEdge = async (edge: EdgeValue, sc: Scenario): Promise<VersionRun> => {
     edges++;

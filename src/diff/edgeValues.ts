@@ -54,11 +54,11 @@ const FOR_EMPTY_OBJECT: readonly Edge[] = [A_STRING, { source: '0', category: 'n
  * without a prototype, `0`, `NaN`, a string
  * where an array was used and the reverse. Elements read on a changed line (first used there, or
  * holding a member that was, or below a parameter the change touches: `hot`, hotParameters) come
- * first, then those used inside a changed fragment, then the rest, in source order. `shorter`: the
- * arity edges (shorterCalls) and own-class instances (ownInstanceEdges), tried with the `undefined`s;
- * `leading`: edges made for a changed line (frozenEdges), tried first.
+ * first, then those used inside a changed fragment, then the rest, in source order. `beside`:
+ * edges tried in the round of the `undefined`s (shorter calls, own-class instances); `first`: edges
+ * made for a changed line (frozen objects), before all.
  */
-export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = [], shorter: readonly EdgeValue[] = [], leading: readonly EdgeValue[] = []): EdgeValue[] {
+export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets: readonly string[], changed: ReadonlySet<number>, inFragment: (line: number) => boolean, budget = EDGE_BUDGET, hot: readonly string[] = [], beside: readonly EdgeValue[] = [], first: readonly EdgeValue[] = []): EdgeValue[] {
   const inputs = edgeInputs(defs, drivenTargets);
   // An element read on a changed line: one first used there, or one whose member is (`list[i]` of `list[i][0]`).
   const onChange = [...defs.values()].filter((d) => changed.has(d.line));
@@ -66,9 +66,8 @@ export function edgeValues(defs: ReadonlyMap<string, Definition>, drivenTargets:
   inputs.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.id.length - b.id.length);
   // The elements used on a changed line get all their values first (round 0); the rest breadth
   // first: every element's `undefined` and `null` (round 1) before any element's third value (round 2).
-  // Shorter calls of the functions that read `arguments` (shorterCalls) open round 1: a caller's omitted arguments, as `undefined` is.
-  // `leading` (frozen objects a changed line writes to, frozenEdges) open round 0: made for the changed line.
-  const rounds: EdgeValue[][] = [[...leading], [...shorter], []];
+  // `beside` (a caller's omitted arguments, as `undefined` is; the module's own objects) opens round 1, `first` round 0.
+  const rounds: EdgeValue[][] = [[...first], [...beside], []];
   for (const d of inputs) {
     valuesFor(d).forEach((edge, k) => {
       if (edge.source !== d.proposal.source) rounds[rank(d) === 0 ? 0 : k < 2 ? 1 : 2]!.push({ element: d.id, ...edge });
