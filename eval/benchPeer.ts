@@ -3,8 +3,8 @@
 // eval/results/bench-peer.json (or --out). DIR is a Fakeium that is already built (DIR/dist/index.js);
 // this script never builds or fetches it.
 // Usage: npm run bench-peer -- --fakeium DIR [--out FILE] [--so-file FILE] [--so-limit N] [--warmup N]
-//                               [--timeout-ms MS]
-// The sets, fixed:
+//                               [--timeout-ms MS] [--sets so,browser]
+// The sets, fixed (--sets picks some; both by default):
 //   so       the first --so-limit rows (default 108) of ../shared/datasets/so-node-edits.jsonl (or --so-file), in file
 //            order, whose code V8 compiles as a classic script (Fakeium's sourceType 'script'; the rest,
 //            mostly `import`, `await` at top level or TypeScript, are skipped and counted);
@@ -18,7 +18,8 @@
 // and the defaults. --warmup snippets of each set (default 3), spread evenly over it (so the browser set's
 // warm-up loads the DOM, jQuery and React environments once), run once on every side untimed first. Both tools get the same per-execution budget (--timeout-ms, default 5,000, snipexec's default).
 // Times are in-process wall clock around the call (process start excluded), with a GC before each:
-// compare runs of the same machine and load only. The child also runs each snippet on one Fakeium
+// compare runs of the same machine and load only; the process CPU time around the same calls (user +
+// system, isolate threads included) is given beside, less sensitive to other load on the machine. The child also runs each snippet on one Fakeium
 // instance kept warm (its isolate reused), reported beside, not in the ratios.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     fakeium: { type: 'string' },
     out: { type: 'string', default: join(here, 'results', 'bench-peer.json') },
     'so-file': { type: 'string' },
+    sets: { type: 'string', default: 'so,browser' },
     'so-limit': { type: 'string', default: '108' },
     warmup: { type: 'string', default: '3' },
     'timeout-ms': { type: 'string', default: '5000' },
@@ -55,6 +57,9 @@ if (!existsSync(fakeiumEntry)) {
 const soLimit = positive('so-limit');
 const warmup = positive('warmup', true);
 const timeoutMs = positive('timeout-ms');
+const SET_NAMES = ['so', 'browser'];
+const wanted = new Set(values.sets.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+for (const s of wanted) if (!SET_NAMES.includes(s)) fail(`--sets: unknown set ${s}; the sets are ${SET_NAMES.join(', ')}`);
 
 const { readDataset } = await import('../src/batch/readDataset.ts');
 const { HANDWRITTEN_DIR, SHARED_DIR, readHandwritten } = await import('../datasets/loadDatasets.ts');
@@ -81,6 +86,7 @@ const CONFIGS = {
 } as const;
 interface SnipexecRow {
   readonly ms: number;
+  readonly cpuMs: number;
   readonly result: RunResult;
 }
 interface Row {
@@ -139,37 +145,52 @@ async function runSide(side: Side, item: PeerItem): Promise<PeerAnswer | Snipexe
   if (side === 'fakeium') return fakeium.run({ id: item.id, code: item.fakeiumCode, timeoutMs });
   const options = { ...CONFIGS[side], ...(item.lang ? { lang: item.lang } : {}) };
   gc();
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const r = await runSnippet(item.code, options);
-  return { ms: performance.now() - start, result: r };
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, result: r };
 }
 
 async function loadSets(): Promise<PeerSet[]> {
   const out: PeerSet[] = [];
+  const so = wanted.has('so') ? await soSet() : undefined;
+  if (so) out.push(so);
+  if (wanted.has('browser')) out.push(await browserSet());
+  return out;
+}
+
+/** The first --so-limit Stack Overflow rows that compile as a script, in file order; undefined when the file is absent. */
+async function soSet(): Promise<PeerSet | undefined> {
   const soFile = values['so-file'] ?? join(SHARED_DIR, 'so-node-edits.jsonl');
   if (!existsSync(soFile)) {
     console.error(`bench-peer: ${soFile} is absent; the Stack Overflow set is skipped`);
-  } else {
-    const items: PeerItem[] = [];
-    let skipped = 0;
-    for await (const item of readDataset(soFile)) {
-      if (items.length >= soLimit) break;
-      if (compilesAsScript(item.code)) items.push({ ...item, fakeiumCode: item.code });
-      else skipped++;
-    }
-    out.push({ name: 'so', describe: `the first ${items.length} rows of ${values['so-file'] ?? '../shared/datasets/so-node-edits.jsonl'} that V8 compiles as a script (${skipped} before them skipped)`, items, skipped });
+    return undefined;
   }
-  const browser: PeerItem[] = [];
+  const items: PeerItem[] = [];
+  let skipped = 0;
+  for await (const item of readDataset(soFile)) {
+    if (items.length >= soLimit) break;
+    if (compilesAsScript(item.code)) items.push({ ...item, fakeiumCode: item.code });
+    else skipped++;
+  }
+  const file = values['so-file'] ?? '../shared/datasets/so-node-edits.jsonl';
+  return { name: 'so', describe: `the first ${items.length} rows of ${file} that V8 compiles as a script (${skipped} before them skipped)`, items, skipped };
+}
+
+/** datasets/handwritten dom, jquery and react; Fakeium gets the JSX compiled to React.createElement calls. */
+async function browserSet(): Promise<PeerSet> {
+  const items: PeerItem[] = [];
   let skipped = 0;
   for (const part of ['dom', 'jquery', 'react']) {
     for await (const item of readHandwritten(HANDWRITTEN_DIR, part)) {
       const fakeiumCode = item.lang === 'jsx' ? transformSync(item.code, { loader: 'jsx' }).code : item.code;
-      if (compilesAsScript(fakeiumCode)) browser.push({ ...item, fakeiumCode });
+      if (compilesAsScript(fakeiumCode)) items.push({ ...item, fakeiumCode });
       else skipped++;
     }
   }
-  out.push({ name: 'browser', describe: `datasets/handwritten dom, jquery and react (${browser.length}; JSX compiled by esbuild for Fakeium${skipped > 0 ? `; ${skipped} skipped, not a script` : ''})`, items: browser, skipped });
-  return out;
+  return { name: 'browser', describe: `datasets/handwritten dom, jquery and react (${items.length}; JSX compiled by esbuild for Fakeium${skipped > 0 ? `; ${skipped} skipped, not a script` : ''})`, items, skipped };
 }
 
 /** Compiles, never runs: whether Fakeium's sourceType 'script' can take the code. */
@@ -185,19 +206,21 @@ function compilesAsScript(code: string): boolean {
 interface SideFigures {
   readonly medianMs: number;
   readonly totalMs: number;
+  readonly cpuTotalMs: number;
 }
 
 function summarize(set: PeerSet, rows: readonly Row[]) {
-  const times = (ms: (r: Row) => number): SideFigures => ({ medianMs: median(rows.map(ms)), totalMs: rows.reduce((a, r) => a + ms(r), 0) });
+  const sum = (of: (r: Row) => number) => rows.reduce((a, r) => a + of(r), 0);
+  const times = (ms: (r: Row) => number, cpuMs: (r: Row) => number): SideFigures => ({ medianMs: median(rows.map(ms)), totalMs: sum(ms), cpuTotalMs: sum(cpuMs) });
   const counts = (of: (r: Row) => string) => rows.reduce<Record<string, number>>((a, r) => ({ ...a, [of(r)]: (a[of(r)] ?? 0) + 1 }), {});
-  const fk = times((r) => r.fakeium.ms);
-  const fkWarm = times((r) => r.fakeium.warmMs);
+  const fk = times((r) => r.fakeium.ms, (r) => r.fakeium.cpuMs);
+  const fkWarm = times((r) => r.fakeium.warmMs, (r) => r.fakeium.warmCpuMs);
   const side = (name: 'one' | 'defaults') => {
-    const t = times((r) => r[name].ms);
+    const t = times((r) => r[name].ms, (r) => r[name].cpuMs);
     const fig = figures(set.name, name, [rows.map((r) => ({ ...r[name].result, id: r.id }))], t.totalMs);
     return {
       ...t,
-      ratioTotal: t.totalMs / fk.totalMs, ratioMedian: t.medianMs / fk.medianMs,
+      ratioTotal: t.totalMs / fk.totalMs, ratioMedian: t.medianMs / fk.medianMs, ratioCpuTotal: t.cpuTotalMs / fk.cpuTotalMs,
       ratioTotalToWarmFakeium: t.totalMs / fkWarm.totalMs,
       lineCoverage: fig.lineCoverage, meanLineCoverage: fig.meanLineCoverage, exploredLineCoverage: fig.exploredLineCoverage,
       fullyExecutedRate: fig.fullyExecutedRate, statusCounts: fig.statusCounts,
@@ -223,6 +246,7 @@ function table(s: ReturnType<typeof summarize>): string[] {
     `| total ms | ${f(s.fakeium.totalMs, 0)} | ${f(s.one.totalMs, 0)} | ${f(s.defaults.totalMs, 0)} |`,
     `| snipexec / Fakeium, total | | ${target(s.one.ratioTotal, 1)} | ${target(s.defaults.ratioTotal, 2)} |`,
     `| snipexec / Fakeium, median | | ${f(s.one.ratioMedian, 2)}× | ${f(s.defaults.ratioMedian, 2)}× |`,
+    `| process CPU ms, total; snipexec / Fakeium | ${f(s.fakeium.cpuTotalMs, 0)} | ${f(s.one.cpuTotalMs, 0)}; ${f(s.one.ratioCpuTotal, 2)}× | ${f(s.defaults.cpuTotalMs, 0)}; ${f(s.defaults.ratioCpuTotal, 2)}× |`,
     `| line coverage (covered / measured lines; mean per snippet) | not measured | ${pct(s.one.lineCoverage)}; ${pct(s.one.meanLineCoverage)} | ${pct(s.defaults.lineCoverage)}; ${pct(s.defaults.meanLineCoverage)} (explored ${pct(s.defaults.exploredLineCoverage)}) |`,
     `| outcomes | ${outcomes}; ${s.fakeium.events} events | ${statuses(s.one.statusCounts)} | ${statuses(s.defaults.statusCounts)} |`,
     `| Fakeium warm (one instance, isolate kept): median / total ms; snipexec total / it | ${f(s.fakeium.warm.medianMs)} / ${f(s.fakeium.warm.totalMs, 0)} | ${f(s.one.ratioTotalToWarmFakeium, 2)}× | ${f(s.defaults.ratioTotalToWarmFakeium, 2)}× |`,
@@ -231,10 +255,10 @@ function table(s: ReturnType<typeof summarize>): string[] {
 
 function rowJson(r: Row) {
   const snip = (x: SnipexecRow) => ({
-    ms: round(x.ms), status: x.result.status, runs: x.result.runs, lines: { total: x.result.lines.total, covered: x.result.lines.covered },
+    ms: round(x.ms), cpuMs: round(x.cpuMs), status: x.result.status, runs: x.result.runs, lines: { total: x.result.lines.total, covered: x.result.lines.covered },
     lineCoverage: x.result.lineCoverage, ...(x.result.explored ? { exploredLineCoverage: x.result.explored.lineCoverage } : {}),
   });
-  return { id: r.id, fakeium: { ...r.fakeium, ms: round(r.fakeium.ms), warmMs: round(r.fakeium.warmMs) }, one: snip(r.one), defaults: snip(r.defaults) };
+  return { id: r.id, fakeium: { ...r.fakeium, ms: round(r.fakeium.ms), cpuMs: round(r.fakeium.cpuMs), warmMs: round(r.fakeium.warmMs), warmCpuMs: round(r.fakeium.warmCpuMs) }, one: snip(r.one), defaults: snip(r.defaults) };
 }
 
 /** The Fakeium child: one request at a time, each answered with its in-process figures. */

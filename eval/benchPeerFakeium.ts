@@ -2,10 +2,11 @@
 // loads isolated-vm 6 and snipexec isolated-vm 7, which must never share a process.
 // Usage (by benchPeer.ts only): node --no-node-snapshot --expose-gc eval/benchPeerFakeium.ts FAKEIUM_INDEX_JS
 // The parent sends one snippet per IPC message ({ id, code, timeoutMs }); the child runs it and answers
-// with JSON ({ id, ms, outcome, events, warmMs, warmOutcome }), one snippet at a time:
-//   ms / outcome / events: a fresh `new Fakeium()` per snippet, as its README runs code, and the time
-//     around its `run()` call alone (which creates the isolate, then a context, compiles and runs);
-//   warmMs / warmOutcome: the same snippet on one Fakeium instance kept for the whole process (its
+// with JSON ({ id, ms, cpuMs, outcome, events, warmMs, warmCpuMs, warmOutcome }), one snippet at a time:
+//   ms / cpuMs / outcome / events: a fresh `new Fakeium()` per snippet, as its README runs code, and the
+//     wall and process CPU time around its `run()` call alone (which creates the isolate, then a
+//     context, compiles and runs);
+//   warmMs / warmCpuMs / warmOutcome: the same snippet on one Fakeium instance kept for the whole process (its
 //     isolate stays; each run() makes a new context), the figure to hold a warm snipexec against.
 import { pathToFileURL } from 'node:url';
 
@@ -27,11 +28,14 @@ export interface PeerRequest {
 export interface PeerAnswer {
   readonly id: string;
   readonly ms: number;
+  /** User and system CPU of this process during run(), isolate threads included. */
+  readonly cpuMs: number;
   /** `ok`, or the class of what run() threw (ExecutionError for an uncaught error in the snippet, ParsingError, TimeoutError, …). */
   readonly outcome: string;
   /** Get, set and call events in Fakeium's report. */
   readonly events: number;
   readonly warmMs: number;
+  readonly warmCpuMs: number;
   readonly warmOutcome: string;
 }
 
@@ -59,16 +63,19 @@ function create(): FakeiumInstance {
   return f;
 }
 
-async function timed(f: FakeiumInstance, request: PeerRequest): Promise<{ ms: number; outcome: string }> {
+async function timed(f: FakeiumInstance, request: PeerRequest): Promise<{ ms: number; cpuMs: number; outcome: string }> {
   let outcome = 'ok';
   gc();
+  const cpu = process.cpuUsage();
   const start = performance.now();
   try {
     await f.run('snippet.js', request.code, { sourceType: 'script', timeout: request.timeoutMs });
   } catch (error) {
     outcome = (error as Error)?.constructor?.name ?? 'thrown';
   }
-  return { ms: performance.now() - start, outcome };
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, outcome };
 }
 
 process.on('message', (request: PeerRequest) => {
@@ -79,7 +86,7 @@ process.on('message', (request: PeerRequest) => {
     fresh.dispose();
     const hot = await timed(warm, request);
     warm.getReport().clear();
-    const answer: PeerAnswer = { id: request.id, ms: cold.ms, outcome: cold.outcome, events, warmMs: hot.ms, warmOutcome: hot.outcome };
+    const answer: PeerAnswer = { id: request.id, ms: cold.ms, cpuMs: cold.cpuMs, outcome: cold.outcome, events, warmMs: hot.ms, warmCpuMs: hot.cpuMs, warmOutcome: hot.outcome };
     send(answer);
   })();
 });
