@@ -32,6 +32,8 @@ export interface PeerAnswer {
   readonly cpuMs: number;
   /** `ok`, or the class of what run() threw (ExecutionError for an uncaught error in the snippet, ParsingError, TimeoutError, …). */
   readonly outcome: string;
+  /** What it threw, cut to 120 characters: the uncaught error inside the sandbox for an ExecutionError. */
+  readonly detail?: string;
   /** Get, set and call events in Fakeium's report. */
   readonly events: number;
   readonly warmMs: number;
@@ -63,8 +65,9 @@ function create(): FakeiumInstance {
   return f;
 }
 
-async function timed(f: FakeiumInstance, request: PeerRequest): Promise<{ ms: number; cpuMs: number; outcome: string }> {
+async function timed(f: FakeiumInstance, request: PeerRequest): Promise<{ ms: number; cpuMs: number; outcome: string; detail?: string }> {
   let outcome = 'ok';
+  let detail: string | undefined;
   gc();
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -72,10 +75,12 @@ async function timed(f: FakeiumInstance, request: PeerRequest): Promise<{ ms: nu
     await f.run('snippet.js', request.code, { sourceType: 'script', timeout: request.timeoutMs });
   } catch (error) {
     outcome = (error as Error)?.constructor?.name ?? 'thrown';
+    const e = error as { message?: unknown; cause?: { message?: unknown } };
+    detail = String(e?.cause?.message ?? e?.message ?? error).slice(0, 120);
   }
   const ms = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, outcome };
+  return { ms, cpuMs: (used.user + used.system) / 1000, outcome, ...(detail === undefined ? {} : { detail }) };
 }
 
 process.on('message', (request: PeerRequest) => {
@@ -86,7 +91,7 @@ process.on('message', (request: PeerRequest) => {
     fresh.dispose();
     const hot = await timed(warm, request);
     warm.getReport().clear();
-    const answer: PeerAnswer = { id: request.id, ms: cold.ms, cpuMs: cold.cpuMs, outcome: cold.outcome, events, warmMs: hot.ms, warmCpuMs: hot.cpuMs, warmOutcome: hot.outcome };
+    const answer: PeerAnswer = { id: request.id, ms: cold.ms, cpuMs: cold.cpuMs, outcome: cold.outcome, ...(cold.detail === undefined ? {} : { detail: cold.detail }), events, warmMs: hot.ms, warmCpuMs: hot.cpuMs, warmOutcome: hot.outcome };
     send(answer);
   })();
 });

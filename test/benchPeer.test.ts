@@ -38,7 +38,7 @@ test('bench-peer: a stand-in Fakeium in its child process answers per snippet; r
     'export class Fakeium {',
     '  events = 0;',
     '  setResolver() {}',
-    '  async run(specifier, code) { this.events += 2; if (code.includes("boom")) throw new ExecutionError("x"); }',
+    '  async run(specifier, code) { this.events += 2; if (code.includes("boom")) throw new ExecutionError("x", { cause: new TypeError("boom is not a function") }); }',
     '  getReport() { return { size: () => this.events, clear: () => { this.events = 0; } }; }',
     '  dispose() {}',
     '}',
@@ -54,10 +54,10 @@ test('bench-peer: a stand-in Fakeium in its child process answers per snippet; r
   const out = join(dir, 'peer.json');
   const r = benchPeer(['--fakeium', dir, '--so-file', so, '--so-limit', '2', '--sets', 'so', '--warmup', '0', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
-  const result = JSON.parse(readFileSync(out, 'utf8')) as { sets: { name: string; snippets: number; skipped: number; fakeium: { outcomes: Record<string, number>; events: number }; one: { statusCounts: Record<string, number> }; defaults: { statusCounts: Record<string, number> }; rows: { id: string; fakeium: { outcome: string; ms: number } }[] }[] };
+  const result = JSON.parse(readFileSync(out, 'utf8')) as { sets: { name: string; snippets: number; skipped: number; fakeium: { outcomes: Record<string, number>; events: number }; one: { statusCounts: Record<string, number> }; defaults: { statusCounts: Record<string, number> }; rows: { id: string; fakeium: { outcome: string; detail?: string } }[] }[] };
   assert.deepEqual(result.sets.map((s) => s.name), ['so']);
   const set = result.sets[0]!;
-  assert.deepEqual(set.rows.map((x) => [x.id, x.fakeium.outcome]), [['plain', 'ok'], ['throws', 'ExecutionError']]);
+  assert.deepEqual(set.rows.map((x) => [x.id, x.fakeium.outcome, x.fakeium.detail]), [['plain', 'ok', undefined], ['throws', 'ExecutionError', 'boom is not a function']]);
   assert.equal(set.skipped, 1);
   assert.deepEqual(set.fakeium.outcomes, { ok: 1, ExecutionError: 1 });
   assert.equal(set.fakeium.events, 4);
