@@ -40,6 +40,7 @@
 // --rows FILE appends each snippet of the functions and handwritten sections (id, status, runs,
 // elapsedMs, environments) to FILE as JSONL, to compare two versions snippet by snippet.
 // Timings are wall clock on a shared machine: compare runs of the same machine and load only.
+// Against a peer tool, Fakeium, snippet by snippet: `npm run bench-peer -- --fakeium DIR` (eval/benchPeer.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
