@@ -11,9 +11,10 @@
 //                each, then N runs each (default 30), interleaved: median and p95;
 //   cli          wall time of a CLI start that runs nothing, in a fresh `node --no-node-snapshot bin/snipexec.js`
 //                (the Node running the bench; --cli-bin FILE times another checkout's bin): `--version`,
-//                `--help` and a usage error (`run --no-such-flag`, exit 2), 2 warm-ups each, then --cli-runs
-//                rounds (default 20) of the three, interleaved: wall median and p95 (target: --version < 150 ms),
-//                and the median CPU of the child (user + system; Linux), steadier than wall on a loaded machine;
+//                `--help` and a usage error (`run --no-such-flag`, exit 2), with `node --no-node-snapshot -e 0`
+//                as the floor, 2 warm-ups each, then --cli-runs rounds (default 20) of the four, interleaved:
+//                wall median and p95 (target: --version < 150 ms), and the median CPU of the child (user +
+//                system; Linux), steadier than wall on a loaded machine;
 //   functions    trace throughput (snippets/s) over the function-body set (datasets/generated/
 //                functions.jsonl, built by `npm run datasets`), at --concurrency (default 2): one
 //                pass as written with one execution (--no-drive --scenarios 1, comparable with versions
@@ -71,8 +72,9 @@ const SECTIONS = ['start', 'cli', 'functions', 'handwritten', 'subset', 'record'
 const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'queue');
 type Section = (typeof SECTIONS)[number];
 
-/** The cli section's starts: the arguments, and the exit code each must end with. */
-const CLI_STARTS: readonly { readonly args: readonly string[]; readonly exitCode: number }[] = [
+/** The cli section's starts: what runs (bin's arguments, or the bare Node start under them all), and the exit code it must end with. */
+const CLI_STARTS: readonly { readonly args: readonly string[] | 'bare node'; readonly exitCode: number }[] = [
+  { args: 'bare node', exitCode: 0 },
   { args: ['--version'], exitCode: 0 },
   { args: ['--help'], exitCode: 0 },
   { args: ['run', '--no-such-flag'], exitCode: 2 },
@@ -552,7 +554,7 @@ async function cliRows(runs: number): Promise<void> {
   const samples = CLI_STARTS.map(() => [] as ProgramRun[]);
   for (let round = -2; round < runs; round++) {
     for (const [i, { args }] of CLI_STARTS.entries()) {
-      const run = await timedRun(() => runNode(['--no-node-snapshot', bin, ...args]));
+      const run = await timedRun(() => runNode(args === 'bare node' ? ['--no-node-snapshot', '-e', '0'] : ['--no-node-snapshot', bin, ...args]));
       if (round >= 0) samples[i]?.push(run);
     }
   }
@@ -565,7 +567,8 @@ async function cliRows(runs: number): Promise<void> {
   result.cli = { bin, runs, targetVersionMs: 150, starts: rows };
   for (const r of rows) {
     const exit = r.exitCodes.length === 1 && r.exitCodes[0] === r.expectedExitCode ? `exit ${r.expectedExitCode}` : `EXIT ${r.exitCodes.join(', ')}, expected ${r.expectedExitCode}`;
-    lines.push(`| cli \`snipexec ${r.args.join(' ')}\` (${exit}), wall median / p95 of ${runs}${r.args[0] === '--version' ? ' (target < 150 ms)' : ''}; median CPU | ${f(r.medianMs)} ms / ${f(r.p95Ms)} ms${r.medianCpuMs === null ? '' : `; CPU ${f(r.medianCpuMs, 0)} ms`} |`);
+    const what = r.args === 'bare node' ? '`node --no-node-snapshot -e 0`, the floor' : `\`snipexec ${r.args.join(' ')}\``;
+    lines.push(`| cli ${what} (${exit}), wall median / p95 of ${runs}${r.args[0] === '--version' ? ' (target < 150 ms)' : ''}; median CPU | ${f(r.medianMs)} ms / ${f(r.p95Ms)} ms${r.medianCpuMs === null ? '' : `; CPU ${f(r.medianCpuMs, 0)} ms`} |`);
   }
 }
 
