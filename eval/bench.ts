@@ -2,12 +2,19 @@
 // Usage: npm run bench [-- --only SECTIONS] [--out FILE] [--start-runs N] [--functions FILE]
 //                      [--functions-limit N] [--handwritten-rounds N] [--concurrency N]
 //                      [--subset FILE] [--memory-snippets N] [--rows FILE] [--record-runs N]
+//                      [--cli-runs N] [--cli-bin FILE]
 // Sections (--only, comma-separated; all by default), measured in this order:
 //   start        time to start a run, through runSnippet in mode none: `1;` (isolate + runtime),
 //                `document.title;` (the browser environment) and `$('#x');` (jQuery on it). The first
 //                call of each, in a fresh process, is reported on its own as the cold start, with
 //                whether the bundle cache (node_modules/.cache/snipexec) was warm; then one warm-up
 //                each, then N runs each (default 30), interleaved: median and p95;
+//   cli          wall time of a CLI start that runs nothing, in a fresh `node --no-node-snapshot bin/snipexec.js`
+//                (the Node running the bench; --cli-bin FILE times another checkout's bin): `--version`,
+//                `--help` and a usage error (`run --no-such-flag`, exit 2), with `node --no-node-snapshot -e 0`
+//                as the floor, 2 warm-ups each, then --cli-runs rounds (default 20) of the four, interleaved:
+//                wall median and p95 (target: --version < 150 ms), and the median CPU of the child (user +
+//                system; Linux), steadier than wall on a loaded machine;
 //   functions    trace throughput (snippets/s) over the function-body set (datasets/generated/
 //                functions.jsonl, built by `npm run datasets`), at --concurrency (default 2): one
 //                pass as written with one execution (--no-drive --scenarios 1, comparable with versions
@@ -61,10 +68,18 @@ import { queueThroughput } from './benchQueue.ts';
 import { readHistoryCases, runHistoryCase, type HistoryRow } from './evalDiffHistory.ts';
 import type { Mode, RunOptionsInput } from '../src/options.ts';
 
-const SECTIONS = ['start', 'functions', 'handwritten', 'subset', 'record', 'diff', 'queue'] as const;
+const SECTIONS = ['start', 'cli', 'functions', 'handwritten', 'subset', 'record', 'diff', 'queue'] as const;
 /** The sections run when --only is not given: the queue needs a redis-server, so it runs when asked for. */
 const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'queue');
 type Section = (typeof SECTIONS)[number];
+
+/** The cli section's starts: what runs (bin's arguments, or the bare Node start under them all), and the exit code it must end with. */
+const CLI_STARTS: readonly { readonly args: readonly string[] | 'bare node'; readonly exitCode: number }[] = [
+  { args: 'bare node', exitCode: 0 },
+  { args: ['--version'], exitCode: 0 },
+  { args: ['--help'], exitCode: 0 },
+  { args: ['run', '--no-such-flag'], exitCode: 2 },
+];
 
 /** The programs of the record section (eval/record-programs/), with their arguments. */
 const RECORD_PROGRAMS: readonly { readonly program: string; readonly args: readonly string[]; readonly what: string }[] = [
@@ -92,6 +107,8 @@ const { values } = parseArgs({
     'memory-snippets': { type: 'string', default: '2000' },
     rows: { type: 'string' },
     'record-runs': { type: 'string', default: '7' },
+    'cli-runs': { type: 'string', default: '20' },
+    'cli-bin': { type: 'string', default: join(root, 'bin', 'snipexec.js') },
     repos: { type: 'string' },
   },
 });
@@ -125,6 +142,9 @@ if (wants('start')) {
     lines.push(`| cold start \`${s.code}\` (first call in the process; bundle cache ${s.cold.cache}) | ${f(s.cold.ms)} ms; CPU ${f(s.cold.cpuMs)} ms |`);
   }
 }
+
+// ---- cli: a CLI start that runs nothing ----
+if (wants('cli')) await cliRows(positive('cli-runs'));
 
 // ---- functions: trace throughput on the function-body set ----
 if (wants('functions')) {
@@ -377,7 +397,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
 
-function positive(name: 'start-runs' | 'functions-limit' | 'handwritten-rounds' | 'concurrency' | 'record-runs'): number {
+function positive(name: 'start-runs' | 'functions-limit' | 'handwritten-rounds' | 'concurrency' | 'record-runs' | 'cli-runs'): number {
   const n = Number(values[name]);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: a positive integer, not ${String(values[name])}`);
   return n;
@@ -529,6 +549,30 @@ interface RecordRow {
   readonly recordedMs: readonly number[];
 }
 
+/** The cli section: each start of CLI_STARTS twice to warm up (the compile cache), then `runs` interleaved rounds. */
+async function cliRows(runs: number): Promise<void> {
+  const bin = values['cli-bin'];
+  const samples = CLI_STARTS.map(() => [] as ProgramRun[]);
+  for (let round = -2; round < runs; round++) {
+    for (const [i, { args }] of CLI_STARTS.entries()) {
+      const run = await timedRun(() => runNode(args === 'bare node' ? ['--no-node-snapshot', '-e', '0'] : ['--no-node-snapshot', bin, ...args]));
+      if (round >= 0) samples[i]?.push(run);
+    }
+  }
+  const rows = CLI_STARTS.map(({ args, exitCode }, i) => {
+    const ms = (samples[i] ?? []).map((s) => s.ms).sort((a, b) => a - b);
+    const cpu = (samples[i] ?? []).map((s) => s.cpuMs);
+    const medianCpuMs = cpu.every((x) => x !== null) ? percentile([...cpu].sort((a, b) => a - b), 0.5) : null;
+    return { args, medianMs: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), medianCpuMs, exitCodes: [...new Set(samples[i]?.map((s) => s.exitCode))], expectedExitCode: exitCode, samplesMs: ms.map((x) => Math.round(x * 10) / 10) };
+  });
+  result.cli = { bin, runs, targetVersionMs: 150, starts: rows };
+  for (const r of rows) {
+    const exit = r.exitCodes.length === 1 && r.exitCodes[0] === r.expectedExitCode ? `exit ${r.expectedExitCode}` : `EXIT ${r.exitCodes.join(', ')}, expected ${r.expectedExitCode}`;
+    const what = r.args === 'bare node' ? '`node --no-node-snapshot -e 0`, the floor' : `\`snipexec ${r.args.join(' ')}\``;
+    lines.push(`| cli ${what} (${exit}), wall median / p95 of ${runs}${r.args[0] === '--version' ? ' (target < 150 ms)' : ''}; median CPU | ${f(r.medianMs)} ms / ${f(r.p95Ms)} ms${r.medianCpuMs === null ? '' : `; CPU ${f(r.medianCpuMs, 0)} ms`} |`);
+  }
+}
+
 /** The record section: each program of eval/record-programs/ plain and recorded, interleaved, from a temp copy. */
 async function recordRows(runs: number): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'snipexec-bench-record-'));
@@ -607,8 +651,13 @@ function childrenCpuMs(): number | null {
 
 /** `node PROGRAM ARGS` with the Node running the bench, output dropped: its exit code. */
 function runPlain(file: string, args: readonly string[]): Promise<number> {
+  return runNode([file, ...args]);
+}
+
+/** The Node running the bench with `args`, output dropped: its exit code. */
+function runNode(args: readonly string[]): Promise<number> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [file, ...args], { stdio: 'ignore' });
+    const child = spawn(process.execPath, args, { stdio: 'ignore' });
     child.on('error', fail);
     child.on('exit', (code, signal) => done(code ?? (signal ? 128 : 0)));
   });

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { BIN, cli } from './helpers.ts';
+import { REPORTER_CHOICES } from '../src/cli/reportFlags.ts';
+import { COVERAGE_REPORTERS } from '../src/report/istanbulCoverage.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'snipexec-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -22,16 +24,64 @@ test('cli: --version prints the package version', () => {
   }
 });
 
+/** A resolve hook that reports on stderr every module the process imports or requires after it, as `loaded URL`. */
+const LOAD_HOOK = `import { registerHooks } from 'node:module'; registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); process.stderr.write('loaded ' + r.url + '\\n'); return r; } });`;
+
+/** Runs the bin under the resolve hook: its exit code, stdout, stderr without the hook's lines, and the URLs it loaded. */
+function loading(args: string[]) {
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', `data:text/javascript,${encodeURIComponent(LOAD_HOOK)}`, BIN, ...args], { encoding: 'utf8' });
+  const lines = r.stderr.split('\n');
+  return { code: r.status, stdout: r.stdout, stderr: lines.filter((l) => !l.startsWith('loaded ')).join('\n'), loaded: lines.filter((l) => l.startsWith('loaded ')).map((l) => l.slice('loaded '.length)) };
+}
+
+/** What a CLI start that runs nothing must not load: the engine's folders and the packages behind them. */
+const ENGINE: Record<string, RegExp> = {
+  'src/engine': /\/src\/engine\//,
+  'src/sandbox': /\/src\/sandbox\//,
+  'src/instrument': /\/src\/instrument\//,
+  'src/values': /\/src\/values\//,
+  'src/environments': /\/src\/environments\//,
+  // runStatus.ts is the list of names --fail-on takes, and imports nothing.
+  'src/report': /\/src\/report\/(?!runStatus\.ts$)/,
+  '@babel': /\/node_modules\/@babel\//,
+  'isolated-vm': /\/node_modules\/isolated-vm\//,
+  esbuild: /\/node_modules\/esbuild\//,
+  pino: /\/node_modules\/pino\//,
+};
+const engineIn = (loaded: readonly string[]) => Object.keys(ENGINE).filter((name) => loaded.some((url) => ENGINE[name]?.test(url)));
+
 test('cli: --version alone loads no CLI module (it costs a bare node start, not the engine)', () => {
-  // A resolve hook reports every snipexec module the process imports after bin/snipexec.js.
-  const hook = `import { registerHooks } from 'node:module'; registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); if (r.url.includes('/src/')) process.stderr.write('loaded ' + r.url + '\\n'); return r; } });`;
-  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, BIN, '--version'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
+  const r = loading(['--version']);
+  assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^\d+\.\d+\.\d+/);
-  assert.doesNotMatch(r.stderr, /loaded /);
+  assert.deepEqual(r.loaded.filter((url) => url.includes('/src/')), []);
   // The hook sees a command's modules: the test would notice a fast path that loads them anyway.
-  const run = spawnSync(process.execPath, ['--no-node-snapshot', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, BIN, '--help'], { encoding: 'utf8' });
-  assert.match(run.stderr, /loaded .*src\/cli\/main/);
+  assert.ok(loading(['--help']).loaded.some((url) => /\/src\/cli\/main\./.test(url)));
+});
+
+test('cli: --help, a command\'s --help and usage errors load the command table only, no engine', () => {
+  const starts: [string[], number, RegExp][] = [
+    [['--help'], 0, /^$/],
+    [['run', '--help'], 0, /^$/],
+    [['help', 'batch'], 0, /^$/],
+    [['no-such-command'], 2, /unknown command 'no-such-command'/],
+    [['run', '--no-such-flag'], 2, /unknown option '--no-such-flag'/],
+    [['batch'], 2, /missing required argument 'dataset'/],
+  ];
+  for (const [args, code, stderr] of starts) {
+    const r = loading(args);
+    assert.equal(r.code, code, `snipexec ${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr.trim(), stderr);
+    assert.deepEqual(engineIn(r.loaded), [], `snipexec ${args.join(' ')} loads the engine`);
+  }
+  // A command that runs loads every one of them: each pattern above names something real.
+  const run = loading(['run', join(tmp, 'no-such-file.js')]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.deepEqual(engineIn(run.loaded), Object.keys(ENGINE));
+});
+
+test('cli: --reporter offers the reports istanbulCoverage.ts writes, in its order (its list, copied so --help loads no istanbul)', () => {
+  assert.deepEqual(REPORTER_CHOICES, COVERAGE_REPORTERS);
 });
 
 test('cli: colour follows FORCE_COLOR and NO_COLOR, also into a pipe', () => {

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import { InvalidOptions } from '../errors.ts';
 import { llmOptionsSchema, type LlmOptionsInput } from '../llm/llmOptions.ts';
-import { LANGS, MODES, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
+import { LANGS, MODES, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
 
 /** How one schema field is given on the command line. */
 interface FlagSpec {
@@ -105,6 +105,11 @@ export function addFlags(cmd: Command, table: Record<string, FlagSpec>, schema: 
     cmd.addOption(option);
   }
   return cmd;
+}
+
+/** The run-option and LLM flags of `run` and `batch`; each is a schema field, described and validated by the schema. */
+export function addRunFlags(cmd: Command): Command {
+  return addFlags(addFlags(cmd, RUN_FLAGS, runOptionsSchema), LLM_FLAGS, llmOptionsSchema);
 }
 
 /**

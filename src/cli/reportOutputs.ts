@@ -1,40 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidOptions } from '../errors.ts';
 import type { RunResult } from '../report/buildResult.ts';
 import { checkThresholds, coverageThresholdsSchema, THRESHOLD_METRICS, type CoverageThresholds } from '../report/coverageThresholds.ts';
 import { renderRunHtml, HtmlBatchWriter } from '../report/htmlReport.ts';
-import { COVERAGE_REPORTERS, CoverageCollector, type CoverageReporter } from '../report/istanbulCoverage.ts';
+import { CoverageCollector } from '../report/istanbulCoverage.ts';
 import { checkWritableFile } from './inputFiles.ts';
-
-/** The report flags of `run` and `batch`, by commander's attribute names. */
-export interface ReportFlags {
-  readonly coverageDir?: string;
-  readonly reporter?: CoverageReporter[];
-  readonly checkCoverage?: boolean;
-  readonly lines?: number;
-  readonly branches?: number;
-  readonly functions?: number;
-  readonly html?: string;
-}
-
-function percent(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100');
-  return n;
-}
-
-/** Adds the coverage and HTML flags; `html` says what --html names for this command. */
-export function addReportFlags(cmd: Command, html: 'file' | 'dir'): Command {
-  return cmd
-    .option('--coverage-dir <dir>', 'write istanbul coverage reports of the snippet\'s own lines into DIR (nyc, c8 and genhtml read them)')
-    .addOption(new Option('--reporter <name>', 'a coverage report to write with --coverage-dir; repeatable (default: json, lcov, text-summary)').choices(COVERAGE_REPORTERS).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
-    .option('--check-coverage', 'exit 1 when coverage is below --lines, --branches or --functions')
-    .option('--lines <pct>', 'with --check-coverage: the least line coverage, in percent', percent)
-    .option('--branches <pct>', 'with --check-coverage: the least branch coverage, in percent', percent)
-    .option('--functions <pct>', 'with --check-coverage: the least function coverage, in percent', percent)
-    .option('--html <path>', html === 'file' ? 'write an HTML report of the run to FILE' : 'write an HTML report into DIR: index.html and one page per snippet');
-}
+import type { ReportFlags } from './reportFlags.ts';
 
 /**
  * The coverage reports and HTML pages one command writes: made (and its flags checked) before

@@ -2,6 +2,7 @@ import type { Definition } from '../engine/definitionBook.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { Category } from '../values/types.ts';
 import { receiverFieldElementId } from '../protocol/elementIds.ts';
+import { EDGE_BUDGET } from './edgeBudget.ts';
 
 /** One edge scenario: an input element given a value real callers pass that usage never suggests. */
 export interface EdgeValue {
@@ -23,8 +24,8 @@ type Edge = Omit<EdgeValue, 'element'>;
 /** An argument outside code passed to a function of the file it was handed: `x.on#cb1#arg0`. */
 const CALLBACK_ARGUMENT = /#cb\d+#arg\d+$/;
 
-/** Edge scenarios per changed file, at most: each costs a run of the changed version, and of the base one when it fails. */
-export const EDGE_BUDGET = 48;
+// Its own module so that `diff --help` shows the default without loading the engine.
+export { EDGE_BUDGET };
 
 const UNDEFINED: Edge = { source: 'undefined', category: 'undefined' };
 const NULL: Edge = { source: 'null', category: 'null' };

@@ -1,0 +1,46 @@
+import { relative, resolve } from 'node:path';
+import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
+import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
+import { LlmEnvironment } from '../llm/llmSession.ts';
+import type { CommandContext } from './commandContext.ts';
+import { createLogger } from './createLogger.ts';
+import { BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, RUN_FLAGS } from './optionFlags.ts';
+
+/** Commander's parsed options: the flags of optionFlags.ts, by their attribute names, and the command's own switches. */
+export type Flags = Record<string, unknown>;
+
+/** The fields of `from` named in `keys`. */
+function pick<T extends object>(from: T, keys: readonly string[]): Partial<T> {
+  return Object.fromEntries(Object.entries(from).filter(([k]) => keys.includes(k))) as Partial<T>;
+}
+
+/** The LLM flags given, validated whatever the mode, so a wrong value is named by its flag before anything runs; the config's fill in. */
+export function llmFlags(flags: Flags, context: CommandContext): LlmFlags {
+  const table = { ...LLM_FLAGS, ...LLM_BATCH_FLAGS };
+  const given = collectFlags<LlmFlags>(flags, table, context.isDefault);
+  checkFlags(given, table, llmOptionsSchema);
+  return { ...pick(context.config, Object.keys(table)), ...given };
+}
+
+/** The LLM environment of `--mode llm`, made before anything runs so a missing endpoint fails first. */
+export function llmEnvironment(flags: Flags, options: RunOptionsInput, context: CommandContext): LlmEnvironment | undefined {
+  const given = llmFlags(flags, context);
+  if (options.mode !== 'llm') return undefined;
+  const llm = llmOptionsFromEnv(process.env, given);
+  return new LlmEnvironment(llm, { logger: createLogger(llm) });
+}
+
+/** The run options the flags give, validated: a bad value is an error naming its flag. */
+export function toRunOptions(flags: Flags, context: CommandContext, fileName?: string): RunOptionsInput {
+  const given = { ...pick(context.config, Object.keys(runOptionsSchema.shape)), ...collectFlags<RunOptionsInput>(flags, RUN_FLAGS, context.isDefault) } as RunOptionsInput;
+  checkFlags(given, RUN_FLAGS, runOptionsSchema);
+  if (!fileName) return given;
+  // With --project, the file is named relative to the project, where its relative imports are looked up.
+  return { ...given, fileName: given.projectDir === undefined ? fileName : relative(given.projectDir, resolve(fileName)) };
+}
+
+export function toBatchOptions(flags: Flags, context: CommandContext): BatchOptionsInput {
+  const given = { ...pick(context.config, Object.keys(batchOptionsSchema.shape)), ...collectFlags<BatchOptionsInput>(flags, BATCH_FLAGS, context.isDefault) } as BatchOptionsInput;
+  checkFlags(given, BATCH_FLAGS, batchOptionsSchema);
+  return given;
+}

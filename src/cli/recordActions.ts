@@ -1,0 +1,78 @@
+import { dirname, join, resolve } from 'node:path';
+import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
+import { LlmEnvironment } from '../llm/llmSession.ts';
+import type { CallTrace } from '../record/callTrace.ts';
+import { recordProgram } from '../record/recordProgram.ts';
+import { terminalLine } from '../report/terminalText.ts';
+import { formatAiSkipped } from '../testgen/aiSkips.ts';
+import { generateAiTests } from '../testgen/aiTests.ts';
+import { generateCheckedTests } from '../testgen/checkTests.ts';
+import type { GeneratedTests } from '../testgen/generateTests.ts';
+import { readTrace } from '../testgen/readTrace.ts';
+import { createLogger } from './createLogger.ts';
+import { checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS } from './optionFlags.ts';
+import { printTestsSummary } from './testsSummary.ts';
+
+/** Where `record` writes its tests: `generated_tests/` next to the program. */
+export const GENERATED_TESTS_DIR = 'generated_tests';
+
+/**
+ * Writes the tests of a trace, checked by running them once (a test that fails right away is
+ * skipped with its reason), and prints each skipped call's reason and the summary on stderr.
+ */
+export async function writeTests(trace: CallTrace, traceDir: string, outDir: string, programDir?: string): Promise<GeneratedTests> {
+  const generated = await generateCheckedTests(trace, { traceDir, outDir, ...(programDir ? { programDir } : {}) });
+  printTestsSummary(generated, outDir);
+  return generated;
+}
+
+/** The `--ai` flags: the LLM's, as `--mode llm` takes them, and how many inputs to ask for per function. */
+export type AiFlags = Record<string, unknown> & { ai?: boolean; aiMax?: number };
+
+/** `record`'s parsed flags. */
+export type RecordFlags = AiFlags & { out?: string; tests: boolean };
+
+/** `gen-tests`' parsed flags. */
+export type GenTestsFlags = AiFlags & { out?: string; program?: string };
+
+/** The LLM environment of `--ai`, made before anything runs so a missing endpoint fails first. */
+function aiEnvironment(flags: AiFlags): LlmEnvironment | undefined {
+  if (!flags.ai) return undefined;
+  const table = { ...LLM_FLAGS, ...LLM_BATCH_FLAGS };
+  const given = collectFlags<LlmFlags>(flags, table);
+  checkFlags(given, table, llmOptionsSchema);
+  const options = llmOptionsFromEnv(process.env, given);
+  return new LlmEnvironment(options, { logger: createLogger(options) });
+}
+
+/** `--ai`: after the tests of the recorded calls, the tests of the model's inputs (the same directories). */
+async function writeAiTests(trace: CallTrace, traceDir: string, outDir: string, programDir: string, llm: LlmEnvironment, max: number): Promise<void> {
+  const ai = await generateAiTests(trace, { traceDir, programDir, outDir, max }, llm);
+  for (const skipped of ai.skipped) process.stderr.write(`snipexec: ${terminalLine(formatAiSkipped(skipped))}\n`);
+  process.stderr.write(`snipexec: ${terminalLine(ai.summary)}\n`);
+}
+
+/** `snipexec record PROGRAM ARGS`: records the run, writes its tests; exits with the program's exit code. */
+export async function recordAction(programPath: string, args: string[], flags: RecordFlags): Promise<void> {
+  const llm = aiEnvironment(flags);
+  const run = await recordProgram(programPath, args);
+  process.stderr.write(`snipexec: recorded ${run.trace.calls.length} call${run.trace.calls.length === 1 ? '' : 's'} into ${terminalLine(run.tracePath)}\n`);
+  if (flags.tests) {
+    const programDir = dirname(resolve(programPath));
+    const outDir = flags.out ? resolve(flags.out) : join(programDir, GENERATED_TESTS_DIR);
+    await writeTests(run.trace, dirname(run.tracePath), outDir, programDir);
+    if (llm) await writeAiTests(run.trace, dirname(run.tracePath), outDir, programDir, llm, flags.aiMax ?? 5);
+  }
+  process.exitCode = run.exitCode;
+}
+
+/** `snipexec gen-tests TRACE`: writes the tests of a recorded trace. */
+export async function genTestsAction(tracePath: string, flags: GenTestsFlags): Promise<void> {
+  const llm = aiEnvironment(flags);
+  const trace = readTrace(tracePath);
+  const traceDir = dirname(resolve(tracePath));
+  const programDir = flags.program ? dirname(resolve(flags.program)) : dirname(resolve(traceDir, trace.program));
+  const outDir = flags.out ? resolve(flags.out) : join(programDir, GENERATED_TESTS_DIR);
+  await writeTests(trace, traceDir, outDir, programDir);
+  if (llm) await writeAiTests(trace, traceDir, outDir, programDir, llm, flags.aiMax ?? 5);
+}

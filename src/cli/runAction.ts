@@ -1,0 +1,100 @@
+import { mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { basename, join } from 'node:path';
+import { runSnippet } from '../engine/runSnippet.ts';
+import { InvalidOptions, UnusableFile } from '../errors.ts';
+import type { RunResult } from '../report/buildResult.ts';
+import { formatHuman } from '../report/formatHuman.ts';
+import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
+import { colorEnabled } from './colorMode.ts';
+import type { CommandContext } from './commandContext.ts';
+import { llmEnvironment, llmFlags, toRunOptions, type Flags } from './commandOptions.ts';
+import { createLogger } from './createLogger.ts';
+import { checkWritableFile, readInputFile } from './inputFiles.ts';
+import type { ReportFlags } from './reportFlags.ts';
+import { ReportOutputs } from './reportOutputs.ts';
+
+/** The CLI's output flags of `run`. */
+export type EmitFlags = { emit?: string; scenario?: number; emitDir?: string };
+
+/** The output flags checked before anything runs: --scenario goes with --emit; --emit-dir is made when missing. */
+function checkEmitFlags(flags: EmitFlags): void {
+  if (flags.scenario !== undefined && flags.emit === undefined) throw new InvalidOptions('--scenario: needs --emit FILE (--emit-dir writes every scenario)');
+  if (flags.emit) checkWritableFile(flags.emit);
+  if (flags.emitDir === undefined) return;
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(flags.emitDir, { throwIfNoEntry: false });
+    if (stats === undefined) mkdirSync(flags.emitDir, { recursive: true });
+  } catch (error) {
+    throw new UnusableFile(`${flags.emitDir}: cannot be made (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (stats !== undefined && !stats.isDirectory()) throw new UnusableFile(`${flags.emitDir}: not a directory`);
+}
+
+/** A file's program: JavaScript, unless the file asked for TypeScript; then the snippet's types stay, lowered for Node's type stripping. */
+function programFor(result: RunResult, file: string): string | undefined {
+  return /\.[cm]?ts$/i.test(file) ? (result.typedProgram ?? result.program) : result.program;
+}
+
+/** Writes the completed programs: scenario K's to --emit (1, the first execution, by default), every kept scenario's into --emit-dir. */
+function emitPrograms(result: RunResult, flags: EmitFlags): void {
+  // Scenario 1 is the result itself; scenarioResults holds the kept scenarios 2, 3, … in order.
+  const scenarios = [result, ...(result.scenarioResults ?? [])];
+  if (flags.emit) {
+    const k = flags.scenario ?? 1;
+    const scenario = scenarios[k - 1];
+    if (scenario === undefined) throw new InvalidOptions(`--scenario: ${k}, but this run kept ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} (--scenario 1${scenarios.length > 1 ? ` to ${scenarios.length}` : ''})`);
+    const program = programFor(scenario, flags.emit);
+    if (program !== undefined) writeFileSync(flags.emit, program);
+  }
+  if (flags.emitDir !== undefined) {
+    // A TypeScript snippet's programs keep its types (.ts), as --emit FILE.ts does.
+    const ext = result.lang === 'ts' || result.lang === 'tsx' ? '.ts' : '.js';
+    scenarios.forEach((scenario, i) => {
+      const file = join(flags.emitDir ?? '', `scenario-${i + 1}${ext}`);
+      const program = programFor(scenario, file);
+      if (program === undefined) return;
+      checkWritableFile(file);
+      writeFileSync(file, program);
+    });
+  }
+}
+
+/** `run`'s parsed flags. */
+export type RunFlags = Flags & EmitFlags & ReportFlags & { json?: boolean; types?: boolean; tests?: string };
+
+/** `snipexec run FILE`: runs the snippet, prints its result, writes what the flags ask for; exit 1 unless it completed. */
+export async function runAction(file: string, flags: RunFlags, context: CommandContext): Promise<void> {
+  const options = toRunOptions(flags, context, file === '-' ? undefined : file);
+  const llm = llmEnvironment(flags, options, context);
+  checkEmitFlags(flags);
+  const reports = new ReportOutputs(flags, 'run', options.mode ?? 'trace');
+  const input = readInputFile(file);
+  const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
+  // The programs are written to files, never printed.
+  const { program: _program, types, ...json } = result;
+  emitPrograms(result, flags);
+  if (flags.tests !== undefined) {
+    const name = file === '-' ? 'snippet' : basename(file).replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_') || 'snippet';
+    // Only --tests loads the recorder and the test generator.
+    const [{ writeSnippetTests }, { printTestsSummary }] = await Promise.all([import('../emit/snippetTests.ts'), import('./testsSummary.ts')]);
+    const tests = await writeSnippetTests(result, flags.tests, name);
+    printTestsSummary(tests, flags.tests);
+  }
+  if (flags.json) process.stdout.write(jsonText(flags.types ? { ...json, types } : json) + '\n');
+  else {
+    process.stdout.write(formatHuman(result, decodeForDisplay(input), colorEnabled(process.stdout)));
+    if (flags.types) process.stdout.write(`\ninferred types\n${terminalText(types || '  (nothing injected)\n')}`);
+  }
+  // The text as run: coverage positions are offsets into it (line endings included).
+  reports.addRun(file === '-' ? undefined : file, input.toString('utf8'), result);
+  const { printed, failures } = reports.finish();
+  // With --json, stdout holds the one JSON object: the coverage text goes to stderr.
+  if (printed !== '') (flags.json ? process.stderr : process.stdout).write(terminalText(printed));
+  for (const f of failures) process.stderr.write(`snipexec: ${terminalLine(f)}\n`);
+  process.exitCode = result.status === 'completed' && failures.length === 0 ? 0 : 1;
+}
+
+function decodeForDisplay(input: Buffer): string {
+  return input.toString('utf8').replace(/\r\n?/g, '\n');
+}

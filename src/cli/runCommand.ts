@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import type { CommandContext } from './commandContext.ts';
+import { addRunFlags, positiveInteger } from './optionFlags.ts';
+import { addReportFlags } from './reportFlags.ts';
+import type { RunFlags } from './runAction.ts';
+
+/** `snipexec run [file]`: its flags here, its work in runAction.ts, imported when it runs. */
+export function addRunCommand(program: Command, context: CommandContext): void {
+  const command = addRunFlags(program.command('run').argument('[file]', 'snippet file, or - for stdin', '-').description('run one snippet'))
+    .option('--json', 'print the result as one JSON object')
+    .option('--emit <file>', 'write the completed program: definitions, then the snippet (TypeScript when FILE ends in .ts)')
+    .option('--scenario <k>', "with --emit: write the kept scenario K's program (1, the first execution, by default)", positiveInteger)
+    .option('--emit-dir <dir>', "write every kept scenario's program as DIR/scenario-1.js, scenario-2.js, … (.ts for a TypeScript snippet)")
+    .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
+    .option('--tests <dir>', "write node:test tests of the snippet's own functions as its completed program called them: DIR/program/ holds the program, which is run once under plain node to record the calls");
+  addReportFlags(command, 'file')
+    .action(async (file: string, flags: RunFlags) => (await import('./runAction.ts')).runAction(file, flags, context));
+}
