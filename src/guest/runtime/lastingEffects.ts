@@ -3,9 +3,10 @@
  * snippet in that isolate (src/sandbox/isolatePool.ts): the host reuses an isolate for a fresh
  * context of the next run, and contexts of one isolate share its task queue, its heap and the
  * memory V8 keeps outside it. A FinalizationRegistry's cleanups and a pending Atomics.waitAsync
- * run as the isolate's tasks (inside a later run); a WeakRef keeps its target alive past the job;
- * a SharedArrayBuffer, a WebAssembly memory and a module compiled asynchronously live outside the
- * heap or settle through the isolate's tasks.
+ * run as the isolate's tasks (inside a later run); a WeakRef (and a registry) tells when the GC
+ * ran, which earlier runs' garbage decides in a shared heap; a SharedArrayBuffer, a WebAssembly
+ * memory and a module compiled asynchronously live outside the heap or settle through the
+ * isolate's tasks.
  *
  * The built-ins that make them are replaced, when the runtime starts (before any environment,
  * prelude or snippet code runs), by proxies that note the use and then do as the built-in does.
@@ -52,7 +53,7 @@ function marked(fn: Dyn, what: string): Dyn {
   return proxy;
 }
 
-/** Replaces holder[name] (a function) by its marking proxy, as it was defined; and its prototype's constructor, which leads back to it. */
+/** Replaces holder[name] (a function) by its marking proxy, as it was defined; and, for a constructor, its prototype's constructor, which leads back to it. */
 function mark(holder: Dyn, name: PropertyKey, what: string): void {
   const d = getOwnPropertyDescriptor(holder, name);
   if (d === undefined || typeof d.value !== 'function') return;
@@ -70,8 +71,12 @@ function mark(holder: Dyn, name: PropertyKey, what: string): void {
  * WebAssembly's error classes make no lasting effect and stay as they are.
  */
 export function watchLastingEffects(): void {
-  mark(G, 'FinalizationRegistry', 'FinalizationRegistry');
-  mark(G, 'WeakRef', 'WeakRef');
+  // The methods, not the constructors: a registry's cleanups are for what was registered, and a WeakRef tells of the GC only
+  // through deref. Their prototypes are also those of constructors an environment's module captured in the startup snapshot.
+  const registry = G.FinalizationRegistry;
+  if (typeof registry === 'function') mark(registry.prototype, 'register', 'FinalizationRegistry');
+  const weakRef = G.WeakRef;
+  if (typeof weakRef === 'function') mark(weakRef.prototype, 'deref', 'WeakRef');
   mark(G, 'SharedArrayBuffer', 'SharedArrayBuffer');
   const atomics = G.Atomics;
   if (typeof atomics === 'object' && atomics !== null) {
