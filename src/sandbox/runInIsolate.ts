@@ -65,8 +65,8 @@ const WATCHDOG_GRACE_MS = 1_000;
 const SILENT = pino({ level: 'silent' });
 
 /**
- * Runs one execution in a fresh isolate and context, within a deadline; a run past it ends as
- * `timeout` and keeps what it covered and printed until then:
+ * Runs one execution in a fresh context of a warm isolate, within a deadline; a run past it ends
+ * as `timeout` and keeps what it covered and printed until then:
  * - isolated-vm's own timeout on each call into the isolate (script, timer tick) ends code that
  *   spins inside it, promise continuations included, and keeps the isolate, whose report is read;
  * - isolated-vm does not count time the isolate spends blocked on the host, so the host answers a
@@ -77,13 +77,22 @@ const SILENT = pino({ level: 'silent' });
  *   memory limit; the console output does not.
  * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
  *
- * The isolate is made per run (from the startup snapshot of its environment set, which holds the
- * modules of the environments it could evaluate ahead, src/sandbox/environmentSnapshots.ts; the
- * runtime compiles from V8's code cache, src/sandbox/runtimeBundle.ts), not reused with a fresh
- * context: contexts of one isolate share its heap (the memory limit would count earlier runs'
- * garbage, and a run that passes it disposes the isolate), its microtask queue and FinalizationRegistry cleanups (an earlier
- * snippet's code could run inside a later run, which also breaks determinism), its Symbol.for
- * registry and the WebAssembly memories and shared buffers earlier runs made.
+ * The isolate comes from the pool (src/sandbox/isolatePool.ts): one made from the startup snapshot
+ * of the run's environment set (src/sandbox/environmentSnapshots.ts) and memory limit, idle after
+ * an earlier run, or a new one. The context is always new (from the same snapshot): nothing of an
+ * earlier run's globals, built-ins or runtime state is in it; the runtime's script, compiled once
+ * per isolate, starts again in it. What contexts of one isolate share is why an isolate hosts
+ * another run only when the one that ended leaves nothing there: its heap (an earlier run's live
+ * data would count against the limit: the heap after a run must hold at most half of it), its task
+ * queue (FinalizationRegistry cleanups, Atomics.waitAsync and WebAssembly's asynchronous
+ * compilations settle through it, so an earlier snippet's code could run inside a later run: the
+ * runtime notes their use, RuntimeReport.tainted, and such an isolate is disposed), its microtask
+ * queue (drained by isolated-vm after each call; a run that timed out may leave it full: disposed),
+ * and memory outside the heap (shared buffers, WebAssembly memories: noted too). The Symbol.for
+ * registry is shared as well, but a registered symbol is a primitive that carries no data and that
+ * no context can enumerate: no channel, only memory, which the heap check bounds. Every other end
+ * (a timeout, a memory limit, an error of isolated-vm's, exit(), pending timers or a top level
+ * still waiting) disposes the isolate, and so does its maxRuns-th run.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   // Made once per process and environment set, before the run's clock starts.
