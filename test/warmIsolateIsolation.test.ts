@@ -214,3 +214,11 @@ test('warm isolates: runs in flight at once each have an isolate of their own, a
   const next = await isolatesOf(() => Promise.all([run('console.log(3);'), run('console.log(4);')]));
   assert.deepEqual(new Set(next.isolates), new Set(both.isolates));
 });
+
+test('warm isolates: runs of another environment set in between do not cost a run its idle isolate', async () => {
+  const plain = (await isolatesOf(() => run('console.log(1);'))).isolates[0];
+  const browser = (await isolatesOf(() => run('console.log(typeof document.title);'))).isolates[0];
+  assert.notEqual(browser, plain);
+  assert.equal((await isolatesOf(() => run('console.log(2);'))).isolates[0], plain);
+  assert.equal((await isolatesOf(() => run('console.log(typeof document.body);'))).isolates[0], browser);
+});

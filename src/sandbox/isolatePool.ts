@@ -19,7 +19,7 @@ export const DEFAULT_MAX_RUNS = 50;
 export const MAX_RUNS_VARIABLE = 'SNIPEXEC_ISOLATE_RUNS';
 /** What share of the memory limit the heap may hold after a run (garbage included) for the isolate to host another. */
 export const MAX_HEAP_SHARE = 0.5;
-/** Idle isolates kept at most, whatever the number of runs in flight. */
+/** Idle isolates kept at most in all, whatever the number of runs in flight and of snapshots. */
 export const MAX_IDLE = 8;
 /** An isolate idle this long is disposed. */
 export const IDLE_MS = 15_000;
@@ -138,7 +138,10 @@ export function returnIsolate(lease: PooledIsolate, reason: DiscardReason | unde
   if (why !== undefined) return discard(lease, why);
   lease.idleSince = Date.now();
   idle.push(lease);
-  while (idle.length > Math.min(MAX_IDLE, Math.max(1, highWater))) discard(idle.shift() as PooledIsolate, 'surplus');
+  // Per snapshot and limit, as many as ran at once (runs of other environment sets come between them); MAX_IDLE in all.
+  const same = idle.filter((i) => i.snapshot === lease.snapshot && i.memoryLimitMb === lease.memoryLimitMb);
+  if (same.length > Math.max(1, highWater)) drop(same[0] as PooledIsolate, 'surplus');
+  while (idle.length > MAX_IDLE) drop(idle[0] as PooledIsolate, 'surplus');
   scheduleSweep();
 }
 
@@ -152,6 +155,12 @@ function keepOrWhy(lease: PooledIsolate): DiscardReason | undefined {
     return 'disposed';
   }
   return undefined;
+}
+
+/** Takes an idle isolate out of the pool and disposes it. */
+function drop(lease: PooledIsolate, reason: DiscardReason): void {
+  idle.splice(idle.indexOf(lease), 1);
+  discard(lease, reason);
 }
 
 function discard(lease: PooledIsolate, reason: DiscardReason): void {
