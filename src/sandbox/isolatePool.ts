@@ -186,9 +186,10 @@ function scheduleSweep(): void {
   sweep.unref();
 }
 
-/** Disposes every idle isolate (the ones lent to runs in progress go when those end): for tests and teardown. */
+/** Disposes every idle isolate (the ones lent to runs in progress go when those end) and forgets how many ran at once: for tests and teardown. */
 export function drainIsolatePool(): void {
   while (idle.length > 0) discard(idle.pop() as PooledIsolate, 'drained');
+  highWater = inFlight;
   if (sweep !== undefined) clearTimeout(sweep);
   sweep = undefined;
 }
