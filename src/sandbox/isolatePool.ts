@@ -103,8 +103,6 @@ export function setMaxIsolateRuns(runs: number): number {
  * new one. Hand it back with returnIsolate when the run ends, in a `finally`.
  */
 export function takeIsolate(snapshot: StartupSnapshot, memoryLimitMb: number): PooledIsolate {
-  inFlight++;
-  highWater = Math.max(highWater, inFlight);
   let lease: PooledIsolate | undefined;
   for (let i = idle.length - 1; i >= 0; i--) {
     const candidate = idle[i] as PooledIsolate;
@@ -122,6 +120,9 @@ export function takeIsolate(snapshot: StartupSnapshot, memoryLimitMb: number): P
     lease = new PooledIsolate(snapshot, memoryLimitMb, ++made);
     counts.made++;
   }
+  // Counted once the isolate is there: a new one that could not be made is no run in flight.
+  inFlight++;
+  highWater = Math.max(highWater, inFlight);
   lease.runs++;
   emit({ kind: 'run', isolate: lease.id, run: lease.runs });
   return lease;
