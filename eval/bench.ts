@@ -44,6 +44,8 @@
 //                ratio, median CPU ms (the program's process and recordProgram's own work; Linux) and
 //                theirs, the calls recorded and the trace's bytes; the median ratio over the programs
 //                (empty/ alone measures the fixed cost of a recorded run and is left out of it).
+// Every report ends with the warm isolates' figures (src/sandbox/isolatePool.ts): isolates made, runs in a reused
+// one, and why isolates were disposed; SNIPEXEC_ISOLATE_RUNS=N sets how many runs an isolate hosts (1: none reused).
 // --rows FILE appends each snippet of the functions and handwritten sections (id, status, runs,
 // elapsedMs, environments) to FILE as JSONL, to compare two versions snippet by snippet.
 // Timings are wall clock on a shared machine: compare runs of the same machine and load only.
@@ -62,6 +64,7 @@ import { runSnippet } from '../src/engine/runSnippet.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
+import { isolatePoolStats } from '../src/sandbox/isolatePool.ts';
 import type { RunResult } from '../src/report/buildResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import { queueThroughput } from './benchQueue.ts';
@@ -215,6 +218,9 @@ if (wants('diff')) {
 }
 
 clearInterval(sampler);
+const pool = isolatePoolStats();
+result.isolatePool = pool;
+lines.push(`| warm isolates (src/sandbox/isolatePool.ts; at most ${pool.maxRuns} runs each) | ${pool.made} made, ${pool.reused} runs in a reused isolate; disposed by reason: ${Object.entries(pool.discarded).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} |`);
 result.peakRssMb = mb(peakRss);
 lines.push(`| peak RSS (whole run) | ${f(mb(peakRss), 0)} MB |`);
 result.loadAverageAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);

@@ -187,6 +187,13 @@ export interface RuntimeReport {
   readonly callees?: Readonly<Record<string, string>>;
   /** Per `for…of` (or spread) site id, the element id of the recording proxy first iterated there: an iterable exploration may empty. */
   readonly iterables?: Readonly<Record<string, string>>;
+  /**
+   * What the run used whose effects can outlive its context in the isolate (FinalizationRegistry's
+   * register, WeakRef's deref, SharedArrayBuffer, Atomics.wait or waitAsync, WebAssembly): noted by the runtime's own
+   * proxies, installed before any other code runs (src/guest/runtime/lastingEffects.ts). The host
+   * then runs no other snippet in that isolate (src/sandbox/isolatePool.ts).
+   */
+  readonly tainted?: readonly string[];
 }
 
 /**

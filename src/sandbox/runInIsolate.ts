@@ -5,7 +5,9 @@ import type { LifecycleDispatch, LifecycleMethod } from '../protocol/runtime.ts'
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
-import { codeCacheOf, refreshRuntimeCache, runtimeSource, startRuntime, type StartupSnapshot } from './runtimeBundle.ts';
+import { codeCacheOf, compileRuntime, refreshRuntimeCache, runtimeSource, startRuntime } from './runtimeBundle.ts';
+import { RUNTIME_FILENAME } from '../protocol/runtime.ts';
+import { returnIsolate, takeIsolate, type DiscardReason, type PooledIsolate } from './isolatePool.ts';
 import { SharedCounters } from './sharedCounters.ts';
 import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
 
@@ -63,8 +65,8 @@ const WATCHDOG_GRACE_MS = 1_000;
 const SILENT = pino({ level: 'silent' });
 
 /**
- * Runs one execution in a fresh isolate and context, within a deadline; a run past it ends as
- * `timeout` and keeps what it covered and printed until then:
+ * Runs one execution in a fresh context of a warm isolate, within a deadline; a run past it ends
+ * as `timeout` and keeps what it covered and printed until then:
  * - isolated-vm's own timeout on each call into the isolate (script, timer tick) ends code that
  *   spins inside it, promise continuations included, and keeps the isolate, whose report is read;
  * - isolated-vm does not count time the isolate spends blocked on the host, so the host answers a
@@ -75,19 +77,32 @@ const SILENT = pino({ level: 'silent' });
  *   memory limit; the console output does not.
  * Time spent waiting for a value provider (an LLM) moves the deadline: it is not the snippet's.
  *
- * The isolate is made per run (from the startup snapshot of its environment set, which holds the
- * modules of the environments it could evaluate ahead, src/sandbox/environmentSnapshots.ts; the
- * runtime compiles from V8's code cache, src/sandbox/runtimeBundle.ts), not reused with a fresh
- * context: contexts of one isolate share its heap (the memory limit would count earlier runs'
- * garbage, and a run that passes it disposes the isolate), its microtask queue and FinalizationRegistry cleanups (an earlier
- * snippet's code could run inside a later run, which also breaks determinism), its Symbol.for
- * registry and the WebAssembly memories and shared buffers earlier runs made.
+ * The isolate comes from the pool (src/sandbox/isolatePool.ts): one made from the startup snapshot
+ * of the run's environment set (src/sandbox/environmentSnapshots.ts) and memory limit, idle after
+ * an earlier run, or a new one. The context is always new (from the same snapshot): nothing of an
+ * earlier run's globals, built-ins or runtime state is in it; the runtime's script, compiled once
+ * per isolate, starts again in it. What contexts of one isolate share is why an isolate hosts
+ * another run only when the one that ended leaves nothing there: its heap (an earlier run's live
+ * data would count against the limit: the heap after a run must hold at most half of it), its task
+ * queue (FinalizationRegistry cleanups, Atomics.waitAsync and WebAssembly's asynchronous
+ * compilations settle through it, so an earlier snippet's code could run inside a later run: the
+ * runtime notes their use, RuntimeReport.tainted, and such an isolate is disposed), its microtask
+ * queue (drained by isolated-vm after each call; a run that timed out may leave it full: disposed),
+ * and memory outside the heap (shared buffers, WebAssembly memories: noted too). The Symbol.for
+ * registry is shared as well, but a registered symbol is a primitive that carries no data and that
+ * no context can enumerate: no channel, only memory, which the heap check bounds. Every other end
+ * (a timeout, a memory limit, an error of isolated-vm's, exit(), pending timers or a top level
+ * still waiting) disposes the isolate, and so does its maxRuns-th run.
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   // Made once per process and environment set, before the run's clock starts.
   const snapshot = await environmentSnapshot(exec.environments.slice(0, exec.snapshotEnvironments ?? 0), { config: exec.config, log: exec.log ?? SILENT });
   const inSnapshot = new Set(snapshot.environments);
-  const isolate = new ivm.Isolate({ memoryLimit: exec.memoryLimitMb, snapshot: snapshot.blob });
+  const source = await runtimeSource();
+  const lease = takeIsolate(snapshot, exec.memoryLimitMb);
+  const isolate = lease.isolate;
+  // Why the isolate must not host another run; it stays 'failed' unless the run ends as a run should.
+  let verdict: DiscardReason | undefined = 'failed';
   const counters = new SharedCounters(exec.config.statements, exec.config.branches);
   const start = Date.now();
   const waitedBefore = exec.waitedMs?.() ?? 0;
@@ -121,14 +136,18 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   let lifecycle: ivm.Reference<Lifecycle> | undefined;
   const environmentFailures: { name: string; message: string }[] = [];
   const remaining = () => Math.max(1, deadline() - Date.now());
-  const finish = (result: ExecutionResult): ExecutionResult => (environmentFailures.length > 0 ? { ...result, environmentFailures } : result);
+  const finish = (result: ExecutionResult, discard?: DiscardReason): ExecutionResult => {
+    if (discard !== undefined) verdict = discard;
+    return environmentFailures.length > 0 ? { ...result, environmentFailures } : result;
+  };
   try {
     context = await isolate.createContext();
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
-    lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot);
+    const runtime = lease.script(RUNTIME_FILENAME, source, () => compileRuntime(isolate, source, snapshot));
+    lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime);
     const call = lifecycleCaller(lifecycle);
     for (const env of exec.environments) {
-      const failure = inSnapshot.has(env.name) ? await setupEnvironment(call, env.name, remaining()) : await loadEnvironment(isolate, context, call, env, snapshot, remaining());
+      const failure = inSnapshot.has(env.name) ? await setupEnvironment(call, env.name, remaining()) : await loadEnvironment(lease, context, call, env, remaining());
       if (failure !== undefined) environmentFailures.push({ name: env.name, message: failure });
     }
     // Each script evaluates to what the runtime takes from it (the prelude's failures, the values to
@@ -137,7 +156,9 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (exec.preludeOnly) {
       const raw = (await call('report', [], 2_000)) as string;
       if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
-      return finish({ status: 'completed', report: withCounters(JSON.parse(raw) as RuntimeReport, counters) });
+      const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
+      verdict = reuseVerdict(report, timedOut);
+      return finish({ status: 'completed', report });
     }
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
     await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v], remaining()));
@@ -155,20 +176,23 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     }
     const raw = (await call('report', [], 2_000)) as string;
     // The code caches learn what this run compiled (ScriptCodeCache.refresh): the runtime's, and those of the environments it loaded at run time.
-    refreshRuntimeCache(isolate, await runtimeSource(), snapshot);
+    refreshRuntimeCache(isolate, source, snapshot);
     for (const env of exec.environments) {
       if (inSnapshot.has(env.name) || environmentFailures.some((f) => f.name === env.name)) continue;
       codeCacheOf(snapshot, environmentFilename(env.name)).refresh(isolate, environmentFactorySource(env));
     }
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
     const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
-    return finish(statusOf(report));
+    const result = statusOf(report);
+    verdict = result.status === 'timeout' ? 'timeout' : reuseVerdict(report, timedOut);
+    return finish(result);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const { report, complete } = await salvageReport(isolate, lifecycle, counters);
-    if (/memory limit/i.test(message)) return finish({ status: 'memory-limit', report, reason: message });
-    if (timedOut || /timed out/i.test(message)) return finish({ status: 'timeout', report, reason: message });
-    if (isolate.isDisposed) return finish({ status: 'memory-limit', report, reason: message });
+    // A run that did not end as a run should (a limit, an error of isolated-vm's, exit()) leaves the isolate to no other run.
+    if (/memory limit/i.test(message)) return finish({ status: 'memory-limit', report, reason: message }, 'memory-limit');
+    if (timedOut || /timed out/i.test(message)) return finish({ status: 'timeout', report, reason: message }, 'timeout');
+    if (isolate.isDisposed) return finish({ status: 'memory-limit', report, reason: message }, 'memory-limit');
     // exit() ended the run: what it left behind (a rejection it caused) is no error.
     if (complete && report.exit !== undefined) return finish({ status: 'completed', report });
     // isolated-vm surfaces a rejection nobody handled as an error of the call that left it behind
@@ -177,14 +201,26 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (complete && !(error instanceof ScriptNotCompiled)) {
       return finish({ status: 'stopped', report: { ...report, errors: [...report.errors, { type: 'UnhandledRejection', message, sid: report.lastSite, attribution: 'snippet' }] } });
     }
-    return finish({ status: 'internal-error', report, reason: message });
+    return finish({ status: 'internal-error', report, reason: message }, 'internal-error');
   } finally {
     clearTimeout(watchdog);
     bridge.release();
     lifecycle?.release();
     context?.release();
-    if (!isolate.isDisposed) isolate.dispose();
+    returnIsolate(lease, timedOut ? 'timeout' : verdict);
   }
+}
+
+/**
+ * Whether a run that ended by itself left anything in its isolate that a later context could
+ * meet: what the runtime noted (RuntimeReport.tainted), or work still waiting (a timer, a top
+ * level that never settled). undefined: the isolate may host another run.
+ */
+function reuseVerdict(report: RuntimeReport, timedOut: boolean): DiscardReason | undefined {
+  if (timedOut || report.halted) return 'timeout';
+  if (report.tainted !== undefined) return 'tainted';
+  if (report.pendingTimers > 0 || !report.done) return 'pending';
+  return undefined;
 }
 
 /** How a finished run's report reads as a status. */
@@ -210,15 +246,14 @@ function lifecycleCaller(lifecycle: ivm.Reference<Lifecycle>): LifecycleCall {
  * `snipexec:env:<name>` (its stack frames are the environment's), and has the runtime run it and
  * its setup(host). Returns why it failed to load, if it did.
  */
-async function loadEnvironment(isolate: ivm.Isolate, context: ivm.Context, call: LifecycleCall, env: GuestBundle, snapshot: StartupSnapshot, timeout: number): Promise<string | undefined> {
+async function loadEnvironment(lease: PooledIsolate, context: ivm.Context, call: LifecycleCall, env: GuestBundle, timeout: number): Promise<string | undefined> {
   let factory: ivm.Reference<unknown>;
   try {
-    const script = codeCacheOf(snapshot, environmentFilename(env.name)).compile(isolate, environmentFactorySource(env));
-    try {
-      factory = (await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
-    } finally {
-      script.release();
-    }
+    const filename = environmentFilename(env.name);
+    const source = environmentFactorySource(env);
+    // Compiled once per isolate (the isolate keeps the script), from the snapshot's code cache.
+    const script = lease.script(filename, env.code, () => codeCacheOf(lease.snapshot, filename).compile(lease.isolate, source));
+    factory = (await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
   } catch (error) {
     if (/memory limit|timed out/i.test(error instanceof Error ? error.message : '')) throw error;
     return error instanceof Error ? error.message : String(error);

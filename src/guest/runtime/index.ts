@@ -18,6 +18,7 @@ import { initCoverage } from './coverage.ts';
 import { lifecycle, takeEnvironmentModules } from './lifecycle.ts';
 import { maskHookName } from './maskHookName.ts';
 import { installMemoryCap } from './memoryCap.ts';
+import { watchLastingEffects } from './lastingEffects.ts';
 import { native } from './native.ts';
 import { detached, rec } from './ownData.ts';
 import { apply, defineProperty, ErrorCtor, G, indirectEval, objHasOwn, ownKeys, parse } from './primordials.ts';
@@ -82,5 +83,7 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   Math.random = native(() => random(), 'random');
   initCallbackConventions(config.callbacks);
   installMemoryCap(memoryLimitMb);
+  // Last: it wraps the memory cap's constructors, and marks nothing the runtime's own start did.
+  watchLastingEffects();
   return dispatch;
 };

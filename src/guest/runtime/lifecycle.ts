@@ -17,6 +17,7 @@ import { cut, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, G, isArray, ObjectCreate, ObjectFreeze, objHasOwn, parse, strSlice } from './primordials.ts';
 import { traces } from './probes.ts';
+import { taints } from './lastingEffects.ts';
 import { EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
@@ -154,6 +155,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       ...(hasAny(answers) ? { answers } : {}),
       ...(hasAny(callees) ? { callees } : {}),
       ...(hasAny(iterables) ? { iterables } : {}),
+      ...(taints().length > 0 ? { tainted: taints() } : {}),
     });
     return toJson(report);
   },
