@@ -54,11 +54,11 @@ import { runSnippet } from '../src/engine/runSnippet.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import { queueThroughput } from './benchQueue.ts';
 import { readHistoryCases, runHistoryCase, type HistoryRow } from './evalDiffHistory.ts';
-import type { Mode, RunOptionsInput } from '../src/options.ts';
+import type { Mode, RunOptionsInput } from '../src/core/options.ts';
 
 const SECTIONS = ['start', 'functions', 'handwritten', 'subset', 'record', 'diff', 'queue'] as const;
 /** The sections run when --only is not given: the queue needs a redis-server, so it runs when asked for. */

@@ -20,7 +20,7 @@ import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
 import { programLayoutOf } from '../src/emit/buildProgram.ts';
 import { programCoverage } from '../src/emit/programCoverage.ts';
 import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { HANDWRITTEN_DIR, SHARED_DIR, readHandwritten } from '../datasets/loadDatasets.ts';
 
 const CONCURRENCY = 2;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runWithNode } from '../src/emit/runWithNode.ts';
 import { runSnippet } from '../src/index.ts';
-import type { Lang } from '../src/options.ts';
+import type { Lang } from '../src/core/options.ts';
 import { heuristicClassifier } from '../src/values/classifyHeuristic.ts';
 import { dummyFor } from '../src/values/dummyTable.ts';
 import type { ValueSource } from '../src/values/providers.ts';

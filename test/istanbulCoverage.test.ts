@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import libCoverage from 'istanbul-lib-coverage';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import { InvalidOptions } from '../src/errors.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import { InvalidOptions } from '../src/core/errors.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { checkThresholds } from '../src/report/coverageThresholds.ts';
 import { CoverageCollector, snippetFileName, writeCoverage, type CoverageReport, type CoverageTotals } from '../src/report/istanbulCoverage.ts';
 

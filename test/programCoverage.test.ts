@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { programLayoutOf } from '../src/emit/buildProgram.ts';
 import { programCoverage } from '../src/emit/programCoverage.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import type { Lang } from '../src/options.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { Lang } from '../src/core/options.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { selected } from './helpers.ts';
 
 // The completed program's layout (where each snippet line went) and the check that a program,

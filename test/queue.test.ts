@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SummaryAccumulator, type BatchRow } from '../src/batch/summarize.ts';
-import { parseRunOptions } from '../src/options.ts';
+import { parseRunOptions } from '../src/core/options.ts';
 import { jobId, runKey } from '../src/queue/runKey.ts';
 import { startQueueWorker } from '../src/queue/queueWorker.ts';
 import { RedisBudget } from '../src/queue/redisBudget.ts';

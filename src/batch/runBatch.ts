@@ -1,9 +1,9 @@
 import { existsSync, truncateSync, appendFileSync } from 'node:fs';
 import pMap, { pMapSkip } from 'p-map';
 import { runSnippet, type RunDependencies } from '../engine/runSnippet.ts';
-import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
-import type { RunResult } from '../report/buildResult.ts';
-import { NO_LLM_USAGE } from '../llm/llmSession.ts';
+import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
+import type { RunResult } from '../core/runResult.ts';
+import { NO_LLM_USAGE } from '../core/llmUsage.ts';
 import { readDataset, type DatasetItem, type InvalidLine } from './readDataset.ts';
 import { readJsonlLines } from './readLines.ts';
 import { SummaryAccumulator, type BatchRow, type BatchSummary } from './summarize.ts';

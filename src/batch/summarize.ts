@@ -1,6 +1,6 @@
-import type { Mode } from '../options.ts';
-import type { RunResult, RunStatus } from '../report/buildResult.ts';
-import { addUsage, copyUsage, emptyUsage, type LlmUsage } from '../llm/llmSession.ts';
+import type { Mode } from '../core/options.ts';
+import type { RunResult, RunStatus } from '../core/runResult.ts';
+import { addUsage, copyUsage, emptyUsage, type LlmUsage } from '../core/llmUsage.ts';
 
 export type BatchRow = Omit<RunResult, 'program'> & { readonly id: string };
 

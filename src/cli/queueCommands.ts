@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { InvalidOptions } from '../errors.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import type { BatchProgress, BatchRun } from '../batch/runBatch.ts';
 import type { InvalidLine } from '../batch/readDataset.ts';
 import type { LlmFlags } from '../llm/llmOptions.ts';
-import type { BatchOptionsInput, RunOptionsInput } from '../options.ts';
+import type { BatchOptionsInput, RunOptionsInput } from '../core/options.ts';
 import { runQueueBatch } from '../queue/queueBatch.ts';
 import { startQueueWorker } from '../queue/queueWorker.ts';
 import { checkReachable, printableUrl, type ConnectionWatcher } from '../queue/redisConnection.ts';
 import { llmOptionsSchema } from '../llm/llmOptions.ts';
-import { runOptionsSchema } from '../options.ts';
+import { runOptionsSchema } from '../core/options.ts';
 import { queueSecret } from '../queue/jobTrust.ts';
 import { addFlags, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, positiveInteger, RUN_FLAGS } from './optionFlags.ts';
 import type { ReportFlags } from './reportOutputs.ts';

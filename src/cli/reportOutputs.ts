@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { InvalidOptions } from '../errors.ts';
-import type { RunResult } from '../report/buildResult.ts';
+import { InvalidOptions } from '../core/errors.ts';
+import type { RunResult } from '../core/runResult.ts';
 import { checkThresholds, coverageThresholdsSchema, THRESHOLD_METRICS, type CoverageThresholds } from '../report/coverageThresholds.ts';
 import { renderRunHtml, HtmlBatchWriter } from '../report/htmlReport.ts';
 import { COVERAGE_REPORTERS, CoverageCollector, type CoverageReporter } from '../report/istanbulCoverage.ts';

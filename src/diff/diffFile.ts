@@ -6,7 +6,7 @@ import { reproduction } from './reproduction.ts';
 import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
 import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
-import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
+import type { DrivenCall, ReportedError, RunResult } from '../core/runResult.ts';
 import { EDGE_BUDGET, edgeInputs, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import { isOwnInstance, ownInstanceEdges, type ClassMembers } from './ownInstances.ts';
 import { frozenEdges, isFrozen } from './frozenEdges.ts';

@@ -12,7 +12,7 @@ import { drivenCalls } from './drivenCalls.ts';
 import { DRIVE_REGISTRY, driveRegistrySource } from './driveRegistry.ts';
 import { markDriveTargets } from '../instrument/driveTargets.ts';
 import { globalMirror } from './globalMirror.ts';
-import { nullThrows } from '../errors.ts';
+import { nullThrows } from '../core/errors.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
-import type { ValueOutcome } from '../protocol/runtime.ts';
+import type { ValueOutcome } from '../core/explored.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
-import { siblingModule } from '../moduleFile.ts';
+import { siblingModule } from '../core/moduleFile.ts';
 import type { EmittedEnvironment } from './nodeEnvironments.ts';
 import { commentText, jsString } from './sourceText.ts';
 

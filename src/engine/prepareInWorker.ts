@@ -1,10 +1,12 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { HostTimeout, UnreadableInput } from '../errors.ts';
+import { HostTimeout, UnreadableInput } from '../core/errors.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
-import type { RunOptions } from '../options.ts';
+import type { RunOptions } from '../core/options.ts';
 import * as t from '@babel/types';
-import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
-import { HostDeadline, hostTimeoutResult } from './hostDeadline.ts';
+import { syntaxErrorResult } from '../report/buildResult.ts';
+import { type RunResult } from '../core/runResult.ts';
+import { HostDeadline } from '../core/hostDeadline.ts';
+import { hostTimeoutResult } from './hostTimeoutResult.ts';
 import { instrumentationFailed, isStackOverflow, prepareSnippet, uncompilableResult, type PreparedSnippet } from './prepareSnippet.ts';
 
 /**

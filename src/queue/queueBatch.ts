@@ -4,7 +4,7 @@ import { readPreviousResults, internalErrorResult, type BatchProgress, type Batc
 import { readDataset, type DatasetItem, type InvalidLine } from '../batch/readDataset.ts';
 import { SummaryAccumulator, type BatchRow } from '../batch/summarize.ts';
 import type { LlmFlags } from '../llm/llmOptions.ts';
-import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
+import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
 import { PAYLOAD_VERSION, queueName, type JobPayload } from './jobPayload.ts';
 import { checkReachable, watchedConnection, type ConnectionWatcher } from './redisConnection.ts';
 import { jobId, runKey, type LlmResultOptions } from './runKey.ts';

@@ -1,5 +1,5 @@
 import type { Definition } from '../engine/definitionBook.ts';
-import type { Category } from '../values/types.ts';
+import type { Category } from '../core/categories.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;

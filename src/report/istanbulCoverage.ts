@@ -5,10 +5,10 @@ import libCoverage from 'istanbul-lib-coverage';
 import libReport from 'istanbul-lib-report';
 import reports from 'istanbul-reports';
 import { z } from 'zod';
-import { InvalidOptions } from '../errors.ts';
-import type { RunResult } from './buildResult.ts';
-import type { BranchKind } from '../instrument/coverageModel.ts';
-import type { CoverageDetail } from './coverageDetail.ts';
+import { InvalidOptions } from '../core/errors.ts';
+import type { RunResult } from '../core/runResult.ts';
+import type { BranchKind } from '../core/coverageDetail.ts';
+import type { CoverageDetail } from '../core/coverageDetail.ts';
 
 export const COVERAGE_REPORTERS = ['text', 'text-summary', 'lcov', 'html', 'json', 'json-summary'] as const;
 export type CoverageReporter = (typeof COVERAGE_REPORTERS)[number];
