@@ -49,7 +49,7 @@ import ivm from 'isolated-vm';
 import { FUNCTIONS_FILE, readHandwritten } from '../datasets/loadDatasets.ts';
 import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
-import type { BatchRow } from '../src/batch/summarize.ts';
+import type { BatchRow } from '../src/core/batchSummary.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { availableDatasets } from '../datasets/loadDatasets.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
-import type { BatchRow } from '../src/batch/summarize.ts';
+import type { BatchRow } from '../src/core/batchSummary.ts';
 import { LlmNotConfigured } from '../src/core/errors.ts';
 import { llmOptionsFromEnv, parseLlmOptions } from '../src/llm/llmOptions.ts';
 import { LlmEnvironment } from '../src/llm/llmSession.ts';

@@ -6,8 +6,8 @@ export type { RunResult, RunStatus, Injection, ReportedError } from './core/runR
 export { parseRunOptions, runOptionsSchema, MODES, LANGS, type RunOptions, type RunOptionsInput, type Mode, type Lang } from './core/options.ts';
 
 // Run a dataset.
-export { runBatch, type BatchRun, type BatchRunSummary, type BatchDependencies, type BatchProgress } from './batch/runBatch.ts';
-export type { BatchSummary, BatchRow } from './batch/summarize.ts';
+export { runBatch, type BatchRun, type BatchDependencies, type BatchProgress } from './batch/runBatch.ts';
+export type { BatchRunSummary, BatchSummary, BatchRow } from './core/batchSummary.ts';
 export { readDataset, type DatasetItem, type InvalidLine } from './batch/readDataset.ts';
 export { batchOptionsSchema, parseBatchOptions, type BatchOptions, type BatchOptionsInput } from './core/options.ts';
 

@@ -6,21 +6,14 @@ import type { RunResult } from '../core/runResult.ts';
 import { NO_LLM_USAGE } from '../core/llmUsage.ts';
 import { readDataset, type DatasetItem, type InvalidLine } from './readDataset.ts';
 import { readJsonlLines } from './readLines.ts';
-import { SummaryAccumulator, type BatchRow, type BatchSummary } from './summarize.ts';
+import { SummaryAccumulator } from './summarize.ts';
+import type { BatchRow, BatchRunSummary, BatchSummary } from '../core/batchSummary.ts';
 
 export interface BatchProgress {
   readonly done: number;
   readonly skipped: number;
   readonly last: BatchRow;
 }
-
-/** The summary of a batch: the rows' figures, and what happened to the batch itself. */
-export type BatchRunSummary = BatchSummary & {
-  /** Dataset lines that were not `{id, code}` objects: skipped, each reported to `onInvalid`. */
-  readonly invalidLines: number;
-  /** The batch was stopped by its signal: the snippets not started are left for --resume. */
-  readonly interrupted?: true;
-};
 
 export interface BatchRun {
   readonly summary: BatchRunSummary;

@@ -1,10 +1,9 @@
-import type { Definition } from '../engine/definitionBook.ts';
+import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
 import { fillRefs, renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { reproduction } from './reproduction.ts';
 import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
-import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../core/runResult.ts';
 import { EDGE_BUDGET, edgeInputs, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';

@@ -7,7 +7,7 @@ import type { ValueSource } from '../values/providers.ts';
 import type { Degradation } from '../core/runResult.ts';
 import type { TraceTable } from '../values/trace/trace.ts';
 import { isExhausted, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
-import { type Category, type ElementKind } from '../core/categories.ts';
+import type { Category, ElementKind } from '../core/categories.ts';
 import { isWithin, liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
 import type { DefinitionCheck } from './checkDefinition.ts';
 import { ProviderBroker, type ProviderError } from './providerBroker.ts';

@@ -4,8 +4,8 @@ import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instr
 import type { RunOptions } from '../core/options.ts';
 import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { v8CompileError } from '../parse/v8CompileError.ts';
-import { syntaxErrorResult } from '../report/buildResult.ts';
-import { type RunResult } from '../core/runResult.ts';
+import { syntaxErrorResult } from './buildResult.ts';
+import type { RunResult } from '../core/runResult.ts';
 import type { HostDeadline } from '../core/hostDeadline.ts';
 import { hostTimeoutResult } from './hostTimeoutResult.ts';
 import type { SnippetNames } from '../environments/registry.ts';

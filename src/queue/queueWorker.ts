@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { runOne, internalErrorResult } from '../batch/runBatch.ts';
-import type { BatchRow } from '../batch/summarize.ts';
+import type { BatchRow } from '../core/batchSummary.ts';
 import type { RunDependencies } from '../engine/runSnippet.ts';
 import { llmOptionsFromEnv, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';

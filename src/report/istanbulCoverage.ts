@@ -7,8 +7,7 @@ import reports from 'istanbul-reports';
 import { z } from 'zod';
 import { InvalidOptions } from '../core/errors.ts';
 import type { RunResult } from '../core/runResult.ts';
-import type { BranchKind } from '../core/coverageDetail.ts';
-import type { CoverageDetail } from '../core/coverageDetail.ts';
+import type { BranchKind, CoverageDetail } from '../core/coverageDetail.ts';
 
 export const COVERAGE_REPORTERS = ['text', 'text-summary', 'lcov', 'html', 'json', 'json-summary'] as const;
 export type CoverageReporter = (typeof COVERAGE_REPORTERS)[number];

@@ -5,7 +5,7 @@ import { classifierFallback, type FallbackChoice, type ValueSource } from '../pr
 import { isUsed } from '../trace/trace.ts';
 import { traceFallbackProvider, traceProvider } from '../trace/traceProvider.ts';
 import { isExhausted, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
-import { type Category } from '../../core/categories.ts';
+import type { Category } from '../../core/categories.ts';
 import { assignMessages, classifierMessages, fixMessages } from './buildPrompts.ts';
 import { extractDefinition } from './extractDefinition.ts';
 import { parseCategory } from './parseCategory.ts';

@@ -1,12 +1,13 @@
-import type { DrivenCall, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
-import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
-import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
-import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
-import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
+import type { DrivenCall, EnvironmentFailure, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
+import type { Explored, ValueOutcome } from '../core/explored.ts';
+import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
+import type { Definition, DefinitionBook } from './definitionBook.ts';
+import type { RenderedDefinitions } from './renderDefinitions.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
 import { coverageDetail, withCoverageDetail } from './coverageDetail.ts';
-import { type CoverageDetail } from '../core/coverageDetail.ts';
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
 import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
 import { programEnvironments } from '../emit/environmentPreamble.ts';
@@ -15,14 +16,7 @@ import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
-import type { ValueOutcome } from '../core/explored.ts';
-import type { Explored } from '../core/explored.ts';
-import type { Category, ElementKind } from '../core/categories.ts';
-import type { Degradation } from '../core/runResult.ts';
-import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
-import type { EnvironmentFailure } from '../core/runResult.ts';
 import { moduleBundleName, type ModuleUse } from '../environments/npmModules.ts';
-import { type ModuleStatus } from '../core/runResult.ts';
 
 /** The result with its kept scenarios' own results attached, out of JSON's reach. */
 export function withScenarioResults(result: RunResult, scenarios: readonly RunResult[]): RunResult {

@@ -1,4 +1,4 @@
-import type { Definition } from '../engine/definitionBook.ts';
+import type { Definition } from './definitionBook.ts';
 import type { Category } from '../core/categories.ts';
 import { commentText, jsString } from '../emit/sourceText.ts';
 
