@@ -82,7 +82,7 @@ export async function runBatch(
   await pMap(pending(), async (item) => {
     const result = await runOne(item, runInput, deps);
     deps.onResult?.(item, result);
-    const { program: _program, types: _types, ...json } = result;
+    const { program: _program, types: _types, detail: _detail, ...json } = result;
     const row: BatchRow = { id: item.id, ...json };
     if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
     summary.add(row);

@@ -3,7 +3,7 @@ import type { LlmUsage } from './llmUsage.ts';
 import type { RunResult, RunStatus } from './runResult.ts';
 
 /** One line of a batch's results file: a snippet's result (its program left out) with its dataset id. */
-export type BatchRow = Omit<RunResult, 'program'> & { readonly id: string };
+export type BatchRow = Omit<RunResult, 'program' | 'detail'> & { readonly id: string };
 
 export interface BatchSummary {
   readonly snippets: number;

@@ -1,7 +1,7 @@
 import type { Category, ElementKind } from './categories.ts';
-import type { CoverageDetail } from './coverageDetail.ts';
 import type { Explored } from './explored.ts';
 import type { LlmUsage } from './llmUsage.ts';
+import type { RunDetail } from './runDetail.ts';
 
 /** Whether an installed module was bundled into the isolate, and if not, why the value generator stands in for it. */
 export type ModuleStatus = 'bundled' | 'not-installed' | 'not-pure' | 'too-large';
@@ -96,11 +96,6 @@ export interface RunResult {
   readonly repairs?: string[];
   /** The completed program: definitions, then the snippet. Not part of `--json` output. */
   readonly program?: string;
-  /**
-   * The completed program with its TypeScript types kept, for `--emit FILE.ts` (Node's type
-   * stripping runs it); computed on first read, not enumerable, so never in JSON output.
-   */
-  readonly typedProgram?: string;
   /** TypeScript declarations inferred for the injected elements (`--types`). */
   readonly types?: string;
   /**
@@ -117,15 +112,9 @@ export interface RunResult {
   /** Exploration (README "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
   readonly explored?: Explored;
   /**
-   * The results of the kept scenarios 2, 3, … (`explored.kept`, in order), each as if it were the
-   * only execution: its completed program (`--emit FILE --scenario K`), output, lines and errors.
-   * Not enumerable, so never in JSON output.
+   * What the result carries for callers in this process (RunDetail): coverage counters, the kept
+   * scenarios' results, the typed program. Never in JSON output (its toJSON gives undefined); absent
+   * on a result that ran nothing (a syntax error, a host timeout).
    */
-  readonly scenarioResults?: readonly RunResult[];
-  /**
-   * The statement and branch counters behind `lines` and `branches`, at their positions in the
-   * snippet's own source, for istanbul reports (src/report/istanbulCoverage.ts). Not enumerable,
-   * so never in JSON output; absent on a syntax error.
-   */
-  readonly coverageDetail?: CoverageDetail;
+  readonly detail?: RunDetail;
 }

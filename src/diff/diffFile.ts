@@ -515,7 +515,7 @@ function sameError(a: ReportedError, b: ReportedError): boolean {
 
 /** Whether a decision (an `if`, `?:`, `&&`/`||`/`??`, `switch`; not a loop) went a way in `run` it did not in `reference`. */
 function tookOtherBranch(run: RunResult, reference: RunResult): boolean {
-  const hit = (r: RunResult) => new Set((r.coverageDetail?.branches ?? []).flatMap((b) => (b.kind === 'loop' ? [] : b.counts.flatMap((c, k) => (c > 0 ? [`${b.line}:${b.column}:${k}`] : [])))));
+  const hit = (r: RunResult) => new Set((r.detail?.coverage.branches ?? []).flatMap((b) => (b.kind === 'loop' ? [] : b.counts.flatMap((c, k) => (c > 0 ? [`${b.line}:${b.column}:${k}`] : [])))));
   const before = hit(reference);
   for (const key of hit(run)) if (!before.has(key)) return true;
   return false;

@@ -14,6 +14,7 @@ import { markDriveTargets } from '../instrument/driveTargets.ts';
 import { globalMirror } from './globalMirror.ts';
 import { nullThrows } from '../core/errors.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
+import type { ProgramLayout, ProgramTarget } from '../core/runDetail.ts';
 
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
 
@@ -30,8 +31,6 @@ export interface ProgramParts {
   readonly environments?: ProgramEnvironments;
 }
 
-/** `js`: plain JavaScript (types erased, JSX lowered). `ts`: types kept, what Node's type stripping cannot erase lowered. */
-export type ProgramTarget = 'js' | 'ts';
 
 /**
  * The completed program: the clock (when read), the definitions of everything the run injected,
@@ -46,15 +45,8 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   return assemble(parts, target, false).code;
 }
 
-/**
- * Where the snippet's lines stand in its completed program: each line of the snippet (as parsed,
- * numbered as Babel numbers them) → the lines of the program (split on `\n`, as V8 coverage tools
- * split them) that hold its code. A line with no code of its own in the program is absent.
- */
-export type SnippetLines = ReadonlyMap<number, readonly number[]>;
-
 /** The completed program (buildProgram's text, byte for byte) and where the snippet's lines went in it. */
-export function programLayout(parts: ProgramParts, target: ProgramTarget = 'js'): { readonly code: string; readonly snippetLines: SnippetLines } {
+export function programLayout(parts: ProgramParts, target: ProgramTarget = 'js'): ProgramLayout {
   const { code, lines } = assemble(parts, target, true);
   return { code, snippetLines: nullThrows(lines, 'assemble maps the lines when asked') };
 }
@@ -238,35 +230,4 @@ function needsRewrite(ast: t.File): boolean {
     return t.traverseFast.stop;
   });
   return found;
-}
-
-/** The parts each result's program was built from (withTypedProgram), for programLayoutOf. */
-const PROGRAM_PARTS = new WeakMap<object, ProgramParts>();
-
-/**
- * Gives a result its `typedProgram`: the program with the snippet's TypeScript types kept, built
- * on first read (only `--emit FILE.ts` reads it), not enumerable, so JSON output never carries it.
- * For a JavaScript snippet it is the JavaScript program.
- */
-export function withTypedProgram<R extends { readonly program?: string }>(result: R, parts: ProgramParts): R {
-  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
-  let cached: string | undefined;
-  Object.defineProperty(result, 'typedProgram', {
-    get: () => (cached ??= typed ? buildProgram(parts, 'ts') : (result.program ?? buildProgram(parts))),
-    enumerable: false,
-    configurable: true,
-  });
-  PROGRAM_PARTS.set(result, parts);
-  return result;
-}
-
-/**
- * The layout of a result's completed program (`program`, or with 'ts' its `typedProgram`): the
- * same text and where the snippet's lines are in it. Undefined for a result that has no program.
- */
-export function programLayoutOf(result: object, target: ProgramTarget = 'js'): ReturnType<typeof programLayout> | undefined {
-  const parts = PROGRAM_PARTS.get(result);
-  if (parts === undefined) return undefined;
-  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
-  return programLayout(parts, typed ? target : 'js');
 }

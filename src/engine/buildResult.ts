@@ -1,14 +1,17 @@
 import type { DrivenCall, EnvironmentFailure, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
 import type { Explored, ValueOutcome } from '../core/explored.ts';
+import type { CoverageDetail } from '../core/coverageDetail.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
+import { runDetail, withScenarios, type RunDetail } from '../core/runDetail.ts';
+import { nullThrows } from '../core/errors.ts';
 import type { Definition, DefinitionBook } from './definitionBook.ts';
 import type { RenderedDefinitions } from './renderDefinitions.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
-import { coverageDetail, withCoverageDetail } from './coverageDetail.ts';
+import { coverageDetail } from './coverageDetail.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
-import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
+import { buildProgram, programLayout, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
 import { programEnvironments } from '../emit/environmentPreamble.ts';
 import { drivenArguments } from '../emit/drivenCalls.ts';
@@ -18,9 +21,9 @@ import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { moduleBundleName, type ModuleUse } from '../environments/npmModules.ts';
 
-/** The result with its kept scenarios' own results attached, out of JSON's reach. */
+/** The result with its kept scenarios' own results in its detail. */
 export function withScenarioResults(result: RunResult, scenarios: readonly RunResult[]): RunResult {
-  return Object.defineProperty(result, 'scenarioResults', { value: scenarios, enumerable: false });
+  return { ...result, detail: withScenarios(nullThrows(result.detail, 'a result with kept scenarios was built by buildResult'), scenarios) };
 }
 
 
@@ -98,8 +101,9 @@ export function buildResult(parts: ResultParts): RunResult {
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
   const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, drives: report?.drives ?? [], ...(parts.clock ? { clock: parts.clock } : {}), ...emittedEnvironments(parts) };
   const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
-  const detail = coverageDetail(map, report?.statements, report?.branches, coveredSet);
-  return withCoverageDetail(withTypedProgram({
+  const counters = coverageDetail(map, report?.statements, report?.branches, coveredSet);
+  const program = buildProgram(programParts);
+  return {
     status,
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
     branches: { total: branchTotal, covered: branchCovered },
@@ -109,14 +113,25 @@ export function buildResult(parts: ResultParts): RunResult {
     fullyExecuted: status === 'completed' && uncovered.length === 0,
     injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
-    program: buildProgram(programParts),
+    program,
     types: inferDeclarations(book.defs),
     ...environmentsOf(parts),
     ...(report?.exit !== undefined ? { exitCode: report.exit } : {}),
     ...drivesOf(instrumented.driveTargets, report?.drives ?? [], rendered, execution?.status === 'timeout'),
     ...(parts.explored ? { explored: parts.explored } : {}),
     ...modulesOf(parts),
-  }, programParts), detail);
+    detail: detailOf(programParts, program, counters),
+  };
+}
+
+/** What the result carries beside its JSON: the counters, and the program's other forms, built when asked for. */
+function detailOf(parts: ProgramParts, program: string, coverage: CoverageDetail): RunDetail {
+  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
+  return runDetail({
+    coverage,
+    typedProgram: () => (typed ? buildProgram(parts, 'ts') : program),
+    programLayout: (target) => programLayout(parts, typed ? target : 'js'),
+  });
 }
 
 /** The line an element was first asked for at, or its nearest owner's (the parts of a value the host defined), for the HTML report. */

@@ -1,6 +1,5 @@
 import { coveredLines, functionCounter, type CoverageMap } from '../instrument/coverageModel.ts';
 import type { CoverageDetail, StatementCount } from '../core/coverageDetail.ts';
-import type { RunResult } from '../core/runResult.ts';
 
 /**
  * The detail of one execution. `covered` is the result's covered-line set, which may hold lines no
@@ -28,9 +27,4 @@ export function coverageDetail(
   }));
   const functions = (map.functions ?? []).map((f) => ({ name: f.name, line: f.line, column: f.column, count: statementCounts?.[functionCounter(map, f)] ?? 0 }));
   return { statements: detail, branches, functions };
-}
-
-/** Attaches the detail to a result: not enumerable, so JSON output never carries it. */
-export function withCoverageDetail(result: RunResult, detail: CoverageDetail): RunResult {
-  return Object.defineProperty(result, 'coverageDetail', { value: detail, enumerable: false });
 }

@@ -116,6 +116,6 @@ function dependencies(payload: JobPayload, redis: Redis, environments: Map<strin
 
 /** A result as a row of --out: the programs stay out, as in a local batch. */
 export function toRow(id: string, result: RunResult): BatchRow {
-  const { program: _program, types: _types, ...json } = result;
+  const { program: _program, types: _types, detail: _detail, ...json } = result;
   return { id, ...json };
 }

@@ -91,7 +91,7 @@ const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
  * marks no more than the start line of a statement anyway.
  */
 export function fileCoverageOf(path: string, code: string, result: RunResult): libCoverage.FileCoverageData | undefined {
-  const detail: CoverageDetail | undefined = result.coverageDetail;
+  const detail: CoverageDetail | undefined = result.detail?.coverage;
   if (!detail) return undefined;
   const lines = code.split(LINE_BREAK);
   const range = (line: number, column: number): libCoverage.Range => ({
