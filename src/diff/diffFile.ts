@@ -1,5 +1,6 @@
 import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
-import { fillRefs, renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import { fillRefs, renderDefinitions } from '../engine/renderDefinitions.ts';
+import { type RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { reproduction } from './reproduction.ts';

@@ -1,6 +1,6 @@
 import _generate from '@babel/generator';
 import * as t from '@babel/types';
-import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import type { RenderedDefinitions } from './renderedDefinitions.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { normalizeSyntax } from '../instrument/normalizeSyntax.ts';
 import { parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';

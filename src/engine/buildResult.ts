@@ -5,7 +5,7 @@ import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
 import { runDetail, withScenarios, type RunDetail } from '../core/runDetail.ts';
 import { nullThrows } from '../core/errors.ts';
 import type { Definition, DefinitionBook } from './definitionBook.ts';
-import type { RenderedDefinitions } from './renderDefinitions.ts';
+import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
 import { coverageDetail } from './coverageDetail.ts';

@@ -5,7 +5,7 @@ import { dummyFor } from '../values/dummyTable.ts';
 import { fixedOnPath } from '../values/apiTypes/platformTypes.ts';
 import type { ValueSource } from '../values/providers.ts';
 import type { Degradation } from '../core/runResult.ts';
-import type { TraceTable } from '../values/trace/trace.ts';
+import type { TraceTable } from '../protocol/trace.ts';
 import { isExhausted, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
 import type { Category, ElementKind } from '../core/categories.ts';
 import { isWithin, liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';

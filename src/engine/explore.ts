@@ -4,7 +4,7 @@ import type { Explored, ExploredScenario, Flip, ValueOutcome } from '../core/exp
 import type { TraceStore } from './traceStore.ts';
 import { callbackElementId } from '../protocol/elementIds.ts';
 import type { HostDeadline } from '../core/hostDeadline.ts';
-import type { RenderedDefinitions } from './renderDefinitions.ts';
+import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 
 /** What one scenario's runs showed that exploration can act on: its measured run, and what its recording proxies answered, were called and iterated. */
 export interface ScenarioFacts {

@@ -4,7 +4,7 @@
  * drives the run with, the messages that cross the bridge, and the report the runtime hands
  * back. Imported by both sides; holds types and constants only.
  */
-import type { TraceTable } from '../values/trace/trace.ts';
+import type { TraceTable } from './trace.ts';
 import type { ValueOutcome } from '../core/explored.ts';
 
 /** Exploration's outcomes travel to the guest: it reads the type from here, since the guest imports protocol only. */

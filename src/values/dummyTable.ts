@@ -1,4 +1,4 @@
-import { jsString } from '../emit/sourceText.ts';
+import { jsString } from '../core/sourceText.ts';
 import type { Proposal } from './types.ts';
 import type { Category } from '../core/categories.ts';
 

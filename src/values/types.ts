@@ -1,7 +1,7 @@
 import type { Category, ElementKind } from '../core/categories.ts';
 import type { HookSite } from '../instrument/coverageModel.ts';
 import type { Usage } from '../instrument/usage.ts';
-import type { Trace, TraceView } from './trace/trace.ts';
+import type { Trace, TraceView } from '../protocol/trace.ts';
 
 /** One failed proposal, fed back to the provider on the next attempt. */
 export interface FailedAttempt {

@@ -2,7 +2,7 @@ import { LlmBudgetExhausted, LlmReplyTooLarge, LlmUnavailable } from '../../core
 import type { LlmSession } from '../../llm/llmSession.ts';
 import { heuristicClassifier } from '../classifyHeuristic.ts';
 import { classifierFallback, type FallbackChoice, type ValueSource } from '../providers.ts';
-import { isUsed } from '../trace/trace.ts';
+import { isUsed } from '../../protocol/trace.ts';
 import { traceFallbackProvider, traceProvider } from '../trace/traceProvider.ts';
 import { isExhausted, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
 import type { Category } from '../../core/categories.ts';
