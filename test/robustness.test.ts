@@ -294,7 +294,8 @@ test('robustness: a snippet prepared on the deep-stack thread is the same as one
       if ('status' in p) return { ...p, elapsedMs: 0 };
       const { statements, branches, sites } = p.instrumented.map;
       // The hook's name is salted per preparation (unguessable by the snippet): the same once it is set aside.
-      return JSON.parse(JSON.stringify({ parsed: { ...p.parsed, ast: undefined }, instrumented: { ...p.instrumented, map: { statements, branches, sites } } }).replaceAll(p.instrumented.hook, '<hook>')) as unknown;
+      // The trees stay on the thread that made them (the lowered one too): the program is then generated from a fresh parse.
+      return JSON.parse(JSON.stringify({ parsed: { ...p.parsed, ast: undefined }, instrumented: { ...p.instrumented, lowered: undefined, map: { statements, branches, sites } } }).replaceAll(p.instrumented.hook, '<hook>')) as unknown;
     };
     assert.deepEqual(JSON.parse(JSON.stringify(plain(there))), JSON.parse(JSON.stringify(plain(here))), code);
     if (!('status' in there)) assert.equal(Object.getPrototypeOf(there.instrumented.usage), null, 'usage lookups never reach Object.prototype');

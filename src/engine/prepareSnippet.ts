@@ -55,6 +55,8 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
       droppedLines: parsed.droppedLines ?? [],
       // A name of its own for each run of a snippet: nothing the snippet can read or compute derives it.
       hookSalt: randomBytes(16).toString('hex'),
+      // The completed program is generated from the lowered form: the snippet is parsed once.
+      keepLowered: true,
     });
     deadline.check('preparing the first run');
   } catch (error) {
