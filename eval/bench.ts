@@ -59,17 +59,17 @@ import ivm from 'isolated-vm';
 import { FUNCTIONS_FILE, readHandwritten } from '../datasets/loadDatasets.ts';
 import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
-import type { BatchRow } from '../src/batch/summarize.ts';
+import type { BatchRow } from '../src/core/batchSummary.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
 import { isolatePoolStats } from '../src/sandbox/isolatePool.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import { queueThroughput } from './benchQueue.ts';
 import { readHistoryCases, runHistoryCase, type HistoryRow } from './evalDiffHistory.ts';
-import type { Mode, RunOptionsInput } from '../src/options.ts';
+import type { Mode, RunOptionsInput } from '../src/core/options.ts';
 
 const SECTIONS = ['start', 'cli', 'functions', 'handwritten', 'subset', 'record', 'diff', 'queue'] as const;
 /** The sections run when --only is not given: the queue needs a redis-server, so it runs when asked for. */

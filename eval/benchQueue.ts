@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
 import { runBatch } from '../src/batch/runBatch.ts';
-import type { RunOptionsInput } from '../src/options.ts';
+import type { RunOptionsInput } from '../src/core/options.ts';
 import { runQueueBatch } from '../src/queue/queueBatch.ts';
 import { startRedis } from '../test/redisServer.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

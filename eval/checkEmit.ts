@@ -1,7 +1,7 @@
 // The emit property, under plain Node: for every snippet a mode fully executes, its --emit'ted
 // program is run with plain `node` (this process's binary: Node 24 through npm), not through
 // snipexec, in a child process in a temporary directory, and so is each kept exploration
-// scenario's program (`result.scenarioResults`) that is fully executed in its own right. A program
+// scenario's program (`result.detail.scenarios`) that is fully executed in its own right. A program
 // holds when it exits within the timeout (default 10 s) with its run's exit code (0, or the code of the process.exit that
 // ended the run), its console output (stdout and stderr as one stream, in order: the
 // sandbox has one console) equals the run's stdout, and it covers the lines its run covered: run
@@ -17,10 +17,9 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
-import { programLayoutOf } from '../src/emit/buildProgram.ts';
 import { programCoverage } from '../src/emit/programCoverage.ts';
 import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { HANDWRITTEN_DIR, SHARED_DIR, readHandwritten } from '../datasets/loadDatasets.ts';
 
 const CONCURRENCY = 2;
@@ -102,7 +101,7 @@ const coveredBy = (r: RunResult): number[] => r.lines.measured.filter((l) => !r.
 
 /** Runs one result's program under plain node: `failure` says why it does not hold, when it does not; `output`, whether exit code and output held. */
 async function checkProgram(r: RunResult): Promise<{ output: boolean; failure?: { cause: string; detail: string } }> {
-  const layout = programLayoutOf(r);
+  const layout = r.detail?.programLayout();
   if (layout === undefined || layout.code !== r.program) return { output: false, failure: { cause: 'no layout', detail: layout === undefined ? 'the result has no program layout' : "the layout's text is not the program's" } };
   const covered = await programCoverage(layout, coveredBy(r), { timeoutMs });
   const run = covered.run;
@@ -131,7 +130,7 @@ async function check(name: string, items: AsyncIterable<DatasetItem>): Promise<C
       const item = next.value;
       const r = await runSnippet(item.code, { mode, drive, ...(item.lang ? { lang: item.lang } : {}) });
       // Scenario 1 is the result itself; the kept scenarios 2, 3, … have their own results.
-      for (const [i, s] of [r, ...(r.scenarioResults ?? [])].entries()) {
+      for (const [i, s] of [r, ...(r.detail?.scenarios ?? [])].entries()) {
         if ((!allCompleted && !s.fullyExecuted) || s.status !== 'completed' || s.program === undefined) continue;
         const tally = i === 0 ? programs : scenarios;
         tally.checked++;

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { FUNCTIONS_FILE } from '../datasets/loadDatasets.ts';
 import { readDataset } from '../src/batch/readDataset.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import type { RunOptionsInput } from '../src/options.ts';
+import type { RunOptionsInput } from '../src/core/options.ts';
 
 const here = new URL('.', import.meta.url).pathname;
 const { values } = parseArgs({

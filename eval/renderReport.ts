@@ -1,4 +1,4 @@
-import type { BatchRow } from '../src/batch/summarize.ts';
+import type { BatchRow } from '../src/core/batchSummary.ts';
 import type { ModeFigures, Overlap } from './summarizeRuns.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;

@@ -1,4 +1,4 @@
-import type { BatchRow } from '../src/batch/summarize.ts';
+import type { BatchRow } from '../src/core/batchSummary.ts';
 
 /** The figures of one mode on one dataset, over its repetitions. */
 export interface ModeFigures {

@@ -2,14 +2,14 @@
 
 // Run a snippet.
 export { runSnippet, type RunDependencies } from './engine/runSnippet.ts';
-export type { RunResult, RunStatus, Injection, ReportedError } from './report/buildResult.ts';
-export { parseRunOptions, runOptionsSchema, MODES, LANGS, type RunOptions, type RunOptionsInput, type Mode, type Lang } from './options.ts';
+export type { RunResult, RunStatus, Injection, ReportedError } from './core/runResult.ts';
+export { parseRunOptions, runOptionsSchema, MODES, LANGS, type RunOptions, type RunOptionsInput, type Mode, type Lang } from './core/options.ts';
 
 // Run a dataset.
-export { runBatch, type BatchRun, type BatchRunSummary, type BatchDependencies, type BatchProgress } from './batch/runBatch.ts';
-export type { BatchSummary, BatchRow } from './batch/summarize.ts';
+export { runBatch, type BatchRun, type BatchDependencies, type BatchProgress } from './batch/runBatch.ts';
+export type { BatchRunSummary, BatchSummary, BatchRow } from './core/batchSummary.ts';
 export { readDataset, type DatasetItem, type InvalidLine } from './batch/readDataset.ts';
-export { batchOptionsSchema, parseBatchOptions, type BatchOptions, type BatchOptionsInput } from './options.ts';
+export { batchOptionsSchema, parseBatchOptions, type BatchOptions, type BatchOptionsInput } from './core/options.ts';
 
 // Check a git change.
 export { runDiff, diffExitCode, type DiffOptions, type DiffReport, type Finding, type FragmentReport } from './diff/runDiff.ts';
@@ -24,6 +24,7 @@ export { generateCheckedTests, type CheckTestsOptions } from './testgen/checkTes
 export type { SkippedCall, SkipReason, SkipKind } from './testgen/skipReasons.ts';
 
 // Errors (each with a stable `code`) and value providers.
-export * from './errors.ts';
-export type { ValueProvider, TypeClassifier, ValueRequest, Proposal, Category } from './values/types.ts';
-export { CATEGORIES } from './values/types.ts';
+export * from './core/errors.ts';
+export type { ValueProvider, TypeClassifier, ValueRequest, Proposal } from './values/types.ts';
+export type { Category } from './core/categories.ts';
+export { CATEGORIES } from './core/categories.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { InvalidOptions } from '../src/errors.ts';
+import { InvalidOptions } from '../src/core/errors.ts';
 import type { CallTrace } from '../src/record/callTrace.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
 import { formatAiSkipped, type AiSkipped } from '../src/testgen/aiSkips.ts';

@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
 import { renderApiTypeTable, TABLE_FILE } from '../src/values/apiTypes/generateApiTypes.ts';
 import { apiMember, fixedOnPath, instanceCategory, platformValue, reveals, type RevealedCategory } from '../src/values/apiTypes/platformTypes.ts';
-import type { Category } from '../src/values/types.ts';
+import type { Category } from '../src/core/categories.ts';
 import { cli, selected } from './helpers.ts';
 
 test('the committed API type table is what `npm run gen-api-types` writes from the installed declaration files', { timeout: 120_000 }, () => {

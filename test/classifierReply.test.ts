@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCategory } from '../src/values/llm/parseCategory.ts';
-import { CATEGORIES, type Category } from '../src/values/types.ts';
+import { CATEGORIES, type Category } from '../src/core/categories.ts';
 
 /** Classifier replies as models write them, and the category each names (undefined: none, the heuristic decides). */
 const REPLIES: readonly (readonly [reply: string, expected: Category | undefined])[] = [

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'snipexec-drive-'));
 after(() => rmSync(DIR, { recursive: true, force: true }));

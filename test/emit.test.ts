@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runWithNode } from '../src/emit/runWithNode.ts';
 import { runSnippet } from '../src/index.ts';
-import type { Lang } from '../src/options.ts';
+import type { Lang } from '../src/core/options.ts';
 import { heuristicClassifier } from '../src/values/classifyHeuristic.ts';
 import { dummyFor } from '../src/values/dummyTable.ts';
 import type { ValueSource } from '../src/values/providers.ts';
@@ -192,20 +192,22 @@ for (const c of selected(CASES)) {
     assert.equal(run.exitCode, 0, `${run.output}\n${r.program}`);
     assert.equal(run.output, r.stdout, r.program);
     if (c.typed) {
-      assert.ok(r.typedProgram !== undefined && r.typedProgram !== r.program, 'a TypeScript snippet has a typed program of its own');
-      assert.match(r.typedProgram, /: (string|number|P)\b/, 'the typed program keeps the types');
-      const typed = await runWithNode(r.typedProgram, { timeoutMs: 30_000, ext: '.ts' });
-      assert.equal(typed.exitCode, 0, `${typed.output}\n${r.typedProgram}`);
-      assert.equal(typed.output, r.stdout, r.typedProgram);
+      const typedProgram = r.detail?.typedProgram();
+      assert.ok(typedProgram !== undefined && typedProgram !== r.program, 'a TypeScript snippet has a typed program of its own');
+      assert.match(typedProgram, /: (string|number|P)\b/, 'the typed program keeps the types');
+      const typed = await runWithNode(typedProgram, { timeoutMs: 30_000, ext: '.ts' });
+      assert.equal(typed.exitCode, 0, `${typed.output}\n${typedProgram}`);
+      assert.equal(typed.output, r.stdout, typedProgram);
     }
   });
 }
 
-test('emit: the program is not in JSON output, nor is the typed program', async () => {
+test('emit: the typed program is in the result\'s detail, which JSON output leaves out', async () => {
   const r = await runSnippet('enum E { A }\nconsole.log(E.A);\n', { lang: 'ts' });
   const json = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
-  assert.equal(json.typedProgram, undefined);
-  assert.ok(typeof r.typedProgram === 'string');
+  assert.equal('detail' in json, false);
+  assert.ok('detail' in r, 'the result carries it in plain sight');
+  assert.ok(typeof r.detail?.typedProgram() === 'string');
 });
 
 test('emit: the types of a U+2028 property name are escaped', async () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { bundleGuest, type GuestBundle } from '../src/sandbox/bundleGuest.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { selected } from './helpers.ts';
 
 /**

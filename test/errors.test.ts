@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { formatHuman } from '../src/report/formatHuman.ts';
-import { originalMessage } from '../src/report/originalMessage.ts';
+import { originalMessage } from '../src/engine/originalMessage.ts';
 import { callSiteWork } from '../src/instrument/v8CallSite.ts';
 import { runSnippet } from '../src/index.ts';
 import { cli, selected } from './helpers.ts';

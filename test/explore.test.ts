@@ -140,20 +140,20 @@ test('explore: switch (action.type) covers all four cases, one scenario per case
 test('explore: each kept scenario has its own result, whose completed program takes its branch under plain node', async () => {
   const code = "if (user.isAdmin) {\n  console.log('admin');\n} else {\n  console.log('user');\n}";
   const r = await runSnippet(code, { mode: 'trace' });
-  assert.equal(r.scenarioResults?.length, 1);
-  const second = r.scenarioResults![0]!;
+  assert.equal(r.detail?.scenarios?.length, 1);
+  const second = r.detail?.scenarios![0]!;
   assert.deepEqual(second.lines.uncovered, [2], 'scenario 2 takes the else branch');
   assert.equal(second.stdout, 'user\n');
   assert.equal(second.explored, undefined);
   const run = await runWithNode(second.program!, { timeoutMs: 10_000 });
   assert.equal(run.exitCode, 0);
   assert.equal(run.output, 'user\n');
-  assert.equal(JSON.parse(JSON.stringify(r)).scenarioResults, undefined, 'not in JSON output');
+  assert.equal(JSON.parse(JSON.stringify(r)).detail, undefined, 'not in JSON output');
 });
 
 /** Each kept scenario's program, run under plain node, prints what the scenario printed. */
 async function programsReproduce(r: Awaited<ReturnType<typeof runSnippet>>): Promise<void> {
-  for (const s of [r, ...(r.scenarioResults ?? [])]) {
+  for (const s of [r, ...(r.detail?.scenarios ?? [])]) {
     const run = await runWithNode(s.program!, { timeoutMs: 10_000 });
     assert.equal(run.output, s.stdout);
     assert.equal(run.exitCode, 0);
@@ -166,7 +166,7 @@ test('explore: try { await api.fetch() } catch (e) { … } covers the catch, wit
   assert.deepEqual(r.lines.uncovered, [6], 'the first execution succeeds');
   assert.deepEqual(r.explored?.lines.uncovered, []);
   assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'api.fetch', line: 3, outcome: 'reject' }]);
-  assert.equal(r.scenarioResults?.[0]?.stdout, 'failed: fetch failed\n');
+  assert.equal(r.detail?.scenarios?.[0]?.stdout, 'failed: fetch failed\n');
   await programsReproduce(r);
 });
 
@@ -195,13 +195,13 @@ test('explore: a Node-style (err, data) callback covers both branches, with an i
   assert.deepEqual(injected.lines.uncovered, [3, 4], 'the first execution reads the file');
   assert.deepEqual(injected.explored?.lines.uncovered, []);
   assert.deepEqual(injected.explored?.kept.map((k) => k.flipped), [{ text: 'fs.readFile#cb2', line: 1, outcome: 'error' }]);
-  assert.equal(injected.scenarioResults?.[0]?.stdout, 'cannot read: readFile failed\n');
+  assert.equal(injected.detail?.scenarios?.[0]?.stdout, 'cannot read: readFile failed\n');
   await programsReproduce(injected);
   const environment = await runSnippet(`const fs = require('fs');\n${body('JSON.parse(data).port')}`, { mode: 'trace' });
   assert.deepEqual(environment.environments?.loaded.includes('node-fs'), true);
   assert.deepEqual(environment.lines.uncovered, [4, 5]);
   assert.deepEqual(environment.explored?.lines.uncovered, []);
-  assert.equal(environment.scenarioResults?.[0]?.stdout, "cannot read: ENOENT: no such file or directory, open 'config.json'\n", 'the file stays missing: fs fails as Node does');
+  assert.equal(environment.detail?.scenarios?.[0]?.stdout, "cannot read: ENOENT: no such file or directory, open 'config.json'\n", 'the file stays missing: fs fails as Node does');
   await programsReproduce(environment);
 });
 
@@ -227,8 +227,8 @@ test('explore: a driven error-first function gets null first, as Node calls it; 
   assert.deepEqual(r.lines.uncovered, [3, 4]);
   assert.deepEqual(r.explored?.lines.uncovered, []);
   assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'handle#arg0', line: 1, outcome: 'error' }]);
-  assert.equal(r.scenarioResults?.[0]?.stdout, 'failed: handle failed\n');
-  assert.deepEqual(r.scenarioResults?.[0]?.drives?.[0]?.args[0], 'Object.assign(new Error("handle failed"), { stack: "Error: handle failed" })');
+  assert.equal(r.detail?.scenarios?.[0]?.stdout, 'failed: handle failed\n');
+  assert.deepEqual(r.detail?.scenarios?.[0]?.drives?.[0]?.args[0], 'Object.assign(new Error("handle failed"), { stack: "Error: handle failed" })');
   await programsReproduce(r);
 });
 
@@ -239,7 +239,7 @@ test('explore: an injected emitter emits no error event when nothing failed; a s
   assert.deepEqual(r.lines.uncovered, [2]);
   assert.deepEqual(r.explored?.lines.uncovered, []);
   assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'db.on#cb1', line: 1, outcome: 'error' }]);
-  assert.equal(r.scenarioResults?.[0]?.stdout, 'error: on failed\nopen\n');
+  assert.equal(r.detail?.scenarios?.[0]?.stdout, 'error: on failed\nopen\n');
   await programsReproduce(r);
 });
 
@@ -267,7 +267,7 @@ for (const c of selected(TREES)) {
     assert.deepEqual(r.lines.uncovered, c.uncovered);
     assert.deepEqual(r.explored?.lines.uncovered, []);
     assert.deepEqual(r.explored?.kept.map((k) => [k.scenario, k.from, k.flipped]), [[2, 1, c.flips[0]], [3, 2, c.flips[1]]]);
-    assert.deepEqual(r.scenarioResults?.map((x) => x.stdout), c.stdout);
+    assert.deepEqual(r.detail?.scenarios?.map((x) => x.stdout), c.stdout);
     await programsReproduce(r);
   });
 }
@@ -279,7 +279,7 @@ test('explore: two scenarios reach one level of the tree only', async () => {
 
 test('explore: an injected failure prints alike in the sandbox and under plain node (its stack names no frame)', async () => {
   const r = await runSnippet("async function f() {\n  try {\n    await api.get();\n  } catch (e) {\n    console.log(e);\n  }\n}\nf();", { mode: 'trace' });
-  assert.equal(r.scenarioResults?.[0]?.stdout, '[Error: get failed]\n');
+  assert.equal(r.detail?.scenarios?.[0]?.stdout, '[Error: get failed]\n');
   await programsReproduce(r);
 });
 
@@ -291,7 +291,7 @@ test('explore: each run of a scenario has at most SCENARIO_TIMEOUT_MS: a flip th
   // The endless scenario (job.ready false) is tried first and ends at its budget, reporting nothing (its learning run never finished).
   assert.ok((r.explored?.tried ?? 0) >= 3, JSON.stringify(r.explored));
   assert.deepEqual(r.explored?.kept.map((k) => k.flipped), [{ text: 'flags.on', line: 6, answer: false }]);
-  assert.equal(r.scenarioResults?.[0]?.stdout, 'ready\noff\n');
+  assert.equal(r.detail?.scenarios?.[0]?.stdout, 'ready\noff\n');
   assert.deepEqual(r.explored?.lines.uncovered, [4]);
 });
 
@@ -317,7 +317,7 @@ test('explore: `v !== v` in the source, answered true, is learnt as NaN; two res
   const nan = r.explored?.kept.find((k) => 'answer' in k.flipped && k.flipped.text === '(v !== v)');
   assert.ok(nan, JSON.stringify(r.explored?.kept));
   assert.ok(nan.definitions.some((d) => d.source === 'var _iteratee_result = NaN;'), JSON.stringify(nan.definitions));
-  assert.equal(r.scenarioResults?.[0]?.stdout, 'nan\n');
+  assert.equal(r.detail?.scenarios?.[0]?.stdout, 'nan\n');
   // Both calls give one recording proxy, so `a === b` compares it with itself; the guard clause's
   // answer (false) is not `v !== v`, and the token is an object with a range, not NaN.
   const two = await runSnippet("function f() {\n  const a = src.next();\n  const b = src.next();\n  if (a === b) return 'same';\n  return a.range[1];\n}\nconsole.log(f());\n", { mode: 'trace', scenarios: 1 });

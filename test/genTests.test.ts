@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CorruptTrace, InvalidOptions } from '../src/errors.ts';
+import { CorruptTrace, InvalidOptions } from '../src/core/errors.ts';
 import type { CallRecord, CallTrace } from '../src/record/callTrace.ts';
 import { generateCheckedTests } from '../src/testgen/checkTests.ts';
 import { generateTests } from '../src/testgen/generateTests.ts';

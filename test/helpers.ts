@@ -7,8 +7,8 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import type { RuntimeConfig } from '../src/protocol/runtime.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
-import { CALLBACK_CONVENTIONS } from '../src/values/trace/callbackConventions.ts';
+import type { RunResult } from '../src/core/runResult.ts';
+import { CALLBACK_CONVENTIONS } from '../src/protocol/callbackConventions.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
 

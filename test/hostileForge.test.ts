@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { runSnippet } from '../src/index.ts';
 import { prepareSnippet } from '../src/engine/prepareSnippet.ts';
-import { HostDeadline } from '../src/engine/hostDeadline.ts';
-import { runOptionsSchema } from '../src/options.ts';
+import { HostDeadline } from '../src/core/hostDeadline.ts';
+import { runOptionsSchema } from '../src/core/options.ts';
 import { cli, selected } from './helpers.ts';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Queue, QueueEvents } from 'bullmq';
-import type { BatchRow } from '../src/batch/summarize.ts';
+import type { BatchRow } from '../src/core/batchSummary.ts';
 import { queueName } from '../src/queue/jobPayload.ts';
 import { runOptionsForJob, signPayload } from '../src/queue/jobTrust.ts';
 import { startQueueWorker, type QueueWorkerOptions } from '../src/queue/queueWorker.ts';

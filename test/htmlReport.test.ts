@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { HtmlBatchWriter, htmlPageName, indexRowOf, renderBatchIndex, renderRunHtml } from '../src/report/htmlReport.ts';
 
 /** Debian's chromium (`apt-get install -y --no-install-recommends chromium`); CHROMIUM_PATH points elsewhere. */

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import libCoverage from 'istanbul-lib-coverage';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import { InvalidOptions } from '../src/errors.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import { InvalidOptions } from '../src/core/errors.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { checkThresholds } from '../src/report/coverageThresholds.ts';
 import { CoverageCollector, snippetFileName, writeCoverage, type CoverageReport, type CoverageTotals } from '../src/report/istanbulCoverage.ts';
 
@@ -50,8 +50,8 @@ test('istanbul: the cases exercise what they are for', () => {
 });
 
 test('istanbul: the counters a result carries stay out of its JSON', () => {
-  assert.ok(results[0]!.coverageDetail && results[0]!.coverageDetail.statements.length > 0);
-  assert.equal(Object.keys(results[0]!).includes('coverageDetail'), false);
+  assert.ok(results[0]!.detail && results[0]!.detail.coverage.statements.length > 0);
+  assert.equal('detail' in JSON.parse(JSON.stringify(results[0])), false);
   assert.equal(JSON.stringify(results[0]).includes('"column"'), false);
 });
 
@@ -169,7 +169,7 @@ test('istanbul: each function of the snippet counts its calls, named as istanbul
   assert.match(lcov, /^FNH:4$/m);
   assert.match(lcov, /^FNDA:2,used$/m);
   const driven = await runSnippet(code, { mode: 'trace', scenarios: 1 });
-  assert.deepEqual(driven.coverageDetail?.functions.map((f) => f.count > 0), [true, true, true, true, true, true]);
+  assert.deepEqual(driven.detail?.coverage.functions.map((f) => f.count > 0), [true, true, true, true, true, true]);
 });
 
 test('istanbul: snippet ids become distinct, safe file names', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runBatch } from '../src/batch/runBatch.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import pino from 'pino';
 import { TraceStore } from '../src/engine/traceStore.ts';
 import { LlmEnvironment } from '../src/llm/llmSession.ts';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runWithNode } from '../src/emit/runWithNode.ts';
 import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { runWithEnvironments } from './environmentHarness.ts';
 import { selected } from './helpers.ts';
 

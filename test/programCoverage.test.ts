@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { programLayoutOf } from '../src/emit/buildProgram.ts';
 import { programCoverage } from '../src/emit/programCoverage.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import type { Lang } from '../src/options.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { Lang } from '../src/core/options.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { selected } from './helpers.ts';
 
 // The completed program's layout (where each snippet line went) and the check that a program,
@@ -37,9 +36,9 @@ for (const c of selected(CASES)) {
   test(`program coverage: ${c.name}`, { timeout: 120_000 }, async () => {
     const r = await runSnippet(c.code, { timeoutMs: 30_000, ...(c.lang ? { lang: c.lang } : {}) });
     const snippetLines = c.code.split('\n');
-    for (const s of [r, ...(r.scenarioResults ?? [])]) {
+    for (const s of [r, ...(r.detail?.scenarios ?? [])]) {
       assert.equal(s.status, 'completed', JSON.stringify(s.errors));
-      const layout = programLayoutOf(s);
+      const layout = s.detail?.programLayout();
       assert.ok(layout !== undefined);
       assert.equal(layout.code, s.program, 'the layout is of the same program, byte for byte');
       const programLines = layout.code.split('\n');
@@ -61,10 +60,10 @@ for (const c of selected(CASES)) {
 
 test('program coverage: a line the program does not run is missing (scenario 1 does not take the else)', async () => {
   const r = await runSnippet(ADMIN, { mode: 'trace' });
-  const second = r.scenarioResults?.[0];
+  const second = r.detail?.scenarios?.[0];
   assert.ok(second !== undefined);
   assert.deepEqual(coveredBy(second), [1, 4]);
-  const layout = programLayoutOf(r);
+  const layout = r.detail?.programLayout();
   assert.ok(layout !== undefined);
   const covered = await programCoverage(layout, coveredBy(second));
   assert.equal(covered.run.output, 'admin\n');

@@ -4,7 +4,7 @@ import { countMessages, countTokens } from '../src/llm/countTokens.ts';
 import { assignMessages, classifierMessages, fixMessages, framing, numberedSnippet } from '../src/values/llm/buildPrompts.ts';
 import { describeUsage } from '../src/values/llm/describeUsage.ts';
 import { CLASSIFIER_BUDGET, clipToTokens, GENERATOR_BUDGET } from '../src/values/llm/promptBudget.ts';
-import type { Trace, TraceView } from '../src/values/trace/trace.ts';
+import type { Trace, TraceView } from '../src/protocol/trace.ts';
 import type { ValueRequest } from '../src/values/types.ts';
 
 /** A 2,000-line snippet of varied lines, every one different. */

@@ -5,7 +5,7 @@ import { runSnippet } from '../src/engine/runSnippet.ts';
 import { countMessages } from '../src/llm/countTokens.ts';
 import { exampleRequest, framing, promptFiles } from '../src/values/llm/buildPrompts.ts';
 import { extractDefinition } from '../src/values/llm/extractDefinition.ts';
-import { CATEGORIES } from '../src/values/types.ts';
+import { CATEGORIES } from '../src/core/categories.ts';
 import { elementOf, scriptedEnvironment, startScriptedLlm } from './llmServer.ts';
 
 const dir = new URL('../prompts/', import.meta.url);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inputsPrompt, parseInputs, proposeInputs, signatureOf, type FunctionForInputs } from '../src/llm/proposeInputs.ts';
+import { inputsPrompt, parseInputs, proposeInputs, signatureOf, type FunctionForInputs } from '../src/testgen/proposeInputs.ts';
 import type { CallRecord } from '../src/record/callTrace.ts';
 import { scriptedEnvironment, startScriptedLlm } from './llmServer.ts';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runWithNode } from '../src/emit/runWithNode.ts';
 import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { reactMessage } from '../src/guest/environments/react/reactErrors.ts';
 import { runWithEnvironments } from './environmentHarness.ts';
 import { cli, selected } from './helpers.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { UnusableProgram } from '../src/errors.ts';
+import { UnusableProgram } from '../src/core/errors.ts';
 import type { CallRecord, CallTrace } from '../src/record/callTrace.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
 

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import * as t from '@babel/types';
 import { HOST_SHAPES, type HostShape } from '../eval/hostShapes.ts';
-import { HostDeadline, hostTimeoutResult } from '../src/engine/hostDeadline.ts';
+import { HostDeadline } from '../src/core/hostDeadline.ts';
+import { hostTimeoutResult } from '../src/engine/hostTimeoutResult.ts';
 import { prepareInWorker } from '../src/engine/prepareInWorker.ts';
 import { prepareSnippet } from '../src/engine/prepareSnippet.ts';
-import { parseRunOptions, type RunOptionsInput } from '../src/options.ts';
+import { parseRunOptions, type RunOptionsInput } from '../src/core/options.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import { HostTimeout } from '../src/errors.ts';
+import { HostTimeout } from '../src/core/errors.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { BIN, cli } from './helpers.ts';
@@ -293,7 +294,8 @@ test('robustness: a snippet prepared on the deep-stack thread is the same as one
       if ('status' in p) return { ...p, elapsedMs: 0 };
       const { statements, branches, sites } = p.instrumented.map;
       // The hook's name is salted per preparation (unguessable by the snippet): the same once it is set aside.
-      return JSON.parse(JSON.stringify({ parsed: { ...p.parsed, ast: undefined }, instrumented: { ...p.instrumented, map: { statements, branches, sites } } }).replaceAll(p.instrumented.hook, '<hook>')) as unknown;
+      // The trees stay on the thread that made them (the lowered one too): the program is then generated from a fresh parse.
+      return JSON.parse(JSON.stringify({ parsed: { ...p.parsed, ast: undefined }, instrumented: { ...p.instrumented, lowered: undefined, map: { statements, branches, sites } } }).replaceAll(p.instrumented.hook, '<hook>')) as unknown;
     };
     assert.deepEqual(JSON.parse(JSON.stringify(plain(there))), JSON.parse(JSON.stringify(plain(here))), code);
     if (!('status' in there)) assert.equal(Object.getPrototypeOf(there.instrumented.usage), null, 'usage lookups never reach Object.prototype');

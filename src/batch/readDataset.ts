@@ -1,5 +1,5 @@
-import { InvalidDataset } from '../errors.ts';
-import { LANGS, type Lang } from '../options.ts';
+import { InvalidDataset } from '../core/errors.ts';
+import { LANGS, type Lang } from '../core/options.ts';
 import { readJsonlLines } from './readLines.ts';
 
 export interface DatasetItem {

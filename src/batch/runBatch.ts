@@ -1,26 +1,19 @@
 import { existsSync, truncateSync, appendFileSync } from 'node:fs';
 import pMap, { pMapSkip } from 'p-map';
 import { runSnippet, type RunDependencies } from '../engine/runSnippet.ts';
-import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
-import type { RunResult } from '../report/buildResult.ts';
-import { NO_LLM_USAGE } from '../llm/llmSession.ts';
+import { parseBatchOptions, parseRunOptions, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
+import type { RunResult } from '../core/runResult.ts';
+import { NO_LLM_USAGE } from '../core/llmUsage.ts';
 import { readDataset, type DatasetItem, type InvalidLine } from './readDataset.ts';
 import { readJsonlLines } from './readLines.ts';
-import { SummaryAccumulator, type BatchRow, type BatchSummary } from './summarize.ts';
+import { SummaryAccumulator } from './summarize.ts';
+import type { BatchRow, BatchRunSummary, BatchSummary } from '../core/batchSummary.ts';
 
 export interface BatchProgress {
   readonly done: number;
   readonly skipped: number;
   readonly last: BatchRow;
 }
-
-/** The summary of a batch: the rows' figures, and what happened to the batch itself. */
-export type BatchRunSummary = BatchSummary & {
-  /** Dataset lines that were not `{id, code}` objects: skipped, each reported to `onInvalid`. */
-  readonly invalidLines: number;
-  /** The batch was stopped by its signal: the snippets not started are left for --resume. */
-  readonly interrupted?: true;
-};
 
 export interface BatchRun {
   readonly summary: BatchRunSummary;
@@ -89,7 +82,7 @@ export async function runBatch(
   await pMap(pending(), async (item) => {
     const result = await runOne(item, runInput, deps);
     deps.onResult?.(item, result);
-    const { program: _program, types: _types, ...json } = result;
+    const { program: _program, types: _types, detail: _detail, ...json } = result;
     const row: BatchRow = { id: item.id, ...json };
     if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
     summary.add(row);

@@ -1,32 +1,7 @@
-import type { Mode } from '../options.ts';
-import type { RunResult, RunStatus } from '../report/buildResult.ts';
-import { addUsage, copyUsage, emptyUsage, type LlmUsage } from '../llm/llmSession.ts';
-
-export type BatchRow = Omit<RunResult, 'program'> & { readonly id: string };
-
-export interface BatchSummary {
-  readonly snippets: number;
-  readonly mode: Mode;
-  /** Covered over measured lines, summed over every parsed snippet. */
-  readonly lineCoverage: number;
-  /** Mean of the per-snippet line coverage ratios, over parsed snippets. */
-  readonly meanLineCoverage: number;
-  readonly branchCoverage: number;
-  /**
-   * The same over the union of each snippet's kept scenarios (`explored`, as Treefix counts); a
-   * snippet without exploration counts with its first execution.
-   */
-  readonly exploredLineCoverage: number;
-  readonly exploredBranchCoverage: number;
-  readonly fullyExecutedRate: number;
-  readonly statusCounts: Partial<Record<RunStatus, number>>;
-  /** Snippets whose values came from a stand-in source (`degraded` set: the LLM endpoint failed). */
-  readonly degraded: number;
-  readonly elapsedMs: number;
-  readonly snippetsPerSecond: number;
-  /** LLM requests, cache hits, retries and tokens over every row (`--mode llm`). */
-  readonly llmCalls: LlmUsage;
-}
+import type { Mode } from '../core/options.ts';
+import type { BatchRow, BatchSummary } from '../core/batchSummary.ts';
+import type { RunResult, RunStatus } from '../core/runResult.ts';
+import { addUsage, copyUsage, emptyUsage, type LlmUsage } from '../core/llmUsage.ts';
 
 /**
  * The batch summary, built one row at a time so a batch of any length keeps no rows in memory.

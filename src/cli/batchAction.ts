@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { InvalidLine } from '../batch/readDataset.ts';
 import { runBatch } from '../batch/runBatch.ts';
-import type { RunStatus } from '../report/buildResult.ts';
+import type { RunStatus } from '../core/runResult.ts';
 import { formatBatchSummary } from '../report/formatBatchSummary.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import type { CommandContext } from './commandContext.ts';

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { llmOptionsSchema } from '../llm/llmOptions.ts';
-import { batchOptionsSchema } from '../options.ts';
-import type { RunStatus } from '../report/buildResult.ts';
+import { batchOptionsSchema } from '../core/options.ts';
+import type { RunStatus } from '../core/runResult.ts';
 import { RUN_STATUSES } from '../report/runStatus.ts';
 import type { BatchFlags } from './batchAction.ts';
 import type { CommandContext } from './commandContext.ts';

@@ -1,6 +1,6 @@
 import { accessSync, constants, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { UnusableFile } from '../errors.ts';
+import { UnusableFile } from '../core/errors.ts';
 
 /**
  * The files the CLI is given, checked before anything runs, so a wrong path is one line and exit 2

@@ -1,8 +1,8 @@
 import { lilconfig, type LilconfigResult } from 'lilconfig';
 import { z } from 'zod';
-import { InvalidOptions } from '../errors.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import { llmOptionsSchema } from '../llm/llmOptions.ts';
-import { batchOptionsSchema, runOptionsSchema } from '../options.ts';
+import { batchOptionsSchema, runOptionsSchema } from '../core/options.ts';
 
 /** Where a config is looked for, from the working directory up: the `"snipexec"` key of package.json, then these files. */
 export const CONFIG_FILES = ['package.json', 'snipexec.config.json', 'snipexec.config.js', 'snipexec.config.mjs'] as const;

@@ -1,4 +1,4 @@
-import { SnipexecError } from '../errors.ts';
+import { SnipexecError } from '../core/errors.ts';
 import { buildProgram } from './program.ts';
 
 try {

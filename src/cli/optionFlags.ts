@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
-import { InvalidOptions } from '../errors.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import { llmOptionsSchema, type LlmOptionsInput } from '../llm/llmOptions.ts';
-import { LANGS, MODES, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
+import { LANGS, MODES, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
 
 /** How one schema field is given on the command line. */
 interface FlagSpec {

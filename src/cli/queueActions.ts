@@ -1,7 +1,7 @@
 import type { BatchProgress, BatchRun } from '../batch/runBatch.ts';
 import type { InvalidLine } from '../batch/readDataset.ts';
 import { llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
-import { runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../options.ts';
+import { runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
 import { runQueueBatch } from '../queue/queueBatch.ts';
 import { startQueueWorker } from '../queue/queueWorker.ts';
 import { checkReachable, printableUrl, type ConnectionWatcher } from '../queue/redisConnection.ts';

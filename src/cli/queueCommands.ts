@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { InvalidOptions } from '../errors.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import { llmOptionsSchema } from '../llm/llmOptions.ts';
-import { runOptionsSchema } from '../options.ts';
+import { runOptionsSchema } from '../core/options.ts';
 import { addFlags, LLM_BATCH_FLAGS, LLM_FLAGS, positiveInteger, RUN_FLAGS } from './optionFlags.ts';
 import type { WorkerFlags } from './queueActions.ts';
 import type { ReportFlags } from './reportFlags.ts';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { InvalidOptions } from '../errors.ts';
-import type { RunResult } from '../report/buildResult.ts';
+import { InvalidOptions } from '../core/errors.ts';
+import type { RunResult } from '../core/runResult.ts';
 import { checkThresholds, coverageThresholdsSchema, THRESHOLD_METRICS, type CoverageThresholds } from '../report/coverageThresholds.ts';
 import { renderRunHtml, HtmlBatchWriter } from '../report/htmlReport.ts';
 import { CoverageCollector } from '../report/istanbulCoverage.ts';

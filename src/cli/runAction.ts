@@ -1,8 +1,8 @@
 import { mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { runSnippet } from '../engine/runSnippet.ts';
-import { InvalidOptions, UnusableFile } from '../errors.ts';
-import type { RunResult } from '../report/buildResult.ts';
+import { InvalidOptions, UnusableFile } from '../core/errors.ts';
+import type { RunResult } from '../core/runResult.ts';
 import { formatHuman } from '../report/formatHuman.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import { colorEnabled } from './colorMode.ts';
@@ -33,13 +33,13 @@ function checkEmitFlags(flags: EmitFlags): void {
 
 /** A file's program: JavaScript, unless the file asked for TypeScript; then the snippet's types stay, lowered for Node's type stripping. */
 function programFor(result: RunResult, file: string): string | undefined {
-  return /\.[cm]?ts$/i.test(file) ? (result.typedProgram ?? result.program) : result.program;
+  return /\.[cm]?ts$/i.test(file) ? (result.detail?.typedProgram() ?? result.program) : result.program;
 }
 
 /** Writes the completed programs: scenario K's to --emit (1, the first execution, by default), every kept scenario's into --emit-dir. */
 function emitPrograms(result: RunResult, flags: EmitFlags): void {
-  // Scenario 1 is the result itself; scenarioResults holds the kept scenarios 2, 3, … in order.
-  const scenarios = [result, ...(result.scenarioResults ?? [])];
+  // Scenario 1 is the result itself; its detail holds the kept scenarios 2, 3, … in order.
+  const scenarios = [result, ...(result.detail?.scenarios ?? [])];
   if (flags.emit) {
     const k = flags.scenario ?? 1;
     const scenario = scenarios[k - 1];

@@ -1,12 +1,12 @@
-import type { Definition } from '../engine/definitionBook.ts';
-import { fillRefs, renderDefinitions, type RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
+import { fillRefs, renderDefinitions } from '../engine/renderDefinitions.ts';
+import { type RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { reproduction } from './reproduction.ts';
 import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
-import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
-import type { DrivenCall, ReportedError, RunResult } from '../report/buildResult.ts';
+import type { DrivenCall, ReportedError, RunResult } from '../core/runResult.ts';
 import { EDGE_BUDGET, edgeInputs, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';
 import { isOwnInstance, ownInstanceEdges, type ClassMembers } from './ownInstances.ts';
 import { frozenEdges, isFrozen } from './frozenEdges.ts';
@@ -516,7 +516,7 @@ function sameError(a: ReportedError, b: ReportedError): boolean {
 
 /** Whether a decision (an `if`, `?:`, `&&`/`||`/`??`, `switch`; not a loop) went a way in `run` it did not in `reference`. */
 function tookOtherBranch(run: RunResult, reference: RunResult): boolean {
-  const hit = (r: RunResult) => new Set((r.coverageDetail?.branches ?? []).flatMap((b) => (b.kind === 'loop' ? [] : b.counts.flatMap((c, k) => (c > 0 ? [`${b.line}:${b.column}:${k}`] : [])))));
+  const hit = (r: RunResult) => new Set((r.detail?.coverage.branches ?? []).flatMap((b) => (b.kind === 'loop' ? [] : b.counts.flatMap((c, k) => (c > 0 ? [`${b.line}:${b.column}:${k}`] : [])))));
   const before = hit(reference);
   for (const key of hit(run)) if (!before.has(key)) return true;
   return false;

@@ -1,6 +1,6 @@
 import type { Definition } from '../engine/definitionBook.ts';
 import { isWithin } from '../engine/elementPaths.ts';
-import type { Category } from '../values/types.ts';
+import type { Category } from '../core/categories.ts';
 import { receiverFieldElementId } from '../protocol/elementIds.ts';
 import { EDGE_BUDGET } from './edgeBudget.ts';
 

@@ -2,7 +2,7 @@ import parseDiff from 'parse-diff';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SnipexecError } from '../errors.ts';
+import { SnipexecError } from '../core/errors.ts';
 
 /** The diff could not be computed: not a git repository, an unknown BASE, no git. */
 export class DiffFailed extends SnipexecError {

@@ -3,7 +3,7 @@ import globals from 'globals';
 import * as t from '@babel/types';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
-import type { ReportedError, RunResult } from '../report/buildResult.ts';
+import type { ReportedError, RunResult } from '../core/runResult.ts';
 
 /** Names every CommonJS module has, which no scope of the file declares. */
 const MODULE_SCOPE = new Set(['require', 'module', 'exports', '__dirname', '__filename']);

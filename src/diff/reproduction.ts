@@ -1,8 +1,8 @@
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
-import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { drivenArguments, drivenCalls } from '../emit/drivenCalls.ts';
-import { commentText, jsString } from '../emit/sourceText.ts';
+import { commentText, jsString } from '../core/sourceText.ts';
 import { ABSENT_PACKAGE_HOOKS, ABSENT_PACKAGE_IMPORTS } from './absentPackages.ts';
 import { throughDeclaration, type DeclaredCall } from './throughDeclaration.ts';
 import { ownInstanceReplay } from './ownInstanceReplay.ts';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidOptions, SnipexecError } from '../errors.ts';
+import { InvalidOptions, SnipexecError } from '../core/errors.ts';
 import { diffFile, type FileFinding, type FindingEvidence } from './diffFile.ts';
 import { findFragments, readParameters, type Fragment } from './findFragments.ts';
 import { langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';

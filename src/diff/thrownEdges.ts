@@ -1,9 +1,9 @@
 import type { Definition } from '../engine/definitionBook.ts';
-import type { ReportedError, RunResult } from '../report/buildResult.ts';
+import type { ReportedError, RunResult } from '../core/runResult.ts';
 import type { FindingEvidence } from './diffFile.ts';
 import type { CatchHandler } from './catchHandlers.ts';
 import type { EdgeValue } from './edgeValues.ts';
-import type { Category } from '../values/types.ts';
+import type { Category } from '../core/categories.ts';
 
 /**
  * A value code outside the file may throw (or reject with) that is no ordinary Error, and what

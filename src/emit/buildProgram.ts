@@ -1,7 +1,7 @@
 import _generate from '@babel/generator';
 import * as t from '@babel/types';
-import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
-import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import type { RenderedDefinitions } from './renderedDefinitions.ts';
+import { needsRewrite, type InstrumentedSnippet, type LoweredSnippet } from '../instrument/instrumentSnippet.ts';
 import { normalizeSyntax } from '../instrument/normalizeSyntax.ts';
 import { parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { lowerForTypeStripping, stripTypes } from '../parse/stripTypes.ts';
@@ -12,15 +12,16 @@ import { drivenCalls } from './drivenCalls.ts';
 import { DRIVE_REGISTRY, driveRegistrySource } from './driveRegistry.ts';
 import { markDriveTargets } from '../instrument/driveTargets.ts';
 import { globalMirror } from './globalMirror.ts';
-import { nullThrows } from '../errors.ts';
+import { nullThrows } from '../core/errors.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
+import type { ProgramLayout, ProgramTarget } from '../core/runDetail.ts';
 
 const generate = ((_generate as unknown as { default?: unknown }).default ?? _generate) as typeof _generate.default;
 
 /** What the completed program is made of: the snippet, what the run injected, and how it ran. */
 export interface ProgramParts {
   readonly parsed: Pick<ParsedSnippet, 'code' | 'lang'>;
-  readonly instrumented: Pick<InstrumentedSnippet, 'async' | 'topLevelNames' | 'topLevelReturn' | 'driveTargets'>;
+  readonly instrumented: Pick<InstrumentedSnippet, 'async' | 'topLevelNames' | 'topLevelReturn' | 'driveTargets' | 'lowered'>;
   readonly rendered: RenderedDefinitions;
   /** The calls the run's drive made to what nothing called. */
   readonly drives: readonly DriveRecord[];
@@ -30,8 +31,6 @@ export interface ProgramParts {
   readonly environments?: ProgramEnvironments;
 }
 
-/** `js`: plain JavaScript (types erased, JSX lowered). `ts`: types kept, what Node's type stripping cannot erase lowered. */
-export type ProgramTarget = 'js' | 'ts';
 
 /**
  * The completed program: the clock (when read), the definitions of everything the run injected,
@@ -46,15 +45,8 @@ export function buildProgram(parts: ProgramParts, target: ProgramTarget = 'js'):
   return assemble(parts, target, false).code;
 }
 
-/**
- * Where the snippet's lines stand in its completed program: each line of the snippet (as parsed,
- * numbered as Babel numbers them) → the lines of the program (split on `\n`, as V8 coverage tools
- * split them) that hold its code. A line with no code of its own in the program is absent.
- */
-export type SnippetLines = ReadonlyMap<number, readonly number[]>;
-
 /** The completed program (buildProgram's text, byte for byte) and where the snippet's lines went in it. */
-export function programLayout(parts: ProgramParts, target: ProgramTarget = 'js'): { readonly code: string; readonly snippetLines: SnippetLines } {
+export function programLayout(parts: ProgramParts, target: ProgramTarget = 'js'): ProgramLayout {
   const { code, lines } = assemble(parts, target, true);
   return { code, snippetLines: nullThrows(lines, 'assemble maps the lines when asked') };
 }
@@ -64,7 +56,7 @@ function assemble(parts: ProgramParts, target: ProgramTarget, mapLines: boolean)
   const { rendered, instrumented } = parts;
   // The calls drive made; the targets the top level cannot reach are registered where the snippet makes them.
   const driven = drivenCalls(instrumented.driveTargets, parts.drives, new Map(rendered.accessors), instrumented.topLevelReturn);
-  const snippet = snippetSource(parts.parsed, target, driven.registered, mapLines);
+  const snippet = snippetSource(parts.parsed, instrumented.lowered, target, driven.registered, mapLines);
   let lines = snippet.lines;
   const envs = parts.environments && parts.environments.loaded.length > 0 ? parts.environments : undefined;
   let code = snippet.code;
@@ -199,74 +191,40 @@ const PREAMBLE_NAMES: ReadonlySet<string> = new Set(['globalThis', 'Date', 'Math
  * decorators). A `#!` line becomes a comment, since the definitions come before it. With
  * `mapLines`, also where each of the snippet's lines went (the generator's source map, when regenerated).
  */
-function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: ProgramTarget, register: ReadonlySet<number>, mapLines: boolean): { code: string; directives: boolean; registers: boolean; lines?: LineMap } {
+function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, lowered: LoweredSnippet | undefined, target: ProgramTarget, register: ReadonlySet<number>, mapLines: boolean): { code: string; directives: boolean; registers: boolean; lines?: LineMap } {
   const asText = (directives: boolean, code = parsed.code) => ({ code, directives, registers: false, ...(mapLines ? { lines: textLines(code) } : {}) });
-  let ast: t.File;
-  try {
-    ast = parseSnippet(parsed.code, parsed.lang).ast;
-  } catch {
-    return asText(false);
-  }
-  const directives = ast.program.directives.length > 0;
+  // JavaScript comes from the form instrumentation lowered (the snippet is not parsed again); types kept need a parse of their own.
+  const form = target === 'js' && lowered ? { ...lowered, fresh: false } : parsedForm(parsed);
+  if (form === undefined) return asText(false);
   const typed = parsed.lang === 'ts' || parsed.lang === 'tsx';
-  if (!typed && !needsRewrite(ast) && register.size === 0) return asText(directives, parsed.code.replace(/^#!/, '//#!'));
+  if (!typed && !form.rewrite && register.size === 0) return asText(form.directives, parsed.code.replace(/^#!/, '//#!'));
   try {
-    ast.program.interpreter = null;
-    if (typed && target === 'js') stripTypes(ast);
-    else if (typed) lowerForTypeStripping(ast);
-    transformJsx(ast);
-    normalizeSyntax(ast);
+    let ast = form.ast;
+    if (form.fresh) {
+      ast.program.interpreter = null;
+      if (typed && target === 'js') stripTypes(ast);
+      else if (typed) lowerForTypeStripping(ast);
+      transformJsx(ast);
+      normalizeSyntax(ast);
+    } else if (register.size > 0) ast = t.cloneNode(ast, true); // registering writes into the tree: the lowered form serves every result
     // The same targets, in the same order, as the sandbox's instrumentation found (it ran these rewrites first).
     if (register.size > 0) markDriveTargets(ast, DRIVE_REGISTRY, { enter: false, only: register });
     // Lines kept where they were, when registrations were added: the program's lines are the snippet's.
     // A source map changes nothing in the code; its mappings say where each original line went.
     const generated: MappedResult = generate(ast, { comments: true, ...(register.size > 0 ? { retainLines: true } : {}), ...(mapLines ? { sourceMaps: true, sourceFileName: 'snippet' } : {}) });
-    return { code: generated.code, directives, registers: register.size > 0, ...(mapLines ? { lines: generatedLines(generated.rawMappings ?? []) } : {}) };
+    return { code: generated.code, directives: form.directives, registers: register.size > 0, ...(mapLines ? { lines: generatedLines(generated.rawMappings ?? []) } : {}) };
   } catch {
     // The sandbox ran these same rewrites on this code; should one fail here, the program keeps the text.
-    return asText(directives);
+    return asText(form.directives);
   }
 }
 
-/** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
-function needsRewrite(ast: t.File): boolean {
-  let found = false;
-  // A fast walk (no paths, no scope crawl): the rewrites, when needed, build their own.
-  t.traverseFast(ast, (n) => {
-    if (!t.isImportDeclaration(n) && !t.isExportDeclaration(n) && !t.isJSX(n) && !t.isDecorator(n)) return undefined;
-    found = true;
-    return t.traverseFast.stop;
-  });
-  return found;
-}
-
-/** The parts each result's program was built from (withTypedProgram), for programLayoutOf. */
-const PROGRAM_PARTS = new WeakMap<object, ProgramParts>();
-
-/**
- * Gives a result its `typedProgram`: the program with the snippet's TypeScript types kept, built
- * on first read (only `--emit FILE.ts` reads it), not enumerable, so JSON output never carries it.
- * For a JavaScript snippet it is the JavaScript program.
- */
-export function withTypedProgram<R extends { readonly program?: string }>(result: R, parts: ProgramParts): R {
-  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
-  let cached: string | undefined;
-  Object.defineProperty(result, 'typedProgram', {
-    get: () => (cached ??= typed ? buildProgram(parts, 'ts') : (result.program ?? buildProgram(parts))),
-    enumerable: false,
-    configurable: true,
-  });
-  PROGRAM_PARTS.set(result, parts);
-  return result;
-}
-
-/**
- * The layout of a result's completed program (`program`, or with 'ts' its `typedProgram`): the
- * same text and where the snippet's lines are in it. Undefined for a result that has no program.
- */
-export function programLayoutOf(result: object, target: ProgramTarget = 'js'): ReturnType<typeof programLayout> | undefined {
-  const parts = PROGRAM_PARTS.get(result);
-  if (parts === undefined) return undefined;
-  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
-  return programLayout(parts, typed ? target : 'js');
+/** The snippet parsed afresh, for the rewrites to run on: with types kept, or when no lowered form came with it. */
+function parsedForm(parsed: Pick<ParsedSnippet, 'code' | 'lang'>): { ast: t.File; directives: boolean; rewrite: boolean; fresh: true } | undefined {
+  try {
+    const ast = parseSnippet(parsed.code, parsed.lang).ast;
+    return { ast, directives: ast.program.directives.length > 0, rewrite: needsRewrite(ast), fresh: true };
+  } catch {
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@ import * as t from '@babel/types';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { constructorOf, DRIVE_REGISTRY } from './driveRegistry.ts';
-import { failureSource } from './sourceText.ts';
+import { failureSource } from '../values/failureSource.ts';
 import { constructorArgumentElementId, receiverFieldElementId } from '../protocol/elementIds.ts';
 
 /** Where the program keeps the instance each class's methods are called on. */

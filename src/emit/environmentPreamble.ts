@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
+import type { RenderedDefinitions } from './renderedDefinitions.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';
-import type { ValueOutcome } from '../protocol/runtime.ts';
+import type { ValueOutcome } from '../core/explored.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
-import { siblingModule } from '../moduleFile.ts';
+import { siblingModule } from '../core/moduleFile.ts';
 import type { EmittedEnvironment } from './nodeEnvironments.ts';
-import { commentText, jsString } from './sourceText.ts';
+import { commentText, jsString } from '../core/sourceText.ts';
 
 /** The environments a run loaded, as the completed program loads them again. */
 export interface ProgramEnvironments {

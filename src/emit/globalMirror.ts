@@ -1,5 +1,5 @@
-import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
-import { jsString } from './sourceText.ts';
+import type { RenderedDefinitions } from './renderedDefinitions.ts';
+import { jsString } from '../core/sourceText.ts';
 
 /** Names under which a snippet reads the global object: `global.settings`, `window[name]`. */
 const GLOBAL_OBJECT = /\b(?:global|globalThis|window|self|frames|top|parent)\b/;

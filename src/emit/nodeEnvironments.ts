@@ -1,8 +1,8 @@
 import Module from 'node:module';
 import { runInThisContext } from 'node:vm';
-import { SnipexecError } from '../errors.ts';
+import { SnipexecError } from '../core/errors.ts';
 import { environmentFilename, type EnvironmentHost, type GuestEnvironment } from '../protocol/environment.ts';
-import type { ValueOutcome } from '../protocol/runtime.ts';
+import type { ValueOutcome } from '../core/explored.ts';
 import { bundleGuestSync, type GuestBundleRequest } from '../sandbox/bundleGuest.ts';
 
 /**

@@ -4,14 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import v8ToIstanbul from 'v8-to-istanbul';
-import type { SnippetLines } from './buildProgram.ts';
+import type { ProgramLayout } from '../core/runDetail.ts';
 import { runWithNode, type NodeRun, type NodeRunOptions } from './runWithNode.ts';
-
-/** A completed program and where the snippet's lines are in it (buildProgram's programLayout). */
-export interface ProgramLayout {
-  readonly code: string;
-  readonly snippetLines: SnippetLines;
-}
 
 /** What a program did under plain `node`, and which of the lines a run covered it did not. */
 export interface ProgramCoverage {

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InvalidOptions } from '../errors.ts';
-import type { RunResult } from '../report/buildResult.ts';
+import { InvalidOptions } from '../core/errors.ts';
+import type { RunResult } from '../core/runResult.ts';
 import { recordProgram } from '../record/recordProgram.ts';
 import type { GeneratedTests } from '../testgen/generateTests.ts';
 import { generateCheckedTests } from '../testgen/checkTests.ts';

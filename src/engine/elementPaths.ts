@@ -1,6 +1,6 @@
 import type { HookSite } from '../instrument/coverageModel.ts';
 import type { Usage } from '../instrument/usage.ts';
-import type { ElementKind } from '../values/types.ts';
+import type { ElementKind } from '../core/categories.ts';
 
 /** A request from the isolate's bridge: a value for an element, or the rejection of the current one. */
 export interface IsolateRequest {

@@ -1,10 +1,12 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { HostTimeout, UnreadableInput } from '../errors.ts';
+import { HostTimeout, UnreadableInput } from '../core/errors.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
-import type { RunOptions } from '../options.ts';
+import type { RunOptions } from '../core/options.ts';
 import * as t from '@babel/types';
-import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
-import { HostDeadline, hostTimeoutResult } from './hostDeadline.ts';
+import { syntaxErrorResult } from './buildResult.ts';
+import type { RunResult } from '../core/runResult.ts';
+import { HostDeadline } from '../core/hostDeadline.ts';
+import { hostTimeoutResult } from './hostTimeoutResult.ts';
 import { instrumentationFailed, isStackOverflow, prepareSnippet, uncompilableResult, type PreparedSnippet } from './prepareSnippet.ts';
 
 /**
@@ -78,8 +80,9 @@ function answer(request: Request): Reply {
     const prepared = prepareSnippet(request.source, request.options, deadline);
     if ('status' in prepared) return { ok: false, result: prepared };
     const { ast: _ast, ...parsed } = prepared.parsed;
-    const { map } = prepared.instrumented;
-    return { ok: true, parsed, names: prepared.names, instrumented: { ...prepared.instrumented, map: { statements: map.statements, branches: map.branches, sites: map.sites, tries: map.tries, functions: map.functions } } };
+    // The trees stay here, as the parsed one does: the program is then generated from a fresh parse.
+    const { map, lowered: _lowered, ...instrumented } = prepared.instrumented;
+    return { ok: true, parsed, names: prepared.names, instrumented: { ...instrumented, map: { statements: map.statements, branches: map.branches, sites: map.sites, tries: map.tries, functions: map.functions } } };
   } catch (error) {
     const cause = error instanceof Error && isStackOverflow(error.cause) ? 'the snippet nests too deeply even for a deep stack' : error instanceof Error ? error.message : String(error);
     return { ok: false, result: instrumentationFailed(cause, deadline.elapsedMs()) };

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { HostTimeout, SnipexecError, SyntaxRepairFailed } from '../errors.ts';
+import { HostTimeout, SnipexecError, SyntaxRepairFailed } from '../core/errors.ts';
 import { instrumentSnippet, type InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
-import type { RunOptions } from '../options.ts';
+import type { RunOptions } from '../core/options.ts';
 import { decodeSource, langsFromFileName, parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { v8CompileError } from '../parse/v8CompileError.ts';
-import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
-import { hostTimeoutResult, type HostDeadline } from './hostDeadline.ts';
+import { syntaxErrorResult } from './buildResult.ts';
+import type { RunResult } from '../core/runResult.ts';
+import type { HostDeadline } from '../core/hostDeadline.ts';
+import { hostTimeoutResult } from './hostTimeoutResult.ts';
 import type { SnippetNames } from '../environments/registry.ts';
 import { snippetNames } from '../environments/snippetNames.ts';
 
@@ -53,6 +55,8 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
       droppedLines: parsed.droppedLines ?? [],
       // A name of its own for each run of a snippet: nothing the snippet can read or compute derives it.
       hookSalt: randomBytes(16).toString('hex'),
+      // The completed program is generated from the lowered form: the snippet is parsed once.
+      keepLowered: true,
     });
     deadline.check('preparing the first run');
   } catch (error) {

@@ -1,6 +1,7 @@
-import { LlmBadResponse, LlmBudgetExhausted, LlmReplyTooLarge, LlmUnavailable, ProviderFailed, type SnipexecError } from '../errors.ts';
+import { LlmBadResponse, LlmBudgetExhausted, LlmReplyTooLarge, LlmUnavailable, ProviderFailed, type SnipexecError } from '../core/errors.ts';
 import { heuristicClassifier } from '../values/classifyHeuristic.ts';
-import { classifierFallback, type Degradation, type FallbackChoice, type ValueSource } from '../values/providers.ts';
+import { classifierFallback, type FallbackChoice, type ValueSource } from '../values/providers.ts';
+import type { Degradation } from '../core/runResult.ts';
 import { TRACE_FALLBACK } from '../values/trace/traceProvider.ts';
 import { isExhausted, type Exhausted, type Proposal, type ValueProvider, type ValueRequest } from '../values/types.ts';
 

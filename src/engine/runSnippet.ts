@@ -1,9 +1,12 @@
-import type { RunOptions, RunOptionsInput } from '../options.ts';
-import { withScenarioResults, type RunResult } from '../report/buildResult.ts';
+import type { RunOptions, RunOptionsInput } from '../core/options.ts';
+import { withScenarioResults } from './buildResult.ts';
+import type { RunResult } from '../core/runResult.ts';
 import { DefinitionBook } from './definitionBook.ts';
-import { renderDefinitions, type RenderedDefinitions } from './renderDefinitions.ts';
+import { renderDefinitions } from './renderDefinitions.ts';
+import { type RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
-import { explore, type Explored, type ScenarioFacts } from './explore.ts';
+import { explore, type ScenarioFacts } from './explore.ts';
+import type { Explored } from '../core/explored.ts';
 import { isFileElementId } from '../protocol/elementIds.ts';
 import { SnippetSession, type RunDependencies, type ScenarioRun } from './snippetSession.ts';
 

@@ -1,4 +1,4 @@
-import type { Trace, TraceTable, TraceView } from '../values/trace/trace.ts';
+import type { Trace, TraceTable, TraceView } from '../protocol/trace.ts';
 
 const MAX_LIST = 16;
 const LISTS = ['reads', 'writes', 'has', 'calls', 'constructs', 'hints', 'compared', 'arith', 'typeofs', 'instanceOf', 'promiseMethods', 'argProbes', 'tests'] as const;

@@ -1,3 +1,4 @@
+import type { EnvironmentFailure } from '../core/runResult.ts';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleGuest, type GuestBundle, type GuestBundleRequest } from '../sandbox/bundleGuest.ts';
@@ -6,11 +7,6 @@ import { npmPackageOf, type ModuleSearch } from './findInstalledModule.ts';
 import { moduleEnvironments, type ModuleUse } from './npmModules.ts';
 import { isRelativeSpecifier, projectModules } from './projectModules.ts';
 
-/** An environment that could not be built or loaded, for the snippet's result. */
-export interface EnvironmentFailure {
-  readonly name: string;
-  readonly message: string;
-}
 
 export interface LoadedEnvironments {
   /** Guest bundles in load order, for the sandbox to evaluate before the snippet. */

@@ -1,13 +1,12 @@
+import type { ModuleStatus } from '../core/runResult.ts';
 import { isBuiltin } from 'node:module';
-import { BundleFailed } from '../errors.ts';
+import { BundleFailed } from '../core/errors.ts';
 import { bundleGuest, type GuestBundle } from '../sandbox/bundleGuest.ts';
 import { OUTSIDE_PACKAGE } from '../sandbox/containModules.ts';
 import { findInstalledModule, nativeAddonIn, npmPackageOf, subpathLeavesPackage, type ModuleSearch } from './findInstalledModule.ts';
 
 export type { ModuleSearch } from './findInstalledModule.ts';
 
-/** Whether an installed module was bundled into the isolate, and if not, why the value generator stands in for it. */
-export type ModuleStatus = 'bundled' | 'not-installed' | 'not-pure' | 'too-large';
 
 /** One npm module a snippet loads, or one of its project's files (projectModules). */
 export interface ModuleUse {

@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { BundleFailed } from '../errors.ts';
+import { BundleFailed } from '../core/errors.ts';
 import { bundleGuest } from '../sandbox/bundleGuest.ts';
 import { OUTSIDE_PACKAGE } from '../sandbox/containModules.ts';
 import { MAX_MODULE_BUNDLE_BYTES, type ModuleEnvironments, type ModuleUse } from './npmModules.ts';

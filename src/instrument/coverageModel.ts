@@ -1,6 +1,6 @@
 import type * as t from '@babel/types';
+import type { BranchKind } from '../core/coverageDetail.ts';
 
-export type BranchKind = 'if' | 'cond-expr' | 'logical' | 'switch' | 'loop';
 export type HookKind =
   | 'global' | 'member' | 'call' | 'method-call' | 'new' | 'this' | 'destructure'
   | 'iterate' | 'await' | 'require' | 'import' | 'operator' | 'throw';

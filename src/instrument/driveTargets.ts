@@ -1,6 +1,6 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
-import { CALLBACK_CONVENTIONS } from '../values/trace/callbackConventions.ts';
+import { CALLBACK_CONVENTIONS } from '../protocol/callbackConventions.ts';
 import { traverse } from '../parse/stripTypes.ts';
 import { HOOKS, type HookName } from '../protocol/hooks.ts';
 import type { DriveKind, GuestDriveTarget } from '../protocol/runtime.ts';

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import _generate from '@babel/generator';
 import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
-import type { Lang } from '../options.ts';
+import type { Lang } from '../core/options.ts';
 import { stripTypes, traverse } from '../parse/stripTypes.ts';
 import { transformJsx } from '../parse/transformJsx.ts';
-import type { DeadlineCheck } from '../engine/hostDeadline.ts';
+import type { DeadlineCheck } from '../core/hostDeadline.ts';
 import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
@@ -44,6 +44,22 @@ export interface InstrumentedSnippet {
   readonly topLevelReturn: boolean;
   /** Generated-to-original positions, for the runtime to print stack frames as the original code's (stackPositions.ts). */
   readonly positions: readonly number[];
+  /** The snippet as lowered before instrumentation, when asked for (`keepLowered`). */
+  readonly lowered?: LoweredSnippet;
+}
+
+/**
+ * The snippet after the sandbox's rewrites (types erased, JSX lowered, syntax normalised) and before
+ * instrumentation: the completed program is generated from it (src/emit/buildProgram.ts), so a
+ * snippet is parsed and lowered once.
+ */
+export interface LoweredSnippet {
+  /** A copy of the lowered tree, without its `#!` line; instrumentation never touches it. */
+  readonly ast: t.File;
+  /** The snippet has a directive prologue ('use strict'). */
+  readonly directives: boolean;
+  /** The snippet holds syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
+  readonly rewrite: boolean;
 }
 
 export interface InstrumentOptions {
@@ -57,6 +73,8 @@ export interface InstrumentOptions {
   readonly deadline?: DeadlineCheck;
   /** Mixed into the hook's name (a random one per run of a snippet): the name is then derivable from nothing the snippet can read. */
   readonly hookSalt?: string;
+  /** Keep a copy of the lowered snippet (`lowered`), for the completed program. */
+  readonly keepLowered?: boolean;
 }
 
 /**
@@ -75,12 +93,15 @@ export function hookNameFor(source: string, secret = ''): string {
 /** Instruments a parsed snippet in place and generates the script the sandbox runs. */
 export function instrumentSnippet(ast: t.File, source: string, options: InstrumentOptions): InstrumentedSnippet {
   const check = (phase: string) => options.deadline?.check(phase);
+  // Read before the rewrites: what the snippet itself holds.
+  const kept = options.keepLowered ? { directives: ast.program.directives.length > 0, rewrite: needsRewrite(ast) } : undefined;
   if (options.lang === 'ts' || options.lang === 'tsx') stripTypes(ast);
   check('stripping types');
   if (options.lang === 'jsx' || options.lang === 'tsx' || containsJsx(ast)) transformJsx(ast);
   check('transforming JSX');
   normalizeSyntax(ast, options.deadline ? tickerOf(options.deadline, 'normalizing syntax') : undefined);
   check('normalizing syntax');
+  const lowered = kept && { ...kept, ast: loweredCopy(ast) };
   const shownHook = hookNameFor(source);
   const hook = options.hookSalt === undefined ? shownHook : hookNameFor(source, options.hookSalt);
   const topLevelReturn = hasTopLevelReturn(ast);
@@ -120,7 +141,26 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const output = generate(generated, { comments: false, compact: false, sourceMaps: true, sourceFileName: 'snippet' });
   // The decoded mappings are on the result, though @babel/generator's types leave them out.
   const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
-  return { code: output.code, hook, shownHook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions };
+  return { code: output.code, hook, shownHook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions, ...(lowered ? { lowered } : {}) };
+}
+
+/** A copy of the lowered tree for the completed program: a `#!` line becomes nothing there, since the definitions come first. */
+function loweredCopy(ast: t.File): t.File {
+  const program = t.cloneNode(ast.program, true);
+  program.interpreter = null;
+  return t.file(program);
+}
+
+/** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
+export function needsRewrite(ast: t.File): boolean {
+  let found = false;
+  // A fast walk (no paths, no scope crawl): the rewrites, when needed, build their own.
+  t.traverseFast(ast, (n) => {
+    if (!t.isImportDeclaration(n) && !t.isExportDeclaration(n) && !t.isJSX(n) && !t.isDecorator(n)) return undefined;
+    found = true;
+    return t.traverseFast.stop;
+  });
+  return found;
 }
 
 /** A traversal's state with the deadline's check, called on every node. */

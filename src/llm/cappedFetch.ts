@@ -1,4 +1,4 @@
-import { LlmReplyTooLarge } from '../errors.ts';
+import { LlmReplyTooLarge } from '../core/errors.ts';
 
 /**
  * A fetch for the OpenAI client that reads at most `maxBytes` of a reply body: a larger one (by

@@ -1,7 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
-import { LlmBadResponse, LlmReplyTooLarge, LlmUnavailable } from '../errors.ts';
+import { LlmBadResponse, LlmReplyTooLarge, LlmUnavailable } from '../core/errors.ts';
 import { cappedFetch } from './cappedFetch.ts';
 import type { LlmOptions } from './llmOptions.ts';
 import type { CachedReply } from './responseCache.ts';

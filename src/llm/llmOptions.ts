@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LlmNotConfigured } from '../errors.ts';
+import { LlmNotConfigured } from '../core/errors.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 

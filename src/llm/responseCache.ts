@@ -1,4 +1,4 @@
-import { writeFileAtomically } from '../writeFileAtomically.ts';
+import { writeFileAtomically } from '../core/writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

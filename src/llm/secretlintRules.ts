@@ -1,5 +1,5 @@
 import { rules as recommended } from '@secretlint/secretlint-rule-preset-recommend';
-import { SnipexecError } from '../errors.ts';
+import { SnipexecError } from '../core/errors.ts';
 import type { Finding } from './secretRules.ts';
 
 /**

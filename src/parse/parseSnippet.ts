@@ -1,11 +1,11 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import * as t from '@babel/types';
-import { SyntaxRepairFailed, UnreadableInput } from '../errors.ts';
-import type { Lang } from '../options.ts';
+import { SyntaxRepairFailed, UnreadableInput } from '../core/errors.ts';
+import type { Lang } from '../core/options.ts';
 import { REPAIRS } from './repairSnippet.ts';
 import { checkSnippetSize, SNIPPET_LIMITS, type SnippetLimits } from './snippetSize.ts';
 import { traverse } from './stripTypes.ts';
-import type { DeadlineCheck } from '../engine/hostDeadline.ts';
+import type { DeadlineCheck } from '../core/hostDeadline.ts';
 
 export interface ParsedSnippet {
   readonly ast: t.File;

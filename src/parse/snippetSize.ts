@@ -1,5 +1,5 @@
 import * as t from '@babel/types';
-import { UnreadableInput } from '../errors.ts';
+import { UnreadableInput } from '../core/errors.ts';
 
 /**
  * The structural limits of a snippet, past which it is refused before instrumentation. Host work

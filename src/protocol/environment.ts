@@ -7,7 +7,7 @@
  * is reachable from nowhere else (no global names it).
  */
 
-import type { ValueOutcome } from './runtime.ts';
+import type { ValueOutcome } from '../core/explored.ts';
 
 /** What the runtime gives an environment's `setup`, inside the isolate. */
 export interface EnvironmentHost {

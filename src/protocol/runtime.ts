@@ -4,7 +4,11 @@
  * drives the run with, the messages that cross the bridge, and the report the runtime hands
  * back. Imported by both sides; holds types and constants only.
  */
-import type { TraceTable } from '../values/trace/trace.ts';
+import type { TraceTable } from './trace.ts';
+import type { ValueOutcome } from '../core/explored.ts';
+
+/** Exploration's outcomes travel to the guest: it reads the type from here, since the guest imports protocol only. */
+export type { ValueOutcome };
 
 /**
  * How injected functions run the callbacks they are given (the host's CALLBACK_CONVENTIONS,
@@ -196,12 +200,6 @@ export interface RuntimeReport {
   readonly tainted?: readonly string[];
 }
 
-/**
- * The other outcome exploration asks of an injected value, by element id: an iterable that is
- * `empty`; a function that throws (`throw`) or returns a rejected promise (`reject`); an error-first
- * callback (a callback's element id, `fs.readFile#cb1`) called with an error (`error`).
- */
-export type ValueOutcome = 'empty' | 'throw' | 'reject' | 'error';
 
 /** The report as the runtime serialises it: the counters are not in it (the host reads them from shared memory). */
 export type GuestReport = Omit<RuntimeReport, 'statements' | 'branches'>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGS } from '../options.ts';
+import { LANGS } from '../core/options.ts';
 import { jobLlmSchema, jobRunSchema } from './jobTrust.ts';
 
 /** The version of the job payload; a worker answers a job of another version with an error row. */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { LlmFlags } from '../llm/llmOptions.ts';
-import { runOptionsSchema, type RunOptions, type RunOptionsInput } from '../options.ts';
+import { runOptionsSchema, type RunOptions, type RunOptionsInput } from '../core/options.ts';
 
 /**
  * What a worker takes from a job, and nothing more. Anyone who can write to the run's Redis can

@@ -1,4 +1,4 @@
-import { SnipexecError } from '../errors.ts';
+import { SnipexecError } from '../core/errors.ts';
 
 /** The Redis server of `--queue` could not be reached (or the URL is not one): nothing was enqueued. */
 export class QueueUnreachable extends SnipexecError {

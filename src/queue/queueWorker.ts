@@ -2,12 +2,12 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { runOne, internalErrorResult } from '../batch/runBatch.ts';
-import type { BatchRow } from '../batch/summarize.ts';
+import type { BatchRow } from '../core/batchSummary.ts';
 import type { RunDependencies } from '../engine/runSnippet.ts';
 import { llmOptionsFromEnv, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
-import type { RunResult } from '../report/buildResult.ts';
-import type { RunOptionsInput } from '../options.ts';
+import type { RunResult } from '../core/runResult.ts';
+import type { RunOptionsInput } from '../core/options.ts';
 import { jobPayloadSchema, queueName, type JobPayload } from './jobPayload.ts';
 import { llmFlagsForJob, runOptionsForJob, signatureHolds } from './jobTrust.ts';
 import { RedisBudget } from './redisBudget.ts';
@@ -116,6 +116,6 @@ function dependencies(payload: JobPayload, redis: Redis, environments: Map<strin
 
 /** A result as a row of --out: the programs stay out, as in a local batch. */
 export function toRow(id: string, result: RunResult): BatchRow {
-  const { program: _program, types: _types, ...json } = result;
+  const { program: _program, types: _types, detail: _detail, ...json } = result;
   return { id, ...json };
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { LlmBudgetExhausted } from '../errors.ts';
+import { LlmBudgetExhausted } from '../core/errors.ts';
 import type { BatchBudget } from '../llm/llmSession.ts';
 
 /**

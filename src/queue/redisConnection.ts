@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { InvalidOptions } from '../errors.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import { QueueUnreachable } from './queueErrors.ts';
 
 /** Told when the connection to Redis is lost (once per outage) and when it is back. */

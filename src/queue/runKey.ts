@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RunOptions } from '../options.ts';
+import type { RunOptions } from '../core/options.ts';
 import type { LlmOptions } from '../llm/llmOptions.ts';
 
 /**

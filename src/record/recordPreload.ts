@@ -1,11 +1,11 @@
-import { writeFileAtomically } from '../writeFileAtomically.ts';
+import { writeFileAtomically } from '../core/writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { BundleFailed } from '../errors.ts';
-import { siblingModule } from '../moduleFile.ts';
+import { BundleFailed } from '../core/errors.ts';
+import { siblingModule } from '../core/moduleFile.ts';
 import { cacheDir, isFileInput } from '../sandbox/bundleGuest.ts';
 
 /** The preload's source: recordHooks.ts (recordHooks.js when snipexec runs from its build) and what it imports. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { CorruptTrace, UnusableProgram } from '../errors.ts';
+import { CorruptTrace, UnusableProgram } from '../core/errors.ts';
 import { TRACE_VERSION, traceFileFor, type CallTrace } from './callTrace.ts';
 import { formatTrace } from './formatTrace.ts';
 import { PROGRAM_EXTENSIONS, programDirectory } from './programHooks.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidOptions } from '../errors.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import type { CoverageTotals } from './istanbulCoverage.ts';
 
 /** Minimum coverage percentages (`--check-coverage --lines N --branches N --functions N`); a missing one is not checked. */

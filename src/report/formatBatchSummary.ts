@@ -1,4 +1,4 @@
-import type { BatchRunSummary } from '../batch/runBatch.ts';
+import type { BatchRunSummary } from '../core/batchSummary.ts';
 import { describeLlmUsage } from './formatHuman.ts';
 
 /**

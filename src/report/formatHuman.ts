@@ -1,6 +1,6 @@
 import { painter } from './paint.ts';
 import { terminalLine as line1, terminalText as text } from './terminalText.ts';
-import type { RunResult } from './buildResult.ts';
+import type { RunResult } from '../core/runResult.ts';
 
 /**
  * The human report: the snippet with each measured line marked, definitions, console, errors.

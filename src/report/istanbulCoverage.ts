@@ -5,10 +5,9 @@ import libCoverage from 'istanbul-lib-coverage';
 import libReport from 'istanbul-lib-report';
 import reports from 'istanbul-reports';
 import { z } from 'zod';
-import { InvalidOptions } from '../errors.ts';
-import type { RunResult } from './buildResult.ts';
-import type { BranchKind } from '../instrument/coverageModel.ts';
-import type { CoverageDetail } from './coverageDetail.ts';
+import { InvalidOptions } from '../core/errors.ts';
+import type { RunResult } from '../core/runResult.ts';
+import type { BranchKind, CoverageDetail } from '../core/coverageDetail.ts';
 
 export const COVERAGE_REPORTERS = ['text', 'text-summary', 'lcov', 'html', 'json', 'json-summary'] as const;
 export type CoverageReporter = (typeof COVERAGE_REPORTERS)[number];
@@ -92,7 +91,7 @@ const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
  * marks no more than the start line of a statement anyway.
  */
 export function fileCoverageOf(path: string, code: string, result: RunResult): libCoverage.FileCoverageData | undefined {
-  const detail: CoverageDetail | undefined = result.coverageDetail;
+  const detail: CoverageDetail | undefined = result.detail?.coverage;
   if (!detail) return undefined;
   const lines = code.split(LINE_BREAK);
   const range = (line: number, column: number): libCoverage.Range => ({

@@ -1,4 +1,4 @@
-import type { RunStatus } from './buildResult.ts';
+import type { RunStatus } from '../core/runResult.ts';
 
 /** Every status a run can end with (RunStatus), for flags that name them (`batch --fail-on`). */
 export const RUN_STATUSES = ['completed', 'stopped', 'pending', 'syntax-error', 'timeout', 'host-timeout', 'memory-limit', 'internal-error'] as const satisfies readonly RunStatus[];

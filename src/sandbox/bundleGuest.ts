@@ -1,11 +1,11 @@
-import { writeFileAtomically } from '../writeFileAtomically.ts';
+import { writeFileAtomically } from '../core/writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { BundleFailed } from '../errors.ts';
+import { BundleFailed } from '../core/errors.ts';
 import { containModules, metafileOutside, projectOutside } from './containModules.ts';
 
 export interface GuestBundleRequest {

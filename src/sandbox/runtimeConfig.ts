@@ -3,7 +3,7 @@
  * protocol both sides share (src/protocol/runtime.ts).
  */
 import type { RequestKind } from '../protocol/runtime.ts';
-import type { ElementKind } from '../values/types.ts';
+import type { ElementKind } from '../core/categories.ts';
 
 export type { RuntimeConfig, RuntimeReport } from '../protocol/runtime.ts';
 

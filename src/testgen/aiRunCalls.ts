@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { siblingModule } from '../moduleFile.ts';
+import { siblingModule } from '../core/moduleFile.ts';
 import type { CallOutcome, DriverMessage } from './aiReportCalls.ts';
 import type { TestPlan } from './planCalls.ts';
 import { renderCallScript, type TestFileInput } from './renderTestFile.ts';

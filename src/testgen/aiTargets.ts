@@ -1,4 +1,4 @@
-import type { FunctionForInputs } from '../llm/proposeInputs.ts';
+import type { FunctionForInputs } from './proposeInputs.ts';
 import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../record/callTrace.ts';
 import type { AiSkipKind } from './aiSkips.ts';
 import { planCalls } from './planCalls.ts';

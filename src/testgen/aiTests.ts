@@ -1,9 +1,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { InvalidOptions, LlmBadResponse, LlmBudgetExhausted, LlmUnavailable } from '../errors.ts';
+import { InvalidOptions, LlmBadResponse, LlmBudgetExhausted, LlmUnavailable } from '../core/errors.ts';
 import type { LlmEnvironment } from '../llm/llmSession.ts';
-import { proposeInputs } from '../llm/proposeInputs.ts';
+import { proposeInputs } from './proposeInputs.ts';
 import type { CallRecord, CallTrace } from '../record/callTrace.ts';
 import { SecretScanner } from '../record/redactEnvValues.ts';
 import { snapshotValue } from '../record/snapshotValue.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CorruptTrace } from '../errors.ts';
+import { CorruptTrace } from '../core/errors.ts';
 import { CALL_KINDS, SERIALIZATIONS, TRACE_VERSION, type CallKind, type CallRecord, type CallTrace, type Serialization, type Snapshot } from '../record/callTrace.ts';
 import { lineAt, scanJson } from './jsonPositions.ts';
 

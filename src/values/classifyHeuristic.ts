@@ -1,6 +1,7 @@
 import type { Usage } from '../instrument/usage.ts';
 import { platformValue, reveals } from './apiTypes/platformTypes.ts';
-import type { Category, TypeClassifier, ValueRequest } from './types.ts';
+import type { TypeClassifier, ValueRequest } from './types.ts';
+import type { Category } from '../core/categories.ts';
 
 /** Ranked categories for an element, from how the syntax uses it and from its name. */
 export function rankCategories(usage: Usage, name: string): Category[] {

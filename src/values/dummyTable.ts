@@ -1,5 +1,6 @@
-import { jsString } from '../emit/sourceText.ts';
-import type { Category, Proposal } from './types.ts';
+import { jsString } from '../core/sourceText.ts';
+import type { Proposal } from './types.ts';
+import type { Category } from '../core/categories.ts';
 
 /** Source of the helpers the dummy table uses; prepended to `--emit` output when referenced. */
 export const HELPERS_SOURCE = `function __snipexec_dummy(label) {

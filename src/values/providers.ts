@@ -1,9 +1,11 @@
-import type { Mode } from '../options.ts';
-import { InvalidOptions } from '../errors.ts';
+import type { Degradation } from '../core/runResult.ts';
+import type { Mode } from '../core/options.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import { heuristicClassifier } from './classifyHeuristic.ts';
 import { dummyFor } from './dummyTable.ts';
 import { traceProvider } from './trace/traceProvider.ts';
-import type { Category, Proposal, TypeClassifier, ValueProvider, ValueRequest } from './types.ts';
+import type { Proposal, TypeClassifier, ValueProvider, ValueRequest } from './types.ts';
+import type { Category } from '../core/categories.ts';
 
 /** `none`: nothing is injected, the "as is" baseline. */
 export const noneProvider: ValueProvider = {
@@ -36,8 +38,6 @@ export interface FallbackChoice {
   readonly proposal?: Proposal;
 }
 
-/** Why a snippet's values came from a stand-in source: the result's `degraded` field. */
-export type Degradation = 'llm-unavailable';
 
 export interface ValueSource {
   readonly provider: ValueProvider;

@@ -1,16 +1,7 @@
+import type { Category, ElementKind } from '../core/categories.ts';
 import type { HookSite } from '../instrument/coverageModel.ts';
 import type { Usage } from '../instrument/usage.ts';
-import type { Trace, TraceView } from './trace/trace.ts';
-
-/** Value categories of the dummy table; `Dummy` absorbs any operation and is the last resort. */
-export const CATEGORIES = [
-  'undefined', 'null', 'boolean', 'number', 'string', 'array', 'tuple', 'object', 'function', 'class', 'promise',
-  'Map', 'Set', 'Date', 'RegExp', 'Error', 'element', 'Dummy',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** What a missing element is: a free name, the top-level `this`, a member, a call's result, a module, a part of a value. */
-export type ElementKind = 'global' | 'receiver' | 'member' | 'return' | 'module' | 'part' | 'callee' | 'constructor' | 'iterable' | 'destructure' | 'argument' | 'environment';
+import type { Trace, TraceView } from '../protocol/trace.ts';
 
 /** One failed proposal, fed back to the provider on the next attempt. */
 export interface FailedAttempt {

@@ -6,7 +6,7 @@
  */
 import { callbackElementId } from '../../protocol/elementIds.ts';
 import type { CallbackConventionsConfig } from '../../protocol/runtime.ts';
-import type { CallbackRecord, CallRecord, Trace } from '../../values/trace/trace.ts';
+import type { CallbackRecord, CallRecord, Trace } from '../../protocol/trace.ts';
 import { addTimer } from './clock.ts';
 import { exec, isIdentifierName, list, push, put, rec, splitOn, test } from './ownData.ts';
 import type { Dyn } from './primordials.ts';

@@ -3,7 +3,7 @@
  * and `await`, array patterns, comparisons and arithmetic. Each is recorded in the probe's trace,
  * then answered so that the code goes on (the answer the instrumenter prefers, where it knows one).
  */
-import type { OperandRecord } from '../../values/trace/trace.ts';
+import type { OperandRecord } from '../../protocol/trace.ts';
 import { isInjected, ownerOf } from './elements.ts';
 import { arithmetic } from './operators.ts';
 import { ownSpecies } from './native.ts';

@@ -6,7 +6,7 @@
  */
 import { failureMessage, LISTED_KEY, thrownElementId } from '../../protocol/elementIds.ts';
 import type { ValueOutcome } from '../../protocol/runtime.ts';
-import type { Trace } from '../../values/trace/trace.ts';
+import type { Trace } from '../../protocol/trace.ts';
 import { childId, register } from './elements.ts';
 import { recordCall, runCallbacks } from './probeCallbacks.ts';
 import { cut, exec, list, push, rec } from './ownData.ts';

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UnusableFile } from '../../errors.ts';
-import type { RunResult } from '../buildResult.ts';
+import { UnusableFile } from '../../core/errors.ts';
+import type { RunResult } from '../../core/runResult.ts';
 import { renderRunHtml } from './runPage.ts';
 import { indexRowOf, renderBatchIndex, type BatchIndexRow } from './batchIndex.ts';
 import { htmlPageName } from './pageName.ts';

@@ -1,4 +1,4 @@
-import type { RunResult, RunStatus } from '../buildResult.ts';
+import type { RunResult, RunStatus } from '../../core/runResult.ts';
 import { coverageHistogram } from './coveragePlot.ts';
 import { percent } from './percent.ts';
 import { html, type Html } from './escapeHtml.ts';

@@ -1,4 +1,4 @@
-import type { Injection, ReportedError, RunResult } from '../buildResult.ts';
+import type { Injection, ReportedError, RunResult } from '../../core/runResult.ts';
 import { describeLlmUsage } from '../formatHuman.ts';
 import { sourceLines } from '../sourceLines.ts';
 import { percent } from './percent.ts';

@@ -1,4 +1,4 @@
-import type { Category } from '../types.ts';
+import type { Category } from '../../core/categories.ts';
 import type { ApiCategory, ApiKind } from './apiKinds.ts';
 import { API_INSTANCE_ROWS, API_TYPE_ROWS } from './apiTypeTable.ts';
 

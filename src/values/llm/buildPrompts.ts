@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ChatMessage } from '../../llm/chatTransport.ts';
 import { countTokens } from '../../llm/countTokens.ts';
-import type { ElementKind, FailedAttempt, ValueRequest } from '../types.ts';
+import type { FailedAttempt, ValueRequest } from '../types.ts';
+import type { ElementKind } from '../../core/categories.ts';
 import { describeUsage, recordedBlock } from './describeUsage.ts';
 import { CLASSIFIER_BUDGET, clipToTokens, GENERATOR_BUDGET, linesAround, type PromptBudget } from './promptBudget.ts';
 

@@ -1,5 +1,5 @@
 import * as t from '@babel/types';
-import type { Category } from '../types.ts';
+import type { Category } from '../../core/categories.ts';
 import type { DefinitionForm } from './extractDefinition.ts';
 import { sameReference } from './keepDefinition.ts';
 

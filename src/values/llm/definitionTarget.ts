@@ -1,5 +1,5 @@
 import * as t from '@babel/types';
-import type { ElementKind } from '../types.ts';
+import type { ElementKind } from '../../core/categories.ts';
 
 /** The element a reply must define: its access path id, its last key and its kind (a ValueRequest's `element`, `name`, `kind`). */
 export interface ExtractTarget {

@@ -1,6 +1,6 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { OBJECT_KEYS } from '../apiTypes/platformTypes.ts';
-import { memberId, type CallRecord, type Trace, type TraceView } from '../trace/trace.ts';
+import { memberId, type CallRecord, type Trace, type TraceView } from '../../protocol/trace.ts';
 import { countTokens } from '../../llm/countTokens.ts';
 import { clipToTokens, nearestFirst } from './promptBudget.ts';
 

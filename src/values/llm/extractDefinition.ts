@@ -3,7 +3,7 @@ import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import { ISOLATE_GLOBALS } from '../../instrument/visitor.ts';
 import { traverse } from '../../parse/stripTypes.ts';
-import type { Category } from '../types.ts';
+import type { Category } from '../../core/categories.ts';
 import { parseCode, replyCode, unfencedCode, type CodeBlock } from './codeBlocks.ts';
 import { categoryOf, valueNode } from './definitionCategory.ts';
 import { ELEMENT, ELEMENT_ONLY, howToDefine, shapeOf, withoutNodePrefix, type ElementPath, type ExtractTarget, type TargetShape } from './definitionTarget.ts';

@@ -1,10 +1,11 @@
-import { LlmBudgetExhausted, LlmReplyTooLarge, LlmUnavailable } from '../../errors.ts';
+import { LlmBudgetExhausted, LlmReplyTooLarge, LlmUnavailable } from '../../core/errors.ts';
 import type { LlmSession } from '../../llm/llmSession.ts';
 import { heuristicClassifier } from '../classifyHeuristic.ts';
 import { classifierFallback, type FallbackChoice, type ValueSource } from '../providers.ts';
-import { isUsed } from '../trace/trace.ts';
+import { isUsed } from '../../protocol/trace.ts';
 import { traceFallbackProvider, traceProvider } from '../trace/traceProvider.ts';
-import { isExhausted, type Category, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
+import { isExhausted, type Exhausted, type FailedAttempt, type Proposal, type TypeClassifier, type ValueProvider, type ValueRequest } from '../types.ts';
+import type { Category } from '../../core/categories.ts';
 import { assignMessages, classifierMessages, fixMessages } from './buildPrompts.ts';
 import { extractDefinition } from './extractDefinition.ts';
 import { parseCategory } from './parseCategory.ts';

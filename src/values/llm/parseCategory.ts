@@ -1,4 +1,4 @@
-import { CATEGORIES, type Category } from '../types.ts';
+import { CATEGORIES, type Category } from '../../core/categories.ts';
 
 /**
  * Words and phrases a model uses for each category, besides the category names themselves. A

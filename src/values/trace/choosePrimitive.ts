@@ -1,6 +1,6 @@
 import type { Usage } from '../../instrument/usage.ts';
 import type { TraceFacts } from './inferCategory.ts';
-import { memberId, type OperandRecord, type TraceView } from './trace.ts';
+import { memberId, type OperandRecord, type TraceView } from '../../protocol/trace.ts';
 
 // Strings that naming conventions suggest, so the code sees a value of the kind it expects.
 const STRING_BY_NAME: readonly [RegExp, string][] = [

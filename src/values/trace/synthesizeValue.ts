@@ -1,13 +1,15 @@
 import type { Usage } from '../../instrument/usage.ts';
-import { failureSource, jsString } from '../../emit/sourceText.ts';
+import { jsString } from '../../core/sourceText.ts';
+import { failureSource } from '../failureSource.ts';
 import { callbackElementId, jsonElementId, LISTED_KEY, thrownElementId } from '../../protocol/elementIds.ts';
 import { dummyFor, identifierFrom } from '../dummyTable.ts';
-import type { Category, Proposal } from '../types.ts';
-import { CALLBACK_CONVENTIONS } from './callbackConventions.ts';
+import type { Proposal } from '../types.ts';
+import type { Category } from '../../core/categories.ts';
+import { CALLBACK_CONVENTIONS } from '../../protocol/callbackConventions.ts';
 import { chooseBoolean, chooseLength, chooseNumber, chooseString } from './choosePrimitive.ts';
 import { FUNCTION_KEYS, OBJECT_KEYS } from '../apiTypes/platformTypes.ts';
 import type { TraceFacts } from './inferCategory.ts';
-import { isUsed, memberId, type CallbackRecord, type Trace, type TraceView } from './trace.ts';
+import { isUsed, memberId, type CallbackRecord, type Trace, type TraceView } from '../../protocol/trace.ts';
 
 const SYNC_CALLBACKS = new Set<string>([...CALLBACK_CONVENTIONS.elementWise, ...CALLBACK_CONVENTIONS.sync]);
 const IDENT = /^[A-Za-z_$][\w$]*$/;

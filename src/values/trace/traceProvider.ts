@@ -2,7 +2,7 @@ import { forcedByPlatform } from '../apiTypes/platformTypes.ts';
 import type { Proposal, ValueProvider, ValueRequest } from '../types.ts';
 import { factsOf, inferCategories } from './inferCategory.ts';
 import { synthesize } from './synthesizeValue.ts';
-import { isUsed } from './trace.ts';
+import { isUsed } from '../../protocol/trace.ts';
 
 const PROBE: Proposal = { source: '', refs: [], category: 'Dummy', probe: true };
 

@@ -1,143 +1,29 @@
-import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
-import type { RenderedDefinitions } from '../engine/renderDefinitions.ts';
-import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
-import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
+import type { DrivenCall, EnvironmentFailure, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
+import type { Explored, ValueOutcome } from '../core/explored.ts';
+import type { CoverageDetail } from '../core/coverageDetail.ts';
+import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
+import { runDetail, withScenarios, type RunDetail } from '../core/runDetail.ts';
+import { nullThrows } from '../core/errors.ts';
+import type { Definition, DefinitionBook } from './definitionBook.ts';
+import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
-import { coverageDetail, withCoverageDetail, type CoverageDetail } from './coverageDetail.ts';
-import { buildProgram, withTypedProgram, type ProgramParts } from '../emit/buildProgram.ts';
+import { coverageDetail } from './coverageDetail.ts';
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
+import { buildProgram, programLayout, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
 import { programEnvironments } from '../emit/environmentPreamble.ts';
 import { drivenArguments } from '../emit/drivenCalls.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
-import type { DriveRecord, ValueOutcome } from '../protocol/runtime.ts';
-import type { Explored } from '../engine/explore.ts';
-import type { Category, ElementKind } from '../values/types.ts';
-import type { Degradation } from '../values/providers.ts';
-import { NO_LLM_USAGE, type LlmUsage } from '../llm/llmSession.ts';
-import type { EnvironmentFailure } from '../environments/loadEnvironments.ts';
-import { moduleBundleName, type ModuleStatus, type ModuleUse } from '../environments/npmModules.ts';
+import type { DriveRecord } from '../protocol/runtime.ts';
+import { moduleBundleName, type ModuleUse } from '../environments/npmModules.ts';
 
-export type RunStatus = 'completed' | 'stopped' | 'pending' | 'syntax-error' | 'timeout' | 'host-timeout' | 'memory-limit' | 'internal-error';
-
-export interface Injection {
-  readonly element: string;
-  readonly kind: ElementKind;
-  readonly category: Category;
-  /** The definition as a statement of the `--emit`ted program. */
-  readonly source: string;
-  readonly provider: string;
-  readonly attempts: number;
-  /** False only for the universal Dummy, which stands for anything. */
-  readonly concrete: boolean;
-  /** The snippet line where the code first asked for it (for a part of a value, its owner's line when the code never reached the part itself); absent when no line did. */
-  readonly line?: number;
-}
-
-/** An npm module the snippet loads (README "Installed modules"), or a file of its project it imports (`--project`). */
-export interface ReportedModule {
-  readonly specifier: string;
-  /** The installed version, from its package.json. */
-  readonly version?: string;
-  /** `module` when the real installed module ran in the sandbox; otherwise the value generator stood in for it (see `injections`). */
-  readonly provider?: 'module';
-  readonly status: ModuleStatus;
-  /** Why it was not used: a native addon, a Node built-in it needs, the bundler's error, its size, an error while it loaded. */
-  readonly reason?: string;
-}
-
-export interface ReportedError {
-  readonly type: string;
-  readonly message: string;
-  readonly line: number;
-  readonly column: number;
-  /** Whose fault: the snippet's own code, an injected value, the sandbox, or a value provider (an LLM endpoint). */
-  readonly attribution: 'injected' | 'snippet' | 'environment' | 'sandbox' | 'provider';
-  /** The snippet threw it itself (`throw new TypeError(…)`), rather than an operation failing. */
-  readonly explicit?: boolean;
-  /** The injected element whose value caused it, when attribution is `injected`. */
-  readonly culprit?: string;
-  /** The snippet caught it itself: it did not stop the run. Only errors its own code raised on its own values. */
-  readonly caught?: true;
-  /** Raised by drive's call of this target (`drives`); the run went on to the next one. */
-  readonly drive?: string;
-}
-
-/** A call drive made to a function, method, getter, setter or constructor nothing called. */
-export interface DrivenCall {
-  /** The target: `f`, `Class.method`, `Game.prototype.restart`, `outer.inner`, `<anonymous>@12`. */
-  readonly target: string;
-  /** Where it is defined. */
-  readonly line: number;
-  /** Its arguments as source (the learnt values' definitions). */
-  readonly args: readonly string[];
-  /** `timeout`: the run ran out of time before it settled; `pending`: an async call that never settled. */
-  readonly outcome: 'returned' | 'threw' | 'exited' | 'timeout' | 'pending';
-  readonly error?: { readonly type: string; readonly message: string };
-}
-
-/** The JSON result of one snippet; the schema the README documents. */
-export interface RunResult {
-  readonly status: RunStatus;
-  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[] };
-  readonly branches: { total: number; covered: number };
-  readonly lineCoverage: number;
-  readonly branchCoverage: number;
-  readonly fullyExecuted: boolean;
-  readonly injections: Injection[];
-  readonly errors: ReportedError[];
-  readonly stdout: string;
-  readonly runs: number;
-  readonly llmCalls: LlmUsage;
-  /**
-   * Set when the values came from a stand-in source: `llm-unavailable` when the LLM endpoint
-   * failed and the offline trace generator's values (`trace-fallback`) were used; the error is in `errors`.
-   */
-  readonly degraded?: Degradation;
-  readonly elapsedMs: number;
-  readonly lang?: string;
-  readonly repairs?: string[];
-  /** The completed program: definitions, then the snippet. Not part of `--json` output. */
-  readonly program?: string;
-  /**
-   * The completed program with its TypeScript types kept, for `--emit FILE.ts` (Node's type
-   * stripping runs it); computed on first read, not enumerable, so never in JSON output.
-   */
-  readonly typedProgram?: string;
-  /** TypeScript declarations inferred for the injected elements (`--types`). */
-  readonly types?: string;
-  /**
-   * The environments the snippet's names selected (README "Environments"): those that ran before
-   * it, and those that could not be built or loaded, with why. Absent when it needed none.
-   */
-  readonly environments?: { readonly loaded: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
-  /** The code an environment's exit (`process.exit(code)`) ended the run with; the `--emit`ted program exits with it too. */
-  readonly exitCode?: number;
-  /** The npm modules the snippet loads: bundled from where they are installed, or not, with why. Absent when it loads none. */
-  readonly modules?: readonly ReportedModule[];
-  /** The calls drive made, in order (README "Drive"). Absent when it made none. */
-  readonly drives?: readonly DrivenCall[];
-  /** Exploration (README "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
-  readonly explored?: Explored;
-  /**
-   * The results of the kept scenarios 2, 3, … (`explored.kept`, in order), each as if it were the
-   * only execution: its completed program (`--emit FILE --scenario K`), output, lines and errors.
-   * Not enumerable, so never in JSON output.
-   */
-  readonly scenarioResults?: readonly RunResult[];
-  /**
-   * The statement and branch counters behind `lines` and `branches`, at their positions in the
-   * snippet's own source, for istanbul reports (src/report/istanbulCoverage.ts). Not enumerable,
-   * so never in JSON output; absent on a syntax error.
-   */
-  readonly coverageDetail?: CoverageDetail;
-}
-
-/** The result with its kept scenarios' own results attached, out of JSON's reach. */
+/** The result with its kept scenarios' own results in its detail. */
 export function withScenarioResults(result: RunResult, scenarios: readonly RunResult[]): RunResult {
-  return Object.defineProperty(result, 'scenarioResults', { value: scenarios, enumerable: false });
+  return { ...result, detail: withScenarios(nullThrows(result.detail, 'a result with kept scenarios was built by buildResult'), scenarios) };
 }
 
 
@@ -215,8 +101,9 @@ export function buildResult(parts: ResultParts): RunResult {
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
   const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, drives: report?.drives ?? [], ...(parts.clock ? { clock: parts.clock } : {}), ...emittedEnvironments(parts) };
   const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
-  const detail = coverageDetail(map, report?.statements, report?.branches, coveredSet);
-  return withCoverageDetail(withTypedProgram({
+  const counters = coverageDetail(map, report?.statements, report?.branches, coveredSet);
+  const program = buildProgram(programParts);
+  return {
     status,
     lines: { total: measured.length, covered: covered.length, measured, uncovered },
     branches: { total: branchTotal, covered: branchCovered },
@@ -226,14 +113,25 @@ export function buildResult(parts: ResultParts): RunResult {
     fullyExecuted: status === 'completed' && uncovered.length === 0,
     injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
-    program: buildProgram(programParts),
+    program,
     types: inferDeclarations(book.defs),
     ...environmentsOf(parts),
     ...(report?.exit !== undefined ? { exitCode: report.exit } : {}),
     ...drivesOf(instrumented.driveTargets, report?.drives ?? [], rendered, execution?.status === 'timeout'),
     ...(parts.explored ? { explored: parts.explored } : {}),
     ...modulesOf(parts),
-  }, programParts), detail);
+    detail: detailOf(programParts, program, counters),
+  };
+}
+
+/** What the result carries beside its JSON: the counters, and the program's other forms, built when asked for. */
+function detailOf(parts: ProgramParts, program: string, coverage: CoverageDetail): RunDetail {
+  const typed = parts.parsed.lang === 'ts' || parts.parsed.lang === 'tsx';
+  return runDetail({
+    coverage,
+    typedProgram: () => (typed ? buildProgram(parts, 'ts') : program),
+    programLayout: (target) => programLayout(parts, typed ? target : 'js'),
+  });
 }
 
 /** The line an element was first asked for at, or its nearest owner's (the parts of a value the host defined), for the HTML report. */

@@ -1,39 +1,5 @@
-import { coveredLines, functionCounter, type BranchKind, type CoverageMap } from '../instrument/coverageModel.ts';
-import type { RunResult } from './buildResult.ts';
-
-/** A statement that decides its line's coverage, with its counter. Positions are 1-based, in the snippet's own source. */
-export interface StatementCount {
-  readonly line: number;
-  readonly column: number;
-  readonly count: number;
-}
-
-/** A branch point of the snippet, with one counter per outcome. */
-export interface BranchCount {
-  readonly line: number;
-  readonly column: number;
-  readonly kind: BranchKind;
-  readonly counts: readonly number[];
-}
-
-/** A function of the snippet, with how many times it was called. */
-export interface FunctionCount {
-  readonly name: string;
-  readonly line: number;
-  readonly column: number;
-  readonly count: number;
-}
-
-/**
- * The counters behind a result's `lines` and `branches`, with their positions in the snippet's own
- * source (injected code has no counters): what istanbul's statementMap and branchMap need. A line is
- * covered exactly when a statement here that starts on it has a count above 0.
- */
-export interface CoverageDetail {
-  readonly statements: readonly StatementCount[];
-  readonly branches: readonly BranchCount[];
-  readonly functions: readonly FunctionCount[];
-}
+import { coveredLines, functionCounter, type CoverageMap } from '../instrument/coverageModel.ts';
+import type { CoverageDetail, StatementCount } from '../core/coverageDetail.ts';
 
 /**
  * The detail of one execution. `covered` is the result's covered-line set, which may hold lines no
@@ -61,9 +27,4 @@ export function coverageDetail(
   }));
   const functions = (map.functions ?? []).map((f) => ({ name: f.name, line: f.line, column: f.column, count: statementCounts?.[functionCounter(map, f)] ?? 0 }));
   return { statements: detail, branches, functions };
-}
-
-/** Attaches the detail to a result: not enumerable, so JSON output never carries it. */
-export function withCoverageDetail(result: RunResult, detail: CoverageDetail): RunResult {
-  return Object.defineProperty(result, 'coverageDetail', { value: detail, enumerable: false });
 }

@@ -1,6 +1,6 @@
-import type { Definition } from '../engine/definitionBook.ts';
-import type { Category } from '../values/types.ts';
-import { commentText, jsString } from '../emit/sourceText.ts';
+import type { Definition } from './definitionBook.ts';
+import type { Category } from '../core/categories.ts';
+import { commentText, jsString } from '../core/sourceText.ts';
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const MAX_DEPTH = 8;

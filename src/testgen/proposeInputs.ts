@@ -1,5 +1,5 @@
 import type { CallRecord, Snapshot } from '../record/callTrace.ts';
-import type { LlmSession } from './llmSession.ts';
+import type { LlmSession } from '../llm/llmSession.ts';
 
 /** What the model is shown of one recorded function: never its source. */
 export interface FunctionForInputs {
