@@ -68,6 +68,11 @@ export class DefinitionBook {
   /** Elements a recording proxy stands for in the current run. */
   readonly probed = new Set<string>();
   readonly traces = new TraceStore();
+  /**
+   * Providers asked, definitions retried and host bugs met since the session last zeroed it: a run
+   * that left it at 0 answered every request from the definitions alone (SnippetSession's replays).
+   */
+  consulted = 0;
   /** Recording proxies injected over all runs, and learning runs. */
   probesInjected = 0;
   learningRuns = 0;
@@ -111,6 +116,7 @@ export class DefinitionBook {
 
   /** Keeps the first host bug for the result, and logs every one with its stack. */
   private hostBug(error: unknown): void {
+    this.consulted++;
     const err = error instanceof Error ? error : new Error(String(error));
     this.hostError ??= err;
     this.ctx.log.error({ err }, 'snipexec host bug while answering a value request');
@@ -131,6 +137,7 @@ export class DefinitionBook {
    * keeps the failures it reports. A host bug is thrown.
    */
   private async propose(def: Definition, request: ValueRequest): Promise<Proposal | undefined> {
+    this.consulted++;
     const proposal: Proposal | Exhausted | undefined = await this.broker.propose(request);
     if (isExhausted(proposal)) {
       def.attempts += proposal.attempts;
@@ -148,6 +155,7 @@ export class DefinitionBook {
 
   /** The fallback's proposal (`--mode llm`: the trace generator's value), or its category as the predefined dummy. */
   private async fallback(def: Definition, request: ValueRequest): Promise<Proposal> {
+    this.consulted++;
     const choice = await this.broker.fallback(request);
     def.fallbacks++;
     def.provider = `${choice.by}-fallback`;
@@ -306,6 +314,20 @@ export class DefinitionBook {
     return any;
   }
 
+  /**
+   * What a run's answers to the isolate depend on when no provider is asked: every definition as the
+   * prelude renders it and the bridge hands it out, and the held elements. Undefined while a
+   * recording proxy stands for one (its run is a learning run, never replayed).
+   */
+  answersKey(): string | undefined {
+    const defs: unknown[] = [];
+    for (const d of this.defs.values()) {
+      if (d.proposal.probe) return undefined;
+      defs.push([d.id, d.kind, d.parent ?? null, d.name, d.usageKey, d.proposal.source, d.proposal.refs]);
+    }
+    return JSON.stringify([defs, [...(this.ctx.held ?? [])]]);
+  }
+
   /** The definitions as they stand, to come back to when later attempts did worse. */
   snapshot(): Map<string, Definition> {
     return new Map([...this.defs].map(([id, d]) => [id, { ...d, history: [...d.history], rejected: [...d.rejected] }]));
@@ -371,6 +393,7 @@ export class DefinitionBook {
 
   /** Records the failure of the current definition and asks again, or falls back after maxAttempts. */
   private async retry(def: Definition, error: string, observed: Usage): Promise<Proposal | undefined> {
+    this.consulted++;
     if (def.proposal.probe) return undefined; // a recording proxy takes any operation; nothing to refine yet
     if (fixedOnPath(def.id, (id) => this.defs.get(id)?.proposal.category)) return undefined; // the platform's type is not refined
     def.history.push({ source: def.proposal.source, error, ...(def.proposal.code !== undefined ? { code: def.proposal.code } : {}) });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { counterCount } from '../instrument/coverageModel.ts';
@@ -47,6 +48,8 @@ export interface RunDependencies {
   readonly environments?: readonly GuestBundle[];
   /** How many of the leading `environments` may be evaluated into the startup snapshot, as the registry's are (0 when absent). */
   readonly environmentsInSnapshot?: number;
+  /** False: every run executes, none is replayed (Replays); how tests compare a session with and without. */
+  readonly replay?: boolean;
 }
 
 let envLlm: LlmEnvironment | undefined;
@@ -74,8 +77,9 @@ export class SnippetSession {
   private readonly values: ValueSource;
   private readonly llm: LlmSession | undefined;
   private readonly checker: DefinitionCheck | undefined;
+  private readonly replays: Replays | undefined;
 
-  private constructor(options: RunOptions, deadline: HostDeadline, prepared: PreparedSnippet, environments: LoadedEnvironments, values: ValueSource, log: Logger, llm: LlmSession | undefined) {
+  private constructor(options: RunOptions, deadline: HostDeadline, prepared: PreparedSnippet, environments: LoadedEnvironments, values: ValueSource, log: Logger, llm: LlmSession | undefined, replay: boolean) {
     this.options = options;
     this.deadline = deadline;
     this.environments = environments;
@@ -85,6 +89,7 @@ export class SnippetSession {
     this.parsed = prepared.parsed;
     this.instrumented = prepared.instrumented;
     this.config = runtimeConfig(this.instrumented, options);
+    this.replays = replay ? new Replays() : undefined;
     // An LLM's definitions are checked by execution, within their own budget, before the snippet runs with them.
     this.checker = llm && definitionChecker({
       hook: this.instrumented.hook, config: { ...this.config, drive: false }, environments, memoryLimitMb: options.memoryLimitMb,
@@ -123,7 +128,7 @@ export class SnippetSession {
     }
     values ??= valueSourceFor(options.mode);
     const log = deps.logger ?? llm?.log ?? deps.llm?.log ?? pino({ level: 'silent' });
-    return new SnippetSession(options, deadline, prepared, environments, values, log, llm);
+    return new SnippetSession(options, deadline, prepared, environments, values, log, llm, deps.replay !== false);
   }
 
   /** A fresh book of definitions; `held` elements keep the values they are given (BookContext.held). */
@@ -137,7 +142,7 @@ export class SnippetSession {
 
   /** One scenario: learning runs, then the measured run (runScenario). */
   run(config: RuntimeConfig, book: DefinitionBook, options: RunOptions = this.options, promising?: (report: RuntimeReport) => boolean): Promise<ScenarioRun> {
-    return runScenario(this.instrumented, config, this.environments, book, options, this.deadline, this.log, promising);
+    return runScenario(this.instrumented, config, this.environments, book, options, this.deadline, this.log, promising, this.replays);
   }
 
   /** The JSON result of a measured run with the definitions it used; `final` counts the LLM calls so far in it. */
@@ -161,6 +166,7 @@ export interface ScenarioRun {
   readonly last: ExecutionResult | undefined;
   /** The definitions it ran with. */
   readonly ranWith: ReturnType<DefinitionBook['snapshot']>;
+  /** The runs executed in an isolate; a replayed one (Replays) is not. */
   readonly runs: number;
   /** The answers recording proxies gave at decisions in the learning runs, first seen (what exploration flips). */
   readonly answers: Readonly<Record<string, boolean>>;
@@ -175,7 +181,20 @@ export interface ScenarioRun {
  * One scenario: runs the snippet in a fresh isolate as often as new elements are injected, up to
  * `maxRuns`, and reports the last measured run, which starts with every definition already in place.
  */
-async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger, promising?: (report: RuntimeReport) => boolean): Promise<ScenarioRun> {
+async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger, promising?: (report: RuntimeReport) => boolean, replays?: Replays): Promise<ScenarioRun> {
+  let executed = 0;
+  // One run with the book as it stands: replayed when a run with the same definitions and config asked no provider (Replays).
+  const runOnce = async (timeoutMs: number): Promise<ExecutionResult> => {
+    const key = replays?.key(config, book, options);
+    const replayed = key === undefined ? undefined : replays!.replay(key, timeoutMs);
+    if (replayed) return replayed;
+    book.consulted = 0;
+    const started = Date.now();
+    const result = await execute(instrumented, config, environments, book, options, timeoutMs, log);
+    executed++;
+    if (key !== undefined) replays!.keep(key, result, book, Date.now() - started);
+    return result;
+  };
   let last: ExecutionResult | undefined;
   // The definitions the last run used: the result lists these, not any learnt after it.
   let ranWith: ReturnType<DefinitionBook['snapshot']> = new Map();
@@ -198,7 +217,7 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     // Recording proxies may stand in for missing values in any run but the last one allowed.
     book.mayProbe = runs < options.maxRuns && left >= 50;
     const defsBefore = book.snapshot();
-    last = await execute(instrumented, config, environments, book, options, Math.min(options.timeoutMs, Math.max(50, left)), log);
+    last = await runOnce(Math.min(options.timeoutMs, Math.max(50, left)));
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
     // A scenario whose first learning run reaches no line that matters (exploration's: none no kept
@@ -234,17 +253,48 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     // One more run, with the definitions of the best one: more attempts never lower coverage.
     book.restore(best.defs);
     book.mayProbe = false;
-    last = await execute(instrumented, config, environments, book, options, options.timeoutMs, log);
+    last = await runOnce(options.timeoutMs);
     ranWith = book.snapshot();
     lastLearnt = false;
-    runs++;
   }
   // A learning run (recording proxies) is never reported; only a host bug ends the loop on one.
   if (lastLearnt) {
     last = undefined;
     ranWith = new Map();
   }
-  return { last, ranWith, runs, answers, callees, iterables, stalled: stalledAny };
+  return { last, ranWith, runs: executed, answers, callees, iterables, stalled: stalledAny };
+}
+
+/**
+ * The runs of a session that asked no provider and retried no definition, by what they depended
+ * on: the definitions (DefinitionBook.answersKey) and the runtime config without `prefer` and
+ * `cases`, which only recording proxies read (none was in such a run). The isolate is
+ * deterministic (virtual clock, seeded Math.random), so the same key gives the same result: it is
+ * handed back instead of run again (an exploration scenario that learnt the values another ran
+ * with, a retry that changed no definition, the best run run again).
+ */
+class Replays {
+  private readonly runs = new Map<string, { readonly result: ExecutionResult; readonly ms: number }>();
+
+  /** Undefined while a recording proxy stands for a value: such a run learns, and is never replayed. */
+  key(config: RuntimeConfig, book: DefinitionBook, options: RunOptions): string | undefined {
+    const answers = book.answersKey();
+    if (answers === undefined) return undefined;
+    const { prefer: _prefer, cases: _cases, ...rest } = config;
+    return createHash('sha256').update(JSON.stringify([answers, rest, options.memoryLimitMb, options.maxTimerTicks])).digest('hex');
+  }
+
+  /** The kept result for this key, when its run took well within this run's budget (it would finish here too). */
+  replay(key: string, timeoutMs: number): ExecutionResult | undefined {
+    const kept = this.runs.get(key);
+    return kept && kept.ms * 2 <= timeoutMs ? structuredClone(kept.result) : undefined;
+  }
+
+  /** Keeps a run that finished without consulting a provider (book.consulted still 0) or meeting a host bug. */
+  keep(key: string, result: ExecutionResult, book: DefinitionBook, ms: number): void {
+    const finished = result.status === 'completed' || result.status === 'stopped';
+    if (finished && result.report && !result.report.halted && book.consulted === 0 && book.probed.size === 0 && !book.hostError) this.runs.set(key, { result: structuredClone(result), ms });
+  }
 }
 
 /** How many of the first `statements` counters (the statements'; the functions' follow them) ran. */
