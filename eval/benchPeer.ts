@@ -28,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Script } from 'node:vm';
 import type { DatasetItem } from '../src/batch/readDataset.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import type { PeerAnswer, PeerRequest } from './benchPeerFakeium.ts';
 
 const here = new URL('.', import.meta.url).pathname;
