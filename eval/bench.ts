@@ -16,7 +16,8 @@
 //                wall median and p95 (target: --version < 150 ms), and the median CPU of the child (user +
 //                system; Linux), steadier than wall on a loaded machine;
 //   functions    trace throughput (snippets/s) over the function-body set (datasets/generated/
-//                functions.jsonl, built by `npm run datasets`), at --concurrency (default 2): one
+//                functions.jsonl, built by `npm run datasets`), at --concurrency (default 2): mode none
+//                with one execution first (each trace figure is also given as a share of none's); then one
 //                pass as written with one execution (--no-drive --scenarios 1, comparable with versions
 //                before drive and exploration), one with drive (--scenarios 1), one with the defaults;
 //   handwritten  trace throughput over datasets/handwritten (its dom, jquery and react snippets load
@@ -158,6 +159,10 @@ if (wants('functions')) {
     const limit = values['functions-limit'] === undefined ? undefined : positive('functions-limit');
     // As written, one execution (--no-drive --scenarios 1): the figure comparable with the versions
     // before drive and exploration; then drive with one execution; then the defaults (drive and exploration).
+    // Mode none first (instrumented, nothing injected, one execution): the floor the trace figures are ratios to.
+    const n = await throughput(() => readDataset(values.functions), 'none', concurrency, limit, { drive: false, scenarios: 1 });
+    result.functionsNone = { file: values.functions, drive: false, scenarios: 1, ...n.figures };
+    lines.push(`| none throughput, function bodies, one execution (--mode none --no-drive --scenarios 1; ${n.figures.snippets}, concurrency ${concurrency}) | ${f(n.figures.perSecond)} snippets/s (${f(n.figures.seconds)} s), ${f(n.figures.meanAllRuns)} runs per snippet; ${f(n.figures.perCpuSecond)} per CPU-s |`);
     const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { drive: false, scenarios: 1 });
     result.functions = { file: values.functions, drive: false, scenarios: 1, ...t.figures };
     lines.push(`| trace throughput, function bodies, as written, one execution (--no-drive --scenarios 1; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
@@ -166,6 +171,10 @@ if (wants('functions')) {
     lines.push(`| trace throughput, function bodies, drive, one execution (--scenarios 1) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s), ${f(d.figures.meanAllRuns)} runs per snippet; ${f(d.figures.perCpuSecond)} per CPU-s |`);
     const e = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, {});
     result.functionsExplore = { file: values.functions, drive: true, scenarios: 'default', ...e.figures };
+    // Targets (issue 30): as written ≥ 100 snippets/s, defaults ≥ 40 snippets/s; each beside none, as the share of none's rate.
+    const ratio = (x: ThroughputFigures) => ({ perSecond: x.perSecond / n.figures.perSecond, perCpuSecond: x.perCpuSecond / n.figures.perCpuSecond });
+    result.functionsRatiosToNone = { asWritten: ratio(t.figures), drive: ratio(d.figures), defaults: ratio(e.figures) };
+    lines.push(`| trace throughput as a share of none's, as written / drive / defaults (snippets/s; per CPU-s) | ${f(ratio(t.figures).perSecond)} / ${f(ratio(d.figures).perSecond)} / ${f(ratio(e.figures).perSecond)}; ${f(ratio(t.figures).perCpuSecond)} / ${f(ratio(d.figures).perCpuSecond)} / ${f(ratio(e.figures).perCpuSecond)} |`);
     lines.push(`| trace throughput, function bodies, drive and exploration (the defaults) | ${f(e.figures.perSecond)} snippets/s (${f(e.figures.seconds)} s), ${f(e.figures.meanAllRuns)} runs per snippet; ${f(e.figures.perCpuSecond)} per CPU-s; ${f(e.figures.meanRuns)} runs per snippet in the first scenario; ${f(e.figures.scenariosTried)} scenarios tried per snippet beyond the first, ${f(e.figures.msPerScenario)} wall ms each |`);
   }
 }

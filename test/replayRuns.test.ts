@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { SnippetSession } from '../src/engine/snippetSession.ts';
 import { renderDefinitions } from '../src/engine/renderDefinitions.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 
 async function open(code: string): Promise<SnippetSession> {
   const session = await SnippetSession.open(code, { mode: 'trace' });

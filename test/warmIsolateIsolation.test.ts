@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
-import type { RunResult } from '../src/report/buildResult.ts';
+import type { RunResult } from '../src/core/runResult.ts';
 import { drainIsolatePool, setMaxIsolateRuns, watchIsolatePool, type DiscardReason, type PoolEvent } from '../src/sandbox/isolatePool.ts';
 import { selected } from './helpers.ts';
 
@@ -113,7 +113,7 @@ const run = (code: string, timeoutMs = 5_000) => runSnippet(code, { mode: 'none'
 
 /** What must be the same as in a fresh isolate: the result without its timing, with every counter. */
 function observable(r: RunResult): unknown {
-  return { status: r.status, stdout: r.stdout, errors: r.errors, lines: r.lines, branches: r.branches, exitCode: r.exitCode, counters: r.coverageDetail };
+  return { status: r.status, stdout: r.stdout, errors: r.errors, lines: r.lines, branches: r.branches, exitCode: r.exitCode, counters: r.detail?.coverage };
 }
 
 /** B in an isolate of its own: the pool is drained, so its run makes a new isolate. */
