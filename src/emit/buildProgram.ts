@@ -12,6 +12,7 @@ import { drivenCalls } from './drivenCalls.ts';
 import { DRIVE_REGISTRY, driveRegistrySource } from './driveRegistry.ts';
 import { markDriveTargets } from '../instrument/driveTargets.ts';
 import { globalMirror } from './globalMirror.ts';
+import { notedProgramFacts, programFactsOf } from './programFacts.ts';
 import { nullThrows } from '../errors.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 
@@ -201,15 +202,18 @@ const PREAMBLE_NAMES: ReadonlySet<string> = new Set(['globalThis', 'Date', 'Math
  */
 function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: ProgramTarget, register: ReadonlySet<number>, mapLines: boolean): { code: string; directives: boolean; registers: boolean; lines?: LineMap } {
   const asText = (directives: boolean, code = parsed.code) => ({ code, directives, registers: false, ...(mapLines ? { lines: textLines(code) } : {}) });
+  const typed = parsed.lang === 'ts' || parsed.lang === 'tsx';
+  // The snippet's text as it is, when its parse (noted before instrumentation) says so: no parse again.
+  const facts = notedProgramFacts(parsed);
+  if (facts && !typed && !facts.rewrite && register.size === 0) return asText(facts.directives, parsed.code.replace(/^#!/, '//#!'));
   let ast: t.File;
   try {
     ast = parseSnippet(parsed.code, parsed.lang).ast;
   } catch {
     return asText(false);
   }
-  const directives = ast.program.directives.length > 0;
-  const typed = parsed.lang === 'ts' || parsed.lang === 'tsx';
-  if (!typed && !needsRewrite(ast) && register.size === 0) return asText(directives, parsed.code.replace(/^#!/, '//#!'));
+  const { directives, rewrite } = programFactsOf(ast);
+  if (!typed && !rewrite && register.size === 0) return asText(directives, parsed.code.replace(/^#!/, '//#!'));
   try {
     ast.program.interpreter = null;
     if (typed && target === 'js') stripTypes(ast);
@@ -226,18 +230,6 @@ function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, target: Pro
     // The sandbox ran these same rewrites on this code; should one fail here, the program keeps the text.
     return asText(directives);
   }
-}
-
-/** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
-function needsRewrite(ast: t.File): boolean {
-  let found = false;
-  // A fast walk (no paths, no scope crawl): the rewrites, when needed, build their own.
-  t.traverseFast(ast, (n) => {
-    if (!t.isImportDeclaration(n) && !t.isExportDeclaration(n) && !t.isJSX(n) && !t.isDecorator(n)) return undefined;
-    found = true;
-    return t.traverseFast.stop;
-  });
-  return found;
 }
 
 /** The parts each result's program was built from (withTypedProgram), for programLayoutOf. */

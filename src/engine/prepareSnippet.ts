@@ -8,6 +8,7 @@ import { syntaxErrorResult, type RunResult } from '../report/buildResult.ts';
 import { hostTimeoutResult, type HostDeadline } from './hostDeadline.ts';
 import type { SnippetNames } from '../environments/registry.ts';
 import { snippetNames } from '../environments/snippetNames.ts';
+import { noteProgramFacts } from '../emit/programFacts.ts';
 
 /** A snippet ready to run: parsed (with repair) and instrumented. */
 export interface PreparedSnippet {
@@ -48,6 +49,7 @@ export function prepareSnippet(input: string | Uint8Array, options: RunOptions, 
   try {
     // Read before instrumentation, which rewrites the tree in place.
     names = snippetNames(parsed.ast);
+    noteProgramFacts(parsed);
     instrumented = instrumentSnippet(parsed.ast, parsed.code, {
       lang: parsed.lang, operatorHooks: options.operatorHooks ?? (options.mode === 'trace' || options.mode === 'llm'), drive: options.drive || options.callUncalled === true, deadline,
       droppedLines: parsed.droppedLines ?? [],
