@@ -9,6 +9,7 @@ import { codeCacheOf, compileRuntime, refreshRuntimeCache, runtimeSource, startR
 import { RUNTIME_FILENAME } from '../protocol/runtime.ts';
 import { returnIsolate, takeIsolate, type DiscardReason, type PooledIsolate } from './isolatePool.ts';
 import { SharedCounters } from './sharedCounters.ts';
+import { configJson } from './configJson.ts';
 import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
 
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
@@ -141,10 +142,10 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     return environmentFailures.length > 0 ? { ...result, environmentFailures } : result;
   };
   try {
-    context = await isolate.createContext();
+    context = isolate.createContextSync();
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
     const runtime = lease.script(RUNTIME_FILENAME, source, () => compileRuntime(isolate, source, snapshot));
-    lifecycle = await startRuntime(isolate, context, { bridge, config: JSON.stringify(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime);
+    lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime);
     const call = lifecycleCaller(lifecycle);
     for (const env of exec.environments) {
       const failure = inSnapshot.has(env.name) ? await setupEnvironment(call, env.name, remaining()) : await loadEnvironment(lease, context, call, env, remaining());

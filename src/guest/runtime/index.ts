@@ -20,8 +20,8 @@ import { maskHookName } from './maskHookName.ts';
 import { installMemoryCap } from './memoryCap.ts';
 import { watchLastingEffects } from './lastingEffects.ts';
 import { native } from './native.ts';
-import { detached, rec } from './ownData.ts';
-import { apply, defineProperty, ErrorCtor, G, indirectEval, objHasOwn, ownKeys, parse } from './primordials.ts';
+import { detached, flatList, rec } from './ownData.ts';
+import { apply, defineProperty, ErrorCtor, G, indirectEval, isArray, objHasOwn, ownKeys, parse, type Dyn } from './primordials.ts';
 import { initCallbackConventions } from './probeCallbacks.ts';
 import { setConfig } from './run.ts';
 import { ownInstance } from './drive.ts';
@@ -47,7 +47,12 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   if (started) throw new ErrorCtor('snipexec: the runtime has started already');
   started = true;
   setBridge(bridge);
-  const config = detached(parse(configJson)) as RuntimeConfig;
+  const raw: Dyn = parse(configJson);
+  const positions: unknown = raw.positions;
+  // The position table is thousands of numbers: detached, interpreted in a fresh context, would step through each.
+  if (isArray(positions)) raw.positions = null;
+  const config = detached(raw) as RuntimeConfig;
+  if (isArray(positions)) (config as Dyn).positions = flatList(positions as number[]);
   setConfig(config);
   initCoverage(counters, config.statements, config.branches);
   takeNodeUtil();
