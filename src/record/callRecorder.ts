@@ -203,6 +203,7 @@ export class CallRecorder {
 
   private exception(error: unknown): NonNullable<CallRecord['exception']> {
     if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
+      if (types.isProxy(error)) return { name: 'Proxy' };
       const ctor = constructorOf(error);
       const module = typeof ctor === 'object' || typeof ctor === 'function' ? this.classModules.get(ctor as object) : undefined;
       const messageProp = Object.getOwnPropertyDescriptor(error, 'message');

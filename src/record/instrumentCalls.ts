@@ -252,8 +252,9 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const arg = r.node.argument;
     if (arg) {
       // Half a level: between the return and its argument, which may be an await wrapped at its own depth.
-      edits.open(arg.start ?? 0, r.depth + 0.5, `${R}.ret(${C}, `);
-      edits.close(arg.end ?? 0, r.depth + 0.5, `)`);
+      // Parenthesised: `return a++, b` is one argument (a sequence), not two.
+      edits.open(arg.start ?? 0, r.depth + 0.5, `${R}.ret(${C}, (`);
+      edits.close(arg.end ?? 0, r.depth + 0.5, `))`);
     } else {
       edits.open((r.node.start ?? 0) + 'return'.length, r.depth, ` ${R}.ret(${C}, void 0)`);
     }
@@ -264,8 +265,8 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     if (!asyncWrapped.has(a.owner)) continue;
     edits.open(a.node.start ?? 0, a.depth, `${R}.resume(${C}, `);
     edits.close(a.node.end ?? 0, a.depth, `)`);
-    edits.open(a.node.argument.start ?? 0, a.depth + 0.5, `${R}.suspend(${C}, `);
-    edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `)`);
+    edits.open(a.node.argument.start ?? 0, a.depth + 0.5, `${R}.suspend(${C}, (`);
+    edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `))`);
   }
   for (const b of found.finalizers) {
     if (asyncWrapped.has(b.owner)) edits.open((b.node.start ?? 0) + 1, b.depth, ` ${R}.at(${C});`);
@@ -285,8 +286,8 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   for (const loop of found.forAwaits) {
     if (!asyncWrapped.has(loop.owner)) continue;
     const { node, depth } = loop;
-    edits.open(node.right.start ?? 0, depth + 0.5, `${R}.suspend(${C}, `);
-    edits.close(node.right.end ?? 0, depth + 0.5, `)`);
+    edits.open(node.right.start ?? 0, depth + 0.5, `${R}.suspend(${C}, (`);
+    edits.close(node.right.end ?? 0, depth + 0.5, `))`);
     const step = `} finally { ${R}.suspend(${C}, 0); }`;
     if (node.body.type === 'BlockStatement') {
       edits.wrap((node.body.start ?? 0) + 1, (node.body.end ?? 0) - 1, depth + 0.5, ` ${R}.at(${C}); try {`, step);
