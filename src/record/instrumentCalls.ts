@@ -252,8 +252,8 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const arg = r.node.argument;
     if (arg) {
       // Half a level: between the return and its argument, which may be an await wrapped at its own depth.
-      // Parenthesised: `return a++, b` is one argument (a sequence), not two.
-      edits.open(arg.start ?? 0, r.depth + 0.5, `${R}.ret(${C}, (`);
+      // Parenthesised: `return a++, b` is one argument (a sequence), not two; spaced: minified `return{…}` has no space.
+      edits.open(arg.start ?? 0, r.depth + 0.5, ` ${R}.ret(${C}, (`);
       edits.close(arg.end ?? 0, r.depth + 0.5, `))`);
     } else {
       edits.open((r.node.start ?? 0) + 'return'.length, r.depth, ` ${R}.ret(${C}, void 0)`);
@@ -265,7 +265,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     if (!asyncWrapped.has(a.owner)) continue;
     edits.open(a.node.start ?? 0, a.depth, `${R}.resume(${C}, `);
     edits.close(a.node.end ?? 0, a.depth, `)`);
-    edits.open(a.node.argument.start ?? 0, a.depth + 0.5, `${R}.suspend(${C}, (`);
+    edits.open(a.node.argument.start ?? 0, a.depth + 0.5, ` ${R}.suspend(${C}, (`);
     edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `))`);
   }
   for (const b of found.finalizers) {
@@ -286,7 +286,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   for (const loop of found.forAwaits) {
     if (!asyncWrapped.has(loop.owner)) continue;
     const { node, depth } = loop;
-    edits.open(node.right.start ?? 0, depth + 0.5, `${R}.suspend(${C}, (`);
+    edits.open(node.right.start ?? 0, depth + 0.5, ` ${R}.suspend(${C}, (`);
     edits.close(node.right.end ?? 0, depth + 0.5, `))`);
     const step = `} finally { ${R}.suspend(${C}, 0); }`;
     if (node.body.type === 'BlockStatement') {
