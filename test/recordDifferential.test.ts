@@ -1,30 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { selected } from './helpers.ts';
+import { layOutExample, PACKAGE_EXAMPLES, RECORD_PACKAGES } from './recordPackages.ts';
 
-/**
- * Real npm packages (test/fixtures/record-packages, installed from its lock file by the root's
- * `npm install`), each driven by a README-style example, run with plain node and under record:
- * stdout, stderr and exit code must be the same bytes. A package's files are copied next to its
- * example, outside node_modules, so that record instruments them as the program's own.
- */
-const PACKAGES = fileURLToPath(new URL('./fixtures/record-packages/', import.meta.url));
+// Real npm packages, each driven by a README-style example (recordPackages.ts), run with plain node
+// and under record: stdout, stderr and exit code must be the same bytes.
 const PROBE = fileURLToPath(new URL('./fixtures/record/probes/recordProbe.ts', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'snipexec-differential-'));
 after(() => rmSync(work, { recursive: true, force: true }));
-
-interface Example {
-  readonly name: string;
-  /** The example's file name (`semver.cjs`): the package is the name without its extension. */
-  readonly file: string;
-}
-
-const EXAMPLES: Example[] = readdirSync(join(PACKAGES, 'examples')).sort().map((file) => ({ name: file.replace(/\.[cm]?js$/, ''), file }));
+const EXAMPLES = PACKAGE_EXAMPLES;
 
 interface Run {
   readonly status: number | null;
@@ -48,20 +37,10 @@ function run(argv: string[], cwd: string): Promise<Run> {
   });
 }
 
-/** A folder holding the example as `example.*` and a copy of its package by name; other packages resolve through node_modules. */
-export function layOut(example: Example, into: string): string {
-  const dir = join(into, example.name);
-  mkdirSync(dir, { recursive: true });
-  cpSync(join(PACKAGES, 'node_modules', example.name), join(dir, example.name), { recursive: true });
-  cpSync(join(PACKAGES, 'examples', example.file), join(dir, example.file));
-  symlinkSync(join(PACKAGES, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
-
-const installed = existsSync(join(PACKAGES, 'node_modules', '.package-lock.json'));
+const installed = existsSync(join(RECORD_PACKAGES, 'node_modules', '.package-lock.json'));
 
 test('record differential: the fixture packages are installed (npm install at the root runs npm ci in test/fixtures/record-packages)', () => {
-  assert.ok(installed, `run: npm ci --prefix ${PACKAGES} --ignore-scripts`);
+  assert.ok(installed, `run: npm ci --prefix ${RECORD_PACKAGES} --ignore-scripts`);
   assert.ok(EXAMPLES.length >= 20, `${EXAMPLES.length} examples`);
 });
 
@@ -72,7 +51,7 @@ for (const [i, example] of selected(EXAMPLES).entries()) {
   if (!installed) break;
   const lane = i % 2;
   const result = (chain[lane] as Promise<unknown>).then(async () => {
-    const dir = layOut(example, work);
+    const dir = layOutExample(example, work);
     const plain = await run([example.file], dir);
     const recorded = await run([PROBE, example.file], dir);
     return { plain, recorded };
