@@ -46,7 +46,7 @@ test('testHooks: a mocked same-module child is used, reach finds a non-exported 
 
 const QUALNAMES: readonly { readonly name: string; readonly code: string; readonly want: readonly string[] }[] = [
   { name: 'declarations and nesting', code: 'function outer() { function inner() {} return inner; }', want: ['outer:function', 'outer.inner:function'] },
-  { name: 'class members', code: 'class A { m() {} static s() {} get g() { return 1; } set g(v) {} async am() {} *gen() {} #p() {} h = () => 1; constructor() {} }', want: ['A.m:method', 'A.s:static', 'A.g:getter', 'A.g:setter', 'A.am:async', 'A.gen:generator', 'A.#p:method', 'A.h:arrow'] },
+  { name: 'class members', code: 'class A { m() {} static s() {} get g() { return 1; } set g(v) {} async am() {} *gen() {} #p() {} h = () => 1; constructor() {} }', want: ['A.m:method', 'A.s:static', 'A.g:getter', 'A.g:setter', 'A.am:async', 'A.gen:generator', 'A.#p:method', 'A.h:arrow', 'A.constructor:constructor'] },
   { name: 'bindings and exports', code: 'const f = () => 1; let g = function named() {}; module.exports.h = function () {}; X.prototype.m = function () {}; module.exports = { k() {} };', want: ['f:arrow', 'g:function', 'h:function', 'X.m:function', 'k:function'] },
   { name: 'anonymous', code: '[1].map(function () {});\nsetTimeout(() => {});\nexport default class { m() {} }', want: ['<anonymous>@1:function', '<anonymous>@2:arrow', '<anonymous>@3:method'] },
   { name: 'objects', code: 'const api = { get(x) {}, nested: { deep: () => 1 } };\ncall({ m() {} });', want: ['api.get:function', 'api.nested.deep:arrow', '<anonymous>@2:function'] },

@@ -161,7 +161,8 @@ function uniqueNames(source: string): Names {
 
 /** How a mock is handed the call's arguments, or undefined when they cannot be forwarded (never mockable). */
 function forwarding(info: FunctionInfo): string | undefined {
-  if (info.isGenerator) return undefined;
+  // A mock cannot stand in for `new` (and `this` is not bound before `super()`).
+  if (info.isGenerator || info.kind === 'constructor') return undefined;
   if (info.ownArguments) return 'arguments';
   if (info.params.some((p) => p.form === 'pattern')) return undefined;
   return info.params.map((p) => (p.form === 'rest' ? `...${p.name}` : p.name)).join(', ');
@@ -240,8 +241,10 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const epilogue = f.info.isAsync
       ? `} catch (${names.error}) { ${R}.threw(${C}, ${names.error}); throw ${names.error}; } finally { ${R}.exit(${C}); }`
       : `} finally { ${R}.exit(${C}); }`;
+    // A constructor that reaches its end built `this` (bound by then: a derived one called super()).
+    const done = f.info.kind === 'constructor' ? `${R}.built(${C}, this)` : `${R}.done(${C})`;
     if (body.type === 'BlockStatement') {
-      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${R}.done(${C}); ${epilogue}`);
+      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${done}; ${epilogue}`);
     } else {
       edits.open(expressionStart(body), f.depth, `{ const ${C} = ${enter}; try { return ${R}.ret(${C}, `);
       edits.close(f.node.end ?? source.length, f.depth, `); ${epilogue} }`);

@@ -26,6 +26,8 @@ export interface ClassShape {
   readonly hasPrivate: boolean;
   /** The superclass when it is a plain name (`extends Map`), else undefined. */
   readonly superName: string | undefined;
+  /** The constructor the class declares, undefined when it declares none. */
+  readonly construct: FunctionShape | undefined;
 }
 
 export type TopLevelBinding = { readonly kind: 'function'; readonly shape: FunctionShape } | { readonly kind: 'class'; readonly shape: ClassShape };
@@ -81,12 +83,14 @@ function functionShape(node: t.Function | t.TSDeclareMethod): FunctionShape {
 function classShape(node: t.Class, name: string): ClassShape {
   const members: MemberShape[] = [];
   let hasPrivate = false;
+  let construct: FunctionShape | undefined;
   for (const member of node.body.body) {
     if (t.isClassPrivateMethod(member) || t.isClassPrivateProperty(member)) hasPrivate = true;
+    if (t.isClassMethod(member) && member.kind === 'constructor') construct = functionShape(member);
     if (!t.isClassMethod(member) || member.kind === 'constructor') continue;
     const key = member.computed ? (t.isStringLiteral(member.key) ? member.key.value : undefined) : t.isIdentifier(member.key) ? member.key.name : t.isStringLiteral(member.key) ? member.key.value : undefined;
     if (key === undefined) continue;
     members.push({ name: key, static: member.static, access: member.kind, ...functionShape(member) });
   }
-  return { name, members, hasPrivate, superName: t.isIdentifier(node.superClass) ? node.superClass.name : undefined };
+  return { name, members, hasPrivate, superName: t.isIdentifier(node.superClass) ? node.superClass.name : undefined, construct };
 }

@@ -1,6 +1,7 @@
 import * as t from '@babel/types';
 import type { ChildMock, ErrorRef, Outcome, TestPlan } from './planCalls.ts';
 import { propertyAccess, renderJson, renderValue, type RenderNames } from './renderSnapshot.ts';
+import type { ClassRef } from './programIndex.ts';
 import type { ReplayValue } from './replayValue.ts';
 import type { SkippedCall } from './skipReasons.ts';
 
@@ -160,7 +161,7 @@ function moduleVariables(input: ProgramFileInput): Map<string, string> {
     else if (outcome.error.kind === 'program') modules.add(outcome.error.class.module);
   };
   for (const plan of input.plans) {
-    if (plan.target.kind === 'member') modules.add(plan.target.class.module);
+    if (plan.target.kind === 'member' || plan.target.kind === 'construct') modules.add(plan.target.class.module);
     visit(plan.receiver);
     plan.args.forEach(visit);
     visitOutcome(plan.outcome);
@@ -193,6 +194,7 @@ function renderInvocation(plan: TestPlan, names: RenderNames): { setup: string[]
   const setup: string[] = [];
   let invoke: string;
   if (target.kind === 'function') invoke = `${names.reached(target.module, target.name)}(${argList})`;
+  else if (target.kind === 'construct') invoke = constructInvocation(target.class, argList, names);
   else {
     const owner = names.reached(target.class.module, target.class.name);
     const key = JSON.stringify(target.member);
@@ -207,6 +209,11 @@ function renderInvocation(plan: TestPlan, names: RenderNames): { setup: string[]
     }
   }
   return { setup, invoke };
+}
+
+/** `new Class(args)`, the class reached from its module. */
+function constructInvocation(ref: ClassRef, argList: string, names: RenderNames): string {
+  return `new ${names.reached(ref.module, ref.name)}(${argList})`;
 }
 
 function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesReplay: () => void): string {
