@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { UnusableProgram } from '../src/core/errors.ts';
+import { CHILD_NOTICES } from '../src/record/childNotice.ts';
 import type { CallRecord, CallTrace } from '../src/record/callTrace.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
 
@@ -180,4 +181,14 @@ test('record: every kind of function and the statements the instrumentation rewr
 test('record: a missing program or one that is not JavaScript or TypeScript is UnusableProgram', async () => {
   await assert.rejects(recordProgram(join(work, 'nope.js')), (e) => e instanceof UnusableProgram && /no such program file/.test(e.message));
   await assert.rejects(recordProgram(join(FIXTURES, 'shop', 'package.json')), (e) => e instanceof UnusableProgram && /not JavaScript or TypeScript/.test(e.message));
+});
+
+test('record: fork()ed children and worker threads run unrecorded, and one stderr line per kind says so', { timeout: 90_000 }, () => {
+  const { plain, recorded, trace } = plainAndRecorded('children', 'children.cjs');
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.deepEqual({ ...recorded, stderr: '' }, { ...plain, stderr: '' });
+  assert.equal(plain.stdout, 'child 9\nchild 9\nworker 42 4\n');
+  assert.equal(recorded.stderr, `${plain.stderr}${CHILD_NOTICES.fork}\n${CHILD_NOTICES.worker}\n`);
+  // Only the parent's own call: the children's square(3) is not in the trace.
+  assert.deepEqual(trace.calls.map((c) => [c.qualname, c.returnValue]).filter(([q]) => q === 'square'), [['square', 4]]);
 });
