@@ -44,3 +44,13 @@ test('record kinds: constructors are recorded with their arguments and the objec
   // Shape's constructor run by super() built a Square: `new Shape()` would not.
   assert.match(generated.skipped.map((s) => s.reason).join('\n'), /Shape\.constructor ran through super\(\) for a Square/);
 });
+
+test('record kinds: CommonJS exports, a module that exports one function, and object-literal methods are replayed through their path', { timeout: 90_000 }, async () => {
+  const { generated, passed, failed, output } = await recordAndReplay('paths.cjs');
+  assert.deepEqual(failed, [], output);
+  assert.deepEqual(generated.skipped.map((s) => `${s.qualname}: ${s.kind}`), []);
+  assert.deepEqual(passed.sort(), [
+    'parse (call 1)', 'units.scale (call 2)', 'parse (call 3)', 'units.scale (call 4)', 'show (call 5)', 'units.format.long (call 6)',
+    'show (call 7)', 'units.format.short (call 8)', 'twice (call 9)', 'parse (call 10)',
+  ].sort());
+});

@@ -104,7 +104,8 @@ export function callKey(module: string, qualname: string): string {
  *   returns, called with the same `this` and arguments, instead of running the function's body.
  * - `REACH_SYMBOL`: on globalThis, a Map from module (relative path) to an object holding the
  *   module's top-level function and class declarations and top-level `const/let/var` bindings of
- *   functions, by name, filled when the module has evaluated: a test reaches functions the module
+ *   functions and object literals, by name (and a CommonJS module's `module.exports` as
+ *   `module.exports`), filled when the module has evaluated: a test reaches functions the module
  *   does not export.
  */
 export const MOCKS_SYMBOL = 'snipexec.test.mocks';

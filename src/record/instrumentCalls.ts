@@ -83,7 +83,7 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   const names = uniqueNames(source);
   if (mode.kind === 'test') {
     found.functions.forEach((f, i) => { if (functions[i]?.mockable) addMockPrologue(edits, source, f, names); });
-    addReach(edits, ast.program, module, reachable);
+    addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'));
   } else {
     addRecording(edits, source, found, module, mode.define, names);
   }
@@ -194,15 +194,16 @@ function addMockPrologue(edits: TextEdits, source: string, f: FoundFunction, nam
   }
 }
 
-function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[]): void {
+/** `commonJs`: the module's `module.exports` is published too, as `module.exports` (what `exports.f = …` and `module.exports = {…}` define). */
+function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean): void {
   const first = program.body[0];
-  if (names.length === 0 || !first) return;
+  if ((names.length === 0 && !commonJs) || !first) return;
   const at = program.directives.at(-1)?.end ?? first.start ?? 0;
-  const getters = names.map((n) => `get ${n}() { return ${n}; }`).join(', ');
+  const getters = [...names.map((n) => `get ${n}() { return ${n}; }`), ...(commonJs ? ['get "module.exports"() { return module.exports; }'] : [])].join(', ');
   edits.open(at, 0, `;(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set(${JSON.stringify(module)}, { ${getters} });`);
 }
 
-/** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions. */
+/** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions and of object literals (whose methods a test calls through them). */
 export function topLevelBindings(program: t.Program): string[] {
   const names: string[] = [];
   for (const stmt of program.body) {
@@ -210,7 +211,7 @@ export function topLevelBindings(program: t.Program): string[] {
     if ((decl?.type === 'FunctionDeclaration' || decl?.type === 'ClassDeclaration') && decl.id && !decl.declare) names.push(decl.id.name);
     if (decl?.type === 'VariableDeclaration' && !decl.declare) {
       for (const d of decl.declarations) {
-        if (d.id.type === 'Identifier' && (isFunctionNode(d.init) || isClassNode(d.init))) names.push(d.id.name);
+        if (d.id.type === 'Identifier' && (isFunctionNode(d.init) || isClassNode(d.init) || d.init?.type === 'ObjectExpression')) names.push(d.id.name);
       }
     }
   }

@@ -9,6 +9,8 @@ import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 export type Target =
   | { readonly kind: 'function'; readonly module: string; readonly name: string }
   | { readonly kind: 'construct'; readonly class: ClassRef }
+  /** A function reached as a property path from the module's reach() object (moduleOutline's `paths`). */
+  | { readonly kind: 'path'; readonly module: string; readonly path: readonly string[] }
   | { readonly kind: 'member'; readonly class: ClassRef; readonly member: string; readonly static: boolean; readonly access: 'method' | 'get' | 'set' };
 
 /** An error class as a test names it: a global built-in, or a class reached from its program module. */
@@ -117,6 +119,8 @@ export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly
   if (isSkip(outline)) return outline;
   const [head = '', member, ...deeper] = qualname.split('.');
   const binding = outline.bindings.get(head);
+  const byPath = outline.paths.get(qualname);
+  if (byPath !== undefined && binding?.kind !== 'class' && call.kind !== 'getter' && call.kind !== 'setter') return { target: { kind: 'path', module, path: byPath.path }, shape: byPath.shape };
   if (member === undefined) {
     if (binding?.kind === 'function') return { target: { kind: 'function', module, name: head }, shape: binding.shape };
     return skip('unreachable', `${module} has no top-level function ${head} now`);

@@ -162,6 +162,7 @@ function moduleVariables(input: ProgramFileInput): Map<string, string> {
   };
   for (const plan of input.plans) {
     if (plan.target.kind === 'member' || plan.target.kind === 'construct') modules.add(plan.target.class.module);
+    else if (plan.target.kind === 'path') modules.add(plan.target.module);
     visit(plan.receiver);
     plan.args.forEach(visit);
     visitOutcome(plan.outcome);
@@ -195,6 +196,7 @@ function renderInvocation(plan: TestPlan, names: RenderNames): { setup: string[]
   let invoke: string;
   if (target.kind === 'function') invoke = `${names.reached(target.module, target.name)}(${argList})`;
   else if (target.kind === 'construct') invoke = constructInvocation(target.class, argList, names);
+  else if (target.kind === 'path') invoke = pathInvocation(target.module, target.path, argList, names);
   else {
     const owner = names.reached(target.class.module, target.class.name);
     const key = JSON.stringify(target.member);
@@ -214,6 +216,13 @@ function renderInvocation(plan: TestPlan, names: RenderNames): { setup: string[]
 /** `new Class(args)`, the class reached from its module. */
 function constructInvocation(ref: ClassRef, argList: string, names: RenderNames): string {
   return `new ${names.reached(ref.module, ref.name)}(${argList})`;
+}
+
+/** `api.get(args)` on the live object (its `this`), or `(0, exported)(args)` for a function that is a module's exports itself (no `this`). */
+function pathInvocation(module: string, path: readonly string[], argList: string, names: RenderNames): string {
+  const [head = '', ...rest] = path;
+  const callee = `${names.reached(module, head)}${rest.map(propertyAccess).join('')}`;
+  return rest.length === 0 ? `(0, ${callee})(${argList})` : `${callee}(${argList})`;
 }
 
 function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesReplay: () => void): string {
