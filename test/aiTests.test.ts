@@ -61,6 +61,7 @@ const REPLIES: Record<string, Scripted> = {
   'function maskKey(': { reply: '[["abcdef"], [42]]' },
   'Basket.prototype.count(': { reply: '[["zz"]]' },
   'Basket.label(': { reply: '[["tea", 0]]' },
+  'new Basket(': { reply: '[["bo"]]' },
   'async function delayedTotal(': { reply: '[[[], 50], [[{"price": 10, "qty": 1}], 101]]' },
   // halve(3) never ends.
   'function halve(': { reply: '[[3], [6]]' },
@@ -75,12 +76,12 @@ test('--ai: proposed inputs become tests of what the real functions did, beside 
   const server = await startScriptedLlm(byFunction(REPLIES));
   try {
     const ai = await generateAiTests(trace, { traceDir: programDir, outDir, callTimeoutMs: 1_500 }, scriptedEnvironment(server.url));
-    // One request per function a test can call: 8 (the filter callback is anonymous, so never asked about).
-    assert.equal(ai.requests, 8);
-    assert.equal(server.requests.length, 8);
-    assert.deepEqual(ai.files.map((f) => [f.path, f.tests]), [[join(outDir, 'shop.ai.test.mjs'), 11]]);
+    // One request per function a test can call: 9, Basket's constructor included (the filter callback is anonymous, so never asked about).
+    assert.equal(ai.requests, 9);
+    assert.equal(server.requests.length, 9);
+    assert.deepEqual(ai.files.map((f) => [f.path, f.tests]), [[join(outDir, 'shop.ai.test.mjs'), 12]]);
     assert.deepEqual(readIndex(outDir), ['shop.test.mjs', 'shop.ai.test.mjs']);
-    assert.match(ai.summary, /^gen-tests --ai: 11 tests in 1 file from 14 proposed inputs \(8 requests\); 4 skipped \(/);
+    assert.match(ai.summary, /^gen-tests --ai: 12 tests in 1 file from 15 proposed inputs \(9 requests\); 4 skipped \(/);
 
     // What each input gave, computed by the real function: applyDiscount(200, 50) is 100 (the model said 999).
     const text = readFileSync(join(outDir, 'shop.ai.test.mjs'), 'utf8');
@@ -92,6 +93,8 @@ test('--ai: proposed inputs become tests of what the real functions did, beside 
     assert.match(text, /const self = instance\(shop\.Basket, \{ owner: "ann", items: \[\{ sku: "a1" \}\] \}\);\n {2}const result = shop\.Basket\.prototype\.count\.call\(self, "zz"\);\n {2}assert\.deepStrictEqual\(result, 0\);/);
     assert.match(text, /shop\.Basket\.label\("tea", 0\);\n {2}assert\.deepStrictEqual\(result, "tea x0"\);/);
     assert.match(text, /shop\.halve\(6\);\n {2}assert\.deepStrictEqual\(result, 3\);/);
+    // A constructor's proposed arguments are built with new, and the object it built asserted.
+    assert.match(text, /new shop\.Basket\("bo"\);\n {2}assert\.deepStrictEqual\(result, instance\(shop\.Basket, \{ owner: "bo", items: \[\] \}\)\);/);
 
     // Every input that is no test has its reason.
     assert.equal(skippedInput(ai.skipped, 'halve', [3])?.kind, 'did-not-finish');
@@ -103,7 +106,7 @@ test('--ai: proposed inputs become tests of what the real functions did, beside 
 
     const run = nodeTest(outDir);
     assert.equal(run.status, 0, run.output);
-    assert.match(run.output, new RegExp(`^# pass ${ownTests + 11}$`, 'm'));
+    assert.match(run.output, new RegExp(`^# pass ${ownTests + 12}$`, 'm'));
     assert.match(run.output, /^# fail 0$/m);
     assert.match(run.output, /^ok \d+ - halve \(call \d+\)$/m);
 
@@ -127,11 +130,11 @@ test('--ai: an endpoint that answers 500 skips every function with its reason; n
   try {
     const ai = await generateAiTests(trace, { traceDir: programDir, outDir }, scriptedEnvironment(server.url, { retries: 1 }));
     assert.deepEqual(ai.files, []);
-    assert.equal(ai.requests, 8);
+    assert.equal(ai.requests, 9);
     const failed = ai.skipped.filter((s) => s.kind === 'llm-failed');
-    assert.equal(failed.length, 8);
+    assert.equal(failed.length, 9);
     assert.ok(failed.every((s) => s.input === undefined && /^the model gave no inputs: LLM endpoint .* (failed: HTTP 500|is unavailable)/.test(s.reason)), failed.map((s) => s.reason).join('\n'));
-    assert.match(ai.summary, /^gen-tests --ai: 0 tests in 0 files from 0 proposed inputs \(8 requests\); 9 skipped \(8 no answer from the model, 1 a function not reachable from its module\)$/);
+    assert.match(ai.summary, /^gen-tests --ai: 0 tests in 0 files from 0 proposed inputs \(9 requests\); 10 skipped \(9 no answer from the model, 1 a function not reachable from its module\)$/);
     assert.equal(readFileSync(join(outDir, 'index.js'), 'utf8'), index);
     assert.ok(!readdirSync(outDir).some((f) => f.endsWith('.ai.test.mjs')));
   } finally {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { UnusableProgram } from '../src/core/errors.ts';
+import { CHILD_NOTICES } from '../src/record/childNotice.ts';
 import type { CallRecord, CallTrace } from '../src/record/callTrace.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
 
@@ -159,22 +160,35 @@ test('record: every kind of function and the statements the instrumentation rewr
   assert.deepEqual(recorded, plain);
   assert.equal(plain.status, 0, plain.stderr);
   assert.deepEqual(trace.calls.map((c) => `${c.callId}<${c.parentCallId ?? '-'} ${c.qualname}:${c.kind}${c.this ? ':this' : ''}`), [
-    '1<- Account.open:static', '2<- Account.total:setter:this', '3<- Account.total:getter:this', '4<- Account.entries:generator:this',
-    '5<- Account.deposit:async:this', '6<5 Account.onChange:arrow', '7<6 Account.#note:method:this', '8<- api.twice:function', '9<- api.answer:getter',
-    '10<- api.empty:function', '11<- withDefaults:function', '12<- withDefaults:function', '13<- pick:arrow', '14<- pickFn:function',
-    '15<- asObject:arrow', '16<- strict:function', '17<- bare:function', '18<- bare:function', '19<- recurse:function', '20<19 recurse:function',
-    '21<20 recurse:function', '22<21 recurse:function', '23<- tryBare:function', '24<- promised:function', '25<- consume:async',
-    '26<- ticks:generator', '27<25 api.twice:function',
+    '1<- Account.open:static', '2<1 Account.constructor:constructor', '3<- Account.total:setter:this', '4<- Account.total:getter:this', '5<- Account.entries:generator:this',
+    '6<- Account.deposit:async:this', '7<6 Account.onChange:arrow', '8<7 Account.#note:method:this', '9<- api.twice:function', '10<- api.answer:getter',
+    '11<- api.empty:function', '12<- withDefaults:function', '13<- withDefaults:function', '14<- pick:arrow', '15<- pickFn:function',
+    '16<- asObject:arrow', '17<- strict:function', '18<- bare:function', '19<- bare:function', '20<- recurse:function', '21<20 recurse:function',
+    '22<21 recurse:function', '23<22 recurse:function', '24<- tryBare:function', '25<- promised:function', '26<- consume:async',
+    '27<- ticks:generator', '28<26 api.twice:function',
   ]);
   const byId = (id: number) => trace.calls[id - 1];
-  assert.deepEqual(byId(12)?.args, { a: { serialization: 'json', value: 1 }, b: { serialization: 'json', value: 5 }, rest: { serialization: 'json', value: [6, 7] } });
-  assert.deepEqual(byId(13)?.args.arg0, { serialization: 'repr', value: 'destructured parameter of an arrow function' });
-  assert.deepEqual(byId(14)?.args.arg0, { serialization: 'json', value: { name: 'p' } });
-  assert.equal(byId(17)?.returnSerialization, 'undefined');
-  assert.deepEqual([byId(24)?.returnSerialization, byId(25)?.returnValue], ['repr', 105]);
+  // A constructor's result is the object it built, as its body ended (its arrow field is a function).
+  assert.deepEqual(byId(2)?.args, { balance: { serialization: 'json', value: 10 } });
+  assert.deepEqual(byId(2)?.returnValue, { class: 'Account', value: { owner: { serialization: 'json', value: 'ann' }, onChange: { serialization: 'function', value: 'onChange' }, balance: { serialization: 'json', value: 10 } } });
+  assert.deepEqual(byId(13)?.args, { a: { serialization: 'json', value: 1 }, b: { serialization: 'json', value: 5 }, rest: { serialization: 'json', value: [6, 7] } });
+  assert.deepEqual(byId(14)?.args.arg0, { serialization: 'repr', value: 'destructured parameter of an arrow function' });
+  assert.deepEqual(byId(15)?.args.arg0, { serialization: 'json', value: { name: 'p' } });
+  assert.equal(byId(18)?.returnSerialization, 'undefined');
+  assert.deepEqual([byId(25)?.returnSerialization, byId(26)?.returnValue], ['repr', 105]);
 });
 
 test('record: a missing program or one that is not JavaScript or TypeScript is UnusableProgram', async () => {
   await assert.rejects(recordProgram(join(work, 'nope.js')), (e) => e instanceof UnusableProgram && /no such program file/.test(e.message));
   await assert.rejects(recordProgram(join(FIXTURES, 'shop', 'package.json')), (e) => e instanceof UnusableProgram && /not JavaScript or TypeScript/.test(e.message));
+});
+
+test('record: fork()ed children and worker threads run unrecorded, and one stderr line per kind says so', { timeout: 90_000 }, () => {
+  const { plain, recorded, trace } = plainAndRecorded('children', 'children.cjs');
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.deepEqual({ ...recorded, stderr: '' }, { ...plain, stderr: '' });
+  assert.equal(plain.stdout, 'child 9\nchild 9\nworker 42 4\n');
+  assert.equal(recorded.stderr, `${plain.stderr}${CHILD_NOTICES.fork}\n${CHILD_NOTICES.worker}\n`);
+  // Only the parent's own call: the children's square(3) is not in the trace.
+  assert.deepEqual(trace.calls.map((c) => [c.qualname, c.returnValue]).filter(([q]) => q === 'square'), [['square', 4]]);
 });

@@ -37,7 +37,8 @@ test('testHooks: a mocked same-module child is used, reach finds a non-exported 
   assert.equal(hooked.staticThisIsClass, 1, 'static method mocked, called with the class as this');
   assert.equal((hooked.failFrame as string[] | undefined)?.[1], '25', 'TypeScript lines do not move');
   assert.deepEqual(hooked.reachPricing, ['Cart', 'fail', 'lineTotal']);
-  assert.deepEqual(hooked.reachMain, ['checkout', 'ids', 'label']);
+  // A CommonJS module publishes its module.exports too (what `exports.f = …` defines).
+  assert.deepEqual(hooked.reachMain, ['checkout', 'ids', 'label', 'module.exports']);
   // A destructuring arrow (label) and a generator (ids) cannot be mocked.
   assert.deepEqual(hooked.mockable, [
     'main.cjs#checkout', 'main.cjs#checkout.round', 'pricing.mts#Cart.add', 'pricing.mts#Cart.of', 'pricing.mts#Cart.sum', 'pricing.mts#fail', 'pricing.mts#lineTotal',
@@ -46,7 +47,7 @@ test('testHooks: a mocked same-module child is used, reach finds a non-exported 
 
 const QUALNAMES: readonly { readonly name: string; readonly code: string; readonly want: readonly string[] }[] = [
   { name: 'declarations and nesting', code: 'function outer() { function inner() {} return inner; }', want: ['outer:function', 'outer.inner:function'] },
-  { name: 'class members', code: 'class A { m() {} static s() {} get g() { return 1; } set g(v) {} async am() {} *gen() {} #p() {} h = () => 1; constructor() {} }', want: ['A.m:method', 'A.s:static', 'A.g:getter', 'A.g:setter', 'A.am:async', 'A.gen:generator', 'A.#p:method', 'A.h:arrow'] },
+  { name: 'class members', code: 'class A { m() {} static s() {} get g() { return 1; } set g(v) {} async am() {} *gen() {} #p() {} h = () => 1; constructor() {} }', want: ['A.m:method', 'A.s:static', 'A.g:getter', 'A.g:setter', 'A.am:async', 'A.gen:generator', 'A.#p:method', 'A.h:arrow', 'A.constructor:constructor'] },
   { name: 'bindings and exports', code: 'const f = () => 1; let g = function named() {}; module.exports.h = function () {}; X.prototype.m = function () {}; module.exports = { k() {} };', want: ['f:arrow', 'g:function', 'h:function', 'X.m:function', 'k:function'] },
   { name: 'anonymous', code: '[1].map(function () {});\nsetTimeout(() => {});\nexport default class { m() {} }', want: ['<anonymous>@1:function', '<anonymous>@2:arrow', '<anonymous>@3:method'] },
   { name: 'objects', code: 'const api = { get(x) {}, nested: { deep: () => 1 } };\ncall({ m() {} });', want: ['api.get:function', 'api.nested.deep:arrow', '<anonymous>@2:function'] },

@@ -97,6 +97,12 @@ export class CallRecorder {
     call.value = undefined;
   }
 
+  /** A constructor reached the end of its body: `new` gives the object it built. */
+  built(call: ActiveCall, self: object): void {
+    call.outcome = 'returned';
+    call.value = self;
+  }
+
   /** An async call rejects with `error` (its own catch, which also names what its sync children threw). */
   threw(call: ActiveCall, error: unknown): void {
     call.outcome = 'threw';
@@ -123,6 +129,10 @@ export class CallRecorder {
     if (call.args === undefined) return;
     if (call.outcome === 'threw') return this.finish(call, this.thrown(call.value));
     const info = this.functions[call.fn];
+    // `return;` (or a primitive) in a constructor: `new` gives `this`, which was not seen there (before super() it is not bound).
+    if (info?.kind === 'constructor' && (call.value === null || (typeof call.value !== 'object' && typeof call.value !== 'function'))) {
+      return this.finish(call, { returnValue: 'the object of a constructor that returned early', returnSerialization: 'repr' });
+    }
     // An async function returning a promise settles with it; the function's own promise adopts it, so watching it changes nothing.
     if (info?.isAsync && types.isPromise(call.value)) {
       apply(PromiseThen, call.value, [(v: unknown) => this.finish(call, this.returned(v)), (e: unknown) => this.finish(call, this.thrown(e))]);
@@ -203,6 +213,7 @@ export class CallRecorder {
 
   private exception(error: unknown): NonNullable<CallRecord['exception']> {
     if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
+      if (types.isProxy(error)) return { name: 'Proxy' };
       const ctor = constructorOf(error);
       const module = typeof ctor === 'object' || typeof ctor === 'function' ? this.classModules.get(ctor as object) : undefined;
       const messageProp = Object.getOwnPropertyDescriptor(error, 'message');

@@ -43,9 +43,10 @@ export interface Snapshot {
   readonly redacted?: true;
 }
 
-export type CallKind = 'function' | 'method' | 'static' | 'getter' | 'setter' | 'async' | 'generator' | 'arrow';
+/** `constructor`: a class's constructor run by `new` (qualname `Class.constructor`); its result is the object it built. */
+export type CallKind = 'function' | 'method' | 'static' | 'getter' | 'setter' | 'async' | 'generator' | 'arrow' | 'constructor';
 
-export const CALL_KINDS: readonly CallKind[] = ['function', 'method', 'static', 'getter', 'setter', 'async', 'generator', 'arrow'];
+export const CALL_KINDS: readonly CallKind[] = ['function', 'method', 'static', 'getter', 'setter', 'async', 'generator', 'arrow', 'constructor'];
 
 /** One call of one of the program's own functions, recorded when it returned, threw or (async) settled. */
 export interface CallRecord {
@@ -64,7 +65,7 @@ export interface CallRecord {
   readonly args: Readonly<Record<string, Snapshot>>;
   /** Methods, getters and setters: the receiver's own state and its class (`class`). */
   readonly this?: Snapshot;
-  /** Present when the call returned (async: fulfilled). */
+  /** Present when the call returned (async: fulfilled); a constructor's is the object it built, snapshotted as its body ended. */
   readonly returnValue?: unknown;
   readonly returnSerialization?: Serialization;
   /** Present (true) when the call threw (async: rejected). */
@@ -103,7 +104,8 @@ export function callKey(module: string, qualname: string): string {
  *   returns, called with the same `this` and arguments, instead of running the function's body.
  * - `REACH_SYMBOL`: on globalThis, a Map from module (relative path) to an object holding the
  *   module's top-level function and class declarations and top-level `const/let/var` bindings of
- *   functions, by name, filled when the module has evaluated: a test reaches functions the module
+ *   functions and object literals, by name (and a CommonJS module's `module.exports` as
+ *   `module.exports`), filled when the module has evaluated: a test reaches functions the module
  *   does not export.
  */
 export const MOCKS_SYMBOL = 'snipexec.test.mocks';

@@ -25,9 +25,8 @@ export interface FunctionInfo {
   readonly ownArguments: boolean;
 }
 
-/** Functions that get no record and no mock: constructors (a mock cannot stand in for `new`, and `this` is not bound before `super`). */
+/** Functions with a body the instrumentation can enter (a constructor is recorded, never mocked: see instrumentCalls' forwarding). */
 export function isInstrumentable(node: t.Function): boolean {
-  if ((node.type === 'ClassMethod' || node.type === 'ObjectMethod') && node.kind === 'constructor') return false;
   return node.body.type === 'BlockStatement' || node.type === 'ArrowFunctionExpression';
 }
 
@@ -50,7 +49,8 @@ export function describeFunction(path: AstPath, module: string, rebindsArguments
     kind: kindOf(node),
     line,
     params,
-    hasThis: member && !node.static,
+    // A constructor's `this` is not bound before `super()`: its object is seen as its body ends.
+    hasThis: member && !node.static && node.kind !== 'constructor',
     isArrow,
     isAsync: node.async === true,
     isGenerator: node.generator === true,
@@ -64,6 +64,7 @@ export function describeFunction(path: AstPath, module: string, rebindsArguments
  */
 function kindOf(node: t.Function): CallKind {
   if ((isMember(node) || node.type === 'ObjectMethod') && (node.kind === 'get' || node.kind === 'set')) return node.kind === 'get' ? 'getter' : 'setter';
+  if (isMember(node) && node.kind === 'constructor') return 'constructor';
   if (node.generator) return 'generator';
   if (node.async) return 'async';
   if (isMember(node)) return node.static ? 'static' : 'method';

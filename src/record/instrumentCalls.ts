@@ -83,7 +83,7 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   const names = uniqueNames(source);
   if (mode.kind === 'test') {
     found.functions.forEach((f, i) => { if (functions[i]?.mockable) addMockPrologue(edits, source, f, names); });
-    addReach(edits, ast.program, module, reachable);
+    addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'));
   } else {
     addRecording(edits, source, found, module, mode.define, names);
   }
@@ -161,7 +161,8 @@ function uniqueNames(source: string): Names {
 
 /** How a mock is handed the call's arguments, or undefined when they cannot be forwarded (never mockable). */
 function forwarding(info: FunctionInfo): string | undefined {
-  if (info.isGenerator) return undefined;
+  // A mock cannot stand in for `new` (and `this` is not bound before `super()`).
+  if (info.isGenerator || info.kind === 'constructor') return undefined;
   if (info.ownArguments) return 'arguments';
   if (info.params.some((p) => p.form === 'pattern')) return undefined;
   return info.params.map((p) => (p.form === 'rest' ? `...${p.name}` : p.name)).join(', ');
@@ -193,15 +194,16 @@ function addMockPrologue(edits: TextEdits, source: string, f: FoundFunction, nam
   }
 }
 
-function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[]): void {
+/** `commonJs`: the module's `module.exports` is published too, as `module.exports` (what `exports.f = …` and `module.exports = {…}` define). */
+function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean): void {
   const first = program.body[0];
-  if (names.length === 0 || !first) return;
+  if ((names.length === 0 && !commonJs) || !first) return;
   const at = program.directives.at(-1)?.end ?? first.start ?? 0;
-  const getters = names.map((n) => `get ${n}() { return ${n}; }`).join(', ');
+  const getters = [...names.map((n) => `get ${n}() { return ${n}; }`), ...(commonJs ? ['get "module.exports"() { return module.exports; }'] : [])].join(', ');
   edits.open(at, 0, `;(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set(${JSON.stringify(module)}, { ${getters} });`);
 }
 
-/** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions. */
+/** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions and of object literals (whose methods a test calls through them). */
 export function topLevelBindings(program: t.Program): string[] {
   const names: string[] = [];
   for (const stmt of program.body) {
@@ -209,7 +211,7 @@ export function topLevelBindings(program: t.Program): string[] {
     if ((decl?.type === 'FunctionDeclaration' || decl?.type === 'ClassDeclaration') && decl.id && !decl.declare) names.push(decl.id.name);
     if (decl?.type === 'VariableDeclaration' && !decl.declare) {
       for (const d of decl.declarations) {
-        if (d.id.type === 'Identifier' && (isFunctionNode(d.init) || isClassNode(d.init))) names.push(d.id.name);
+        if (d.id.type === 'Identifier' && (isFunctionNode(d.init) || isClassNode(d.init) || d.init?.type === 'ObjectExpression')) names.push(d.id.name);
       }
     }
   }
@@ -240,8 +242,10 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const epilogue = f.info.isAsync
       ? `} catch (${names.error}) { ${R}.threw(${C}, ${names.error}); throw ${names.error}; } finally { ${R}.exit(${C}); }`
       : `} finally { ${R}.exit(${C}); }`;
+    // A constructor that reaches its end built `this` (bound by then: a derived one called super()).
+    const done = f.info.kind === 'constructor' ? `${R}.built(${C}, this)` : `${R}.done(${C})`;
     if (body.type === 'BlockStatement') {
-      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${R}.done(${C}); ${epilogue}`);
+      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${done}; ${epilogue}`);
     } else {
       edits.open(expressionStart(body), f.depth, `{ const ${C} = ${enter}; try { return ${R}.ret(${C}, `);
       edits.close(f.node.end ?? source.length, f.depth, `); ${epilogue} }`);
@@ -252,8 +256,9 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const arg = r.node.argument;
     if (arg) {
       // Half a level: between the return and its argument, which may be an await wrapped at its own depth.
-      edits.open(arg.start ?? 0, r.depth + 0.5, `${R}.ret(${C}, `);
-      edits.close(arg.end ?? 0, r.depth + 0.5, `)`);
+      // Parenthesised: `return a++, b` is one argument (a sequence), not two; spaced: minified `return{…}` has no space.
+      edits.open(arg.start ?? 0, r.depth + 0.5, ` ${R}.ret(${C}, (`);
+      edits.close(arg.end ?? 0, r.depth + 0.5, `))`);
     } else {
       edits.open((r.node.start ?? 0) + 'return'.length, r.depth, ` ${R}.ret(${C}, void 0)`);
     }
@@ -264,8 +269,8 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     if (!asyncWrapped.has(a.owner)) continue;
     edits.open(a.node.start ?? 0, a.depth, `${R}.resume(${C}, `);
     edits.close(a.node.end ?? 0, a.depth, `)`);
-    edits.open(a.node.argument.start ?? 0, a.depth + 0.5, `${R}.suspend(${C}, `);
-    edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `)`);
+    edits.open(a.node.argument.start ?? 0, a.depth + 0.5, ` ${R}.suspend(${C}, (`);
+    edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `))`);
   }
   for (const b of found.finalizers) {
     if (asyncWrapped.has(b.owner)) edits.open((b.node.start ?? 0) + 1, b.depth, ` ${R}.at(${C});`);
@@ -285,8 +290,8 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   for (const loop of found.forAwaits) {
     if (!asyncWrapped.has(loop.owner)) continue;
     const { node, depth } = loop;
-    edits.open(node.right.start ?? 0, depth + 0.5, `${R}.suspend(${C}, `);
-    edits.close(node.right.end ?? 0, depth + 0.5, `)`);
+    edits.open(node.right.start ?? 0, depth + 0.5, ` ${R}.suspend(${C}, (`);
+    edits.close(node.right.end ?? 0, depth + 0.5, `))`);
     const step = `} finally { ${R}.suspend(${C}, 0); }`;
     if (node.body.type === 'BlockStatement') {
       edits.wrap((node.body.start ?? 0) + 1, (node.body.end ?? 0) - 1, depth + 0.5, ` ${R}.at(${C}); try {`, step);

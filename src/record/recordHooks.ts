@@ -2,12 +2,14 @@
  * The preload of `snipexec record` (loaded with `--require` before the program; see recordProgram.ts),
  * bundled with what it imports into one CommonJS file (recordPreload.ts): it may use no `import.meta`.
  * Configured through RECORD_ENV, which it removes at once: the program sees the environment it would
- * see under plain `node`, and a child process it starts is not recorded. Without it, it does nothing.
+ * see under plain `node`, and a child process or worker it starts is not recorded (one stderr line
+ * says so: childNotice.ts). Without it, it does nothing.
  */
 import { writeFileSync } from 'node:fs';
 import { setSourceMapsSupport } from 'node:module';
 import { instrumentModule, RECORDER_GLOBAL } from './instrumentCalls.ts';
 import { CallRecorder } from './callRecorder.ts';
+import { noteUnrecordedChildren } from './childNotice.ts';
 import { TRACE_VERSION, type CallTrace } from './callTrace.ts';
 import { formatTrace } from './formatTrace.ts';
 import { registerProgramHooks } from './programHooks.ts';
@@ -29,6 +31,7 @@ function startRecording(config: RecordConfig): void {
     }
   });
   const argv = scanner.redactArgv(process.argv.slice(2), String(REDACTED.value));
+  noteUnrecordedChildren((line) => process.stderr.write(line));
   // 'exit' runs on a normal end, process.exit() and an uncaught error alike; only synchronous work is possible there.
   process.on('uncaughtExceptionMonitor', (error) => recorder.uncaught(error));
   process.on('exit', (code) => {

@@ -53,8 +53,9 @@ function dataValue(obj: object, key: PropertyKey): { value: unknown } | undefine
   return d && 'value' in d ? { value: d.value } : undefined;
 }
 
-/** The name of an object's class, read from data properties only. */
+/** The name of an object's class, read from data properties only (a Proxy's traps are not run: it has none). */
 export function className(value: object): string | undefined {
+  if (types.isProxy(value)) return undefined;
   const proto = getPrototypeOf(value) as object | null;
   const ctor = proto ? dataValue(proto, 'constructor')?.value : undefined;
   const name = typeof ctor === 'function' ? dataValue(ctor, 'name')?.value : undefined;
@@ -63,6 +64,7 @@ export function className(value: object): string | undefined {
 
 /** The constructor an object's prototype names, read from a data property. */
 export function constructorOf(value: object): unknown {
+  if (types.isProxy(value)) return undefined;
   const proto = getPrototypeOf(value) as object | null;
   return proto ? dataValue(proto, 'constructor')?.value : undefined;
 }
@@ -105,6 +107,8 @@ class Walk {
       case 'bigint': return { serialization: 'bigint', value: this.string(String(value)) };
       case 'symbol': this.string(value.description ?? ''); throw repr('symbol');
       case 'function': {
+        // A proxied function's traps are the program's code: its name is not read.
+        if (types.isProxy(value)) throw repr('Proxy');
         const name = dataValue(value, 'name')?.value;
         return { serialization: 'function', value: typeof name === 'string' ? this.string(name) : '' };
       }

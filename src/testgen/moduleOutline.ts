@@ -26,13 +26,28 @@ export interface ClassShape {
   readonly hasPrivate: boolean;
   /** The superclass when it is a plain name (`extends Map`), else undefined. */
   readonly superName: string | undefined;
+  /** The constructor the class declares, undefined when it declares none. */
+  readonly construct: FunctionShape | undefined;
 }
 
 export type TopLevelBinding = { readonly kind: 'function'; readonly shape: FunctionShape } | { readonly kind: 'class'; readonly shape: ClassShape };
 
+/** A function a test reaches as a property path from what reach() gives: `['api', 'get']`, `['module.exports', 'parse']`. */
+export interface PathFunction {
+  readonly path: readonly string[];
+  readonly shape: FunctionShape;
+}
+
 /** A module's top-level functions and classes by name: what testHooks' reach() gives a test. */
 export interface ModuleOutline {
   readonly bindings: ReadonlyMap<string, TopLevelBinding>;
+  /**
+   * By qualname (as the recorder names them), functions reached through a property path:
+   * methods of top-level object literals (`api.get`), functions assigned to a member of a
+   * top-level binding (`api.put = function …`, not through `prototype`), and CommonJS exports
+   * (`exports.f = …`, `module.exports = { f() {} }`, `module.exports = function f() {}`).
+   */
+  readonly paths: ReadonlyMap<string, PathFunction>;
 }
 
 function pluginsFor(fileName: string): ParserPlugin[] {
@@ -62,7 +77,70 @@ export function outlineModule(source: string, fileName: string): ModuleOutline {
       for (const declarator of declaration.declarations) if (t.isIdentifier(declarator.id)) add(declarator.init, declarator.id.name);
     }
   }
-  return { bindings };
+  return { bindings, paths: pathFunctions(ast.program, bindings) };
+}
+
+const isPlainFunction = (node: t.Node | null | undefined): node is t.FunctionExpression | t.ArrowFunctionExpression => t.isFunctionExpression(node) || t.isArrowFunctionExpression(node);
+
+/** A non-computed property key's name (identifier or string), else undefined. */
+function propertyName(key: t.Node, computed: boolean): string | undefined {
+  if (t.isStringLiteral(key)) return key.value;
+  return !computed && t.isIdentifier(key) ? key.name : undefined;
+}
+
+/** `a.b.c` as ['a', 'b', 'c'] (module.exports and exports as one 'module.exports'); undefined for anything else. */
+function memberPath(node: t.Node): string[] | undefined {
+  const parts: string[] = [];
+  let cur = node;
+  while (t.isMemberExpression(cur)) {
+    const name = propertyName(cur.property, cur.computed);
+    if (name === undefined) return undefined;
+    parts.unshift(name);
+    cur = cur.object;
+  }
+  if (!t.isIdentifier(cur)) return undefined;
+  parts.unshift(cur.name);
+  if (parts[0] === 'module' && parts[1] === 'exports') return ['module.exports', ...parts.slice(2)];
+  return parts[0] === 'exports' ? ['module.exports', ...parts.slice(1)] : parts;
+}
+
+function pathFunctions(program: t.Program, bindings: ReadonlyMap<string, TopLevelBinding>): Map<string, PathFunction> {
+  const paths = new Map<string, PathFunction>();
+  // The recorder names `module.exports.f` plainly `f`, as a top-level function.
+  const qualname = (path: readonly string[]): string => (path[0] === 'module.exports' ? path.slice(1) : path).join('.');
+  const add = (path: string[], fn: t.Function): void => {
+    const name = qualname(path);
+    if (name !== '' && !bindings.has(name)) paths.set(name, { path, shape: functionShape(fn) });
+  };
+  const objectMembers = (object: t.ObjectExpression, at: string[]): void => {
+    for (const property of object.properties) {
+      if (t.isObjectMethod(property)) {
+        const name = propertyName(property.key, property.computed);
+        if (name !== undefined && property.kind === 'method') add([...at, name], property);
+      } else if (t.isObjectProperty(property)) {
+        const name = propertyName(property.key, property.computed);
+        if (name === undefined) continue;
+        if (isPlainFunction(property.value)) add([...at, name], property.value);
+        else if (t.isObjectExpression(property.value)) objectMembers(property.value, [...at, name]);
+      }
+    }
+  };
+  for (const statement of program.body) {
+    const declaration = t.isExportNamedDeclaration(statement) ? statement.declaration : statement;
+    if (t.isVariableDeclaration(declaration)) {
+      for (const d of declaration.declarations) if (t.isIdentifier(d.id) && t.isObjectExpression(d.init)) objectMembers(d.init, [d.id.name]);
+    }
+    if (!t.isExpressionStatement(statement) || !t.isAssignmentExpression(statement.expression) || statement.expression.operator !== '=') continue;
+    const { left, right } = statement.expression;
+    const path = memberPath(left);
+    if (path === undefined || path.includes('prototype') || (path[0] !== 'module.exports' && (path.length < 2 || !bindings.has(path[0] as string)))) continue;
+    if (isPlainFunction(right)) {
+      // `module.exports = function f() {}` is named by its own name.
+      if (path.length === 1 && t.isFunctionExpression(right) && right.id) paths.set(right.id.name, { path, shape: functionShape(right) });
+      else add(path, right);
+    } else if (t.isObjectExpression(right)) objectMembers(right, path);
+  }
+  return paths;
 }
 
 function functionShape(node: t.Function | t.TSDeclareMethod): FunctionShape {
@@ -81,12 +159,14 @@ function functionShape(node: t.Function | t.TSDeclareMethod): FunctionShape {
 function classShape(node: t.Class, name: string): ClassShape {
   const members: MemberShape[] = [];
   let hasPrivate = false;
+  let construct: FunctionShape | undefined;
   for (const member of node.body.body) {
     if (t.isClassPrivateMethod(member) || t.isClassPrivateProperty(member)) hasPrivate = true;
+    if (t.isClassMethod(member) && member.kind === 'constructor') construct = functionShape(member);
     if (!t.isClassMethod(member) || member.kind === 'constructor') continue;
     const key = member.computed ? (t.isStringLiteral(member.key) ? member.key.value : undefined) : t.isIdentifier(member.key) ? member.key.name : t.isStringLiteral(member.key) ? member.key.value : undefined;
     if (key === undefined) continue;
     members.push({ name: key, static: member.static, access: member.kind, ...functionShape(member) });
   }
-  return { name, members, hasPrivate, superName: t.isIdentifier(node.superClass) ? node.superClass.name : undefined };
+  return { name, members, hasPrivate, superName: t.isIdentifier(node.superClass) ? node.superClass.name : undefined, construct };
 }

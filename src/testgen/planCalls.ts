@@ -5,9 +5,12 @@ import { returnSnapshot } from './readTrace.ts';
 import { toReplayValue, type ReplayValue } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
-/** What a test calls: a top-level function, or a member of a top-level class. */
+/** What a test calls: a top-level function, a member of a top-level class, or such a class with `new`. */
 export type Target =
   | { readonly kind: 'function'; readonly module: string; readonly name: string }
+  | { readonly kind: 'construct'; readonly class: ClassRef }
+  /** A function reached as a property path from the module's reach() object (moduleOutline's `paths`). */
+  | { readonly kind: 'path'; readonly module: string; readonly path: readonly string[] }
   | { readonly kind: 'member'; readonly class: ClassRef; readonly member: string; readonly static: boolean; readonly access: 'method' | 'get' | 'set' };
 
 /** An error class as a test names it: a global built-in, or a class reached from its program module. */
@@ -116,13 +119,21 @@ export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly
   if (isSkip(outline)) return outline;
   const [head = '', member, ...deeper] = qualname.split('.');
   const binding = outline.bindings.get(head);
+  const byPath = outline.paths.get(qualname);
+  if (byPath !== undefined && binding?.kind !== 'class' && call.kind !== 'getter' && call.kind !== 'setter') return { target: { kind: 'path', module, path: byPath.path }, shape: byPath.shape };
   if (member === undefined) {
     if (binding?.kind === 'function') return { target: { kind: 'function', module, name: head }, shape: binding.shape };
     return skip('unreachable', `${module} has no top-level function ${head} now`);
   }
   if (binding?.kind === 'function') return skip('unreachable', `${qualname} is nested in function ${head}, which does not expose it`);
   if (binding?.kind !== 'class' || deeper.length > 0) return skip('unreachable', `${qualname} is not a function or method at the top level of ${module}`);
-  if (member === 'constructor') return skip('unreachable', 'a constructor is not replayed (tests build objects without it)');
+  if (member === 'constructor' && call.kind === 'constructor') {
+    const built = call.returnSerialization === 'instance' ? (call.returnValue as { class?: string } | undefined)?.class : undefined;
+    // Through super() from a subclass: `new` of this class alone would build another object.
+    if (built !== undefined && built !== head) return skip('unreachable', `${qualname} ran through super() for a ${built}, which new ${head}() does not build`);
+    const construct = binding.shape.construct ?? { params: [], async: false, generator: false };
+    return { target: { kind: 'construct', class: { module, name: head, shape: binding.shape } }, shape: construct };
+  }
   const found = pickMember(binding.shape.members, member, call);
   if (found === undefined) return skip('unreachable', `class ${head} has no ${call.kind === 'getter' ? 'getter' : call.kind === 'setter' ? 'setter' : 'method'} ${member} now`);
   const ref: ClassRef = { module, name: head, shape: binding.shape };
@@ -165,7 +176,9 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  */
 function childMocks(call: CallRecord, { index, children, mockable }: Planning): ChildMock[] | SkipReason {
   const own = callKey(call.module, call.qualname);
+  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
   const inline = (child: CallRecord): boolean =>
+    child.kind === 'constructor' ||
     callKey(child.module, child.qualname) === own || (child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
   const replayed: CallRecord[] = [];
   for (const queue = [call]; queue.length > 0; ) {

@@ -31,12 +31,13 @@ const SYSTEM = [
   'Use only JSON values (no undefined, functions, dates or comments).',
 ].join('\n');
 
-/** The signature as shown to the model: names only (`function total(items, pct)`, `Cart.prototype.add(item)`). */
+/** The signature as shown to the model: names only (`function total(items, pct)`, `Cart.prototype.add(item)`, `new Cart(owner)`). */
 export function signatureOf(fn: Pick<FunctionForInputs, 'qualname' | 'kind' | 'params'>): string {
   const params = fn.params.join(', ');
   const dot = fn.qualname.lastIndexOf('.');
   if ((fn.kind === 'method' || fn.kind === 'getter' || fn.kind === 'setter') && dot > 0) return `${fn.qualname.slice(0, dot)}.prototype.${fn.qualname.slice(dot + 1)}(${params})`;
   if (fn.kind === 'static') return `${fn.qualname}(${params}) // static`;
+  if (fn.kind === 'constructor' && dot > 0) return `new ${fn.qualname.slice(0, dot)}(${params})`;
   const prefix = fn.kind === 'async' ? 'async function' : fn.kind === 'generator' ? 'function*' : 'function';
   return `${prefix} ${fn.qualname}(${params})`;
 }

@@ -1,6 +1,7 @@
 import * as t from '@babel/types';
 import type { ChildMock, ErrorRef, Outcome, TestPlan } from './planCalls.ts';
 import { propertyAccess, renderJson, renderValue, type RenderNames } from './renderSnapshot.ts';
+import type { ClassRef } from './programIndex.ts';
 import type { ReplayValue } from './replayValue.ts';
 import type { SkippedCall } from './skipReasons.ts';
 
@@ -160,7 +161,8 @@ function moduleVariables(input: ProgramFileInput): Map<string, string> {
     else if (outcome.error.kind === 'program') modules.add(outcome.error.class.module);
   };
   for (const plan of input.plans) {
-    if (plan.target.kind === 'member') modules.add(plan.target.class.module);
+    if (plan.target.kind === 'member' || plan.target.kind === 'construct') modules.add(plan.target.class.module);
+    else if (plan.target.kind === 'path') modules.add(plan.target.module);
     visit(plan.receiver);
     plan.args.forEach(visit);
     visitOutcome(plan.outcome);
@@ -193,6 +195,8 @@ function renderInvocation(plan: TestPlan, names: RenderNames): { setup: string[]
   const setup: string[] = [];
   let invoke: string;
   if (target.kind === 'function') invoke = `${names.reached(target.module, target.name)}(${argList})`;
+  else if (target.kind === 'construct') invoke = constructInvocation(target.class, argList, names);
+  else if (target.kind === 'path') invoke = pathInvocation(target.module, target.path, argList, names);
   else {
     const owner = names.reached(target.class.module, target.class.name);
     const key = JSON.stringify(target.member);
@@ -207,6 +211,18 @@ function renderInvocation(plan: TestPlan, names: RenderNames): { setup: string[]
     }
   }
   return { setup, invoke };
+}
+
+/** `new Class(args)`, the class reached from its module. */
+function constructInvocation(ref: ClassRef, argList: string, names: RenderNames): string {
+  return `new ${names.reached(ref.module, ref.name)}(${argList})`;
+}
+
+/** `api.get(args)` on the live object (its `this`), or `(0, exported)(args)` for a function that is a module's exports itself (no `this`). */
+function pathInvocation(module: string, path: readonly string[], argList: string, names: RenderNames): string {
+  const [head = '', ...rest] = path;
+  const callee = `${names.reached(module, head)}${rest.map(propertyAccess).join('')}`;
+  return rest.length === 0 ? `(0, ${callee})(${argList})` : `${callee}(${argList})`;
 }
 
 function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesReplay: () => void): string {
