@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { readTrace } from '../src/testgen/readTrace.ts';
 import { cli } from './helpers.ts';
 import { startScriptedLlm } from './llmServer.ts';
 
@@ -34,7 +35,7 @@ test('record CLI: the quickstart runs as plain node does, writes a 2-call trace 
   assert.equal(r.stdout, plain.stdout, 'the program prints what it prints under plain node, and snipexec adds nothing to stdout');
   assert.match(r.stderr, /recorded 2 calls into .*shop\.js\.trace\.json/);
   assert.match(r.stderr, /gen-tests: 2 tests in 1 file; no call skipped/);
-  const trace = JSON.parse(readFileSync(join(dir, 'shop.js.trace.json'), 'utf8')) as { calls: { callId: number; parentCallId: number | null; qualname: string }[] };
+  const trace = readTrace(join(dir, 'shop.js.trace.json'));
   assert.deepEqual(trace.calls.map((c) => [c.callId, c.parentCallId, c.qualname]), [[1, null, 'total'], [2, 1, 'applyDiscount']]);
   const generated = readFileSync(join(dir, 'generated_tests', 'shop.test.mjs'), 'utf8');
   assert.match(generated, /replay\("shop\.js#applyDiscount"/, "total's test mocks applyDiscount");

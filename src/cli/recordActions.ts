@@ -1,8 +1,9 @@
 import { dirname, join, resolve } from 'node:path';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
-import type { CallTrace } from '../record/callTrace.ts';
-import { recordProgram } from '../record/recordProgram.ts';
+import { recordLimitsSchema, type RecordLimitsInput } from '../core/options.ts';
+import { describeTruncation, type CallTrace } from '../record/callTrace.ts';
+import { recordProgram, type RecordedRun } from '../record/recordProgram.ts';
 import { terminalLine } from '../report/terminalText.ts';
 import { formatAiSkipped } from '../testgen/aiSkips.ts';
 import { generateAiTests } from '../testgen/aiTests.ts';
@@ -10,7 +11,7 @@ import { generateCheckedTests } from '../testgen/checkTests.ts';
 import type { GeneratedTests } from '../testgen/generateTests.ts';
 import { readTrace } from '../testgen/readTrace.ts';
 import { createLogger } from './createLogger.ts';
-import { checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS } from './optionFlags.ts';
+import { checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, RECORD_FLAGS } from './optionFlags.ts';
 import { printTestsSummary } from './testsSummary.ts';
 
 /** Where `record` writes its tests: `generated_tests/` next to the program. */
@@ -55,15 +56,27 @@ async function writeAiTests(trace: CallTrace, traceDir: string, outDir: string, 
 /** `snipexec record PROGRAM ARGS`: records the run, writes its tests; exits with the program's exit code. */
 export async function recordAction(programPath: string, args: string[], flags: RecordFlags): Promise<void> {
   const llm = aiEnvironment(flags);
-  const run = await recordProgram(programPath, args);
-  process.stderr.write(`snipexec: recorded ${run.trace.calls.length} call${run.trace.calls.length === 1 ? '' : 's'} into ${terminalLine(run.tracePath)}\n`);
+  const limits = collectFlags<RecordLimitsInput>(flags, RECORD_FLAGS);
+  checkFlags(limits, RECORD_FLAGS, recordLimitsSchema);
+  const run = await recordProgram(programPath, args, limits);
+  process.stderr.write(`snipexec: ${terminalLine(recordedLine(run))}\n`);
   if (flags.tests) {
+    const trace = readTrace(run.tracePath);
     const programDir = dirname(resolve(programPath));
     const outDir = flags.out ? resolve(flags.out) : join(programDir, GENERATED_TESTS_DIR);
-    await writeTests(run.trace, dirname(run.tracePath), outDir, programDir);
-    if (llm) await writeAiTests(run.trace, dirname(run.tracePath), outDir, programDir, llm, flags.aiMax ?? 5);
+    await writeTests(trace, dirname(run.tracePath), outDir, programDir);
+    if (llm) await writeAiTests(trace, dirname(run.tracePath), outDir, programDir, llm, flags.aiMax ?? 5);
   }
   process.exitCode = run.exitCode;
+}
+
+/** `recorded 2 calls into shop.js.trace.json`, and what a limit or a kill cut from the trace. */
+function recordedLine(run: RecordedRun): string {
+  const notes = [
+    ...(run.truncated ? [describeTruncation(run.truncated)] : []),
+    ...(run.interrupted ? ['the recorder was killed before it ended the trace: its last calls are lost'] : []),
+  ];
+  return `recorded ${run.calls} call${run.calls === 1 ? '' : 's'} into ${run.tracePath}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`;
 }
 
 /** `snipexec gen-tests TRACE`: writes the tests of a recorded trace. */
