@@ -74,6 +74,37 @@ test('record CLI: the generated files name no absolute path, and what the progra
   }
 });
 
+test('record CLI: skipped calls are one stderr line per kind (an inline reduce callback called 50 times is one line); --verbose lists each', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-record-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'cart.js'), [
+    'function price(item) {',
+    '  return item.qty * item.unit;',
+    '}',
+    'const items = Array.from({ length: 50 }, (_, i) => ({ qty: i % 3, unit: 2 }));',
+    'const total = items.reduce((sum, item) => sum + price(item), 0);',
+    "const tagged = { [Symbol('id')]: 1, name: 'x' };",
+    'function describe(o) { return o.name; }',
+    'console.log(total, describe(tagged));',
+    '',
+  ].join('\n'));
+  const r = cli(['record', join(dir, 'cart.js')]);
+  assert.equal(r.code, 0, r.stderr);
+  const skipLines = r.stderr.split('\n').filter((line) => /skipped/.test(line));
+  assert.equal(skipLines.length, 3, r.stderr);
+  assert.match(skipLines[0] ?? '', /^snipexec: skipped 100 calls \(a function not reachable from its module\): cart\.js#<anonymous>@4 ×50, cart\.js#<anonymous>@5 ×50; e\.g\. call 1: /);
+  assert.match(skipLines[1] ?? '', /^snipexec: skipped 1 call \(a value that is not JSON-safe\): cart\.js#describe; e\.g\. call 151: argument o is not JSON-safe \(object with symbol keys\)$/);
+  assert.match(skipLines[2] ?? '', /^snipexec: gen-tests: 50 tests in 1 file; 101 calls skipped \(100 a function not reachable from its module, 1 a value that is not JSON-safe\)/);
+  assert.match(skipLines[2] ?? '', /--verbose lists each skipped call/);
+  // The test file lists them by function and reason too.
+  const listed = readFileSync(join(dir, 'generated_tests', 'cart.test.mjs'), 'utf8').split('// Skipped calls:\n')[1]?.trim().split('\n') ?? [];
+  assert.deepEqual(listed.map((line) => line.replace(/\): .*/, ')')), ['// - <anonymous>@4 (calls 1, 2, 3, 4, 5 and 45 more)', '// - <anonymous>@5 (calls 51, 53, 55, 57, 59 and 45 more)', '// - describe (call 151)']);
+  const verbose = cli(['gen-tests', '--verbose', join(dir, 'cart.js.trace.json')]);
+  assert.equal(verbose.code, 0, verbose.stderr);
+  const each = verbose.stderr.split('\n').filter((line) => /^snipexec: skipped cart\.js#\S+ \(call \d+\): /.test(line));
+  assert.equal(each.length, 101, verbose.stderr);
+});
+
 test('record CLI: ARGS after -- reach the program, and snipexec exits with its exit code; --no-tests writes none', (t) => {
   const dir = copyFixture(t, 'crash');
   const r = cli(['record', '--no-tests', join(dir, 'exit3.mjs')]);

@@ -8,7 +8,8 @@ function withAiFlags(cmd: Command): Command {
   const table = { ...LLM_FLAGS, ...LLM_BATCH_FLAGS };
   return addFlags(cmd, table, llmOptionsSchema)
     .option('--ai', 'also ask an LLM (OPENAI_BASE_URL / OPENAI_API_KEY, --model) for more inputs of each function: its names-only signature and recorded calls go out, redacted, never its source; the real function is run on each input and <module>.ai.test.mjs asserts what it did')
-    .option('--ai-max <n>', 'with --ai: at most N inputs per function', positiveInteger, 5);
+    .option('--ai-max <n>', 'with --ai: at most N inputs per function', positiveInteger, 5)
+    .option('--verbose', 'list each skipped call with its reason on stderr, instead of one line per kind of skip');
 }
 
 /** `snipexec record PROGRAM [-- ARGS…]` and `snipexec gen-tests TRACE`: their flags here, their work in recordActions.ts, imported when they run. */

@@ -96,8 +96,29 @@ export function renderTestFile(input: TestFileInput): string {
     '// The calls a tested call made to other program functions are replayed as recorded. Regenerate rather than edit.',
   ];
   const lines = [...header, ...prelude, ...tests.flatMap((test) => ['', test])];
-  if (input.skipped.length > 0) lines.push('', '// Skipped calls:', ...input.skipped.map((s) => `// - ${s.qualname} (call ${s.callId}): ${s.reason}`));
+  if (input.skipped.length > 0) lines.push('', '// Skipped calls:', ...skippedLines(input.skipped));
   return `${lines.join('\n')}\n`;
+}
+
+/** Call ids a skipped-calls line names before it only counts the rest. */
+const NAMED_CALLS = 5;
+
+/** One comment line per function and reason (an inline callback called 10,000 times is one line): `// - fn (calls 3, 5 and 98 more): reason`. */
+function skippedLines(skipped: readonly SkippedCall[]): string[] {
+  const groups = new Map<string, SkippedCall[]>();
+  for (const s of skipped) {
+    const key = JSON.stringify([s.qualname, s.reason]);
+    const group = groups.get(key);
+    if (group) group.push(s);
+    else groups.set(key, [s]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group as [SkippedCall, ...SkippedCall[]];
+    const ids = group.slice(0, NAMED_CALLS).map((s) => s.callId).join(', ');
+    const more = group.length - NAMED_CALLS;
+    const calls = group.length === 1 ? `call ${ids}` : `calls ${ids}${more > 0 ? ` and ${more} more` : ''}`;
+    return `// - ${first.qualname} (${calls}): ${first.reason}`;
+  });
 }
 
 /** What a file needs to call program functions as a generated test does. */
