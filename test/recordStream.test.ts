@@ -78,6 +78,10 @@ test('record stream: --max-calls keeps the first calls; the end line and the sum
   assert.deepEqual(trace.calls.map((c) => c.callId), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   assert.deepEqual(trace.truncated, { limit: 'maxCalls', max: 10, droppedCalls: 40 });
   assert.deepEqual(endLine(`${LOOP}.trace.json`), { end: true, exitCode: 0, calls: 10, truncated: { limit: 'maxCalls', max: 10, droppedCalls: 40 } });
+  const generated = cli(['gen-tests', `${LOOP}.trace.json`, '--out', join(work, 'loop-tests')]);
+  assert.equal(generated.code, 0, generated.stderr);
+  assert.match(generated.stderr, /the trace was truncated at --max-calls 10: 40 calls dropped when recorded/);
+  assert.match(generated.stderr, /gen-tests: 10 tests in 1 file/);
 });
 
 test('record stream: --max-trace-bytes bounds the file, end line included', async () => {

@@ -86,6 +86,7 @@ function recordedLine(run: RecordedRun): string {
 export async function genTestsAction(tracePath: string, flags: GenTestsFlags): Promise<void> {
   const llm = aiEnvironment(flags);
   const trace = readTrace(tracePath);
+  if (trace.truncated) process.stderr.write(`snipexec: ${terminalLine(`the trace was ${describeTruncation(trace.truncated)} when recorded`)}\n`);
   const traceDir = dirname(resolve(tracePath));
   const programDir = flags.program ? dirname(resolve(flags.program)) : dirname(resolve(traceDir, trace.program));
   const outDir = flags.out ? resolve(flags.out) : join(programDir, GENERATED_TESTS_DIR);
