@@ -601,7 +601,7 @@ async function recordRows(runs: number): Promise<void> {
       let traced: { calls: number; traceBytes: number } = { calls: 0, traceBytes: 0 };
       const recorded = () => timedRun(async () => {
         const r = await recordProgram(file, args, { stdio: 'ignore' });
-        traced = { calls: r.trace.calls.length, traceBytes: statSync(r.tracePath).size };
+        traced = { calls: r.calls, traceBytes: statSync(r.tracePath).size };
         return r.exitCode;
       });
       const plain = () => timedRun(() => runPlain(file, args));

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordProgram } from '../src/record/recordProgram.ts';
+import { readTrace } from '../src/testgen/readTrace.ts';
 import { generateCheckedTests } from '../src/testgen/checkTests.ts';
 import { SKIP_KINDS, type SkipKind } from '../src/testgen/skipReasons.ts';
 import { layOutExample, PACKAGE_EXAMPLES } from '../test/recordPackages.ts';
@@ -21,7 +22,7 @@ const verbose = process.env.VERBOSE === '1';
 try {
   for (const example of PACKAGE_EXAMPLES.filter((e) => only.length === 0 || only.includes(e.name))) {
     const dir = layOutExample(example, work);
-    const { trace } = await recordProgram(example.file, [], { cwd: dir, stdio: 'ignore' });
+    const trace = readTrace((await recordProgram(example.file, [], { cwd: dir, stdio: 'ignore' })).tracePath);
     const out = join(dir, 'generated_tests');
     const generated = await generateCheckedTests(trace, { traceDir: dir, outDir: out });
     const tests = generated.files.reduce((n, f) => n + f.tests, 0);

@@ -17,7 +17,8 @@ export { toSarif } from './diff/toSarif.ts';
 
 // Record a program's calls and turn them into tests.
 export { recordProgram, type RecordOptions, type RecordedRun } from './record/recordProgram.ts';
-export type { CallTrace, CallRecord, CallKind, Snapshot } from './record/callTrace.ts';
+export type { CallTrace, CallRecord, CallKind, Snapshot, Truncation } from './record/callTrace.ts';
+export { recordLimitsSchema, type RecordLimitsInput } from './core/options.ts';
 export { readTrace } from './testgen/readTrace.ts';
 export { generateTests, generateTestsOptionsSchema, type GenerateTestsOptions, type GeneratedTests, type GeneratedFile } from './testgen/generateTests.ts';
 export { generateCheckedTests, type CheckTestsOptions } from './testgen/checkTests.ts';

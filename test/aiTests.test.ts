@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { InvalidOptions } from '../src/core/errors.ts';
 import type { CallTrace } from '../src/record/callTrace.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
+import { readTrace } from '../src/testgen/readTrace.ts';
 import { formatAiSkipped, type AiSkipped } from '../src/testgen/aiSkips.ts';
 import { generateAiTests } from '../src/testgen/aiTests.ts';
 import { generateCheckedTests } from '../src/testgen/checkTests.ts';
@@ -30,7 +31,7 @@ before(async () => {
   cpSync(FIXTURE, programDir, { recursive: true });
   const run = await recordProgram(join(programDir, 'shop.js'), [], { env: { ...process.env, SHOP_API_KEY: SECRET }, stdio: 'ignore' });
   assert.equal(run.exitCode, 0);
-  trace = run.trace;
+  trace = readTrace(run.tracePath);
 });
 
 /** Replies by the function a prompt asks about (its signature line). */

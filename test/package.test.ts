@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -26,6 +26,7 @@ const SNIPPET = 'const [a, b] = splitPair("l-r");\nconsole.log(a.toUpperCase(), 
 
 let work = '';
 let project = '';
+let tarball = '';
 let packed: string[] = [];
 
 function sh(command: string, args: readonly string[], cwd: string) {
@@ -70,20 +71,29 @@ before(() => {
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
   assert.ok(info);
   packed = info.files.map((f) => f.path);
+  tarball = join(work, info.filename);
   project = join(work, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-snipexec', private: true, type: 'module' }));
-  for (const path of productionPackages()) linkTree(join(ROOT, path), join(project, path));
-  // Their command links too: npm installs again a package whose bin is not linked (and that would need the registry).
-  const bins = join(project, 'node_modules/.bin');
+  install(project, [tarball]);
+});
+
+/**
+ * `npm install [PACKAGES]` in `dir`, offline: its node_modules starts with this clone's production
+ * packages and their command links (npm installs again a package whose bin is not linked, and that
+ * would need the registry), so npm only adds snipexec.
+ */
+function install(dir: string, packages: readonly string[] = []): void {
+  for (const path of productionPackages()) linkTree(join(ROOT, path), join(dir, path));
+  const bins = join(dir, 'node_modules/.bin');
   mkdirSync(bins);
   for (const name of readdirSync(join(ROOT, 'node_modules/.bin'))) {
     const target = readlinkSync(join(ROOT, 'node_modules/.bin', name));
     if (existsSync(resolve(bins, target))) symlinkSync(target, join(bins, name));
   }
-  const install = sh('npm', ['install', join(work, info.filename), '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], project);
-  assert.equal(install.code, 0, install.stdout + install.stderr);
-});
+  const r = sh('npm', ['install', ...packages, '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], dir);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+}
 
 after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -91,7 +101,7 @@ after(() => {
 
 test('package: the tarball holds the bin, the build (.js and .d.ts of every host module), the guest sources and the prompts; no tests, evaluation, datasets, CI or host .ts sources', () => {
   const files = new Set(packed);
-  for (const needed of ['package.json', 'README.md', 'bin/snipexec.js', 'src/index.js', 'src/index.d.ts', 'src/cli/main.js', 'src/emit/nodeEnvironments.js', 'src/record/recordHooks.js', 'src/record/testHooks.js', 'src/guest/runtime/index.ts', 'src/protocol/hooks.ts', 'prompts/fix.md']) {
+  for (const needed of ['package.json', 'README.md', 'bin/snipexec.js', 'src/index.js', 'src/index.d.ts', 'src/replay.js', 'src/replay.d.ts', 'src/cli/main.js', 'src/emit/nodeEnvironments.js', 'src/record/recordHooks.js', 'src/record/testHooks.js', 'src/guest/runtime/index.ts', 'src/protocol/hooks.ts', 'prompts/fix.md']) {
     assert.ok(files.has(needed), `${needed} is in the tarball`);
   }
   const sources: string[] = [];
@@ -170,7 +180,7 @@ test('package: `npx snipexec diff` in a repository inside the project finds the 
   assert.deepEqual(report.findings.map((f) => [f.file, f.line, f.type]), [['pad.js', 2, 'TypeError']]);
 });
 
-test('package: `npx snipexec record` records a program through the installed preload and writes tests that import the installed testHooks and pass', () => {
+test('package: `npx snipexec record` records a program through the installed preload and writes tests that import snipexec/replay and pass', () => {
   const dir = join(project, 'rec');
   mkdirSync(dir);
   writeFileSync(join(dir, 'app.js'), 'export function add(a, b) {\n  return a + b;\n}\nconsole.log(add(2, 3));\n');
@@ -179,10 +189,45 @@ test('package: `npx snipexec record` records a program through the installed pre
   assert.equal(r.stdout, '5\n');
   assert.match(r.stderr, /recorded 1 call/);
   const testFile = readFileSync(join(dir, 'generated_tests/app.test.mjs'), 'utf8');
-  assert.ok(testFile.includes('/node_modules/snipexec/src/record/testHooks.js'), testFile);
+  assert.match(testFile, /^import \{ registerTestHooks, mocks, reach \} from "snipexec\/replay";$/m);
+  assert.ok(!existsSync(join(dir, 'generated_tests/snipexec-replay.mjs')), 'no helper: the project resolves snipexec/replay');
   const replay = sh(process.execPath, ['--test', '--test-reporter=tap', 'rec/generated_tests/'], project);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
   assert.match(replay.stdout, /^# pass 1$/m);
+});
+
+test('package: a project that depends on snipexec (a tarball inside it) records and generates tests, is moved elsewhere and reinstalled, and its tests pass', () => {
+  const app = join(work, 'app');
+  mkdirSync(join(app, 'vendor'), { recursive: true });
+  mkdirSync(join(app, 'lib'));
+  copyFileSync(tarball, join(app, 'vendor', 'snipexec.tgz'));
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'moving-app', private: true, devDependencies: { snipexec: 'file:vendor/snipexec.tgz' } }));
+  writeFileSync(join(app, 'lib', 'prices.js'), 'function net(gross, rate) {\n  return Math.round((gross / (1 + rate)) * 100) / 100;\n}\nmodule.exports = { net };\n');
+  writeFileSync(join(app, 'main.js'), "const { net } = require('./lib/prices.js');\nfunction invoice(lines) {\n  return lines.reduce((sum, gross) => sum + net(gross, 0.2), 0);\n}\nconsole.log('zebra', invoice([12, 24]));\n");
+  install(app);
+  const r = npx(['record', 'main.js'], app);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'zebra 30\n');
+  assert.match(r.stderr, /gen-tests: [1-9]\d* tests? in 2 files/);
+  const out = join(app, 'generated_tests');
+  const written = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => /\.m?js$/.test(f)).sort();
+  assert.deepEqual(written, ['index.js', 'lib/prices.test.mjs', 'main.test.mjs']);
+  for (const file of written) {
+    const text = readFileSync(join(out, file), 'utf8');
+    for (const absolute of [work, ROOT, 'file:', 'node_modules']) assert.ok(!text.includes(absolute), `${file} names ${absolute}`);
+  }
+
+  const moved = join(work, 'elsewhere', 'renamed-app');
+  mkdirSync(dirname(moved));
+  renameSync(app, moved);
+  rmSync(join(moved, 'node_modules'), { recursive: true });
+  install(moved);
+  assert.ok(existsSync(join(moved, 'node_modules/snipexec/src/replay.js')), 'snipexec installed again from the moved tarball');
+  const replay = sh(process.execPath, ['--test', '--test-reporter=tap', 'generated_tests/'], moved);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+  assert.match(replay.stdout, /^# fail 0$/m);
+  assert.ok(Number(/^# pass (\d+)$/m.exec(replay.stdout)?.[1]) >= 2, replay.stdout);
+  assert.ok(!replay.stdout.includes('zebra') && !replay.stderr.includes('zebra'), 'the program\'s output when imported is not in the report');
 });
 
 test('package: a plain .mjs file imports { runSnippet } from "snipexec" and runs a snippet; the error classes are the package\'s', () => {

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { readTrace } from '../src/testgen/readTrace.ts';
 import { cli } from './helpers.ts';
 import { startScriptedLlm } from './llmServer.ts';
+
+const ROOT = join(import.meta.dirname, '..');
 
 /** A copy of a fixture folder in a fresh temporary directory (record writes next to the program). */
 function copyFixture(t: TestContext, name: string): string {
@@ -20,7 +23,7 @@ function nodeTest(dir: string): { code: number | null; output: string; passed: n
   // A child of a test file would otherwise think it runs inside this test run, and run nothing.
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
   delete env.NODE_TEST_CONTEXT;
-  const r = spawnSync(process.execPath, ['--test', `${dir}/`], { encoding: 'utf8', timeout: 120_000, env });
+  const r = spawnSync(process.execPath, ['--test', dir.endsWith('.mjs') ? dir : `${dir}/`], { encoding: 'utf8', timeout: 120_000, env });
   const output = `${r.stdout}${r.stderr}`;
   const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(output)?.[1] ?? NaN);
   return { code: r.status, output, passed: count('pass'), failed: count('fail') };
@@ -34,13 +37,72 @@ test('record CLI: the quickstart runs as plain node does, writes a 2-call trace 
   assert.equal(r.stdout, plain.stdout, 'the program prints what it prints under plain node, and snipexec adds nothing to stdout');
   assert.match(r.stderr, /recorded 2 calls into .*shop\.js\.trace\.json/);
   assert.match(r.stderr, /gen-tests: 2 tests in 1 file; no call skipped/);
-  const trace = JSON.parse(readFileSync(join(dir, 'shop.js.trace.json'), 'utf8')) as { calls: { callId: number; parentCallId: number | null; qualname: string }[] };
+  const trace = readTrace(join(dir, 'shop.js.trace.json'));
   assert.deepEqual(trace.calls.map((c) => [c.callId, c.parentCallId, c.qualname]), [[1, null, 'total'], [2, 1, 'applyDiscount']]);
   const generated = readFileSync(join(dir, 'generated_tests', 'shop.test.mjs'), 'utf8');
   assert.match(generated, /replay\("shop\.js#applyDiscount"/, "total's test mocks applyDiscount");
   const run = nodeTest(join(dir, 'generated_tests'));
   assert.equal(run.code, 0, run.output);
   assert.equal(run.passed, 2, run.output);
+});
+
+test('record CLI: the generated files name no absolute path, and what the program prints when imported stays out of the test report', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-record-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'lib'));
+  writeFileSync(join(dir, 'lib', 'prices.cjs'), 'function net(gross) {\n  return gross / 1.2;\n}\nmodule.exports = { net };\n');
+  writeFileSync(join(dir, 'main.cjs'), "const { net } = require('./lib/prices.cjs');\nfunction report(gross) {\n  return `net ${net(gross)}`;\n}\nconsole.log('zebra-out', report(12));\nconsole.error('zebra-err');\n");
+  const r = cli(['record', join(dir, 'main.cjs')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'zebra-out net 10\n');
+  // Without snipexec in the project, the tests import this installation's hooks through a helper, by a relative path.
+  assert.match(r.stderr, /the tests import snipexec through .*snipexec-replay\.mjs/);
+  const out = join(dir, 'generated_tests');
+  const files = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => /\.m?js$/.test(f));
+  assert.deepEqual(files.sort(), ['index.js', 'lib/prices.test.mjs', 'main.test.mjs', 'snipexec-replay.mjs']);
+  for (const file of files) {
+    const text = readFileSync(join(out, file), 'utf8');
+    for (const absolute of [dir, tmpdir(), ROOT, 'file:']) assert.ok(!text.includes(absolute), `${file} names ${absolute}:\n${text}`);
+  }
+  assert.match(readFileSync(join(out, 'lib/prices.test.mjs'), 'utf8'), /from "\.\.\/snipexec-replay\.mjs";/);
+  assert.match(readFileSync(join(out, 'snipexec-replay.mjs'), 'utf8'), /^export \{ registerTestHooks, mocks, reach \} from "(\.\.\/)+[^"]*\/src\/replay\.ts";$/m);
+  for (const target of [out, join(out, 'main.test.mjs')]) {
+    const run = nodeTest(target);
+    assert.equal(run.code, 0, run.output);
+    assert.equal(run.passed, target === out ? 2 : 1, run.output);
+    assert.ok(!/zebra/.test(run.output), `the program's output when imported is in the test report:\n${run.output}`);
+  }
+});
+
+test('record CLI: skipped calls are one stderr line per kind (an inline reduce callback called 50 times is one line); --verbose lists each', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'snipexec-record-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'cart.js'), [
+    'function price(item) {',
+    '  return item.qty * item.unit;',
+    '}',
+    'const items = Array.from({ length: 50 }, (_, i) => ({ qty: i % 3, unit: 2 }));',
+    'const total = items.reduce((sum, item) => sum + price(item), 0);',
+    "const tagged = { [Symbol('id')]: 1, name: 'x' };",
+    'function describe(o) { return o.name; }',
+    'console.log(total, describe(tagged));',
+    '',
+  ].join('\n'));
+  const r = cli(['record', join(dir, 'cart.js')]);
+  assert.equal(r.code, 0, r.stderr);
+  const skipLines = r.stderr.split('\n').filter((line) => /skipped/.test(line));
+  assert.equal(skipLines.length, 3, r.stderr);
+  assert.match(skipLines[0] ?? '', /^snipexec: skipped 100 calls \(a function not reachable from its module\): cart\.js#<anonymous>@4 ×50, cart\.js#<anonymous>@5 ×50; e\.g\. call 1: /);
+  assert.match(skipLines[1] ?? '', /^snipexec: skipped 1 call \(a value that is not JSON-safe\): cart\.js#describe; e\.g\. call 151: argument o is not JSON-safe \(object with symbol keys\)$/);
+  assert.match(skipLines[2] ?? '', /^snipexec: gen-tests: 50 tests in 1 file; 101 calls skipped \(100 a function not reachable from its module, 1 a value that is not JSON-safe\)/);
+  assert.match(skipLines[2] ?? '', /--verbose lists each skipped call/);
+  // The test file lists them by function and reason too.
+  const listed = readFileSync(join(dir, 'generated_tests', 'cart.test.mjs'), 'utf8').split('// Skipped calls:\n')[1]?.trim().split('\n') ?? [];
+  assert.deepEqual(listed.map((line) => line.replace(/\): .*/, ')')), ['// - <anonymous>@4 (calls 1, 2, 3, 4, 5 and 45 more)', '// - <anonymous>@5 (calls 51, 53, 55, 57, 59 and 45 more)', '// - describe (call 151)']);
+  const verbose = cli(['gen-tests', '--verbose', join(dir, 'cart.js.trace.json')]);
+  assert.equal(verbose.code, 0, verbose.stderr);
+  const each = verbose.stderr.split('\n').filter((line) => /^snipexec: skipped cart\.js#\S+ \(call \d+\): /.test(line));
+  assert.equal(each.length, 101, verbose.stderr);
 });
 
 test('record CLI: ARGS after -- reach the program, and snipexec exits with its exit code; --no-tests writes none', (t) => {

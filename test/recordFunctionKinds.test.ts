@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { recordProgram } from '../src/record/recordProgram.ts';
+import { readTrace } from '../src/testgen/readTrace.ts';
 import { generateTests } from '../src/testgen/generateTests.ts';
 
 // Kinds of functions record and gen-tests once skipped: each program is recorded, its tests written and run.
@@ -16,7 +17,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 /** Records `program`, writes its tests into a folder of their own, runs them; the names of the tests that passed and failed. */
 async function recordAndReplay(program: string) {
-  const { trace } = await recordProgram(program, [], { cwd: work, stdio: 'ignore' });
+  const trace = readTrace((await recordProgram(program, [], { cwd: work, stdio: 'ignore' })).tracePath);
   const out = join(work, `${program}.tests`);
   const generated = generateTests(trace, { traceDir: work, outDir: out });
   // Without the parent runner's context, the child reports to its own stdout.

@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import { recordProgram } from '../src/record/recordProgram.ts';
 import { argvSecrets, SecretScanner } from '../src/record/redactEnvValues.ts';
 import { generateTests } from '../src/testgen/generateTests.ts';
+import { readTrace } from '../src/testgen/readTrace.ts';
 import { selected } from './helpers.ts';
 
 /**
@@ -57,9 +58,10 @@ for (const c of selected(CASES)) {
     const args = [`--password=${ARGV_PASSWORD}`, '--token', ARGV_TOKEN];
     const run = await recordProgram(program, args, { env: { ...process.env, API_TOKEN: TOKEN }, stdio: 'ignore' });
     assert.equal(run.exitCode, 0);
-    assert.ok(run.trace.calls.some((call) => call.qualname === 'use'), 'the call was recorded');
+    const trace = readTrace(run.tracePath);
+    assert.ok(trace.calls.some((call) => call.qualname === 'use'), 'the call was recorded');
     const outDir = join(dir, 'tests');
-    generateTests(run.trace, { traceDir: dirname(run.tracePath), outDir });
+    generateTests(trace, { traceDir: dirname(run.tracePath), outDir });
     // A call holding a redacted value is skipped, so the tests may be none at all.
     const files = [run.tracePath, ...(existsSync(outDir) ? readdirSync(outDir).map((f) => join(outDir, f)) : [])];
     assert.ok(files.some((f) => f.endsWith('.test.mjs')), `a test was generated: ${files.join(', ')}`);
@@ -68,7 +70,7 @@ for (const c of selected(CASES)) {
       const text = readFileSync(file, 'utf8');
       for (const secret of [form, value.env, value['argv-password'], value['argv-token']]) assert.ok(!text.includes(secret), `${JSON.stringify(secret)} is in ${file}`);
     }
-    const [password, flag, token] = run.trace.argv;
+    const [password, flag, token] = trace.argv;
     assert.match(password ?? '', /^--password=./, 'the flag stays, its value is redacted');
     assert.equal(flag, '--token');
     assert.equal(token, password?.slice('--password='.length), 'the next argument of a secret flag is redacted the same');

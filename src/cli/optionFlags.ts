@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import { InvalidOptions } from '../core/errors.ts';
 import { llmOptionsSchema, type LlmOptionsInput } from '../llm/llmOptions.ts';
-import { LANGS, MODES, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
+import { LANGS, MODES, runOptionsSchema, type BatchOptionsInput, type RecordLimitsInput, type RunOptionsInput } from '../core/options.ts';
 
 /** How one schema field is given on the command line. */
 interface FlagSpec {
@@ -83,6 +83,11 @@ export const BATCH_FLAGS = {
   resume: { flag: '--resume' },
   limit: { flag: '--limit', value: 'n', parse: integer },
 } as const satisfies FlagTable<BatchOptionsInput>;
+
+export const RECORD_FLAGS = {
+  maxCalls: { flag: '--max-calls', value: 'n', parse: integer },
+  maxTraceBytes: { flag: '--max-trace-bytes', value: 'bytes', parse: integer },
+} as const satisfies FlagTable<RecordLimitsInput>;
 
 type Shape = Record<string, { description?: string | undefined }>;
 

@@ -71,6 +71,23 @@ export function parseBatchOptions(input: unknown): BatchOptions {
   return result.data;
 }
 
+/** Limits of one recording (`snipexec record`, `recordProgram`): the trace is written as the program runs, and stops growing at either. */
+export const recordLimitsSchema = z
+  .object({
+    maxCalls: z.number().int().min(1).max(1_000_000_000).default(200_000).describe('Calls recorded at most, in the order they start; the program still runs the rest, and the trace\'s end line and the summary say how many were dropped.'),
+    maxTraceBytes: z.number().int().min(4_096).max(Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024).describe('Largest trace file, in bytes; calls that would make it larger are dropped and counted, as with --max-calls.'),
+  })
+  .strict();
+
+export type RecordLimitsInput = z.input<typeof recordLimitsSchema>;
+export type RecordLimits = z.output<typeof recordLimitsSchema>;
+
+export function parseRecordLimits(input: unknown): RecordLimits {
+  const result = recordLimitsSchema.safeParse(input ?? {});
+  if (!result.success) throw new InvalidOptions(formatIssues(result.error));
+  return result.data;
+}
+
 function formatIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
 }

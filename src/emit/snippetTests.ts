@@ -5,6 +5,7 @@ import type { RunResult } from '../core/runResult.ts';
 import { recordProgram } from '../record/recordProgram.ts';
 import type { GeneratedTests } from '../testgen/generateTests.ts';
 import { generateCheckedTests } from '../testgen/checkTests.ts';
+import { readTrace } from '../testgen/readTrace.ts';
 
 export interface SnippetTests extends GeneratedTests {
   /** The completed program the tests import (DIR/program/NAME.js, or .ts for a TypeScript snippet). */
@@ -30,6 +31,6 @@ export async function writeSnippetTests(result: RunResult, dir: string, name = '
   writeFileSync(program, result.program);
   const run = await recordProgram(program, [], { cwd: programDir, stdio: 'ignore' });
   // Checked: a test that fails when run right away is skipped with its reason.
-  const generated = await generateCheckedTests(run.trace, { traceDir: programDir, programDir, outDir: out });
+  const generated = await generateCheckedTests(readTrace(run.tracePath), { traceDir: programDir, programDir, outDir: out });
   return { ...generated, program, tracePath: run.tracePath, exitCode: run.exitCode };
 }

@@ -2,9 +2,7 @@ import { types } from 'node:util';
 import type { CallRecord, Snapshot } from './callTrace.ts';
 import type { FunctionInfo } from './functionNames.ts';
 import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
-
-/** Calls past this many are not recorded (the program still runs them): a trace stays readable. */
-export const MAX_RECORDED_CALLS = 200_000;
+import type { CallSink } from './traceWriter.ts';
 
 /** One call on its way: started, not yet returned, thrown or settled. */
 export interface ActiveCall {
@@ -37,7 +35,7 @@ const { apply } = Reflect;
 export class CallRecorder {
   private readonly functions: FunctionInfo[] = [];
   private readonly classModules = new WeakMap<object, string>();
-  private readonly records: CallRecord[] = [];
+  private readonly sink: CallSink;
   private readonly ctx: SnapshotContext;
   private nextCallId = 1;
   private current: ActiveCall | null = null;
@@ -45,7 +43,9 @@ export class CallRecorder {
   private readonly unwound = new Map<ActiveCall | null, ActiveCall[]>();
   private sweepQueued = false;
 
-  constructor(isSecret: (s: string) => boolean) {
+  /** Each call goes to `sink` when it ends; the sink's limits say which calls are recorded at all. */
+  constructor(isSecret: (s: string) => boolean, sink: CallSink) {
+    this.sink = sink;
     this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor) };
   }
 
@@ -63,7 +63,7 @@ export class CallRecorder {
   enter(fn: number, self: unknown, args: readonly unknown[]): ActiveCall {
     const parent = this.current;
     const callId = this.nextCallId++;
-    const recorded = callId <= MAX_RECORDED_CALLS;
+    const recorded = this.sink.accepts(callId);
     const call: ActiveCall = {
       callId,
       parentCallId: parent?.callId ?? null,
@@ -160,10 +160,9 @@ export class CallRecorder {
     this.current = call;
   }
 
-  /** The calls recorded so far, in the order they started (a call still unwinding has an unknown exception). */
-  calls(): CallRecord[] {
+  /** The program ends: calls still unwinding are recorded, with an unknown exception. */
+  settle(): void {
     for (const o of [...this.unwound.keys()]) this.settleUnwound(o, undefined, true);
-    return [...this.records].sort((a, b) => a.callId - b.callId);
   }
 
   /** A sync call threw: it waits, with the calls it unwound, for the catch clause of the call it threw into. */
@@ -227,7 +226,7 @@ export class CallRecorder {
   private finish(call: ActiveCall, outcome: Outcome): void {
     const info = this.functions[call.fn];
     if (!info || call.args === undefined) return;
-    this.records.push({
+    this.sink.write({
       callId: call.callId,
       parentCallId: call.parentCallId,
       module: info.module,

@@ -3,17 +3,23 @@
  * and the contract between generated tests and the test-time module hooks (testHooks.ts).
  * This module is the one home of both: the recorder, the hooks and the test generator import it.
  *
- * File layout: one JSON document whose `calls` array holds one call per line, so a reader can name
- * the line of a corrupt record:
+ * File layout (version 2): JSON Lines, written as the program runs (traceWriter.ts), so a trace of
+ * any size is never one string: a header line, then one line per call in the order calls ended
+ * (`callId` gives the order they started), then an end line.
  * ```
- * {"version":1,"program":"shop.js","argv":[],"exitCode":0,"calls":[
- * {"callId":1,"parentCallId":null,...},
+ * {"format":"snipexec-trace","version":2,"program":"shop.js","argv":[]}
  * {"callId":2,"parentCallId":1,...}
- * ]}
+ * {"callId":1,"parentCallId":null,...}
+ * {"end":true,"exitCode":0,"calls":2}
  * ```
+ * The end line says how the program ended, how many call lines precede it, and `truncated` when
+ * a limit (`--max-calls`, `--max-trace-bytes`) dropped calls. A trace whose recorder was killed
+ * (SIGKILL) gets its end line from `recordProgram`, with `interrupted: true`: calls still in the
+ * recorder's buffer are lost. Version 1 (one JSON document `{"version":1,…,"calls":[…]}`) is still read.
  */
 
-export const TRACE_VERSION = 1;
+export const TRACE_FORMAT = 'snipexec-trace';
+export const TRACE_VERSION = 2;
 
 /** How a snapshot stands for a value: `json` is the value itself; the others say what JSON cannot. */
 export type Serialization = 'json' | 'undefined' | 'bigint' | 'date' | 'map' | 'set' | 'regexp' | 'function' | 'instance' | 'repr';
@@ -74,8 +80,52 @@ export interface CallRecord {
   readonly exception?: { readonly name: string; readonly module?: string; readonly message?: string };
 }
 
-export interface CallTrace {
+/** The first line of a version-2 trace. */
+export interface TraceHeader {
+  readonly format: typeof TRACE_FORMAT;
   readonly version: typeof TRACE_VERSION;
+  /** The program's path relative to the trace file's directory. */
+  readonly program: string;
+  /** The arguments the program was given (its `process.argv.slice(2)`), secrets redacted. */
+  readonly argv: readonly string[];
+}
+
+/** The limits of one recording (`record --max-calls`, `--max-trace-bytes`; core/options.ts validates them). */
+export interface TraceLimits {
+  /** Calls past this many (by start order) are not recorded; the program still runs them. */
+  readonly maxCalls: number;
+  /** The trace file stays at most this many bytes, its end line included. */
+  readonly maxTraceBytes: number;
+}
+
+/** What a limit cut from a trace. */
+export interface Truncation {
+  /** The limit that was reached first. */
+  readonly limit: 'maxCalls' | 'maxTraceBytes';
+  /** Its value. */
+  readonly max: number;
+  /** The calls that ended or started past it and are not in the trace. */
+  readonly droppedCalls: number;
+}
+
+/** The last line of a version-2 trace. */
+export interface TraceEnd {
+  readonly end: true;
+  /** How the program ended (128 + the signal's number when a signal ended it). */
+  readonly exitCode: number;
+  /** How many call lines the trace holds. */
+  readonly calls: number;
+  readonly truncated?: Truncation;
+  /** The signal that ended the program, when the recorder saw it. */
+  readonly signal?: string;
+  /** The recorder was killed before it could end the trace (recordProgram wrote this line): calls it had not yet written are lost. */
+  readonly interrupted?: true;
+}
+
+/** The trace as read (readTrace.ts): the calls sorted by callId, whatever the file's version. */
+export interface CallTrace {
+  /** The file format's version it was read from. */
+  readonly version: 1 | typeof TRACE_VERSION;
   /** The program's path relative to the trace file's directory. */
   readonly program: string;
   /** The arguments the program was given (its `process.argv.slice(2)`). */
@@ -83,6 +133,19 @@ export interface CallTrace {
   /** How the program ended. */
   readonly exitCode: number;
   readonly calls: readonly CallRecord[];
+  /** Set when a limit dropped calls from the trace. */
+  readonly truncated?: Truncation;
+}
+
+/** Whether a parsed trace line is the end line (a call line has a `callId`, never `end`). */
+export function isTraceEnd(line: object): line is TraceEnd {
+  return 'end' in line && (line as { end: unknown }).end === true;
+}
+
+/** `truncated at --max-calls 1000: 5 calls dropped`: what cut a trace, for a summary line. */
+export function describeTruncation(t: Truncation): string {
+  const flag = t.limit === 'maxCalls' ? '--max-calls' : '--max-trace-bytes';
+  return `truncated at ${flag} ${t.max}: ${t.droppedCalls} call${t.droppedCalls === 1 ? '' : 's'} dropped`;
 }
 
 /**

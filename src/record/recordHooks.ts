@@ -5,21 +5,23 @@
  * see under plain `node`, and a child process or worker it starts is not recorded (one stderr line
  * says so: childNotice.ts). Without it, it does nothing.
  */
-import { writeFileSync } from 'node:fs';
 import { setSourceMapsSupport } from 'node:module';
 import { instrumentModule, RECORDER_GLOBAL } from './instrumentCalls.ts';
 import { CallRecorder } from './callRecorder.ts';
 import { noteUnrecordedChildren } from './childNotice.ts';
-import { TRACE_VERSION, type CallTrace } from './callTrace.ts';
-import { formatTrace } from './formatTrace.ts';
+import { endTraceOnExit } from './endTraceOnExit.ts';
 import { registerProgramHooks } from './programHooks.ts';
 import { RECORD_ENV, type RecordConfig } from './recordConfig.ts';
 import { SecretScanner } from './redactEnvValues.ts';
 import { REDACTED } from './snapshotValue.ts';
+import { TraceWriter } from './traceWriter.ts';
 
 function startRecording(config: RecordConfig): void {
   const scanner = new SecretScanner(process.env, process.argv.slice(2));
-  const recorder = new CallRecorder((s) => scanner.isSecret(s));
+  const argv = scanner.redactArgv(process.argv.slice(2), String(REDACTED.value));
+  // The trace is written as calls end (traceWriter.ts), and ended however the program ends.
+  const writer = new TraceWriter(config.tracePath, { program: config.program, argv }, config.limits);
+  const recorder = new CallRecorder((s) => scanner.isSecret(s), writer);
   Object.defineProperty(globalThis, RECORDER_GLOBAL, { value: recorder, enumerable: false, configurable: false, writable: false });
   // Stack frames and error excerpts of the program's files map back to the original text; files in node_modules keep theirs.
   setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });
@@ -30,14 +32,9 @@ function startRecording(config: RecordConfig): void {
       return undefined; // not parseable: Node reports the syntax error as plain `node` would
     }
   });
-  const argv = scanner.redactArgv(process.argv.slice(2), String(REDACTED.value));
   noteUnrecordedChildren((line) => process.stderr.write(line));
-  // 'exit' runs on a normal end, process.exit() and an uncaught error alike; only synchronous work is possible there.
   process.on('uncaughtExceptionMonitor', (error) => recorder.uncaught(error));
-  process.on('exit', (code) => {
-    const trace: CallTrace = { version: TRACE_VERSION, program: config.program, argv, exitCode: code, calls: recorder.calls() };
-    writeFileSync(config.tracePath, formatTrace(trace));
-  });
+  endTraceOnExit(writer, () => recorder.settle());
 }
 
 const raw = process.env[RECORD_ENV];

@@ -30,7 +30,8 @@ export interface RunCallsInput {
 /** A call's outcome, or why it has none (one line). */
 export type CallResult = { readonly outcome: CallOutcome } | { readonly failed: string };
 
-const TEST_HOOKS_URL = siblingModule(import.meta.url, '../record/testHooks').href;
+// The driver runs from a temporary directory and is removed: it may name this installation by its URL.
+const REPLAY_URL = siblingModule(import.meta.url, '../replay').href;
 const REPORT_CALLS_URL = siblingModule(import.meta.url, './aiReportCalls').href;
 /** After the child exits, how long its output may still take to arrive (a grandchild may hold the pipe). */
 const DRAIN_MS = 2_000;
@@ -74,7 +75,7 @@ export async function runCalls(input: RunCallsInput): Promise<Map<number, CallRe
 /** The driver: the test file's prelude, then each call as a function reportCalls makes in turn. */
 export function driverText(input: RunCallsInput, plans: readonly TestPlan[], driverDir: string): string {
   const programDirFromTest = relative(driverDir, input.programDir).split(sep).join('/') || '.';
-  const { prelude, calls } = renderCallScript({ module: input.module, plans, testHooksUrl: TEST_HOOKS_URL, programDirFromTest, entry: input.entry });
+  const { prelude, calls } = renderCallScript({ module: input.module, plans, replayModule: REPLAY_URL, programDirFromTest, entry: input.entry });
   const thunks = calls.map((call) => (call.setup.length === 0 ? `  () => ${call.invoke},` : ['  () => {', ...call.setup.map((line) => `    ${line}`), `    return ${call.invoke};`, '  },'].join('\n')));
   return [
     `// snipexec gen-tests --ai: calls functions of ${input.module} on the inputs a model proposed, as their tests will, and reports each outcome on fd 3.`,

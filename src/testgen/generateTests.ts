@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { InvalidOptions } from '../core/errors.ts';
@@ -16,7 +17,7 @@ export const generateTestsOptionsSchema = z
     traceDir: z.string().min(1).describe('The directory of the trace file: the trace names its program relative to it.'),
     programDir: z.string().min(1).optional().describe("The program's directory, which module paths are relative to; default the directory of the trace's program."),
     outDir: z.string().min(1).describe('Where the test files go (created); record uses generated_tests/ next to the program.'),
-    snipexecRoot: z.string().min(1).optional().describe('The snipexec installation whose src/record/testHooks.ts (.js when this one runs from its build) the tests import; default this one.'),
+    snipexecRoot: z.string().min(1).optional().describe(`The snipexec installation the tests import its test hooks from (src/replay.ts, .js when it runs from its build) when the project does not resolve \`snipexec/replay\`, through ${'`snipexec-replay.mjs`'} written next to them; default this one.`),
   })
   .strict();
 
@@ -38,12 +39,18 @@ export interface GeneratedTests {
   readonly summary: string;
   /** The directory's index.js, which `node --test DIR` runs (Node 24 takes a directory argument as a file, and runs its index.js). */
   readonly index: string | undefined;
+  /** The helper the tests import snipexec's test hooks through (REPLAY_HELPER) when the project does not depend on snipexec; absent when they import `snipexec/replay`. */
+  readonly replayHelper?: string;
 }
 
 /** This installation's root: src/testgen/ is two levels down. */
 const INSTALLATION = resolve(import.meta.dirname, '../..');
-/** This installation's testHooks module, relative to its root: `src/record/testHooks.ts`, or `.js` when it runs from its build. */
-const TEST_HOOKS = relative(INSTALLATION, fileURLToPath(siblingModule(import.meta.url, '../record/testHooks')));
+/** This installation's public replay module, relative to its root: `src/replay.ts`, or `.js` when it runs from its build. */
+const REPLAY_MODULE = relative(INSTALLATION, fileURLToPath(siblingModule(import.meta.url, '../replay')));
+/** The package export generated tests import snipexec's test hooks by (package.json "exports"). */
+export const REPLAY_SPECIFIER = 'snipexec/replay';
+/** The file written next to the tests when the project does not resolve REPLAY_SPECIFIER: it re-exports the hooks of a snipexec installation, by a relative path. */
+export const REPLAY_HELPER = 'snipexec-replay.mjs';
 
 /**
  * Writes one `node:test` file per program module of the trace into `outDir` (`lib/cart.js` →
@@ -73,7 +80,7 @@ export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excl
   const traceDir = resolve(parsed.data.traceDir);
   const programDir = resolve(parsed.data.programDir ?? dirname(resolve(traceDir, trace.program)));
   const outDir = resolve(parsed.data.outDir);
-  const testHooksUrl = pathToFileURL(join(parsed.data.snipexecRoot === undefined ? INSTALLATION : resolve(parsed.data.snipexecRoot), TEST_HOOKS)).href;
+  const helper = resolvesReplay(outDir) ? undefined : join(outDir, REPLAY_HELPER);
   const modules = [...new Set(trace.calls.map((call) => call.module))];
   const program = { module: relative(programDir, resolve(traceDir, trace.program)).split(sep).join('/'), argv: trace.argv, exitCode: trace.exitCode };
   const index = new ProgramIndex(programDir, modules, [outDir]);
@@ -100,15 +107,45 @@ export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excl
     const programDirFromTest = relative(dirname(path), programDir).split(sep).join('/') || '.';
     const traceName = traceFileFor(basename(trace.program));
     const header = layout.header?.(module, traceName);
-    const text = renderTestFile({ module, plans: entry.plans, skipped: entry.skipped, testHooksUrl, programDirFromTest, traceName, entry: program, ...(header ? { header } : {}) });
+    const replayModule = helper === undefined ? REPLAY_SPECIFIER : relativeSpecifier(dirname(path), helper);
+    const text = renderTestFile({ module, plans: entry.plans, skipped: entry.skipped, replayModule, programDirFromTest, traceName, entry: program, ...(header ? { header } : {}) });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     files.push({ path, module, tests: entry.plans.length });
   }
   let indexPath: string | undefined;
   if (files.length > 0 && layout.writeIndex) indexPath = writeIndex(outDir, [...fileNames.values()]);
+  if (files.length > 0 && helper !== undefined) writeReplayHelper(helper, parsed.data.snipexecRoot === undefined ? INSTALLATION : resolve(parsed.data.snipexecRoot));
   const tests = files.reduce((sum, file) => sum + file.tests, 0);
-  return { files, skipped, summary: summarize(tests, files.length, skipped), index: indexPath };
+  return { files, skipped, summary: summarize(tests, files.length, skipped), index: indexPath, ...(files.length > 0 && helper !== undefined ? { replayHelper: helper } : {}) };
+}
+
+/** Whether `snipexec/replay` resolves from `dir` to a file (the project depends on snipexec), as the tests there will resolve it. */
+function resolvesReplay(dir: string): boolean {
+  try {
+    return existsSync(createRequire(join(dir, 'index.js')).resolve(REPLAY_SPECIFIER));
+  } catch {
+    return false;
+  }
+}
+
+/** `./x.mjs` or `../x.mjs`: `target` as an import specifier relative to `fromDir` (a file URL only across Windows drives). */
+function relativeSpecifier(fromDir: string, target: string): string {
+  const path = relative(fromDir, target);
+  if (isAbsolute(path)) return pathToFileURL(target).href;
+  const posix = path.split(sep).map(encodeURIComponent).join('/');
+  return posix.startsWith('../') ? posix : `./${posix}`;
+}
+
+/** The helper: the installation's replay module by a path relative to the tests, so no absolute path is written. */
+function writeReplayHelper(path: string, installation: string): void {
+  writeFileSync(path, [
+    '// Written by snipexec gen-tests: the tests here import snipexec\'s test hooks through this file, because this',
+    '// project does not depend on snipexec. They hold as long as that installation stays where it is; for tests that',
+    `// hold after a move or \`npm ci\`, \`npm install --save-dev snipexec\` and generate them again: they import ${REPLAY_SPECIFIER}.`,
+    `export { registerTestHooks, mocks, reach } from ${JSON.stringify(relativeSpecifier(dirname(path), join(installation, REPLAY_MODULE)))};`,
+    '',
+  ].join('\n'));
 }
 
 /** `lib/cart.js` → `lib/cart.test.mjs`; modules that would share a name (`cart.js`, `cart.ts`) keep their extension (`cart.js.test.mjs`). */

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { CorruptTrace } from '../core/errors.ts';
-import { CALL_KINDS, SERIALIZATIONS, TRACE_VERSION, type CallKind, type CallRecord, type CallTrace, type Serialization, type Snapshot } from '../record/callTrace.ts';
+import { CALL_KINDS, SERIALIZATIONS, TRACE_FORMAT, TRACE_VERSION, isTraceEnd, type CallKind, type CallRecord, type CallTrace, type Serialization, type Snapshot, type TraceEnd, type TraceHeader } from '../record/callTrace.ts';
 import { lineAt, scanJson } from './jsonPositions.ts';
 
 const serialization = z.enum(SERIALIZATIONS as readonly Serialization[] as [Serialization, ...Serialization[]]);
@@ -59,9 +60,12 @@ const callRecord = z
     }
   });
 
-const callTrace = z
+const versionError = (issue: { input: unknown }): string => `unsupported trace version ${JSON.stringify(issue.input)} (this snipexec reads versions 1 and ${TRACE_VERSION})`;
+
+/** Version 1: one JSON document. */
+const callTraceV1 = z
   .object({
-    version: z.literal(TRACE_VERSION, { error: (issue) => `unsupported trace version ${JSON.stringify(issue.input)} (this snipexec reads version ${TRACE_VERSION})` }),
+    version: z.literal(1, { error: versionError }),
     program: z.string().min(1),
     argv: z.array(z.string()),
     exitCode: z.int(),
@@ -89,23 +93,148 @@ export function returnSnapshot(call: CallRecord): Snapshot {
   return value === undefined ? { serialization } : { serialization, value };
 }
 
+const header = z
+  .object({
+    format: z.literal(TRACE_FORMAT),
+    version: z.literal(TRACE_VERSION, { error: versionError }),
+    program: z.string().min(1),
+    argv: z.array(z.string()),
+  })
+  .strict();
+
+const end = z
+  .object({
+    end: z.literal(true),
+    exitCode: z.int(),
+    calls: z.int().nonnegative(),
+    truncated: z.object({ limit: z.enum(['maxCalls', 'maxTraceBytes']), max: z.int().positive(), droppedCalls: z.int().nonnegative() }).optional(),
+    signal: z.string().optional(),
+    interrupted: z.literal(true).optional(),
+  })
+  .strict();
+
+/** How much of a trace file is read at a time: lines are parsed as they come, never the whole file as one string. */
+const CHUNK_BYTES = 1024 * 1024;
+
 /**
- * Reads and validates a call trace (`PROGRAM.trace.json`, the layout of callTrace.ts). A file that
- * is not one throws CorruptTrace naming the file and, when known, the 1-based line of the bad
- * record (for a JSON syntax error, the line of the error).
+ * Reads and validates a call trace (`PROGRAM.trace.json`, the layouts of callTrace.ts): version 2
+ * line by line, as it streams from the file (a trace may be larger than any string), version 1 as
+ * one document. A file that is not one throws CorruptTrace naming the file and, when known, the
+ * 1-based line of the bad record (for a JSON syntax error, the line of the error).
  */
 export function readTrace(path: string): CallTrace {
-  let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (error) {
     throw new CorruptTrace(`${path}: cannot read the trace file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, undefined, { cause: error });
   }
-  return parseTrace(text, path);
+  try {
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    const reader = new TraceLines(path);
+    let rest = '';
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+      const lines = (rest + decoder.write(chunk.subarray(0, read))).split('\n');
+      rest = lines.pop() ?? '';
+      if (reader.legacy(lines[0] ?? rest)) return parseTraceV1(readWhole(fd, path), path);
+      for (const line of lines) reader.line(line);
+    }
+    rest += decoder.end();
+    if (reader.legacy(rest)) return parseTraceV1(readWhole(fd, path), path);
+    if (rest !== '') reader.line(rest);
+    return reader.trace();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** parseTrace(text, name): readTrace on text already read; `name` is the file named in errors. */
 export function parseTrace(text: string, name: string): CallTrace {
+  const reader = new TraceLines(name);
+  const lines = text.split('\n');
+  if (reader.legacy(lines[0] ?? '')) return parseTraceV1(text, name);
+  if (lines.at(-1) === '') lines.pop();
+  for (const line of lines) reader.line(line);
+  return reader.trace();
+}
+
+/** Validates a version-2 trace one line at a time, keeping only the calls. */
+class TraceLines {
+  private readonly name: string;
+  private number = 0;
+  private head: TraceHeader | undefined;
+  private ending: TraceEnd | undefined;
+  private readonly calls: CallRecord[] = [];
+  private readonly seen = new Set<number>();
+
+  constructor(name: string) {
+    this.name = name;
+  }
+
+  /** Whether a file starting with `first` (its first line, or what was read of it) is one JSON document (version 1, whose first key is its version), before any line was read. */
+  legacy(first: string): boolean {
+    return this.number === 0 && /^\s*\{\s*"version"\s*:/.test(first);
+  }
+
+  line(text: string): void {
+    const line = ++this.number;
+    if (this.ending !== undefined) throw this.corrupt(line, 'not a call trace: a line after the end line');
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new CorruptTrace(`${this.name}:${line}: not JSON: ${(error as Error).message}`, line, { cause: error });
+    }
+    if (line === 1) {
+      this.head = this.check(header, data, line, 'not a trace header (a trace starts with {"format":"snipexec-trace",…})') as TraceHeader;
+    } else if (typeof data === 'object' && data !== null && isTraceEnd(data)) {
+      this.ending = this.check(end, data, line) as TraceEnd;
+    } else {
+      const call = this.check(callRecord, data, line) as CallRecord;
+      if (this.seen.has(call.callId)) throw this.corrupt(line, `not a call trace: callId ${call.callId} appears twice`);
+      this.seen.add(call.callId);
+      this.calls.push(call);
+    }
+  }
+
+  trace(): CallTrace {
+    if (this.head === undefined) throw this.corrupt(undefined, 'not a call trace: the file is empty');
+    const ending = this.ending;
+    if (ending === undefined) throw this.corrupt(this.number, 'not a call trace: no end line (the recording did not finish, or the file was cut)');
+    if (ending.calls !== this.calls.length) throw this.corrupt(this.number, `not a call trace: the end line counts ${ending.calls} calls, the file holds ${this.calls.length}`);
+    // Lines come in the order calls ended; the trace lists them in the order they started.
+    const calls = this.calls.sort((a, b) => a.callId - b.callId);
+    return { version: TRACE_VERSION, program: this.head.program, argv: this.head.argv, exitCode: ending.exitCode, calls, ...(ending.truncated ? { truncated: ending.truncated } : {}) };
+  }
+
+  private check(schema: z.ZodType, data: unknown, line: number, what?: string): unknown {
+    const result = schema.safeParse(data);
+    if (result.success) return result.data;
+    const issue = result.error.issues[0];
+    const version = issue?.path[0] === 'version';
+    throw this.corrupt(line, `${what !== undefined && !version ? what : 'not a call trace'}: ${issue === undefined ? '' : `${describePath(issue.path)}${issue.message}`}`);
+  }
+
+  private corrupt(line: number | undefined, message: string): CorruptTrace {
+    return new CorruptTrace(`${this.name}${line === undefined ? '' : `:${line}`}: ${message}`, line);
+  }
+}
+
+/** The whole file as text (a version-1 trace, which its recorder built as one string). */
+function readWhole(fd: number, path: string): string {
+  const parts: Buffer[] = [];
+  const chunk = Buffer.alloc(CHUNK_BYTES);
+  for (let at = 0, read = readSync(fd, chunk, 0, CHUNK_BYTES, 0); read > 0; at += read, read = readSync(fd, chunk, 0, CHUNK_BYTES, at)) parts.push(Buffer.from(chunk.subarray(0, read)));
+  try {
+    return Buffer.concat(parts).toString('utf8');
+  } catch (error) {
+    throw new CorruptTrace(`${path}: a version-1 trace too large to read as one document: ${(error as Error).message}`, undefined, { cause: error });
+  }
+}
+
+/** A version-1 trace, already read. */
+function parseTraceV1(text: string, name: string): CallTrace {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -115,7 +244,7 @@ export function parseTrace(text: string, name: string): CallTrace {
     const what = found?.message ?? (error as Error).message;
     throw new CorruptTrace(`${name}${line === undefined ? '' : `:${line}`}: not JSON: ${what}`, line, { cause: error });
   }
-  const result = callTrace.safeParse(data);
+  const result = callTraceV1.safeParse(data);
   if (result.success) return result.data as CallTrace;
   const issue = result.error.issues[0];
   if (issue === undefined) throw new CorruptTrace(`${name}: not a call trace`);

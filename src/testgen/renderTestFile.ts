@@ -11,8 +11,8 @@ export interface TestFileInput {
   readonly plans: readonly TestPlan[];
   /** This module's skipped calls, listed at the end of the file. */
   readonly skipped: readonly SkippedCall[];
-  /** The file URL of this installation's testHooks.ts. */
-  readonly testHooksUrl: string;
+  /** Where the file imports snipexec's test hooks from: `snipexec/replay`, or a relative path (the helper gen-tests writes next to the tests when the project does not depend on snipexec). */
+  readonly replayModule: string;
   /** The program directory, relative to the test file's directory, `/`-separated (`..`, `.`). */
   readonly programDirFromTest: string;
   /** The trace file's name, for the header. */
@@ -24,9 +24,31 @@ export interface TestFileInput {
 }
 
 // Names the file itself declares or imports: a module variable never takes one.
-const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'importProgram', 'result', 'self']);
+const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'importProgram', 'quietly', 'result', 'self']);
+
+/** The console methods that print: while the program is imported, they write into a buffer. */
+const PRINTING = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir', 'dirxml', 'table', 'group', 'groupCollapsed', 'assert'];
 
 const HELPERS = {
+  quietly: `/**
+ * Runs \`load\` (the imports of the program) with the console writing into a buffer: what the program
+ * prints when it loads is not the tests' output. When \`load\` fails, the buffer goes to stderr.
+ */
+async function quietly(load) {
+  const held = [];
+  const sink = new Writable({ write(chunk, encoding, done) { held.push(String(chunk)); done(); } });
+  const quiet = new Console({ stdout: sink, stderr: sink });
+  const printing = ${JSON.stringify(PRINTING)}.filter((name) => typeof console[name] === 'function');
+  const mocked = printing.map((name) => mock.method(console, name, quiet[name]));
+  try {
+    await load();
+  } catch (error) {
+    process.stderr.write(held.join(''));
+    throw error;
+  } finally {
+    for (const method of mocked) method.mock.restore();
+  }
+}`,
   importProgram: `/**
  * Imports the program itself, which runs it, as it ran when recorded: with its arguments, and with
  * process.exit held off (it throws instead) until the import is done. When the recorded run failed
@@ -75,12 +97,33 @@ export function renderTestFile(input: TestFileInput): string {
     '// The calls a tested call made to other program functions are replayed as recorded. Regenerate rather than edit.',
   ];
   const lines = [...header, ...prelude, ...tests.flatMap((test) => ['', test])];
-  if (input.skipped.length > 0) lines.push('', '// Skipped calls:', ...input.skipped.map((s) => `// - ${s.qualname} (call ${s.callId}): ${s.reason}`));
+  if (input.skipped.length > 0) lines.push('', '// Skipped calls:', ...skippedLines(input.skipped));
   return `${lines.join('\n')}\n`;
 }
 
+/** Call ids a skipped-calls line names before it only counts the rest. */
+const NAMED_CALLS = 5;
+
+/** One comment line per function and reason (an inline callback called 10,000 times is one line): `// - fn (calls 3, 5 and 98 more): reason`. */
+function skippedLines(skipped: readonly SkippedCall[]): string[] {
+  const groups = new Map<string, SkippedCall[]>();
+  for (const s of skipped) {
+    const key = JSON.stringify([s.qualname, s.reason]);
+    const group = groups.get(key);
+    if (group) group.push(s);
+    else groups.set(key, [s]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group as [SkippedCall, ...SkippedCall[]];
+    const ids = group.slice(0, NAMED_CALLS).map((s) => s.callId).join(', ');
+    const more = group.length - NAMED_CALLS;
+    const calls = group.length === 1 ? `call ${ids}` : `calls ${ids}${more > 0 ? ` and ${more} more` : ''}`;
+    return `// - ${first.qualname} (${calls}): ${first.reason}`;
+  });
+}
+
 /** What a file needs to call program functions as a generated test does. */
-export type ProgramFileInput = Pick<TestFileInput, 'module' | 'plans' | 'testHooksUrl' | 'programDirFromTest' | 'entry'>;
+export type ProgramFileInput = Pick<TestFileInput, 'module' | 'plans' | 'replayModule' | 'programDirFromTest' | 'entry'>;
 
 /** One plan's call as its test makes it: the lines that build the receiver, and the call expression (not awaited). */
 export interface RenderedCall {
@@ -131,14 +174,19 @@ function renderProgramFile<T>(input: ProgramFileInput, render: (names: RenderNam
     return `await importProgram(${specifier(module)}, ${renderJson(input.entry.argv)}, ${input.entry.exitCode !== 0});`;
   };
   const imports = [...modules.keys()].map(importLine);
+  used.add('quietly');
   const prelude = [
+    "import { Console } from 'node:console';",
+    "import { Writable } from 'node:stream';",
     "import { test, mock } from 'node:test';",
     "import assert from 'node:assert/strict';",
     ...(used.has('importProgram') ? ["import { fileURLToPath } from 'node:url';"] : []),
-    `import { registerTestHooks, mocks, reach } from ${JSON.stringify(input.testHooksUrl)};`,
+    `import { registerTestHooks, mocks, reach } from ${JSON.stringify(input.replayModule)};`,
     '',
     `registerTestHooks(new URL(${JSON.stringify(dir)}, import.meta.url));`,
-    ...imports,
+    'await quietly(async () => {',
+    ...imports.map((line) => `  ${line}`),
+    '});',
     ...[...modules].map(([module, name]) => `const ${name} = reach(${JSON.stringify(module)});`),
     ...(Object.keys(HELPERS) as (keyof typeof HELPERS)[]).filter((helper) => used.has(helper)).flatMap((helper) => ['', HELPERS[helper]]),
   ];
