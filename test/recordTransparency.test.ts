@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { CallTrace } from '../src/record/callTrace.ts';
+import { readTrace } from '../src/testgen/readTrace.ts';
 import { selected } from './helpers.ts';
 
 // Each case is a small program run with plain node and under record: stdout, stderr and exit code must be the same bytes.
@@ -50,6 +51,6 @@ for (const c of selected(CASES)) {
     const recorded = run([PROBE, c.program]);
     assert.deepEqual(recorded, plain);
     assert.equal(plain.status, 0, plain.stderr);
-    c.check(plain.stdout, JSON.parse(readFileSync(join(work, `${c.program}.trace.json`), 'utf8')) as CallTrace);
+    c.check(plain.stdout, readTrace(join(work, `${c.program}.trace.json`)));
   });
 }
