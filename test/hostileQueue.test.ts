@@ -58,7 +58,7 @@ test('hostile queue: a job asking 4 GB of memory runs under the worker\'s --memo
 });
 
 test('hostile queue: a job asking a 10-minute timeout runs under the worker\'s --timeout', { skip: NO_REDIS, timeout: 180_000 }, async () => {
-  const [row] = await throughWorker({ limits: { timeoutMs: 1_000 } }, [job('spin', 'while (true) {}', { run: { mode: 'none', timeoutMs: 600_000 } })]);
+  const [row] = await throughWorker({ limits: { timeoutMs: 250 } }, [job('spin', 'while (true) {}', { run: { mode: 'none', timeoutMs: 600_000, totalTimeoutMs: 3_600_000 } })]);
   assert.equal(row?.status, 'timeout', JSON.stringify(row?.errors));
 });
 

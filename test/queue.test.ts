@@ -56,11 +56,31 @@ function worker(name: string): { child: ChildProcess; done: ReturnType<typeof st
   return { ...w, ready };
 }
 
+/** Resolves once the child's stderr (from now on) matches, it exits, or 60 s have passed. */
+function stderrSays(child: ChildProcess, pattern: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    let err = '';
+    const finish = () => {
+      clearTimeout(timer);
+      child.stderr?.off('data', onData);
+      child.off('exit', finish);
+      resolve();
+    };
+    const onData = (c: Buffer) => {
+      err += c.toString();
+      if (pattern.test(err)) finish();
+    };
+    const timer = setTimeout(finish, 60_000);
+    child.stderr?.on('data', onData);
+    child.once('exit', finish);
+  });
+}
+
 function rows(file: string): BatchRow[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as BatchRow);
 }
 
-/** 300 small, fast snippets, each with its own branches and a missing value. */
+/** n small, fast snippets, each with its own branches and a missing value. */
 function dataset(file: string, n: number): void {
   const lines = Array.from({ length: n }, (_, i) => JSON.stringify({
     id: `gen:${i}`,
@@ -113,48 +133,68 @@ test('queue: the run key changes with an option that changes results and with th
 
 test('queue: Redis unreachable at start is a clear error and exit 2', { timeout: 60_000 }, async () => {
   writeFileSync(join(dir, 'one.jsonl'), '{"id":"a","code":"1"}\n');
-  const r = await start(['batch', join(dir, 'one.jsonl'), '--queue', 'redis://127.0.0.1:1', '--out', join(dir, 'none.jsonl')]).done;
+  // Both processes at once: each only starts, fails to connect and exits.
+  const [r, w] = await Promise.all([
+    start(['batch', join(dir, 'one.jsonl'), '--queue', 'redis://127.0.0.1:1', '--out', join(dir, 'none.jsonl')]).done,
+    start(['worker', '--queue', 'redis://127.0.0.1:1']).done,
+  ]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /Redis at redis:\/\/127\.0\.0\.1:1 is unreachable.*QUEUE_UNREACHABLE/);
-  const w = await start(['worker', '--queue', 'redis://127.0.0.1:1']).done;
   assert.equal(w.code, 2, w.stderr);
   assert.match(w.stderr, /unreachable/);
 });
 
-test('queue: 300 snippets, 2 worker processes, one killed mid-run with SIGKILL: --out holds each id once, the summary is the local batch\'s; a second enqueue adds no jobs, another --mode makes a new run', { skip: NO_REDIS, timeout: 600_000 }, async () => {
-  const data = join(dir, 'gen300.jsonl');
-  dataset(data, 300);
-  const options = ['--mode', 'dummy', '--seed', '3'];
+test('queue: 2 worker processes, one killed with SIGKILL while it holds two jobs: --out holds each id once, the summary is the local batch\'s; a second enqueue adds no jobs, another --mode makes a new run', { skip: NO_REDIS, timeout: 600_000 }, async () => {
+  // Four snippets that spin until --timeout come first: jobs are taken in order and a worker holds at
+  // most 2 (--concurrency 2), so 4 active and none completed means worker 1 holds two of them, for 250 ms at least.
+  const spins = Array.from({ length: 4 }, (_, i) => JSON.stringify({ id: `spin:${i}`, code: 'while (true) {}\n' }));
+  const fast = join(dir, 'fast60.jsonl');
+  dataset(fast, 60);
+  const data = join(dir, 'spin-gen60.jsonl');
+  writeFileSync(data, spins.join('\n') + '\n' + readFileSync(fast, 'utf8'));
+  const total = 64;
+  const options = ['--mode', 'dummy', '--seed', '3', '--timeout', '250'];
   const w1 = worker('done-when');
   const w2 = worker('done-when');
   await Promise.all([w1.ready, w2.ready]);
   const out = join(dir, 'queued.jsonl');
   const producer = start(['batch', data, ...options, '--queue', url(), '--name', 'done-when', '--out', out, '--json']);
-  // Kill worker 1 while it has jobs in hand: once some rows are in, and before the end.
-  for (let i = 0; i < 1200 && !(existsSync(out) && rows(out).length >= 40); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(rows(out).length < 300, 'the run was still going when the worker was killed');
+  const queue = new Queue(queueName('done-when'), { connection: { host: '127.0.0.1', port: redis?.port ?? 0 } });
+  let held = false;
+  try {
+    for (let i = 0; i < 2400 && !held; i++) {
+      const counts = await queue.getJobCounts('active', 'completed');
+      held = counts.active === 4 && counts.completed === 0;
+      if (!held) await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await queue.close();
+  }
+  assert.ok(held, 'the four spinning jobs were in hand, two in each worker');
   w1.child.kill('SIGKILL');
+  assert.ok(!existsSync(out) || rows(out).length < total, 'the run was still going when the worker was killed');
   const queued = await producer.done;
   assert.equal(queued.code, 0, queued.stderr);
   const written = rows(out);
-  assert.equal(written.length, 300);
-  assert.equal(new Set(written.map((r) => r.id)).size, 300, 'one row per id');
+  assert.equal(written.length, total);
+  assert.equal(new Set(written.map((r) => r.id)).size, total, 'one row per id');
+  assert.equal(written.filter((r) => r.status === 'timeout').length, 4, 'every spinning job has its timeout row, the two the killed worker held too');
   const local = start(['batch', data, ...options, '--out', join(dir, 'local.jsonl'), '--json', '--concurrency', '2']);
   const localRun = await local.done;
   assert.equal(localRun.code, 0, localRun.stderr);
   assert.deepEqual(figures(JSON.parse(queued.stdout)), figures(JSON.parse(localRun.stdout)));
-  assert.equal((JSON.parse(queued.stdout) as { snippets: number }).snippets, 300);
+  assert.equal((JSON.parse(queued.stdout) as { snippets: number }).snippets, total);
 
   // The same run again: no job is added, the rows come back from Redis.
-  assert.equal(await jobTotal('done-when'), 300);
+  assert.equal(await jobTotal('done-when'), total);
   const again = await start(['batch', data, ...options, '--queue', url(), '--name', 'done-when', '--out', join(dir, 'again.jsonl'), '--json']).done;
   assert.equal(again.code, 0, again.stderr);
-  assert.equal(await jobTotal('done-when'), 300, 'enqueueing twice adds no jobs');
-  assert.equal(rows(join(dir, 'again.jsonl')).length, 300);
-  // Another --mode is another run: new jobs (5 of them, --limit), run by the worker left.
-  const other = await start(['batch', data, '--mode', 'trace', '--seed', '3', '--limit', '5', '--queue', url(), '--name', 'done-when', '--out', join(dir, 'trace.jsonl'), '--json']).done;
+  assert.equal(await jobTotal('done-when'), total, 'enqueueing twice adds no jobs');
+  assert.equal(rows(join(dir, 'again.jsonl')).length, total);
+  // Another --mode is another run: new jobs (5 of them, --limit; the same ids, no spinning one), run by the worker left.
+  const other = await start(['batch', fast, '--mode', 'trace', '--seed', '3', '--limit', '5', '--queue', url(), '--name', 'done-when', '--out', join(dir, 'trace.jsonl'), '--json']).done;
   assert.equal(other.code, 0, other.stderr);
-  assert.equal(await jobTotal('done-when'), 305, 'a changed --mode makes new jobs');
+  assert.equal(await jobTotal('done-when'), total + 5, 'a changed --mode makes new jobs');
   assert.equal((JSON.parse(other.stdout) as { mode: string }).mode, 'trace');
 
   // SIGTERM: the worker left finishes what it holds and exits.
@@ -173,8 +213,10 @@ test('queue: Redis restarted mid-run: producer and worker say so, wait, and go o
   const producer = start(['batch', data, '--mode', 'dummy', '--queue', url(), '--name', 'restart', '--out', out, '--json']);
   for (let i = 0; i < 1200 && !(existsSync(out) && rows(out).length >= 10); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(rows(out).length < 60, 'the run was still going when Redis stopped');
+  const noticed = Promise.all([stderrSays(producer.child, /unreachable; retrying/), stderrSays(w.child, /unreachable; retrying/)]);
   await redis?.stop();
-  await new Promise((r) => setTimeout(r, 1500));
+  // Down until both have seen it go (the assertions below name the one that did not).
+  await noticed;
   await redis?.restart();
   const r = await producer.done;
   assert.equal(r.code, 0, r.stderr);
