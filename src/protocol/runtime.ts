@@ -273,6 +273,11 @@ export interface RuntimeLifecycle {
   preludeFailures(pairs: unknown): void;
   /** Runs one due timer; whether there may be more to run. */
   tick(): boolean;
+  /**
+   * Whether the top level still waits with no timer left, on work V8 finishes off the isolate's
+   * thread (an asynchronous WebAssembly compile, Atomics.waitAsync): the host waits for it a little.
+   */
+  backgroundWork(): boolean;
   /** Runs the environments' drivers; whether any ran. */
   afterSnippet(): boolean;
   /** Calls the drive targets nothing called and that exist now (one pass, source order); how many it called. */

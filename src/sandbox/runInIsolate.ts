@@ -164,6 +164,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
     await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v], remaining()));
     await runTimers(call, exec.maxTimerTicks, remaining);
+    await awaitBackgroundWork(call, exec.maxTimerTicks, remaining);
     // The environments' drivers (fire the listeners, call the handlers), then what they queued.
     // (Only environments add drivers: without one, there is nothing to ask.)
     if (exec.environments.length > 0 && (await call('afterSnippet', [], remaining())) === true) await runTimers(call, exec.maxTimerTicks, remaining);
@@ -276,6 +277,23 @@ function environmentFactorySource(env: GuestBundle): string {
 async function setupEnvironment(call: LifecycleCall, name: string, timeout: number): Promise<string | undefined> {
   const failure = await call('setupEnvironment', [name], timeout);
   return typeof failure === 'string' && failure !== '' ? failure : undefined;
+}
+
+/** How long the host waits, at most, for work V8 finishes off the isolate's thread that the top level awaits. */
+const BACKGROUND_WAIT_MS = 5_000;
+
+/**
+ * A top level that awaits an asynchronous WebAssembly compile (or Atomics.waitAsync) with no
+ * timer left would end the run as pending, or let drive start, while V8 finishes the work on a
+ * background thread: the host waits for it (each call into the isolate runs what it posted), then
+ * runs the timers it queued. Only runs that used those APIs wait; no other run's timing changes.
+ */
+async function awaitBackgroundWork(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<void> {
+  const until = Date.now() + BACKGROUND_WAIT_MS;
+  while (Date.now() < until && remaining() > 1 && (await call('backgroundWork', [], remaining())) === true) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    await runTimers(call, maxTicks, remaining);
+  }
 }
 
 async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<void> {

@@ -134,6 +134,12 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     // A timer ran: the host asks again, after the microtasks it queued, which may add timers.
     return true;
   },
+  backgroundWork(): boolean {
+    if (run.stopped || run.done || timers.length > 0) return false;
+    const used = taints();
+    for (let i = 0; i < used.length; i++) if (used[i] === 'WebAssembly' || used[i] === 'Atomics.waitAsync') return true;
+    return false;
+  },
   drive(): number {
     return run.stopped ? 0 : drivePass();
   },
