@@ -170,8 +170,6 @@ const TAINTING: readonly Tainting[] = [
     reason: 'tainted',
     code: `new WeakRef({}).deref();\nObject.defineProperty(Object.prototype, 'tainted', { set() {}, get() { return undefined; } });\nArray.prototype.push = () => 0;\nJSON.stringify = () => '{}';\nglobalThis.WeakRef = undefined;\nfor (const k of Object.getOwnPropertyNames(globalThis)) { try { delete globalThis[k]; } catch {} }`,
   },
-  { name: 'a timer left pending', reason: 'pending', code: `setInterval(() => {}, 1000);` },
-  { name: 'a top level waiting on a promise that never settles', reason: 'pending', code: `await new Promise(() => {});` },
   { name: 'an endless microtask chain', reason: 'timeout', timeoutMs: 500, code: `const spin = () => Promise.resolve().then(spin);\nspin();` },
   { name: 'an endless loop', reason: 'timeout', timeoutMs: 500, code: `for (;;) {}` },
   { name: 'an allocation past the memory limit', reason: 'memory-limit', code: `const keep = [];\nfor (;;) keep.push(new Array(1e6).fill(1));` },
@@ -187,6 +185,26 @@ for (const c of selected(TAINTING)) {
     assert.equal(discards().get(a.isolates[0] as number), c.reason, `A (${a.result.status}: ${JSON.stringify(a.result.errors)}) left its isolate for another run`);
     const b = await isolatesOf(() => run(PROBE));
     assert.notDeepEqual(b.isolates, a.isolates);
+    assert.deepEqual(observable(b.result), expected);
+  });
+}
+
+/** What A leaves waiting in its released context: each would poison B if it ever ran, and nothing can run it. */
+const LEFT_WAITING: readonly { readonly name: string; readonly code: string }[] = [
+  { name: 'a timer left pending', code: `setInterval(() => { Object.prototype.poisonedKey = 'A'; globalThis.poisonTimer = 1; }, 1);` },
+  { name: 'a timeout far in the future', code: `setTimeout(() => { Function.prototype.poisoned = 1; }, 1e9);` },
+  { name: 'a top level waiting on a promise that never settles', code: `Promise.prototype.then.call(new Promise(() => {}), () => { Object.prototype.poisonedKey = 'A'; });\nawait new Promise(() => {});\nObject.prototype.poisonedKey = 'A';` },
+  { name: 'a promise whose resolver A kept on its own global', code: `globalThis.poisonResolve = null;\nnew Promise((r) => { globalThis.poisonResolve = r; }).then(() => { Object.prototype.poisonedKey = 'A'; });\nawait new Promise(() => {});` },
+];
+
+for (const c of selected(LEFT_WAITING)) {
+  test(`warm isolates: after ${c.name}, B runs in A's isolate and nothing of A runs or shows`, async () => {
+    const expected = await fresh(PROBE);
+    const a = await isolatesOf(() => run(c.code));
+    assert.equal(a.isolates.length, 1);
+    assert.equal(discards().get(a.isolates[0] as number), undefined, `A (${a.result.status}) cost its isolate`);
+    const b = await isolatesOf(() => run(PROBE));
+    assert.deepEqual(b.isolates, a.isolates, 'B ran in the isolate A left work waiting in');
     assert.deepEqual(observable(b.result), expected);
   });
 }

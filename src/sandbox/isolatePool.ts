@@ -25,7 +25,7 @@ export const MAX_IDLE = 8;
 export const IDLE_MS = 15_000;
 
 /** Why an isolate was disposed rather than kept for another run. */
-export type DiscardReason = 'timeout' | 'memory-limit' | 'internal-error' | 'failed' | 'tainted' | 'pending' | 'heap' | 'runs' | 'disposed' | 'idle' | 'surplus' | 'drained';
+export type DiscardReason = 'timeout' | 'memory-limit' | 'internal-error' | 'failed' | 'tainted' | 'heap' | 'runs' | 'disposed' | 'idle' | 'surplus' | 'drained';
 
 /** What a run is told of the isolate it runs in, and what the pool tells a watcher. */
 export type PoolEvent = { readonly kind: 'run'; readonly isolate: number; readonly run: number } | { readonly kind: 'discard'; readonly isolate: number; readonly reason: DiscardReason };

@@ -92,8 +92,8 @@ const SILENT = pino({ level: 'silent' });
  * and memory outside the heap (shared buffers, WebAssembly memories: noted too). The Symbol.for
  * registry is shared as well, but a registered symbol is a primitive that carries no data and that
  * no context can enumerate: no channel, only memory, which the heap check bounds. Every other end
- * (a timeout, a memory limit, an error of isolated-vm's, exit(), pending timers or a top level
- * still waiting) disposes the isolate, and so does its maxRuns-th run.
+ * (a timeout, a memory limit, an error of isolated-vm's, exit()) disposes the isolate, and so does
+ * its maxRuns-th run. Timers left and a top level still waiting do not (reuseVerdict says why).
  */
 export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   // Made once per process and environment set, before the run's clock starts.
@@ -215,13 +215,16 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
 
 /**
  * Whether a run that ended by itself left anything in its isolate that a later context could
- * meet: what the runtime noted (RuntimeReport.tainted), or work still waiting (a timer, a top
- * level that never settled). undefined: the isolate may host another run.
+ * meet: what the runtime noted (RuntimeReport.tainted). undefined: the isolate may host another run.
+ * Work still waiting in the released context is no such thing: its timers are the runtime's own
+ * (only the host's `tick` runs them), a promise nothing settles runs nothing, the bridge is
+ * synchronous (no host answer arrives after the run), isolated-vm drains the microtasks after
+ * every call, and what V8 could run later on its own (a FinalizationRegistry cleanup, an
+ * asynchronous WebAssembly compile, Atomics.waitAsync) is noted as tainted.
  */
 function reuseVerdict(report: RuntimeReport, timedOut: boolean): DiscardReason | undefined {
   if (timedOut || report.halted) return 'timeout';
   if (report.tainted !== undefined) return 'tainted';
-  if (report.pendingTimers > 0 || !report.done) return 'pending';
   return undefined;
 }
 
