@@ -277,13 +277,20 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
  */
 class Replays {
   private readonly runs = new Map<string, { readonly result: ExecutionResult; readonly ms: number }>();
+  /** Each config's digest without `prefer`/`cases`, made once per config object (a scenario's runs share one): the config holds the helpers' source and every site. */
+  private readonly configs = new WeakMap<RuntimeConfig, string>();
 
   /** Undefined while a recording proxy stands for a value: such a run learns, and is never replayed. */
   key(config: RuntimeConfig, book: DefinitionBook, options: RunOptions): string | undefined {
     const answers = book.answersKey();
     if (answers === undefined) return undefined;
-    const { prefer: _prefer, cases: _cases, ...rest } = config;
-    return createHash('sha256').update(JSON.stringify([answers, rest, options.memoryLimitMb, options.maxTimerTicks])).digest('hex');
+    let digest = this.configs.get(config);
+    if (digest === undefined) {
+      const { prefer: _prefer, cases: _cases, ...rest } = config;
+      digest = createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+      this.configs.set(config, digest);
+    }
+    return createHash('sha256').update(JSON.stringify([answers, digest, options.memoryLimitMb, options.maxTimerTicks])).digest('hex');
   }
 
   /** The kept result for this key, when its run took well within this run's budget (it would finish here too). */
