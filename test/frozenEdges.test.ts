@@ -2,14 +2,13 @@
 // a parameter whose members a changed line deletes or writes is also given frozen; a change that
 // drops the base version's guard around the write (a try around `delete`) shows.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runDiff, type DiffReport } from '../src/diff/runDiff.ts';
 import { mutatedParameters } from '../src/diff/frozenEdges.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
-import { gitRepo } from './helpers.ts';
+import { gitRepo, replayed } from './helpers.ts';
 
 async function change(file: string, before: string, after: string): Promise<DiffReport> {
   const dir = gitRepo({ [file]: before });
@@ -57,15 +56,10 @@ test('diff: a change that drops the try around a delete of a caller\'s member is
   assert.deepEqual(found(report).filter((f) => f[3]), [[5, 'TypeError', "Cannot delete property 'extra' of #<Object>", true]]);
   // Its reproduction freezes the same object: fails on the changed file, passes on the base.
   const f = report.findings.find((x) => x.evidence.edge?.source.startsWith('Object.freeze('))!;
-  const repro = join(lastDir, 'repro.test.cjs');
-  writeFileSync(repro, f.reproduction!);
-  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
-  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', repro], { cwd: lastDir, encoding: 'utf8', env: { ...outside, ...env } });
-  const changed = run({});
-  assert.equal(changed.status, 1, changed.stdout);
-  assert.match(changed.stdout, /Cannot delete property 'extra'/);
-  const base = run({ SNIPEXEC_TARGET: 'base.js' });
-  assert.equal(base.status, 0, base.stdout);
+  const r = replayed(lastDir, 'copy.js', COPY, f.reproduction!);
+  assert.ok(r.failsOnChanged, r.output);
+  assert.match(r.output, /Cannot delete property 'extra'/);
+  assert.ok(r.passesOnBase, r.output);
 });
 
 test('diff: a delete the base version made unguarded too is no finding with the object frozen', async () => {
@@ -98,13 +92,8 @@ test('diff: a method of the object a factory returns is called as callers call i
   const report = await change('factory.js', FACTORY, after);
   assert.deepEqual(found(report).filter((f) => f[3]), [[7, 'TypeError', "Cannot delete property 'extra' of #<Object>", true]]);
   const f = report.findings.find((x) => x.evidence.edge?.source.startsWith('Object.freeze('))!;
-  const repro = join(lastDir, 'repro.test.cjs');
-  writeFileSync(repro, f.reproduction!);
-  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
-  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--test', repro], { cwd: lastDir, encoding: 'utf8', env: { ...outside, ...env } });
-  const changed = run({});
-  assert.equal(changed.status, 1, changed.stdout);
-  assert.match(changed.stdout, /Cannot delete property 'extra'/);
-  const base = run({ SNIPEXEC_TARGET: 'base.js' });
-  assert.equal(base.status, 0, base.stdout);
+  const r = replayed(lastDir, 'factory.js', FACTORY, f.reproduction!);
+  assert.ok(r.failsOnChanged, r.output);
+  assert.match(r.output, /Cannot delete property 'extra'/);
+  assert.ok(r.passesOnBase, r.output);
 });
