@@ -146,14 +146,14 @@ test('queue: Redis unreachable at start is a clear error and exit 2', { timeout:
 
 test('queue: 2 worker processes, one killed with SIGKILL while it holds two jobs: --out holds each id once, the summary is the local batch\'s; a second enqueue adds no jobs, another --mode makes a new run', { skip: NO_REDIS, timeout: 600_000 }, async () => {
   // Four snippets that spin until --timeout come first: jobs are taken in order and a worker holds at
-  // most 2 (--concurrency 2), so 4 active and none completed means worker 1 holds two of them, for 250 ms at least.
+  // most 2 (--concurrency 2), so 4 active and none completed means worker 1 holds two of them, for 1.5 s at least: a window polling every 20 ms sees on a loaded machine too.
   const spins = Array.from({ length: 4 }, (_, i) => JSON.stringify({ id: `spin:${i}`, code: 'while (true) {}\n' }));
   const fast = join(dir, 'fast60.jsonl');
   dataset(fast, 60);
   const data = join(dir, 'spin-gen60.jsonl');
   writeFileSync(data, spins.join('\n') + '\n' + readFileSync(fast, 'utf8'));
   const total = 64;
-  const options = ['--mode', 'dummy', '--seed', '3', '--timeout', '250'];
+  const options = ['--mode', 'dummy', '--seed', '3', '--timeout', '1500'];
   const w1 = worker('done-when');
   const w2 = worker('done-when');
   await Promise.all([w1.ready, w2.ready]);
