@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.ts';
 import { configSchema } from '../src/cli/loadConfig.ts';
+import { batchOptionsSchema, recordLimitsSchema, runOptionsSchema } from '../src/core/options.ts';
+import { generateTestsOptionsSchema } from '../src/testgen/generateTests.ts';
 import { generateReference, objectShape } from '../scripts/generateReference.ts';
 
 // The CLI and config references are generated from the code (`npm run docs`): the files must be
@@ -12,8 +14,8 @@ import { generateReference, objectShape } from '../scripts/generateReference.ts'
 const ROOT = resolve(import.meta.dirname, '..');
 const generated = generateReference();
 
-test('docs reference: docs/reference/cli.md and config.md are what `npm run docs` writes (run it after changing a flag or a config key)', () => {
-  assert.deepEqual(Object.keys(generated).sort(), ['docs/reference/cli.md', 'docs/reference/config.md']);
+test('docs reference: docs/reference/cli.md, config.md and options.md are what `npm run docs` writes (run it after changing a flag or a config key)', () => {
+  assert.deepEqual(Object.keys(generated).sort(), ['docs/reference/cli.md', 'docs/reference/config.md', 'docs/reference/options.md']);
   for (const [path, text] of Object.entries(generated)) {
     const onDisk = readFileSync(resolve(ROOT, path), 'utf8').split('\n');
     const expected = text.split('\n');
@@ -24,6 +26,9 @@ test('docs reference: docs/reference/cli.md and config.md are what `npm run docs
     }
   }
 });
+
+/** Text as a table cell shows it: pipes and angle brackets escaped. */
+const asCell = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
 
 /** Every command of the program, depth first, walked here apart from the generator's own walk. */
 function allCommands(cmd: Command): Command[] {
@@ -42,20 +47,26 @@ test('docs reference: every long flag of every command is in cli.md, in that com
     for (const option of command.options) {
       assert.ok(option.long !== undefined, `${name}: ${option.flags} has a long flag`);
       assert.ok(section.includes(`\`${option.flags}\``), `${name}: ${option.long} is documented`);
-      if (option.description !== '') assert.ok(section.includes(option.description.slice(0, 30).replace(/</g, '&lt;')), `${name}: ${option.long} has its help text`);
+      if (option.description !== '') assert.ok(section.includes(asCell(option.description.slice(0, 30))), `${name}: ${option.long} has its help text`);
       flags += 1;
     }
   }
   assert.ok(flags > 60, `walked ${flags} flags`);
 });
 
-test('docs reference: every config key is in config.md, with its description', () => {
-  const config = generated['docs/reference/config.md']!;
-  const keys = Object.entries(objectShape(configSchema));
-  assert.ok(keys.length > 30, `${keys.length} keys`);
+/** Asserts that every field of `schema` has its row in `doc`, with the start of its description. */
+function assertEveryKey(doc: string, schema: unknown, what: string): void {
+  const keys = Object.entries(objectShape(schema));
+  assert.ok(keys.length > 1, `${what}: ${keys.length} keys`);
   for (const [key, field] of keys) {
-    assert.match(config, new RegExp(`^\\| \`${key}\` \\|`, 'm'), `config key ${key}`);
+    assert.match(doc, new RegExp(`^\\| \`${key}\` \\|`, 'm'), `${what}: key ${key}`);
     const description = (field as { description?: string }).description;
-    if (description !== undefined) assert.ok(config.includes(description.slice(0, 30)), `${key} has its description`);
+    if (description !== undefined) assert.ok(doc.includes(asCell(description.slice(0, 30))), `${what}: ${key} has its description`);
   }
+}
+
+test('docs reference: every config key is in config.md, and every library option in options.md, with its description', () => {
+  assertEveryKey(generated['docs/reference/config.md']!, configSchema, 'config.md');
+  assert.ok(Object.keys(objectShape(configSchema)).length > 30);
+  for (const schema of [runOptionsSchema, batchOptionsSchema, recordLimitsSchema, generateTestsOptionsSchema]) assertEveryKey(generated['docs/reference/options.md']!, schema, 'options.md');
 });
