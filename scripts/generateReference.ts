@@ -3,6 +3,7 @@
 // and the config schema (src/cli/loadConfig.ts, the zod fields with their descriptions, types,
 // ranges and defaults), and the library's option schemas. `npm run docs` runs it; test/docsReference.test.ts fails when the files
 // differ from what it would write, so the reference cannot drift from the code.
+import type { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Argument, type Command, type Option } from 'commander';
@@ -41,7 +42,8 @@ export function commandsOf(program: Command): { name: string; command: Command }
 /** The help text a command adds after its option list (`addHelpText('after', …)`). */
 function afterHelp(command: Command): string {
   let text = '';
-  command.emit('afterHelp', { error: false, command, write: (s: string) => { text += s; } });
+  // Command is an EventEmitter at run time; its types leave emit out.
+  (command as unknown as EventEmitter).emit('afterHelp', { error: false, command, write: (s: string) => { text += s; } });
   return text.trim();
 }
 
