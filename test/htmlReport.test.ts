@@ -134,7 +134,7 @@ test('html report: in headless Chromium, the marks, the panel, the errors and th
   assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined, 'no snippet text ran');
   assert.deepEqual(problems, [], 'no script error and no content-security-policy violation');
 
-  // The screenshot the README links: line 1 pinned, so the panel shows its value.
+  // The screenshot docs/guide/coverage-reports.md shows: line 1 pinned, so the panel shows its value.
   await page.click('#L8');
   await page.click('#L1');
   mkdirSync(join(SCREENSHOT, '..'), { recursive: true });

@@ -31,7 +31,7 @@ export interface Injection {
   readonly line?: number;
 }
 
-/** An npm module the snippet loads (README "Installed modules"), or a file of its project it imports (`--project`). */
+/** An npm module the snippet loads (docs/internals/environments.md "Installed npm modules"), or a file of its project it imports (`--project`). */
 export interface ReportedModule {
   readonly specifier: string;
   /** The installed version, from its package.json. */
@@ -73,7 +73,7 @@ export interface DrivenCall {
   readonly error?: { readonly type: string; readonly message: string };
 }
 
-/** The JSON result of one snippet; the schema the README documents. */
+/** The JSON result of one snippet; the schema docs/reference/result-schema.md documents. */
 export interface RunResult {
   readonly status: RunStatus;
   readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[] };
@@ -99,7 +99,7 @@ export interface RunResult {
   /** TypeScript declarations inferred for the injected elements (`--types`). */
   readonly types?: string;
   /**
-   * The environments the snippet's names selected (README "Environments"): those that ran before
+   * The environments the snippet's names selected (docs/internals/environments.md): those that ran before
    * it, and those that could not be built or loaded, with why. Absent when it needed none.
    */
   readonly environments?: { readonly loaded: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
@@ -107,9 +107,9 @@ export interface RunResult {
   readonly exitCode?: number;
   /** The npm modules the snippet loads: bundled from where they are installed, or not, with why. Absent when it loads none. */
   readonly modules?: readonly ReportedModule[];
-  /** The calls drive made, in order (README "Drive"). Absent when it made none. */
+  /** The calls drive made, in order (docs/internals/how-it-works.md "Drive"). Absent when it made none. */
   readonly drives?: readonly DrivenCall[];
-  /** Exploration (README "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
+  /** Exploration (docs/internals/how-it-works.md "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
   readonly explored?: Explored;
   /**
    * What the result carries for callers in this process (RunDetail): coverage counters, the kept

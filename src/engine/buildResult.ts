@@ -56,7 +56,7 @@ export interface ResultParts {
   readonly environments?: { readonly names: readonly string[]; readonly failed: readonly EnvironmentFailure[]; readonly bundles?: readonly GuestBundle[] };
 }
 
-/** Turns the last execution's counters into the metrics the README defines. */
+/** Turns the last execution's counters into the metrics docs/internals/how-it-works.md defines. */
 export function buildResult(parts: ResultParts): RunResult {
   const { instrumented, execution, book, rendered } = parts;
   const map = instrumented.map;

@@ -45,7 +45,7 @@ export interface Snapshot {
   readonly value?: unknown;
   /** `instance`: the class's name; `this` snapshots also carry it. */
   readonly class?: string;
-  /** `repr` only: the value held a secret (README "record", redaction). */
+  /** `repr` only: the value held a secret (docs/guide/record.md, redaction). */
   readonly redacted?: true;
 }
 

@@ -1,7 +1,7 @@
 import { types } from 'node:util';
 import type { Snapshot } from './callTrace.ts';
 
-/** How far a snapshot goes; beyond these a value is `repr` (README "record", huge values). */
+/** How far a snapshot goes; beyond these a value is `repr` (docs/guide/record.md, huge values). */
 export const SNAPSHOT_LIMITS = {
   /** Nesting of arrays, objects, maps, sets and instances. */
   maxDepth: 8,

@@ -1,5 +1,5 @@
 /**
- * Why gen-tests skips a recorded call: one kind per reason the README lists, each with the label
+ * Why gen-tests skips a recorded call: one kind per reason docs/guide/record.md lists, each with the label
  * the summary counts it under.
  */
 export const SKIP_KINDS = {
