@@ -76,7 +76,13 @@ export interface DrivenCall {
 /** The JSON result of one snippet; the schema the README documents. */
 export interface RunResult {
   readonly status: RunStatus;
-  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[] };
+  /**
+   * The first execution's lines: `measured`, and `uncovered`, of which `explored` (a kept scenario
+   * covered them) and `threw` (the uncaught error was raised there), each present only when it holds
+   * a line. A line's state (core/lineStates.ts) is read from these; istanbul counts `explored` and
+   * `threw` lines as not covered, as `covered` and `lineCoverage` do.
+   */
+  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[]; explored?: number[]; threw?: number[] };
   readonly branches: { total: number; covered: number };
   readonly lineCoverage: number;
   readonly branchCoverage: number;

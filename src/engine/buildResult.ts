@@ -4,6 +4,7 @@ import type { CoverageDetail } from '../core/coverageDetail.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
 import { runDetail, withScenarios, type RunDetail } from '../core/runDetail.ts';
 import { nullThrows } from '../core/errors.ts';
+import { classifyUncovered } from '../core/lineStates.ts';
 import type { Definition, DefinitionBook } from './definitionBook.ts';
 import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
@@ -93,7 +94,8 @@ export function buildResult(parts: ResultParts): RunResult {
   }
   for (const { type, message } of book.providerErrors) errors.push({ type, message, line: 0, column: 0, attribution: 'provider' });
   if (book.hostError) errors.push({ type: 'InternalError', message: book.hostError.message, line: 0, column: 0, attribution: 'sandbox' });
-  const injections: Injection[] = [...book.defs.values()].map((d) => ({
+  // In dependency order, as the completed program defines them: a definition after the ones it references.
+  const injections: Injection[] = inRenderedOrder([...book.defs.values()], rendered).map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
     provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs),
   }));
@@ -105,7 +107,7 @@ export function buildResult(parts: ResultParts): RunResult {
   const program = buildProgram(programParts);
   return {
     status,
-    lines: { total: measured.length, covered: covered.length, measured, uncovered },
+    lines: { total: measured.length, covered: covered.length, measured, uncovered, ...classifyUncovered(uncovered, parts.explored?.lines.uncovered, errors) },
     branches: { total: branchTotal, covered: branchCovered },
     lineCoverage: measured.length === 0 ? 1 : covered.length / measured.length,
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
@@ -122,6 +124,17 @@ export function buildResult(parts: ResultParts): RunResult {
     ...modulesOf(parts),
     detail: detailOf(programParts, program, counters),
   };
+}
+
+/**
+ * The definitions in the order the completed program defines them (renderDefinitions: each after
+ * those it references; a cycle keeps the order its first member was reached in); the few it leaves
+ * out (a recording proxy has no source) after them, in the book's order.
+ */
+function inRenderedOrder(defs: readonly Definition[], rendered: RenderedDefinitions): Definition[] {
+  const position = new Map([...rendered.statements.keys()].map((id, i) => [id, i]));
+  const at = (d: Definition) => position.get(d.id) ?? position.size;
+  return [...defs].sort((a, b) => at(a) - at(b));
 }
 
 /** What the result carries beside its JSON: the counters, and the program's other forms, built when asked for. */
