@@ -73,6 +73,22 @@ export interface DrivenCall {
   readonly error?: { readonly type: string; readonly message: string };
 }
 
+/**
+ * Console output snipexec's own calls printed, not the program's: a part of `stdout` from `start`
+ * (an index into the string) to the next part's start, or the end.
+ */
+export interface ScenarioOutput {
+  readonly start: number;
+  /**
+   * `environment`: printed while an environment's driver ran (`name`: the environment; the events
+   * it fired, the requests it sent) or what it queued; `drive`: printed by drive's call of `target`,
+   * or (no target) by what drive's calls left queued.
+   */
+  readonly by: 'environment' | 'drive';
+  readonly name?: string;
+  readonly target?: string;
+}
+
 /** The JSON result of one snippet; the schema the README documents. */
 export interface RunResult {
   readonly status: RunStatus;
@@ -90,6 +106,8 @@ export interface RunResult {
   readonly injections: Injection[];
   readonly errors: ReportedError[];
   readonly stdout: string;
+  /** The parts of `stdout` that snipexec's calls (drive, an environment's driver) printed, in order; absent when the program's own code printed it all. */
+  readonly scenarioOutput?: readonly ScenarioOutput[];
   readonly runs: number;
   readonly llmCalls: LlmUsage;
   /**

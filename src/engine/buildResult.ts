@@ -1,4 +1,4 @@
-import type { DrivenCall, EnvironmentFailure, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
+import type { DrivenCall, EnvironmentFailure, ScenarioOutput, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
 import type { Explored, ValueOutcome } from '../core/explored.ts';
 import type { CoverageDetail } from '../core/coverageDetail.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
@@ -19,7 +19,7 @@ import { drivenArguments } from '../emit/drivenCalls.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
-import type { DriveRecord } from '../protocol/runtime.ts';
+import type { DriveRecord, StdoutPart } from '../protocol/runtime.ts';
 import { moduleBundleName, type ModuleUse } from '../environments/npmModules.ts';
 
 /** The result with its kept scenarios' own results in its detail. */
@@ -113,7 +113,7 @@ export function buildResult(parts: ResultParts): RunResult {
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
     // Only a run that ended by itself executed the snippet fully: not a timeout, a stop or a pending wait.
     fullyExecuted: status === 'completed' && uncovered.length === 0,
-    injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
+    injections, errors, stdout, ...scenarioOutputOf(report?.stdoutParts, instrumented.driveTargets), runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program,
     types: inferDeclarations(book.defs),
@@ -188,6 +188,17 @@ function environmentsOf(parts: ResultParts): Pick<RunResult, 'environments'> {
   const failed = [...selected.failed, ...(parts.execution?.environmentFailures ?? [])];
   const failedNames = new Set(failed.map((f) => f.name));
   return { environments: { loaded: selected.names.filter((n) => !failedNames.has(n)), failed } };
+}
+
+/** The parts of stdout snipexec's calls printed, with drive's targets by name. */
+function scenarioOutputOf(parts: readonly StdoutPart[] | undefined, targets: InstrumentedSnippet['driveTargets']): { scenarioOutput?: ScenarioOutput[] } {
+  if (!parts || parts.length === 0) return {};
+  return {
+    scenarioOutput: parts.map((p) => {
+      const target = p.k !== undefined ? targets[p.k]?.name : undefined;
+      return { start: p.at, by: p.by, ...(p.name !== undefined ? { name: p.name } : {}), ...(target !== undefined ? { target } : {}) };
+    }),
+  };
 }
 
 /** The calls drive made, for the result: each target with its arguments' definitions as source. */

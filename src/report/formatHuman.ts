@@ -2,6 +2,7 @@ import { painter } from './paint.ts';
 import { terminalLine as line1, terminalText as text } from './terminalText.ts';
 import { LINE_MARKS, legendStates, resultLineStates } from './lineMarks.ts';
 import { share } from './percent.ts';
+import { consoleEntries } from './consoleEntries.ts';
 import { sourceLines } from './sourceLines.ts';
 import type { LineState } from '../core/lineStates.ts';
 import type { RunResult } from '../core/runResult.ts';
@@ -56,12 +57,24 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
       out.push(`  ${d.line}: ${line1(d.target)}(${line1(d.args.join(', '))})  ${paint('dim', '→')} ${outcome}`);
     }
   }
-  if (result.stdout !== '') out.push('', paint('bold', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${line1(l)}`));
+  if (result.stdout !== '') out.push('', paint('bold', 'console'), ...consoleListing(result, paint));
   if (result.errors.length > 0) {
     out.push('', paint('bold', 'errors'));
     for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${line1(e.type)}: ${text(e.message)}  ${paint('dim', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${line1(e.drive)}` : ''}]`)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * The console: the program's own output as printed, indented; what snipexec's scenario printed
+ * (drive's calls, an environment's driver) under a dim label, each line behind a bar.
+ */
+function consoleListing(result: RunResult, paint: ReturnType<typeof painter>): string[] {
+  return consoleEntries(result).flatMap((e) => {
+    const rows = e.text.replace(/\n$/, '').split('\n');
+    if (e.by === 'program') return rows.map((l) => `  ${line1(l)}`);
+    return [paint('dim', `  (${line1(e.label ?? '')})`), ...rows.map((l) => `  ${paint('dim', '│')} ${line1(l)}`)];
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Injection, ReportedError, RunResult } from '../../core/runResult.t
 import { describeLlmUsage } from '../formatHuman.ts';
 import { sourceLines } from '../sourceLines.ts';
 import { share } from '../percent.ts';
+import { consoleEntries } from '../consoleEntries.ts';
 import { LINE_MARKS, legendStates, resultLineStates } from '../lineMarks.ts';
 import type { LineState } from '../../core/lineStates.ts';
 import { html, raw, type Html } from './escapeHtml.ts';
@@ -47,7 +48,7 @@ ${[...new Set([...injections.keys(), ...errors.keys()])].sort((a, b) => a - b).m
 </div>
 ${errorSection(result.errors)}
 <h2 id="console">Console</h2>
-${result.stdout === '' ? html`<p class="empty">The snippet printed nothing.</p>` : html`<pre class="console">${result.stdout}</pre>`}
+${result.stdout === '' ? html`<p class="empty">The snippet printed nothing.</p>` : consoleListing(result)}
 ${driveSection(result)}
 ${definitionSection(result)}
 </main>`;
@@ -113,6 +114,13 @@ function errorSection(errors: readonly ReportedError[]): Html {
 <table><thead><tr><th>where</th><th>error</th><th>whose</th></tr></thead><tbody>
 ${errors.map((e) => html`<tr><td>${e.line > 0 ? html`<a href="#L${e.line}">${e.line}:${e.column}</a>` : '—'}</td><td class="error-text">${e.type}: ${e.message}</td><td class="meta">${errorMeta(e)}</td></tr>`)}
 </tbody></table>`;
+}
+
+/** The console: the program's own output, and each part snipexec's scenario printed, labelled (consoleEntries.ts). */
+function consoleListing(r: RunResult): Html {
+  return html`<div class="console-listing">${consoleEntries(r).map((e) => e.by === 'program'
+    ? html`<pre class="console program">${e.text}</pre>`
+    : html`<figure class="console-part scenario" data-by="${e.by}"><figcaption class="meta">${e.label ?? ''}</figcaption><pre class="console scenario">${e.text}</pre></figure>`)}</div>`;
 }
 
 function driveSection(r: RunResult): Html | string {

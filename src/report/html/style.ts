@@ -51,6 +51,10 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .meta { color: var(--muted); font-size: 12px; }
 .error-text { color: var(--bad); }
 .console { background: #202124; color: #e8eaed; border-radius: 6px; padding: 8px 12px; }
+.console-listing { display: flex; flex-direction: column; gap: 6px; }
+.console-part { margin: 0; padding-left: 10px; border-left: 3px solid var(--explored); }
+.console-part figcaption { margin-bottom: 2px; }
+.console.scenario { background: #3c4043; }
 .empty { color: var(--muted); font-style: italic; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
