@@ -14,6 +14,8 @@ import { share } from '../src/report/percent.ts';
 import type { BatchRunSummary } from '../src/core/batchSummary.ts';
 import { NO_LLM_USAGE } from '../src/core/llmUsage.ts';
 import { selected } from './helpers.ts';
+import { renderDefinitions } from '../src/engine/renderDefinitions.ts';
+import type { Definition } from '../src/engine/definitionBook.ts';
 
 /** Each view's state of every measured line: the terminal's mark, the HTML page's class, istanbul's count. */
 function viewStates(r: RunResult, code: string): { terminal: Map<number, string>; html: Map<number, string>; istanbul: Map<number, 'covered' | 'not covered'> } {
@@ -120,6 +122,27 @@ for (const c of selected(ORDER_CASES)) {
     assert.deepEqual(inPage, sources, 'the HTML page lists them in the result\'s order');
     const program = (r.program ?? '').split('\n').filter((l) => /^var /.test(l)).map((l) => l.replace(/ \/\/ .*$/, ''));
     assertDependencyOrder(program, 'the completed program');
+  });
+}
+
+/** Globals, in the book's order, each referencing others by `$i`: the order the program (and so the result) defines them in. */
+const RENDER_ORDER_CASES: readonly { name: string; book: [string, string[]][]; expected: string[] }[] = [
+  { name: 'independent definitions keep the book\'s order', book: [['x', []], ['y', []]], expected: ['x', 'y'] },
+  { name: 'a chain: each after what it references', book: [['a', ['b']], ['b', ['c']], ['c', []]], expected: ['c', 'b', 'a'] },
+  { name: 'a shared part comes once, before the first that references it', book: [['a', ['p']], ['b', ['p']], ['p', []]], expected: ['p', 'a', 'b'] },
+  { name: 'a cycle keeps a stable order: the one reached first comes last', book: [['a', ['b']], ['b', ['a']]], expected: ['b', 'a'] },
+  { name: 'the same cycle asked for the other way round', book: [['b', ['a']], ['a', ['b']]], expected: ['a', 'b'] },
+];
+
+for (const c of RENDER_ORDER_CASES) {
+  test(`definition order: ${c.name}`, () => {
+    const def = ([id, refs]: [string, string[]]): [string, Definition] => [id, {
+      id, kind: 'global', parent: undefined, name: id, usageKey: id, line: 1, message: '', provider: 'trace', attempts: 1, history: [], rejected: [], fallbacks: 0,
+      proposal: { source: `{ ${refs.map((r, i) => `${r}: $${i}`).join(', ')} }`, refs, category: 'object' },
+    }];
+    const rendered = renderDefinitions(new Map(c.book.map(def)));
+    assert.deepEqual([...rendered.statements.keys()], c.expected);
+    assert.deepEqual(renderDefinitions(new Map(c.book.map(def))).source, rendered.source, 'the same order on every render');
   });
 }
 
