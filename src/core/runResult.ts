@@ -73,10 +73,32 @@ export interface DrivenCall {
   readonly error?: { readonly type: string; readonly message: string };
 }
 
+/**
+ * Console output snipexec's own calls printed, not the program's: a part of `stdout` from `start`
+ * (an index into the string) to the next part's start, or the end.
+ */
+export interface ScenarioOutput {
+  readonly start: number;
+  /**
+   * `environment`: printed while an environment's driver ran (`name`: the environment; the events
+   * it fired, the requests it sent) or what it queued; `drive`: printed by drive's call of `target`,
+   * or (no target) by what drive's calls left queued.
+   */
+  readonly by: 'environment' | 'drive';
+  readonly name?: string;
+  readonly target?: string;
+}
+
 /** The JSON result of one snippet; the schema docs/reference/result-schema.md documents. */
 export interface RunResult {
   readonly status: RunStatus;
-  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[] };
+  /**
+   * The first execution's lines: `measured`, and `uncovered`, of which `explored` (a kept scenario
+   * covered them) and `threw` (the uncaught error was raised there), each present only when it holds
+   * a line. A line's state (core/lineStates.ts) is read from these; istanbul counts `explored` and
+   * `threw` lines as not covered, as `covered` and `lineCoverage` do.
+   */
+  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[]; explored?: number[]; threw?: number[] };
   readonly branches: { total: number; covered: number };
   readonly lineCoverage: number;
   readonly branchCoverage: number;
@@ -84,6 +106,8 @@ export interface RunResult {
   readonly injections: Injection[];
   readonly errors: ReportedError[];
   readonly stdout: string;
+  /** The parts of `stdout` that snipexec's calls (drive, an environment's driver) printed, in order; absent when the program's own code printed it all. */
+  readonly scenarioOutput?: readonly ScenarioOutput[];
   readonly runs: number;
   readonly llmCalls: LlmUsage;
   /**

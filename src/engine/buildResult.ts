@@ -1,9 +1,10 @@
-import type { DrivenCall, EnvironmentFailure, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
+import type { DrivenCall, EnvironmentFailure, ScenarioOutput, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
 import type { Explored, ValueOutcome } from '../core/explored.ts';
 import type { CoverageDetail } from '../core/coverageDetail.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
 import { runDetail, withScenarios, type RunDetail } from '../core/runDetail.ts';
 import { nullThrows } from '../core/errors.ts';
+import { classifyUncovered } from '../core/lineStates.ts';
 import type { Definition, DefinitionBook } from './definitionBook.ts';
 import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
@@ -18,7 +19,7 @@ import { drivenArguments } from '../emit/drivenCalls.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
-import type { DriveRecord } from '../protocol/runtime.ts';
+import type { DriveRecord, StdoutPart } from '../protocol/runtime.ts';
 import { moduleBundleName, type ModuleUse } from '../environments/npmModules.ts';
 
 /** The result with its kept scenarios' own results in its detail. */
@@ -93,7 +94,8 @@ export function buildResult(parts: ResultParts): RunResult {
   }
   for (const { type, message } of book.providerErrors) errors.push({ type, message, line: 0, column: 0, attribution: 'provider' });
   if (book.hostError) errors.push({ type: 'InternalError', message: book.hostError.message, line: 0, column: 0, attribution: 'sandbox' });
-  const injections: Injection[] = [...book.defs.values()].map((d) => ({
+  // In dependency order, as the completed program defines them: a definition after the ones it references.
+  const injections: Injection[] = inRenderedOrder([...book.defs.values()], rendered).map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
     provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs),
   }));
@@ -105,13 +107,13 @@ export function buildResult(parts: ResultParts): RunResult {
   const program = buildProgram(programParts);
   return {
     status,
-    lines: { total: measured.length, covered: covered.length, measured, uncovered },
+    lines: { total: measured.length, covered: covered.length, measured, uncovered, ...classifyUncovered(uncovered, parts.explored?.lines.uncovered, errors) },
     branches: { total: branchTotal, covered: branchCovered },
     lineCoverage: measured.length === 0 ? 1 : covered.length / measured.length,
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
     // Only a run that ended by itself executed the snippet fully: not a timeout, a stop or a pending wait.
     fullyExecuted: status === 'completed' && uncovered.length === 0,
-    injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
+    injections, errors, stdout, ...scenarioOutputOf(report?.stdoutParts, instrumented.driveTargets), runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program,
     types: inferDeclarations(book.defs),
@@ -122,6 +124,17 @@ export function buildResult(parts: ResultParts): RunResult {
     ...modulesOf(parts),
     detail: detailOf(programParts, program, counters),
   };
+}
+
+/**
+ * The definitions in the order the completed program defines them (renderDefinitions: each after
+ * those it references; a cycle keeps the order its first member was reached in); the few it leaves
+ * out (a recording proxy has no source) after them, in the book's order.
+ */
+function inRenderedOrder(defs: readonly Definition[], rendered: RenderedDefinitions): Definition[] {
+  const position = new Map([...rendered.statements.keys()].map((id, i) => [id, i]));
+  const at = (d: Definition) => position.get(d.id) ?? position.size;
+  return [...defs].sort((a, b) => at(a) - at(b));
 }
 
 /** What the result carries beside its JSON: the counters, and the program's other forms, built when asked for. */
@@ -175,6 +188,17 @@ function environmentsOf(parts: ResultParts): Pick<RunResult, 'environments'> {
   const failed = [...selected.failed, ...(parts.execution?.environmentFailures ?? [])];
   const failedNames = new Set(failed.map((f) => f.name));
   return { environments: { loaded: selected.names.filter((n) => !failedNames.has(n)), failed } };
+}
+
+/** The parts of stdout snipexec's calls printed, with drive's targets by name. */
+function scenarioOutputOf(parts: readonly StdoutPart[] | undefined, targets: InstrumentedSnippet['driveTargets']): { scenarioOutput?: ScenarioOutput[] } {
+  if (!parts || parts.length === 0) return {};
+  return {
+    scenarioOutput: parts.map((p) => {
+      const target = p.k !== undefined ? targets[p.k]?.name : undefined;
+      return { start: p.at, by: p.by, ...(p.name !== undefined ? { name: p.name } : {}), ...(target !== undefined ? { target } : {}) };
+    }),
+  };
 }
 
 /** The calls drive made, for the result: each target with its arguments' definitions as source. */

@@ -127,6 +127,19 @@ export interface DriveRecord {
   arity?: number;
 }
 
+/**
+ * Where in the captured stdout the output of snipexec's own calls begins (a UTF-16 offset, as the
+ * string's index): an environment's driver (`by: 'environment'`, `name` the environment), or drive
+ * (`by: 'drive'`, `k` the target whose call was running; absent for what its calls left queued).
+ * A part lasts until the next one; what comes before the first is the snippet's own.
+ */
+export interface StdoutPart {
+  readonly at: number;
+  readonly by: 'environment' | 'drive';
+  readonly name?: string;
+  readonly k?: number;
+}
+
 /** An error that ended the run (or a timer, driver or entry point of it). */
 export interface ReportedError {
   type: string;
@@ -165,6 +178,8 @@ export interface RuntimeReport {
   readonly branches: number[][];
   readonly stdout: string;
   readonly stdoutDropped: number;
+  /** The parts of stdout snipexec's own calls printed (drivers, drive), in order; absent when the snippet printed it all. */
+  readonly stdoutParts?: readonly StdoutPart[];
   readonly errors: ReportedError[];
   /** Errors the snippet caught itself: TypeErrors, RangeErrors and ReferenceErrors its own code raised on its own values. */
   readonly caught?: CaughtError[];

@@ -5,7 +5,7 @@
  */
 import { ENVIRONMENT_MODULES_GLOBAL, type GuestReport, type RuntimeLifecycle } from '../../protocol/runtime.ts';
 import { takeNextTimer, timers } from './clock.ts';
-import { output } from './console.ts';
+import { output, outputBy, outputParts } from './console.ts';
 import { register } from './elements.ts';
 import { drivePass, drives } from './drive.ts';
 import { drivers, environmentHost, moduleFailures } from './environmentHost.ts';
@@ -83,6 +83,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     let ran = false;
     for (let i = 0; i < drivers.length && !run.stopped; i++) {
       ran = true;
+      outputBy('environment', drivers[i].name);
       try {
         const r: Dyn = macrotask(() => apply(drivers[i].drive, undefined, []));
         if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
@@ -141,13 +142,16 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     return false;
   },
   drive(): number {
-    return run.stopped ? 0 : drivePass();
+    if (run.stopped) return 0;
+    outputBy('drive');
+    return drivePass();
   },
   report(): string {
     const report: GuestReport = rec({
       halted: run.halted,
       stdout: output.stdout,
       stdoutDropped: output.dropped,
+      ...(outputParts.length > 0 ? { stdoutParts: outputParts } : {}),
       errors: run.errors,
       caught,
       done: run.done,
