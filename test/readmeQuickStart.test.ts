@@ -46,7 +46,9 @@ test('readme quick start: the completed program prints what the README shows, an
   writeFileSync(join(dir, 'result.json'), r.stdout);
   const program = spawnSync(process.execPath, ['completed.js'], { cwd: dir, encoding: 'utf8' });
   assertShown('npx snipexec run snippet.js --json --emit completed.js > result.json && node completed.js', program.stdout);
-  assertShown('head -c 90 result.json; echo', r.stdout.slice(0, 90));
+  const head = /^\$ head -c (\d+) result\.json; echo$/m.exec(README);
+  assert.ok(head !== null, 'the quick start shows the head of result.json');
+  assertShown(`head -c ${head[1]} result.json; echo`, r.stdout.slice(0, Number(head[1])));
 });
 
 test('readme quick start: `batch snippets.jsonl` prints the summary the README shows', () => {
