@@ -93,6 +93,12 @@ const CASES: readonly InputCase[] = [
       assert.equal(Object.keys(JSON.parse(r.stdout.split('\n')[0] ?? '') as object)[0], 'file');
     },
   },
+  {
+    name: 'run: several files write one coverage record each, by their paths',
+    args: ['run', 'snippets/b', 'snippets/one.js', '--mode', 'none', '--coverage-dir', 'run-coverage', '--reporter', 'lcov'],
+    code: 0,
+    check: () => assert.deepEqual([...readFileSync(join(dir, 'run-coverage/lcov.info'), 'utf8').matchAll(/^SF:(.+)$/gm)].map((m) => m[1]).sort(), ['snippets/b/three.mjs', 'snippets/one.js']),
+  },
   { name: 'run: a glob that matches nothing is a usage error naming the pattern', args: ['run', 'nowhere/**/*.js'], code: 2, check: usage('nowhere/**/*.js: no snippet file matches') },
   { name: 'run: a directory with no snippet file is a usage error naming it', args: ['run', 'docs'], code: 2, check: usage('docs: a directory with no snippet file') },
   { name: 'run: --emit with several files is a usage error naming the flag', args: ['run', 'snippets', '--emit', 'out.js'], code: 2, check: usage('--emit: writes one snippet') },
