@@ -100,6 +100,9 @@ test('install: on this machine\'s Node the tarball installs and `npx snipexec --
   assert.ok(naming[0]?.includes(`this is Node.js ${version}.`), naming[0]);
   assert.match(naming[0] ?? '', new RegExp(`npm i -D node@${minimum}\`.*install snipexec again`));
   assert.match(naming[0] ?? '', new RegExp(`nvm install ${minimum}`));
+  // Around it, only npm's own lines: its engine warnings and its frame of a failed script.
+  const others = lines.filter((line) => line !== '' && line !== naming[0] && !/^npm warn EBADENGINE |^npm error (code \d+|path \S+|command failed|command sh -c node bin\/checkNode\.cjs|A complete log of this run can be found in: .*)$/.test(line));
+  assert.deepEqual(others, [], install.output);
 });
 
 test('install: no compiler ran (no gyp, g++, make or compiler error lines), and isolated-vm was never built', { skip }, () => {
