@@ -174,3 +174,17 @@ test('inputs: the help of run and batch says what they take', () => {
   }
   assert.ok(!existsSync(join(dir, 'out.js')), 'the refused --emit wrote nothing');
 });
+
+test('inputs: the library refuses a dataset that is not JSONL the same way, even with onInvalid, and skips a malformed later line', async () => {
+  const { readDataset } = await import('../src/batch/readDataset.ts');
+  const { InvalidDataset } = await import('../src/core/errors.ts');
+  const read = async (file: string) => {
+    const ids: string[] = [];
+    for await (const item of readDataset(join(dir, file), { onInvalid: () => {} })) ids.push(item.id);
+    return ids;
+  };
+  await assert.rejects(read('code.jsonl'), (error) => error instanceof InvalidDataset && error.message.startsWith(`${join(dir, 'code.jsonl')}: not a JSONL dataset: line 1`));
+  await assert.rejects(read('array.json'), InvalidDataset);
+  assert.deepEqual(await read('skips.jsonl'), ['ok']);
+  assert.deepEqual(await read('set.jsonl'), ['first', 'second']);
+});
