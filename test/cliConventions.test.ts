@@ -66,7 +66,7 @@ test('cli: --help, a command\'s --help and usage errors load the command table o
     [['help', 'batch'], 0, /^$/],
     [['no-such-command'], 2, /unknown command 'no-such-command'/],
     [['run', '--no-such-flag'], 2, /unknown option '--no-such-flag'/],
-    [['batch'], 2, /missing required argument 'dataset'/],
+    [['batch'], 2, /missing required argument 'inputs'/],
   ];
   for (const [args, code, stderr] of starts) {
     const r = loading(args);

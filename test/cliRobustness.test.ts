@@ -2,7 +2,7 @@
 // (Apart from robustness.test.ts so that its child processes run beside the engine's robustness tests.)
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -21,12 +21,15 @@ function assertUsageError(r: ReturnType<typeof cli>, pattern: RegExp): void {
   assert.doesNotMatch(r.stderr, /Unhandled|\n\s+at /);
 }
 
-test('robustness: a directory as input is a one-line error, exit 2 (run, batch, --out, --emit)', () => {
+test('robustness: a directory as input without a snippet, or as an output file, is a one-line error, exit 2 (run, batch, --out, --emit)', () => {
   const dir = scratch();
   const file = join(dir, 'ok.js');
   writeFileSync(file, 'console.log(1);\n');
-  assertUsageError(cli(['run', dir]), /: a directory, not a regular file/);
-  assertUsageError(cli(['batch', dir]), /: a directory, not a regular file/);
+  // A directory of snippets is their files (inputsSpec.test.ts); one without any is an error naming it.
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  assertUsageError(cli(['run', empty]), /empty: a directory with no snippet file/);
+  assertUsageError(cli(['batch', empty]), /empty: a directory with no snippet file/);
   writeFileSync(join(dir, 'd.jsonl'), '{"id":"a","code":"1"}\n');
   assertUsageError(cli(['batch', join(dir, 'd.jsonl'), '--out', dir]), /: a directory, not a regular file/);
   assertUsageError(cli(['run', file, '--emit', dir]), /: a directory, not a regular file/);

@@ -35,8 +35,12 @@ export function toRunOptions(flags: Flags, context: CommandContext, fileName?: s
   const given = { ...pick(context.config, Object.keys(runOptionsSchema.shape)), ...collectFlags<RunOptionsInput>(flags, RUN_FLAGS, context.isDefault) } as RunOptionsInput;
   checkFlags(given, RUN_FLAGS, runOptionsSchema);
   if (!fileName) return given;
-  // With --project, the file is named relative to the project, where its relative imports are looked up.
-  return { ...given, fileName: given.projectDir === undefined ? fileName : relative(given.projectDir, resolve(fileName)) };
+  return { ...given, fileName: snippetFileName(fileName, given.projectDir) };
+}
+
+/** A snippet file's name for the run options: with --project, relative to the project, where its relative imports are looked up. */
+export function snippetFileName(file: string, projectDir: string | undefined): string {
+  return projectDir === undefined ? file : relative(projectDir, resolve(file));
 }
 
 export function toBatchOptions(flags: Flags, context: CommandContext): BatchOptionsInput {
