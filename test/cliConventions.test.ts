@@ -5,8 +5,6 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { BIN, cli } from './helpers.ts';
-import { REPORTER_CHOICES } from '../src/cli/reportFlags.ts';
-import { COVERAGE_REPORTERS } from '../src/report/istanbulCoverage.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'snipexec-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -78,10 +76,6 @@ test('cli: --help, a command\'s --help and usage errors load the command table o
   const run = loading(['run', join(tmp, 'no-such-file.js')]);
   assert.equal(run.code, 2, run.stderr);
   assert.deepEqual(engineIn(run.loaded), Object.keys(ENGINE));
-});
-
-test('cli: --reporter offers the reports istanbulCoverage.ts writes, in its order (its list, copied so --help loads no istanbul)', () => {
-  assert.deepEqual(REPORTER_CHOICES, COVERAGE_REPORTERS);
 });
 
 test('cli: colour follows FORCE_COLOR and NO_COLOR, also into a pipe', () => {

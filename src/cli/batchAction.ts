@@ -6,7 +6,7 @@ import type { RunStatus } from '../core/runResult.ts';
 import { formatBatchSummary } from '../report/formatBatchSummary.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toBatchOptions, toRunOptions, type Flags } from './commandOptions.ts';
+import { llmEnvironment, llmFlags, toBatchOptions, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { createLogger } from './createLogger.ts';
 import { checkReadableFile, checkWritableFile } from './inputFiles.ts';
 import { checkQueueFlags, type QueueFlags } from './queueCommands.ts';
@@ -26,7 +26,7 @@ export async function batchAction(dataset: string, flags: BatchFlags, context: C
   const llm = flags.queue === undefined ? llmEnvironment(flags, options, context) : undefined;
   checkReadableFile(dataset);
   if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
-  const reports = new ReportOutputs(flags, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
+  const reports = new ReportOutputs(toReportOptions(flags, context), 'batch', options.mode ?? 'trace', batchOptions.resume === true);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {skipped} resumed | {status}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
     : undefined;

@@ -7,7 +7,7 @@ import { formatHuman } from '../report/formatHuman.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import { colorEnabled } from './colorMode.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toRunOptions, type Flags } from './commandOptions.ts';
+import { llmEnvironment, llmFlags, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { createLogger } from './createLogger.ts';
 import { checkWritableFile, readInputFile } from './inputFiles.ts';
 import type { ReportFlags } from './reportFlags.ts';
@@ -68,7 +68,7 @@ export async function runAction(file: string, flags: RunFlags, context: CommandC
   const options = toRunOptions(flags, context, file === '-' ? undefined : file);
   const llm = llmEnvironment(flags, options, context);
   checkEmitFlags(flags);
-  const reports = new ReportOutputs(flags, 'run', options.mode ?? 'trace');
+  const reports = new ReportOutputs(toReportOptions(flags, context), 'run', options.mode ?? 'trace');
   const input = readInputFile(file);
   const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
   // The programs are written to files, never printed.

@@ -14,5 +14,9 @@ export function addRunCommand(program: Command, context: CommandContext): void {
     .option('--types', 'print TypeScript declarations inferred for the injected elements (in --json: the "types" field)')
     .option('--tests <dir>', "write node:test tests of the snippet's own functions as its completed program called them: DIR/program/ holds the program, which is run once under plain node to record the calls");
   addReportFlags(command, 'file')
-    .action(async (file: string, flags: RunFlags) => (await import('./runAction.ts')).runAction(file, flags, context));
+    .option('--print-config', 'print the options this command would run with (config file, flags, defaults) as JSON, by config key, and exit without running')
+    .action(async (file: string, flags: RunFlags, command: Command) => {
+      if (flags.printConfig) (await import('./printConfig.ts')).printConfig(command, flags, context);
+      else await (await import('./runAction.ts')).runAction(file, flags, context);
+    });
 }
