@@ -8,7 +8,7 @@ export function parseJsonText(text: string, file: string): unknown {
     const offset = jsonFaultOffset(text);
     const { line, column } = lineColumn(text, offset);
     // V8's message without its own position or its quote of the text: the position is given once, as file:line:column.
-    const reason = (error as Error).message.replace(/,? ?(\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '').replace(/ in JSON at position \d+( \(line \d+ column \d+\))?/, '');
+    const reason = (error as Error).message.replace(/,? ?(\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '').replace(/ at position \d+( \(line \d+ column \d+\))?/, '');
     throw new InvalidOptions(`${file}:${line}:${column}: not valid JSON: ${reason}`);
   }
 }
