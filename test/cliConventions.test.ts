@@ -157,7 +157,7 @@ test('cli: run and batch write istanbul coverage and HTML reports; --check-cover
   assert.equal(below.code, 1);
   assert.match(below.stderr, /Coverage for lines \(75%\) does not meet the threshold \(80%\)/);
   assert.equal(cli(['run', file, '--no-drive', '--scenarios', '1', '--coverage-dir', cov, '--check-coverage', '--lines', '70']).code, 0);
-  assert.equal(cli(['run', file, '--lines', '70']).code, 2, '--lines without --check-coverage is a usage error');
+  assert.equal(cli(['run', file, '--no-drive', '--scenarios', '1', '--coverage-dir', cov, '--lines', '80']).code, 1, 'a threshold implies --check-coverage');
 
   const data = join(dir, 'set.jsonl');
   writeFileSync(data, [{ id: 'a', code: 'console.log(1);' }, { id: 'b/c', code: 'if (x) {\n  console.log(2);\n}' }].map((x) => JSON.stringify(x)).join('\n') + '\n');

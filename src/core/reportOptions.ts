@@ -32,7 +32,7 @@ export const reportOptionsSchema = z
     reporter: z
       .union([z.enum(COVERAGE_REPORTERS), z.array(z.enum(COVERAGE_REPORTERS)).min(1)], { error: `expected a reporter or a list of reporters among ${COVERAGE_REPORTERS.join(', ')}` })
       .optional()
-      .describe(`Coverage reports to write: ${COVERAGE_REPORTERS.join(', ')} (cobertura-coverage.xml for GitLab and Jenkins, clover.xml, lcov.info). A comma-separated list, or the flag given more than once; ${DEFAULT_REPORTERS.join(', ')} when coverage is on and none is named.`),
+      .describe(`istanbul coverage reports to write (cobertura: cobertura-coverage.xml for GitLab and Jenkins; lcov: lcov.info and an HTML view; clover: clover.xml): a comma-separated list, or the flag given more than once; ${DEFAULT_REPORTERS.join(', ')} when coverage is on and none is named.`),
     checkCoverage: z.boolean().optional().describe(`Exit 1 when coverage is below a threshold: --lines (${DEFAULT_LINES_THRESHOLD} when not given, as in c8 and nyc), --statements, --branches, --functions. Giving a threshold or --per-file turns this on.`),
     lines: percent('The least line coverage, in percent of the measured lines (implies --check-coverage).'),
     statements: percent("The least statement coverage, in percent of the measured statements (implies --check-coverage). A statement is measured when it decides its line's coverage: one nested in another that starts on the same line is not counted apart, so this differs from --lines only on lines holding several statements."),
