@@ -137,7 +137,7 @@ test('cli: options come from snipexec.config.json or package.json "snipexec", fl
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', snipexec: { timeoutMs: 'soon' } }));
   const wrong = run();
   assert.equal(wrong.code, 2);
-  assert.match(wrong.stderr, /package\.json: timeoutMs: /);
+  assert.match(wrong.stderr, /package\.json: timeoutMs soon: /);
 });
 
 test('cli: run and batch write istanbul coverage and HTML reports; --check-coverage sets exit 1 below its threshold', () => {
