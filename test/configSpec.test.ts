@@ -52,6 +52,12 @@ test('config keys: each is its flag in camelCase; the API name is its alias; no 
   assert.ok(!CONFIG_ROWS.some((r) => r.field === 'baseURL' || r.field === 'apiKey'), 'the endpoint and the key stay in the environment');
 });
 
+test('config keys: each is described (the reference and --help are made from the descriptions)', () => {
+  for (const row of CONFIG_ROWS) assert.ok((row.schema.description ?? '').length > 20, `${row.key} has a description`);
+  const properties = configJsonSchema().properties as Record<string, { description?: string }>;
+  for (const [key, property] of Object.entries(properties)) assert.ok(property.description, `${key} is described in the JSON schema`);
+});
+
 const FILE = '/p/snipexec.config.json';
 const READ_CASES: { name: string; file?: string; raw: unknown; gives?: Record<string, unknown>; error?: RegExp }[] = [
   { name: 'a flag name', raw: { timeout: 100, totalTimeout: 900 }, gives: { timeoutMs: 100, totalTimeoutMs: 900 } },

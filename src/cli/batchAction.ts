@@ -26,7 +26,8 @@ export async function batchAction(dataset: string, flags: BatchFlags, context: C
   const llm = flags.queue === undefined ? llmEnvironment(flags, options, context) : undefined;
   checkReadableFile(dataset);
   if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
-  const reports = new ReportOutputs(toReportOptions(flags, context), 'batch', options.mode ?? 'trace', batchOptions.resume === true);
+  // A queued row carries no coverage detail: the config's coverage settings do not apply (checkQueueFlags refuses the flags).
+  const reports = new ReportOutputs(flags.queue === undefined ? toReportOptions(flags, context) : {}, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {skipped} resumed | {status}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
     : undefined;
