@@ -8,7 +8,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { Option } from 'commander';
 import { CONFIG_SCHEMA_FILE, configJsonSchema } from '../src/cli/configJsonSchema.ts';
-import { CONFIG_ROWS, readConfig } from '../src/cli/configKeys.ts';
+import { CONFIG_GROUPS, CONFIG_ROWS, readConfig } from '../src/cli/configKeys.ts';
+import { checkFlags } from '../src/cli/optionFlags.ts';
 import { jsonFaultOffset, parseJsonText } from '../src/cli/jsonText.ts';
 import { loadConfig } from '../src/cli/loadConfig.ts';
 import { closest } from '../src/cli/suggest.ts';
@@ -59,6 +60,23 @@ test('config keys: each is described (the reference and --help are made from the
 });
 
 const FILE = '/p/snipexec.config.json';
+
+test('every bounded option: a value below its least is named by its flag (or by its key and file), with the value, never by its API name', () => {
+  const properties = configJsonSchema().properties as Record<string, { minimum?: number; type?: string }>;
+  let checked = 0;
+  for (const row of CONFIG_ROWS) {
+    const least = properties[row.key]?.minimum;
+    if (least === undefined) continue;
+    const bad = least - 1;
+    if (row.flag !== undefined) {
+      const group = CONFIG_GROUPS.find((g) => g.group === row.group)!;
+      assert.throws(() => checkFlags({ [row.field]: bad }, group.flags, group.schema), (e: unknown) => e instanceof InvalidOptions && e.message.startsWith(`${row.flag} ${bad}: Too small`) ? true : assert.fail(`${row.flag}: ${(e as Error).message}`));
+    }
+    assert.throws(() => readConfig(FILE, { [row.key]: bad }), (e: unknown) => e instanceof InvalidOptions && e.message.startsWith(`${FILE}: ${row.key} ${bad}: Too small`) ? true : assert.fail(`${row.key}: ${(e as Error).message}`));
+    checked++;
+  }
+  assert.ok(checked >= 25, `${checked} bounded options`);
+});
 const READ_CASES: { name: string; file?: string; raw: unknown; gives?: Record<string, unknown>; error?: RegExp }[] = [
   { name: 'a flag name', raw: { timeout: 100, totalTimeout: 900 }, gives: { timeoutMs: 100, totalTimeoutMs: 900 } },
   { name: 'the API name, an alias', raw: { timeoutMs: 100, memoryLimitMb: 64 }, gives: { timeoutMs: 100, memoryLimitMb: 64 } },
