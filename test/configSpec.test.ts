@@ -181,6 +181,7 @@ const REPORT_CASES: { name: string; given: ReportOptionsInput; resolved: ReturnT
   { name: '--check-coverage alone: lines 90, as c8 and nyc', given: { checkCoverage: true }, resolved: { coverageDir: 'coverage', reporter: ['json', 'lcov', 'text-summary'], thresholds: { lines: 90 } } },
   { name: 'a threshold turns the check on', given: { statements: 70 }, resolved: { coverageDir: 'coverage', reporter: ['json', 'lcov', 'text-summary'], thresholds: { lines: 90, statements: 70 } } },
   { name: '--lines given wins over 90', given: { lines: 50, branches: 40, functions: 30 }, resolved: { coverageDir: 'coverage', reporter: ['json', 'lcov', 'text-summary'], thresholds: { lines: 50, branches: 40, functions: 30 } } },
+  { name: 'checkCoverage: false keeps thresholds unchecked', given: { checkCoverage: false, lines: 80, perFile: true }, resolved: {} },
   { name: '--per-file checks', given: { perFile: true, coverageDir: 'c' }, resolved: { coverageDir: 'c', reporter: ['json', 'lcov', 'text-summary'], thresholds: { lines: 90 }, perFile: true } },
 ];
 

@@ -33,7 +33,7 @@ export const reportOptionsSchema = z
       .union([z.enum(COVERAGE_REPORTERS), z.array(z.enum(COVERAGE_REPORTERS)).min(1)], { error: `expected a reporter or a list of reporters among ${COVERAGE_REPORTERS.join(', ')}` })
       .optional()
       .describe(`istanbul coverage reports to write (cobertura: cobertura-coverage.xml for GitLab and Jenkins; lcov: lcov.info and an HTML view; clover: clover.xml): a comma-separated list, or the flag given more than once; ${DEFAULT_REPORTERS.join(', ')} when coverage is on and none is named.`),
-    checkCoverage: z.boolean().optional().describe(`Exit 1 when coverage is below a threshold: --lines (${DEFAULT_LINES_THRESHOLD} when not given, as in c8 and nyc), --statements, --branches, --functions. Giving a threshold or --per-file turns this on.`),
+    checkCoverage: z.boolean().optional().describe(`Exit 1 when coverage is below a threshold: --lines (${DEFAULT_LINES_THRESHOLD} when not given, as in c8 and nyc), --statements, --branches, --functions. Giving a threshold or --per-file turns this on; false in a config file turns it off.`),
     lines: percent('The least line coverage, in percent of the measured lines (implies --check-coverage).'),
     statements: percent("The least statement coverage, in percent of the measured statements (implies --check-coverage). A statement is measured when it decides its line's coverage: one nested in another that starts on the same line is not counted apart, so this differs from --lines only on lines holding several statements."),
     branches: percent('The least branch coverage, in percent of the branch outcomes (implies --check-coverage).'),
@@ -56,7 +56,8 @@ export interface ResolvedReportOptions {
 /** Applies the defaults: a reporter or a threshold turns coverage on (./coverage), a threshold or perFile turns the check on, --lines is 90 when checked and not given. */
 export function resolveReportOptions(input: ReportOptionsInput): ResolvedReportOptions {
   const given = THRESHOLD_METRICS.filter((m) => input[m] !== undefined);
-  const check = input.checkCoverage === true || input.perFile === true || given.length > 0;
+  // Explicit false (a config file's) keeps the thresholds written down and unchecked.
+  const check = input.checkCoverage ?? (input.perFile === true || given.length > 0);
   const reporter = input.reporter === undefined ? undefined : typeof input.reporter === 'string' ? [input.reporter] : [...new Set(input.reporter)];
   const on = check || reporter !== undefined || input.coverageDir !== undefined;
   if (!on) return {};
