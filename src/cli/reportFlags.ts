@@ -3,11 +3,7 @@ import { COVERAGE_REPORTERS, reportOptionsSchema, type ReportOptionsInput } from
 import { addFlags, percent, type FlagTable } from './optionFlags.ts';
 
 /** The report flags of `run` and `batch`, by commander's attribute names, which are their config keys. */
-export type ReportFlags = Omit<ReportOptionsInput, 'reporter'> & {
-  /** A list from the flags; a config file may give one name. */
-  readonly reporter?: ReportOptionsInput['reporter'];
-  readonly html?: string;
-};
+export type ReportFlags = ReportOptionsInput & { readonly html?: string };
 
 /** The coverage flags: each a field of reportOptionsSchema, which describes and validates it; a config file takes the same names. */
 export const REPORT_FLAGS = {
