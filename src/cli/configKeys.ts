@@ -113,7 +113,7 @@ export function configJsonSchemaSource(): z.ZodObject {
     })
     .partial()
     .strict()
-    .describe('snipexec config: the keys are the flags of run and batch in camelCase (--total-timeout is totalTimeout); flags given on the command line win.');
+    .describe('snipexec config: the keys are the flags of run and batch in camelCase (--total-timeout is totalTimeout, --no-drive is drive: false); flags given on the command line win. In snipexec.config.json the keys are at the top level; in package.json they go under "snipexec".');
 }
 
 /** The options of `group` a command is given: the config's, then the flags given on the command line over them (not their --help defaults). */
