@@ -27,6 +27,8 @@ const run = (dir: string, args: string[]) => cli(args, undefined, 60_000, proces
 
 const USAGE_CASES: { name: string; files?: Record<string, string>; args: string[]; stderr: RegExp }[] = [
   { name: 'an unknown flag suggests the closest', args: ['run', 'half.js', '--timout', '100'], stderr: /^snipexec: unknown option '--timout'\n\(Did you mean --timeout\?\)$/m },
+  { name: "an API name as a flag suggests the flag", args: ['run', 'half.js', '--timeoutMs', '100'], stderr: /\(Did you mean --timeout\?\)/ },
+  { name: 'an unknown command suggests the closest', args: ['rnu', 'half.js'], stderr: /^snipexec: unknown command 'rnu'\n\(Did you mean run\?\)$/m },
   { name: 'an unknown report flag suggests too', args: ['run', 'half.js', '--check-coverag'], stderr: /\(Did you mean --check-coverage\?\)/ },
   { name: 'a bad reporter in a list names the flag, the value and the closest', args: ['run', 'half.js', '--reporter', 'lcov,htm'], stderr: /^snipexec: option '--reporter <names>' argument 'lcov,htm' is invalid\. not one of text, .*, cobertura, clover: htm \(did you mean html\?\)$/m },
   { name: 'a value out of bounds names the flag and the value', args: ['run', 'half.js', '--timeout', '10'], stderr: /^snipexec: --timeout 10: Too small: expected number to be >=50 \[INVALID_OPTIONS\]$/m },
