@@ -1,6 +1,6 @@
 // Writes docs/reference/cli.md, config.md and options.md from the code: the commander program
 // (src/cli/program.ts, every command, argument and option with its help text, default and choices)
-// and the config schema (src/cli/loadConfig.ts, the zod fields with their descriptions, types,
+// and the config keys (src/cli/configKeys.ts: each key, its flag and API name, and the zod fields with their descriptions, types,
 // ranges and defaults), and the library's option schemas. `npm run docs` runs it; test/docsReference.test.ts fails when the files
 // differ from what it would write, so the reference cannot drift from the code.
 import type { EventEmitter } from 'node:events';
@@ -9,7 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { type Argument, type Command, type Option } from 'commander';
 import { z } from 'zod';
 import { buildProgram } from '../src/cli/program.ts';
-import { CONFIG_FILES, configSchema } from '../src/cli/loadConfig.ts';
+import { CONFIG_FILES } from '../src/cli/loadConfig.ts';
+import { CONFIG_ROWS } from '../src/cli/configKeys.ts';
 import { BATCH_FLAGS, LLM_BATCH_FLAGS, LLM_FLAGS, RECORD_FLAGS, RUN_FLAGS } from '../src/cli/optionFlags.ts';
 import { batchOptionsSchema, recordLimitsSchema, runOptionsSchema } from '../src/core/options.ts';
 import { generateTestsOptionsSchema } from '../src/testgen/generateTests.ts';
@@ -152,19 +153,33 @@ function fieldRows(shape: Record<string, z.ZodType>, flags: Map<string, string>)
   return rows;
 }
 
+/** One table row per config key: the key, the flag that sets it, its API name when that differs, type, default, meaning. */
+function configRows(): string[] {
+  const rows = ['| key | flag | alias | type | default | meaning |', '|---|---|---|---|---|---|'];
+  for (const row of CONFIG_ROWS) {
+    const json = z.toJSONSchema(row.schema, { io: 'input', unrepresentable: 'any' }) as JsonField;
+    const alias = row.field === row.key ? '' : code(row.field);
+    rows.push(`| ${code(row.key)} | ${row.flag === undefined ? '' : code(row.flag)} | ${alias} | ${typeText(json)} | ${shown(json.default)} | ${cell(json.description ?? '')} |`);
+  }
+  return rows;
+}
+
 /** docs/reference/config.md: every key the config file takes. */
 export function configReference(program: Command = buildProgram()): string {
   return `${[
     '# Config file reference',
     '',
-    `${GENERATED} from the config schema (\`src/cli/loadConfig.ts\`) and the option schemas it joins: do not edit it by hand.`,
+    `${GENERATED} from the config keys (\`src/cli/configKeys.ts\`) and the option schemas they join: do not edit it by hand.`,
     '',
     `snipexec looks for its config from the working directory up, in ${CONFIG_FILES.map((f) => code(f)).join(', ')}, and takes the first found;`,
     '`--config FILE` names one instead. In `package.json` the options sit under a `"snipexec"` key; in the other files they are',
-    'the whole object. A flag given on the command line wins over the file. An unknown key or a bad value stops with exit 2, naming the file and the key.',
+    'the whole object. A key is its flag\'s name in camelCase (`timeout` for `--timeout`); the library\'s option name (the alias column)',
+    'is accepted too, but not both for one option. `"$schema"` may name `node_modules/snipexec/snipexec.schema.json` for editors.',
+    'A flag given on the command line wins over the file. An unknown key (with the closest one) or a bad value stops with exit 2,',
+    'naming the file and the key. `--print-config` prints what a command would run with, by key.',
     'How to use it: [guide/coverage-reports.md](../guide/coverage-reports.md#config-file).',
     '',
-    ...fieldRows(objectShape(configSchema), flagsByKey(program)),
+    ...configRows(),
   ].join('\n')}\n`;
 }
 

@@ -64,12 +64,12 @@ test('robustness: invalid flag values are named by their flag, not by the schema
   const out = join(dir, 'r.jsonl');
   writeFileSync(data, '{"id":"a","code":"console.log(1)"}\n');
   const timeout = cli(['run', '-', '--timeout', '10'], 'console.log(1);\n');
-  assertUsageError(timeout, /^snipexec: --timeout: .*>=50/);
+  assertUsageError(timeout, /^snipexec: --timeout 10: .*>=50/);
   assert.doesNotMatch(timeout.stderr, /timeoutMs/);
-  assertUsageError(cli(['run', '-', '--total-timeout', '10'], 'console.log(1);\n'), /^snipexec: --total-timeout: .*>=50/);
-  assertUsageError(cli(['run', '-', '--llm-timeout', '5'], 'console.log(1);\n'), /^snipexec: --llm-timeout: /);
-  assertUsageError(cli(['batch', data, '--concurrency', '0']), /^snipexec: --concurrency: /);
-  assertUsageError(cli(['batch', data, '--limit', '0', '--out', out]), /^snipexec: --limit: .*>=1/);
+  assertUsageError(cli(['run', '-', '--total-timeout', '10'], 'console.log(1);\n'), /^snipexec: --total-timeout 10: .*>=50/);
+  assertUsageError(cli(['run', '-', '--llm-timeout', '5'], 'console.log(1);\n'), /^snipexec: --llm-timeout 5: /);
+  assertUsageError(cli(['batch', data, '--concurrency', '0']), /^snipexec: --concurrency 0: /);
+  assertUsageError(cli(['batch', data, '--limit', '0', '--out', out]), /^snipexec: --limit 0: .*>=1/);
   assert.equal(existsSync(out), false, '--limit 0 ran nothing');
 });
 

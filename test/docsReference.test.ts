@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.ts';
-import { configSchema } from '../src/cli/loadConfig.ts';
+import { CONFIG_ROWS, configSchema } from '../src/cli/configKeys.ts';
 import { batchOptionsSchema, recordLimitsSchema, runOptionsSchema } from '../src/core/options.ts';
 import { generateTestsOptionsSchema } from '../src/testgen/generateTests.ts';
 import { generateReference, objectShape } from '../scripts/generateReference.ts';
@@ -69,6 +69,9 @@ function assertEveryKey(doc: string, schema: unknown, what: string): void {
 test('docs reference: every config key is in config.md, and every library option in options.md, with its description', () => {
   assertEveryKey(generated['docs/reference/config.md']!, configSchema, 'config.md');
   assert.ok(Object.keys(objectShape(configSchema)).length > 30);
+  for (const row of CONFIG_ROWS.filter((r) => r.field !== r.key)) {
+    assert.match(generated['docs/reference/config.md']!, new RegExp(`^\\| \`${row.key}\` \\| [^|]* \\| \`${row.field}\` \\|`, 'm'), `config.md: ${row.key} names its alias ${row.field}`);
+  }
   for (const schema of [runOptionsSchema, batchOptionsSchema, recordLimitsSchema, generateTestsOptionsSchema]) assertEveryKey(generated['docs/reference/options.md']!, schema, 'options.md');
 });
 

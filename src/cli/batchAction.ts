@@ -7,7 +7,7 @@ import type { RunStatus } from '../core/runResult.ts';
 import { formatBatchSummary } from '../report/formatBatchSummary.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toBatchOptions, toRunOptions, type Flags } from './commandOptions.ts';
+import { llmEnvironment, llmFlags, toBatchOptions, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { createLogger } from './createLogger.ts';
 import { batchInput, snippetFileItems } from './batchInputs.ts';
 import { checkWritableFile } from './inputFiles.ts';
@@ -29,7 +29,8 @@ export async function batchAction(inputs: string[], flags: BatchFlags, context: 
   const input = await batchInput(inputs);
   if ('files' in input && flags.queue !== undefined) throw new InvalidOptions('--queue: needs a JSONL dataset (the queue reads it again for its rows); snippet files run without --queue');
   if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
-  const reports = new ReportOutputs(flags, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
+  // A queued row carries no coverage detail: the config's coverage settings do not apply (checkQueueFlags refuses the flags).
+  const reports = new ReportOutputs(flags.queue === undefined ? toReportOptions(flags, context) : {}, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {skipped} resumed | {status}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
     : undefined;

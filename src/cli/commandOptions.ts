@@ -3,8 +3,11 @@ import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunO
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import type { CommandContext } from './commandContext.ts';
+import { reportOptionsSchema, resolveReportOptions, type ResolvedReportOptions } from '../core/reportOptions.ts';
+import { givenOptions } from './configKeys.ts';
 import { createLogger } from './createLogger.ts';
 import { BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, RUN_FLAGS } from './optionFlags.ts';
+import { REPORT_FLAGS, type ReportFlags } from './reportFlags.ts';
 
 /** Commander's parsed options: the flags of optionFlags.ts, by their attribute names, and the command's own switches. */
 export type Flags = Record<string, unknown>;
@@ -47,4 +50,11 @@ export function toBatchOptions(flags: Flags, context: CommandContext): BatchOpti
   const given = { ...pick(context.config, Object.keys(batchOptionsSchema.shape)), ...collectFlags<BatchOptionsInput>(flags, BATCH_FLAGS, context.isDefault) } as BatchOptionsInput;
   checkFlags(given, BATCH_FLAGS, batchOptionsSchema);
   return given;
+}
+
+/** The coverage report settings, the config's and the flags', with the defaults decided (./coverage when a reporter or a threshold is given); --html stays the flag's. */
+export function toReportOptions(flags: Flags & ReportFlags, context: CommandContext): ResolvedReportOptions & { html?: string } {
+  const given = givenOptions('report', flags, context.config, context.isDefault);
+  checkFlags(given, REPORT_FLAGS, reportOptionsSchema);
+  return { ...resolveReportOptions(given), ...(flags.html === undefined ? {} : { html: flags.html }) };
 }

@@ -7,7 +7,7 @@ import { formatHuman } from '../report/formatHuman.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import { colorEnabled } from './colorMode.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toRunOptions, type Flags } from './commandOptions.ts';
+import { llmEnvironment, llmFlags, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { createLogger } from './createLogger.ts';
 import { expandInputs } from './expandInputs.ts';
 import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
@@ -78,7 +78,7 @@ export async function runAction(inputs: string[], flags: RunFlags, context: Comm
   }
   const runs = files.map((file) => ({ file, options: toRunOptions(flags, context, file === '-' ? undefined : file) }));
   const llm = llmEnvironment(flags, runs[0]?.options ?? {}, context);
-  const reports = new ReportOutputs(flags, 'run', runs[0]?.options.mode ?? 'trace');
+  const reports = new ReportOutputs(toReportOptions(flags, context), 'run', runs[0]?.options.mode ?? 'trace');
   for (const { file } of runs) if (file !== '-') checkReadableFile(file);
   let completed = 0;
   for (const [i, { file, options }] of runs.entries()) {
@@ -107,7 +107,7 @@ async function runFile(file: string, flags: RunFlags, context: CommandContext): 
   const options = toRunOptions(flags, context, file === '-' ? undefined : file);
   const llm = llmEnvironment(flags, options, context);
   checkEmitFlags(flags);
-  const reports = new ReportOutputs(flags, 'run', options.mode ?? 'trace');
+  const reports = new ReportOutputs(toReportOptions(flags, context), 'run', options.mode ?? 'trace');
   const input = readInputFile(file);
   const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
   // The programs are written to files, never printed.

@@ -15,5 +15,9 @@ export function addRunCommand(program: Command, context: CommandContext): void {
     .option('--tests <dir>', "write node:test tests of the snippet's own functions as its completed program called them: DIR/program/ holds the program, which is run once under plain node to record the calls");
   addReportFlags(command, 'file')
     .addHelpText('after', "\nA directory stands for its .js, .mjs, .cjs, .jsx, .ts, .mts, .cts and .tsx files (node_modules and dot-directories left out);\na quoted glob is expanded by snipexec: snipexec run 'snippets/**/*.{js,ts}'. Several files run one after the other, each under\n==> its name <== (with --json: one object per line, its \"file\" first); --emit, --emit-dir, --scenario, --tests and --html take one.")
-    .action(async (files: string[], flags: RunFlags) => (await import('./runAction.ts')).runAction(files, flags, context));
+    .option('--print-config', 'print the options this command would run with (config file, flags, defaults) as JSON, by config key, and exit without running')
+    .action(async (files: string[], flags: RunFlags, command: Command) => {
+      if (flags.printConfig) (await import('./printConfig.ts')).printConfig(command, flags, context);
+      else await (await import('./runAction.ts')).runAction(files, flags, context);
+    });
 }
