@@ -18,6 +18,8 @@ export interface Declarations {
   readonly globals: Map<string, TypeShape>;
   /** Each function's parameter types, by position (a `this` parameter left out). */
   readonly params: WeakMap<t.Function, (TypeShape | undefined)[]>;
+  /** Expressions a type assertion types (`req.body as Order`, `<Order>x`, `x satisfies Order`): the expression inside, which stripping keeps. */
+  readonly asserted: Map<t.Expression, TypeShape>;
 }
 
 /** A cheap test: nothing to read in a JavaScript snippet without JSDoc tags. */
@@ -27,12 +29,12 @@ export function mayDeclareTypes(source: string, typed: boolean): boolean {
 
 /** Reads the declarations of a parsed snippet; call before stripTypes. */
 export function collectDeclarations(ast: t.File, code: string): Declarations {
-  const byName = new Map<string, t.TSInterfaceDeclaration | t.TSTypeAliasDeclaration>();
+  const byName = new Map<string, t.TSInterfaceDeclaration | t.TSTypeAliasDeclaration | t.TSEnumDeclaration>();
   t.traverseFast(ast, (n) => {
-    if ((t.isTSInterfaceDeclaration(n) || t.isTSTypeAliasDeclaration(n)) && !byName.has(n.id.name)) byName.set(n.id.name, n);
+    if ((t.isTSInterfaceDeclaration(n) || t.isTSTypeAliasDeclaration(n) || t.isTSEnumDeclaration(n)) && !byName.has(n.id.name)) byName.set(n.id.name, n);
   });
   const names: TypeNames = { byName, code };
-  const out: Declarations = { bindings: new Map(), globals: new Map(), params: new WeakMap() };
+  const out: Declarations = { bindings: new Map(), globals: new Map(), params: new WeakMap(), asserted: new Map() };
   const annotated = (node: t.Node | null | undefined): TypeShape | undefined => {
     const ann = node && 'typeAnnotation' in node ? node.typeAnnotation : undefined;
     return ann && t.isTSTypeAnnotation(ann) ? shapeOf(ann.typeAnnotation, names, code) : undefined;
@@ -71,12 +73,27 @@ export function collectDeclarations(ast: t.File, code: string): Declarations {
         else out.bindings.set(d.id, shape);
       }
     },
+    'TSAsExpression|TSTypeAssertion|TSSatisfiesExpression'(path) {
+      const node = path.node as t.TSAsExpression | t.TSTypeAssertion | t.TSSatisfiesExpression;
+      // `x as unknown as T`: the outer assertion says what the value is.
+      if (out.asserted.has(node as unknown as t.Expression)) return;
+      const shape = shapeOf(node.typeAnnotation, names, code);
+      let inner: t.Expression = node.expression;
+      while (t.isTSAsExpression(inner) || t.isTSTypeAssertion(inner) || t.isTSSatisfiesExpression(inner) || t.isTSNonNullExpression(inner) || t.isParenthesizedExpression(inner)) {
+        out.asserted.set(inner, shape ?? NOTHING);
+        inner = inner.expression;
+      }
+      if (shape) out.asserted.set(inner, shape);
+    },
     ClassDeclaration(path) {
       if (path.node.declare && path.node.id) out.globals.set(path.node.id.name, { category: 'class', type: `typeof ${path.node.id.name}`, parts: () => [] });
     },
   });
   return out;
 }
+
+/** Marks an expression an outer assertion already typed. */
+const NOTHING: TypeShape = { category: 'undefined', type: '', parts: () => [] };
 
 function functionShape(type: string, ret: TypeShape | undefined): TypeShape {
   return { category: 'function', type, parts: () => (ret ? [{ step: 'call', shape: ret }] : []) };
@@ -133,8 +150,13 @@ export function applyDeclarations(ast: t.File, decl: Declarations | undefined, k
   }
   if (!decl) return;
   for (const [name, shape] of decl.globals) emit(name, shape, 0);
-  if (decl.bindings.size === 0) return;
+  if (decl.bindings.size === 0 && decl.asserted.size === 0) return;
   traverse(ast, {
+    Expression(path) {
+      const asserted = decl.asserted.get(path.node);
+      if (asserted && asserted !== NOTHING) emit(keys.keyOf(path), asserted, 0);
+    },
+    // Not in Expression: Babel's Expression leaves out identifiers that declare a binding.
     Identifier(path) {
       const shape = decl.bindings.get(path.node);
       if (!shape) return;

@@ -25,7 +25,7 @@ const ARRAY_ELEMENTS = 3;
 
 /** The interfaces and type aliases a snippet declares, by name: what a type reference resolves to. */
 export interface TypeNames {
-  readonly byName: ReadonlyMap<string, t.TSInterfaceDeclaration | t.TSTypeAliasDeclaration>;
+  readonly byName: ReadonlyMap<string, t.TSInterfaceDeclaration | t.TSTypeAliasDeclaration | t.TSEnumDeclaration>;
   /** The snippet's source, which the declarations' offsets index. */
   readonly code: string;
 }
@@ -62,6 +62,16 @@ function membersOf(members: readonly t.TSTypeElement[]): Map<string, t.TSType> {
     else if (t.isTSMethodSignature(m)) out.set(key, t.tsFunctionType(null, m.parameters, m.typeAnnotation ?? null));
   }
   return out;
+}
+
+function enumNamed(names: TypeNames, name: string): t.TSEnumDeclaration | undefined {
+  const found = names.byName.get(name);
+  return t.isTSEnumDeclaration(found) ? found : undefined;
+}
+
+function enumCategory(decl: t.TSEnumDeclaration): Category {
+  const members = (decl as { members?: t.TSEnumMember[]; body?: { members: t.TSEnumMember[] } }).members ?? (decl as { body?: { members: t.TSEnumMember[] } }).body?.members ?? [];
+  return members.length > 0 && members.every((m) => t.isStringLiteral(m.initializer) || t.isTemplateLiteral(m.initializer)) ? 'string' : 'number';
 }
 
 /** Drops `null`, `undefined` and `void` from a union; the first of what is left stands for it (`string | number` is a string). */
@@ -126,7 +136,9 @@ function shape(node: t.TSType, names: TypeNames, code: string, depth: number, sh
   if (t.isTSTypeReference(node)) {
     const ref = name(node.typeName);
     const args = node.typeParameters?.params ?? [];
-    const declared = names.byName.get(ref);
+    // An enum, or one of its members (`Status.Active`): a string when its members are initialised with strings, else a number.
+    const declared = names.byName.get(ref) ?? (t.isTSQualifiedName(node.typeName) && t.isIdentifier(node.typeName.left) ? enumNamed(names, node.typeName.left.name) : undefined);
+    if (t.isTSEnumDeclaration(declared)) return make(enumCategory(declared));
     if (declared) {
       if (t.isTSTypeAliasDeclaration(declared)) {
         const aliased = shape(declared.typeAnnotation, names, names.code, depth + 1, declared.typeAnnotation);
