@@ -136,7 +136,14 @@ export function applyDeclarations(ast: t.File, decl: Declarations | undefined, k
     const parts = depth < MAX_PART_DEPTH ? shape.parts() : [];
     const returns = parts.some((p) => p.step === 'call');
     usage[key] = mergeUsage(usage[key] ?? {}, { declared: { category: shape.category, type: shape.type, ...(returns ? { returns: true } : {}) } });
-    for (const p of parts) emit(partKey(key, p), p.shape, depth + 1);
+    for (const p of parts) {
+      emit(partKey(key, p), p.shape, depth + 1);
+      // An element reached by iterating is `xs[0]`; one read by index, `xs["0"]` (its id) or `xs.0` (its site's usage key).
+      if (typeof p.step === 'object' && 'element' in p.step) {
+        emit(`${key}[${JSON.stringify(String(p.step.element))}]`, p.shape, depth + 1);
+        emit(`${key}.${p.step.element}`, p.shape, depth + 1);
+      }
+    }
   };
   for (const { target, fn } of targets) {
     const types = decl?.params.get(fn);
