@@ -49,3 +49,9 @@ test('typed values: an injection reports the type the snippet declares for it', 
   assert.deepEqual(name?.declared, { type: 'string', category: 'string' });
   assert.deepEqual(r.injections.find((i) => i.element === 'getUser()')?.declared, { type: 'User', category: 'object' });
 });
+
+test('typed values: a React prop given to useState and used as a number is a number, not a lazy initialiser', async () => {
+  const code = 'import { useState } from "react";\nfunction Counter({ initial }) {\n  const [count, setCount] = useState(initial);\n  return <button onClick={() => setCount(count + 1)}>{count * 2}</button>;\n}';
+  const r = await runSnippet(code, { mode: 'trace', lang: 'jsx' });
+  assert.equal(r.injections.find((i) => i.element === 'Counter#props.initial')?.category, 'number', JSON.stringify(r.injections.map((i) => [i.element, i.category])));
+});
