@@ -24,7 +24,10 @@ const CASES: readonly { name: string; code: string; lang?: Lang; out: string }[]
   { name: 'a string enum', lang: 'ts', code: 'enum Color { Red = "red", Blue = "blue" }\nconst c: Color = pick();\nconsole.log(kind(c));', out: 'String' },
   { name: 'an annotation wins over a usage-only guess (tested: a flag)', lang: 'ts', code: 'function show(v: string) {\n  if (v) console.log(kind(v));\n}', out: 'String' },
   { name: 'an annotation wins over a usage-only guess (only length read: a string)', lang: 'ts', code: 'declare const rows: number[];\nconsole.log(kind(rows), rows.length > 0);', out: 'Array true' },
+  { name: 'a declared result types what the function returns', lang: 'ts', code: 'function total(): number {\n  return cart.sum;\n}\nconsole.log(kind(total()));', out: 'Number' },
+  { name: 'an async function\'s declared result types what its promise gives', lang: 'ts', code: 'async function title(): Promise<string> {\n  return page.heading;\n}\nconsole.log(kind(await title()));', out: 'String' },
   // JSDoc
+  { name: 'JSDoc @returns', code: '/** @returns {boolean} */\nfunction ready() {\n  return state.flag;\n}\nconsole.log(kind(ready()));', out: 'Boolean' },
   { name: 'JSDoc @param', code: '/**\n * @param {string} a\n * @param {boolean} b\n */\nfunction f(a, b) {\n  console.log(kind(a), kind(b));\n}', out: 'String Boolean' },
   { name: 'JSDoc @type', code: '/** @type {number[]} */\nconst xs = loadAll();\nconsole.log(kind(xs), kind(xs[0]));', out: 'Array Number' },
   // Names

@@ -7,8 +7,8 @@ import { mergeUsage, type UsageKeys, type UsageTable } from './usage.ts';
 
 /**
  * What the snippet says of its values' types, read before its types are stripped: TypeScript
- * annotations of parameters and variables, `declare` statements and body-less signatures, and
- * JSDoc `@param {T}`, `@returns {T}` and `@type {T}`. Nodes are the snippet's own, which stripping
+ * annotations of parameters, results and variables, type assertions, `declare` statements and
+ * body-less signatures, and JSDoc `@param {T}`, `@returns {T}` and `@type {T}`. Nodes are the snippet's own, which stripping
  * keeps (it removes only the annotations).
  */
 export interface Declarations {
@@ -56,6 +56,18 @@ export function collectDeclarations(ast: t.File, code: string): Declarations {
         if (shape && t.isIdentifier(id)) out.bindings.set(id, shape);
         return shape;
       }));
+      // A declared result types what the function returns (`return cart.total` in `(): number`); an async one's, what its promise gives.
+      const declaredReturn = t.isTSTypeAnnotation(fn.returnType) ? shapeOf(fn.returnType.typeAnnotation, names, code) : jsdoc(doc.returns);
+      const returned = fn.async ? declaredReturn?.parts().find((p) => p.step === 'await')?.shape : declaredReturn;
+      if (!returned) return;
+      if (!t.isBlockStatement(fn.body)) return void (out.asserted.has(fn.body) || out.asserted.set(fn.body, returned));
+      path.traverse({
+        Function(inner) { inner.skip(); },
+        ReturnStatement(ret) {
+          const arg = ret.node.argument;
+          if (arg && !out.asserted.has(arg)) out.asserted.set(arg, returned);
+        },
+      });
     },
     TSDeclareFunction(path) {
       const { id, returnType } = path.node;
@@ -100,9 +112,10 @@ function functionShape(type: string, ret: TypeShape | undefined): TypeShape {
 }
 
 /** The JSDoc block before a function or declaration (or the statement that holds it): its `@param` and `@type` types. */
-function docOf(path: NodePath): { params: Map<string, string>; type: string | undefined } {
+function docOf(path: NodePath): { params: Map<string, string>; type: string | undefined; returns: string | undefined } {
   const params = new Map<string, string>();
   let type: string | undefined;
+  let returns: string | undefined;
   let holder: NodePath | null = path;
   // `const f = (a) => …`, `export function f`, `key: function (a) {}`: the comment sits on the statement or property.
   for (let i = 0; holder && i < 3 && !holder.node.leadingComments?.length; i++) {
@@ -110,13 +123,14 @@ function docOf(path: NodePath): { params: Map<string, string>; type: string | un
     holder = holder.parentPath;
   }
   const comment = holder?.node.leadingComments?.at(-1);
-  if (!comment || comment.type !== 'CommentBlock' || !comment.value.startsWith('*')) return { params, type };
+  if (!comment || comment.type !== 'CommentBlock' || !comment.value.startsWith('*')) return { params, type, returns };
   for (const m of comment.value.matchAll(/@(param|arg|argument|type|returns?)\s*\{([^}]*(?:\{[^}]*\}[^}]*)*)\}\s*\[?([\w$]*)/g)) {
     const [, tag, typeText, name] = m;
     if ((tag === 'param' || tag === 'arg' || tag === 'argument') && name) params.set(name, typeText as string);
     else if (tag === 'type') type = typeText;
+    else if (tag === 'return' || tag === 'returns') returns = typeText;
   }
-  return { params, type };
+  return { params, type, returns };
 }
 
 /** Most entries one snippet's declarations add to its usage table (a large interface nests far). */

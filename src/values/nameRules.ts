@@ -22,7 +22,8 @@ const CATEGORY_BY_NAME: readonly (readonly [RegExp, readonly Category[]])[] = [
   [/^(cb|callback|fn|func|handler|next|done|resolve|reject|listener)$/i, ['function']],
   // Not `e`: a lone `e` is as often an event.
   [/^(err|error|ex|exception)$/i, ['Error']],
-  [/^(re|regex|regexp|pattern)$/i, ['RegExp']],
+  // Not `pattern`: as often a glob or a regex's source text as a RegExp.
+  [/^(re|regex|regexp)$/i, ['RegExp']],
   [/^(date|now|timestamp|when)$/i, ['Date']],
   [/.Date$/, ['Date', 'string']],
   [/^(promise|p)$/i, ['promise']],
@@ -45,7 +46,8 @@ const STRING_BY_NAME: readonly (readonly [RegExp, string])[] = [
   [/^(method|verb)$/i, 'GET'],
   [/^(color|colour)$/i, '#336699'],
   [/^(lang|locale|language)$/i, 'en'],
-  [/^(token|secret|apikey|key|password|pass)$|token$|key$/i, 'example-token'],
+  // Not a lone `key`: a lookup key (of a table, a map, a cache) more often than a secret; it gets its own name.
+  [/^(token|secret|apikey|password|pass)$|token$|.key$/i, 'example-token'],
   [/^(id|uuid|guid)$|Id$/, 'id-1'],
   [/^(sql|query)$/i, 'SELECT 1'],
   [/^(text|msg|message|content|str|string|line|data|chunk|input|output|s)$/i, 'example text'],
