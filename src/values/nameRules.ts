@@ -42,7 +42,9 @@ const STRING_BY_NAME: readonly (readonly [RegExp, string])[] = [
   [/^(path|file|filename|filepath|fname)$|path$|file$|filename$/i, '/tmp/example.txt'],
   [/^(json|body|payload)$|json$/i, '{"id":1,"name":"example"}'],
   [/^(html|markup|template)$|html$/i, '<div>example</div>'],
-  [/^(date|day|timestamp|time|when|created|updated)$|date$|At$/i, '2024-01-01T00:00:00.000Z'],
+  // Suffixes that mark a word case-sensitively: `createdAt`, not `format`; `reportPort`, not `report`.
+  [/^(date|day|timestamp|time|when|created|updated)$|date$/i, '2024-01-01T00:00:00.000Z'],
+  [/.At$/, '2024-01-01T00:00:00.000Z'],
   [/^(method|verb)$/i, 'GET'],
   [/^(color|colour)$/i, '#336699'],
   [/^(lang|locale|language)$/i, 'en'],
@@ -54,12 +56,14 @@ const STRING_BY_NAME: readonly (readonly [RegExp, string])[] = [
 ];
 
 const NUMBER_BY_NAME: readonly (readonly [RegExp, number])[] = [
-  [/^port$|Port$/i, 3000],
+  [/^port$/i, 3000],
+  [/.Port$/, 3000],
   [/^(i|j|k|idx|index|offset|start|from|position|pos)$|Index$|Offset$/, 0],
   [/^(timeout|delay|ms|interval|duration|wait)$|Ms$|Timeout$|Delay$/, 100],
   [/^(year)$/i, 2024],
   [/^(status|statusCode|code)$/, 200],
-  [/^(n|count|length|size|total|num|limit|max|amount|qty|quantity|len)$|Count$|Length$|Size$|Total$/i, 3],
+  [/^(n|count|length|size|total|num|limit|max|amount|qty|quantity|len)$/i, 3],
+  [/.(Count|Length|Size|Total)$/, 3],
   [/^(width|height|w|h)$|Width$|Height$/, 100],
   [/^(id|uid|pid)$|Id$/, 1],
 ];
