@@ -17,6 +17,7 @@ const CASES: readonly { name: string; code: string; lang?: Lang; out: string }[]
   { name: 'declare const', lang: 'ts', code: 'declare const retries: number;\nconsole.log(kind(retries));', out: 'Number' },
   { name: 'declare const of a boolean', lang: 'ts', code: 'declare const ready: boolean;\nconsole.log(kind(ready));', out: 'Boolean' },
   { name: 'an interface types the members of a variable\'s value', lang: 'ts', code: 'interface User { id: number; joined: Date; tags: string[] }\nconst u: User = getUser();\nconsole.log(kind(u.id), kind(u.joined), kind(u.tags));', out: 'Number Date Array' },
+  { name: 'an interface\'s method gives its declared result', lang: 'ts', code: 'interface Api { fetchCount(): number; label: string }\ndeclare const api: Api;\nconsole.log(kind(api.fetchCount()), kind(api.label));', out: 'Number String' },
   { name: 'a type alias of an object', lang: 'ts', code: 'type Point = { x: number; label: string };\nconst p: Point = nearest();\nconsole.log(kind(p.label));', out: 'String' },
   { name: 'a driven function\'s parameter annotation', lang: 'ts', code: 'function total(price: number, v: string) {\n  console.log(kind(price), kind(v));\n}', out: 'Number String' },
   { name: 'a Promise\'s awaited type', lang: 'ts', code: 'declare function load(): Promise<boolean>;\nconst ok = await load();\nconsole.log(kind(ok));', out: 'Boolean' },

@@ -52,14 +52,20 @@ function text(node: t.TSType, code: string): string {
 }
 
 /** Members of a type literal or interface body, by key. */
-function membersOf(members: readonly t.TSTypeElement[]): Map<string, t.TSType> {
-  const out = new Map<string, t.TSType>();
+/** A method signature's member: a function whose call gives `returns`. */
+interface Method {
+  readonly returns: t.TSType | undefined;
+  readonly at: t.Node;
+}
+
+function membersOf(members: readonly t.TSTypeElement[]): Map<string, t.TSType | Method> {
+  const out = new Map<string, t.TSType | Method>();
   for (const m of members) {
     if (!t.isTSPropertySignature(m) && !t.isTSMethodSignature(m)) continue;
     const key = t.isIdentifier(m.key) ? m.key.name : t.isStringLiteral(m.key) ? m.key.value : undefined;
     if (key === undefined) continue;
     if (t.isTSPropertySignature(m) && m.typeAnnotation) out.set(key, m.typeAnnotation.typeAnnotation);
-    else if (t.isTSMethodSignature(m)) out.set(key, t.tsFunctionType(null, m.parameters, m.typeAnnotation ?? null));
+    else if (t.isTSMethodSignature(m)) out.set(key, { returns: m.typeAnnotation?.typeAnnotation, at: m });
   }
   return out;
 }
@@ -97,7 +103,12 @@ function shape(node: t.TSType, names: TypeNames, code: string, depth: number, sh
     return sh && { step, shape: sh };
   };
   const elements = (n: t.TSType | undefined) => () => Array.from({ length: ARRAY_ELEMENTS }, (_, i) => below({ element: i }, n));
-  const members = (list: ReadonlyMap<string, t.TSType>, at = code) => () => [...list].map(([member, n]) => below({ member }, n, at));
+  const members = (list: ReadonlyMap<string, t.TSType | Method>, at = code) => () => [...list].map(([member, n]): ShapePart | undefined => {
+    if (!('returns' in n)) return below({ member }, n, at);
+    const ret = n.returns === undefined ? undefined : shapeOf(n.returns, names, at, depth + 2);
+    const type = typeof n.at.start === 'number' && typeof n.at.end === 'number' ? at.slice(n.at.start, n.at.end) : 'function';
+    return { step: { member }, shape: { category: 'function', type, parts: () => (ret ? [{ step: 'call', shape: ret }] : []) } };
+  });
   if (t.isTSParenthesizedType(node) || t.isTSOptionalType(node)) return shape(node.typeAnnotation, names, code, depth, shown);
   if (t.isTSNumberKeyword(node) || t.isTSBigIntKeyword(node)) return make('number');
   if (t.isTSStringKeyword(node) || t.isTSTemplateLiteralType?.(node)) return make('string');
