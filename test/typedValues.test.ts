@@ -11,7 +11,7 @@ import { selected } from './helpers.ts';
  */
 const KIND = 'const kind = (v) => Object.prototype.toString.call(v).slice(8, -1);\n';
 
-const CASES: readonly { name: string; code: string; lang?: Lang; out: string }[] = [
+const CASES: readonly { name: string; code: string; lang?: Lang; out: string; element?: string; category?: string }[] = [
   // TypeScript annotations
   { name: 'a declared function returns its declared type, not undefined', lang: 'ts', code: 'declare function formatMoney(n: number): string;\nconsole.log(kind(formatMoney(5)));', out: 'String' },
   { name: 'declare const', lang: 'ts', code: 'declare const retries: number;\nconsole.log(kind(retries));', out: 'Number' },
@@ -36,14 +36,16 @@ const CASES: readonly { name: string; code: string; lang?: Lang; out: string }[]
   { name: 'url and email names give a URL and an address', code: 'function send(url, email) {\n  console.log(url.startsWith("https://"), email.includes("@"));\n}', out: 'true true' },
   { name: 'a name guess loses to usage', code: 'function f(isReady) {\n  console.log(kind(isReady), isReady.toUpperCase().length > 0);\n}', out: 'String true' },
   // An input element
-  { name: 'the value of an input element is a string', code: 'const age = document.getElementById("age").value;\nconsole.log(kind(age));', out: 'String' },
-  { name: 'the value of a queried element is a string', code: 'const q = document.querySelector("#q");\nconsole.log(kind(q.value));', out: 'String' },
+  { name: 'the value of an input element is a string', code: 'const age = document.getElementById("age").value;\nconsole.log(kind(age));', out: 'String', element: 'document.getElementById("age").value', category: 'string' },
+  { name: 'the value of a queried element is a string', code: 'const q = document.querySelector("#q");\nconsole.log(kind(q.value));', out: 'String', element: 'document.querySelector("#q").value', category: 'string' },
 ];
 
 for (const c of selected(CASES)) {
   test(`typed values: ${c.name}`, async () => {
     const r = await runSnippet(KIND + c.code, { mode: 'trace', ...(c.lang ? { lang: c.lang } : {}) });
     assert.equal(r.stdout.trim().split('\n').at(-1), c.out, `stdout ${JSON.stringify(r.stdout)}; injections ${JSON.stringify(r.injections.map((i) => [i.element, i.category]))}`);
+    // The definition the result lists (and the emitted program runs), where the sandbox's environment has a value of its own.
+    if (c.element) assert.equal(r.injections.find((i) => i.element === c.element)?.category, c.category);
   });
 }
 
