@@ -11,6 +11,7 @@ import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
 import { coverageDetail } from './coverageDetail.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import type { DeclaredType } from '../instrument/usage.ts';
 import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
 import { buildProgram, programLayout, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
@@ -97,7 +98,7 @@ export function buildResult(parts: ResultParts): RunResult {
   // In dependency order, as the completed program defines them: a definition after the ones it references.
   const injections: Injection[] = inRenderedOrder([...book.defs.values()], rendered).map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
-    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs),
+    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs), ...declaredOf(instrumented.usage[d.usageKey]?.declared),
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
@@ -215,4 +216,9 @@ function drivesOf(targets: InstrumentedSnippet['driveTargets'], drives: readonly
     out.push({ target: target.name, line: target.line, args, outcome, ...(d.error ? { error: { type: d.error.type, message: d.error.message } } : {}) });
   }
   return { drives: out };
+}
+
+/** The type the snippet declares for an injected element, when it declares one with a category. */
+function declaredOf(declared: DeclaredType | undefined): Pick<Injection, 'declared'> {
+  return declared?.category === undefined ? {} : { declared: { type: declared.type ?? declared.category, category: declared.category } };
 }
