@@ -250,6 +250,12 @@ export interface BridgeReference {
   applySyncPromise(receiver: undefined, args: [json: string]): string;
 }
 
+/** What a `tick` did: ran a timer; found none and nothing waits; found none while the top level waits on background work. */
+export const TICK_IDLE = 0;
+export const TICK_RAN = 1;
+export const TICK_BACKGROUND = 2;
+export type TickOutcome = typeof TICK_IDLE | typeof TICK_RAN | typeof TICK_BACKGROUND;
+
 /**
  * The lifecycle object the runtime hands the host. The host calls, in this order: loadEnvironment
  * (setupEnvironment, when the startup snapshot holds its module) for each environment;
@@ -258,12 +264,6 @@ export interface BridgeReference {
  * afterSnippet (tick again when it returns true);
  * drive (tick again when it drove any); report.
  */
-/** What a `tick` did: ran a timer; found none and nothing waits; found none while the top level waits on background work. */
-export const TICK_IDLE = 0;
-export const TICK_RAN = 1;
-export const TICK_BACKGROUND = 2;
-export type TickOutcome = typeof TICK_IDLE | typeof TICK_RAN | typeof TICK_BACKGROUND;
-
 export interface RuntimeLifecycle {
   /** Runs an environment's module factory `(module, exports)` and its setup(host); '' when it loaded, else why not. */
   loadEnvironment(name: string, factory: unknown): string;

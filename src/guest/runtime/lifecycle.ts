@@ -137,6 +137,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     try {
       macrotask(() => apply(timer.fn, G, timer.args));
     } catch (e) {
+      // The run stopped (uncaught sets run.stopped): nothing waits on background work either.
       uncaught(e);
       return TICK_IDLE;
     }
