@@ -265,11 +265,18 @@ export interface BridgeReference {
   applySyncPromise(receiver: undefined, args: [json: string]): string;
 }
 
+/** What a `tick` did: ran a timer; found none and nothing waits; found none while the top level waits on background work. */
+export const TICK_IDLE = 0;
+export const TICK_RAN = 1;
+export const TICK_BACKGROUND = 2;
+export type TickOutcome = typeof TICK_IDLE | typeof TICK_RAN | typeof TICK_BACKGROUND;
+
 /**
  * The lifecycle object the runtime hands the host. The host calls, in this order: loadEnvironment
  * (setupEnvironment, when the startup snapshot holds its module) for each environment;
  * preludeFailures, adopt and enter with what the prelude, adopt and snippet
- * scripts evaluate to; tick until it returns false; afterSnippet (tick again when it returns true);
+ * scripts evaluate to; tick until it ran no timer (waiting a little while it answers TICK_BACKGROUND);
+ * afterSnippet (tick again when it returns true);
  * drive (tick again when it drove any); report.
  */
 export interface RuntimeLifecycle {
@@ -286,11 +293,16 @@ export interface RuntimeLifecycle {
   adopt(pairs: unknown): void;
   /** The `[id, error]` pairs of the prelude's definitions that threw. */
   preludeFailures(pairs: unknown): void;
-  /** Runs one due timer; whether there may be more to run. */
-  tick(): boolean;
+  /**
+   * Runs one due timer: TICK_RAN when one ran (there may be more); when none is left, whether the
+   * top level still waits on background work (TICK_BACKGROUND, see backgroundWork) or not
+   * (TICK_IDLE). Answering both in one call saves the host a hop into the isolate per run.
+   */
+  tick(): TickOutcome;
   /**
    * Whether the top level still waits with no timer left, on work V8 finishes off the isolate's
    * thread (an asynchronous WebAssembly compile, Atomics.waitAsync): the host waits for it a little.
+   * The host asks this only when its ticks stopped at their cap (tick answers it otherwise).
    */
   backgroundWork(): boolean;
   /** Runs the environments' drivers; whether any ran. */
