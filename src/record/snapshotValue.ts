@@ -1,5 +1,5 @@
 import { types } from 'node:util';
-import type { Snapshot } from './callTrace.ts';
+import type { Snapshot, SymbolEntry } from './callTrace.ts';
 
 /** How far a snapshot goes; beyond these a value is `repr` (README "record", huge values). */
 export const SNAPSHOT_LIMITS = {
@@ -45,6 +45,10 @@ class Unreplayable {
   }
 }
 
+/** Thrown inside a JSON walk: the value is not all JSON, but its members may each be snapshotted (`object`, `array`). */
+class NotJson {}
+const NOT_JSON = new NotJson();
+
 const repr = (value: string): Unreplayable => new Unreplayable({ serialization: 'repr', value });
 
 /** A data property's value, never running a getter; undefined for an accessor. */
@@ -67,6 +71,39 @@ export function constructorOf(value: object): unknown {
   if (types.isProxy(value)) return undefined;
   const proto = getPrototypeOf(value) as object | null;
   return proto ? dataValue(proto, 'constructor')?.value : undefined;
+}
+
+// The well-known symbols (`Symbol.iterator`), by symbol: a test names them as `Symbol[name]`.
+const WELL_KNOWN = new Map<symbol, string>();
+for (const name of Object.getOwnPropertyNames(Symbol)) {
+  const value = dataValue(Symbol, name)?.value;
+  if (typeof value === 'symbol') WELL_KNOWN.set(value, name);
+}
+const { keyFor } = Symbol;
+const FunctionToString = Function.prototype.toString;
+const nativeFunctions = new WeakMap<object, boolean>();
+
+/** Whether a function is built in (`[native code]`): its objects may hold internal state no field shows. Function.prototype.toString runs no program code. */
+function isNative(fn: object): boolean {
+  let native = nativeFunctions.get(fn);
+  if (native === undefined) {
+    native = (apply(FunctionToString, fn, []) as string).endsWith('[native code] }');
+    nativeFunctions.set(fn, native);
+  }
+  return native;
+}
+
+/** Objects with internal slots (beyond Map, Set, Date and RegExp, handled before): their fields are not their state. */
+function hasInternalSlots(value: object): boolean {
+  return isArray(value) || types.isNativeError(value) || types.isTypedArray(value) || types.isAnyArrayBuffer(value) || types.isDataView(value) || types.isPromise(value)
+    || types.isWeakMap(value) || types.isWeakSet(value) || types.isBoxedPrimitive(value) || types.isGeneratorObject(value) || types.isMapIterator(value) || types.isSetIterator(value)
+    || types.isModuleNamespaceObject(value) || types.isExternal(value) || types.isArgumentsObject(value) || types.isMap(value) || types.isSet(value) || types.isDate(value) || types.isRegExp(value);
+}
+
+/** An object's own data properties as the snapshot reads them: enumerable string keys, and every symbol key (symbol-keyed state is often hidden: `defineProperty(this, kType, { value })`). */
+interface OwnFields {
+  readonly strings: (readonly [string, PropertyDescriptor])[];
+  readonly symbols: (readonly [symbol, PropertyDescriptor])[];
 }
 
 class Walk {
@@ -105,7 +142,7 @@ class Walk {
     switch (typeof value) {
       case 'undefined': return { serialization: 'undefined' };
       case 'bigint': return { serialization: 'bigint', value: this.string(String(value)) };
-      case 'symbol': this.string(value.description ?? ''); throw repr('symbol');
+      case 'symbol': return this.symbol(value);
       case 'function': {
         // A proxied function's traps are the program's code: its name is not read.
         if (types.isProxy(value)) throw repr('Proxy');
@@ -115,6 +152,16 @@ class Walk {
       case 'object': if (value !== null) return this.object(value, depth);
     }
     return { serialization: 'json', value: this.json(value, depth) };
+  }
+
+  /** `Symbol.for(key)`, a well-known symbol, or a unique one by its description. */
+  private symbol(value: symbol): Snapshot {
+    const key = keyFor(value);
+    if (key !== undefined) return { serialization: 'symbol', symbol: 'registered', value: this.string(key) };
+    const known = WELL_KNOWN.get(value);
+    if (known !== undefined) return { serialization: 'symbol', symbol: 'well-known', value: known };
+    const description = value.description;
+    return description === undefined ? { serialization: 'symbol', symbol: 'unique' } : { serialization: 'symbol', symbol: 'unique', value: this.string(description) };
   }
 
   private object(value: object, depth: number): Snapshot {
@@ -129,9 +176,26 @@ class Walk {
     if (types.isMap(value) && MapSize) return this.enter(value, () => this.collection(value, MapSize, MapForEach, 'map', depth));
     if (types.isSet(value) && SetSize) return this.enter(value, () => this.collection(value, SetSize, SetForEach, 'set', depth));
     const proto = getPrototypeOf(value);
-    if (proto === ObjectPrototype || proto === ArrayPrototype) return { serialization: 'json', value: this.json(value, depth) };
-    if (!types.isNativeError(value) && this.ctx.isProgramClass(constructorOf(value))) return this.enter(value, () => this.instance(value, depth));
+    if (proto === ObjectPrototype || proto === null || (proto === ArrayPrototype && isArray(value))) {
+      const nodes = this.nodes;
+      try {
+        return { serialization: 'json', value: this.json(value, depth) };
+      } catch (e) {
+        if (!(e instanceof NotJson)) throw e;
+        this.nodes = nodes;
+      }
+      return this.enter(value, () => (isArray(value) ? this.elements(value, depth) : this.fields(value, proto === null, depth)));
+    }
+    if (this.isInstance(value)) return this.enter(value, () => this.instance(value, depth));
     throw repr(`[object ${className(value) ?? 'Object'}]`);
+  }
+
+  /** An object of a class or function constructor whose own fields are its state: the program's classes, and any constructor not built in. */
+  private isInstance(value: object): boolean {
+    if (hasInternalSlots(value)) return false;
+    const ctor = constructorOf(value);
+    if (typeof ctor !== 'function' || types.isProxy(ctor)) return false;
+    return this.ctx.isProgramClass(ctor) || (!isNative(ctor) && className(value) !== undefined);
   }
 
   private collection(value: object, size: () => unknown, forEach: (this: object, cb: (v: unknown, k: unknown) => void) => void, kind: 'map' | 'set', depth: number): Snapshot {
@@ -144,28 +208,78 @@ class Walk {
   }
 
   private instance(value: object, depth: number): Snapshot {
+    const own = this.ownFields(value);
     const fields: Record<string, Snapshot> = {};
-    for (const [key, d] of this.ownEnumerable(value)) {
+    for (const [key, d] of own.strings) {
       if (!('value' in d)) throw repr(`[object ${className(value) ?? 'Object'}] with an accessor`);
+      if (key === '__proto__') throw repr('object with an own __proto__');
       fields[this.string(key)] = this.snap(d.value, depth + 1);
     }
-    return { serialization: 'instance', class: className(value) ?? 'Object', value: fields };
+    const symbols = this.symbolEntries(own, depth);
+    return { serialization: 'instance', class: className(value) ?? 'Object', value: fields, ...(symbols.length > 0 ? { symbols } : {}) };
   }
 
-  /** Own enumerable string keys with their descriptors (read once); an enumerable symbol key makes the value unreplayable as JSON. */
-  private ownEnumerable(value: object): (readonly [string, PropertyDescriptor])[] {
-    const fields: (readonly [string, PropertyDescriptor])[] = [];
+  /** A plain or null-prototype object that is not all JSON, field by field. */
+  private fields(value: object, nullPrototype: boolean, depth: number): Snapshot {
+    const own = this.ownFields(value);
+    const fields: Record<string, Snapshot> = {};
+    for (const [key, d] of own.strings) {
+      if (!('value' in d)) throw repr('object with an accessor');
+      if (key === '__proto__') throw repr('object with an own __proto__');
+      fields[this.string(key)] = this.snap(d.value, depth + 1);
+    }
+    const symbols = this.symbolEntries(own, depth);
+    return { serialization: 'object', value: fields, ...(nullPrototype ? { nullPrototype: true } : {}), ...(symbols.length > 0 ? { symbols } : {}) };
+  }
+
+  /** An array that is not all JSON, element by element. */
+  private elements(value: unknown[], depth: number): Snapshot {
+    const length = dataValue(value, 'length')?.value as number;
+    if (length > SNAPSHOT_LIMITS.maxItems) throw repr(`Array of ${length} elements`);
+    const own = this.ownFields(value);
+    if (own.strings.length !== length || own.symbols.length > 0) throw repr('sparse array or array with extra properties');
+    const out: Snapshot[] = [];
+    for (let i = 0; i < length; i++) {
+      const field = own.strings[i];
+      const d = field !== undefined && field[0] === String(i) ? field[1] : getOwnPropertyDescriptor(value, i);
+      if (!d || !('value' in d)) throw repr('array with an accessor');
+      out.push(this.snap(d.value, depth + 1));
+    }
+    // As array() does for a JSON array: bytes among the elements may spell a secret.
+    const bytes = out.map((e) => e.value).filter((b, i) => out[i]?.serialization === 'json' && Number.isInteger(b) && (b as number) >= 0 && (b as number) <= 255) as number[];
+    if (bytes.length >= 6 && this.ctx.isSecret(String.fromCharCode(...bytes))) throw new Unreplayable(REDACTED);
+    return { serialization: 'array', value: out };
+  }
+
+  private symbolEntries(own: OwnFields, depth: number): SymbolEntry[] {
+    return own.symbols.map(([key, d]) => {
+      if (!('value' in d)) throw repr('object with a symbol-keyed accessor');
+      return { key: this.symbol(key), value: this.snap(d.value, depth + 1), enumerable: d.enumerable === true };
+    });
+  }
+
+  /** Own enumerable string keys and all symbol keys, with their descriptors (read once). */
+  private ownFields(value: object): OwnFields {
+    const strings: (readonly [string, PropertyDescriptor])[] = [];
+    const symbols: (readonly [symbol, PropertyDescriptor])[] = [];
     for (const key of ownKeys(value)) {
       const d = getOwnPropertyDescriptor(value, key);
-      if (!d?.enumerable) continue;
-      if (typeof key === 'symbol') throw repr('object with symbol keys');
-      fields.push([key, d]);
+      if (d === undefined) continue;
+      if (typeof key === 'symbol') symbols.push([key, d]);
+      else if (d.enumerable) strings.push([key, d]);
     }
-    if (fields.length > SNAPSHOT_LIMITS.maxItems) throw repr(`object with ${fields.length} keys`);
-    return fields;
+    if (strings.length + symbols.length > SNAPSHOT_LIMITS.maxItems) throw repr(`object with ${strings.length + symbols.length} keys`);
+    return { strings, symbols };
   }
 
-  /** A JSON value exactly as it is (deepStrictEqual to the original), or a throw saying why not. */
+  /** Own enumerable string keys with their descriptors (read once); a symbol key, enumerable or not, makes the value not all JSON. */
+  private ownEnumerable(value: object): (readonly [string, PropertyDescriptor])[] {
+    const { strings, symbols } = this.ownFields(value);
+    if (symbols.length > 0) throw NOT_JSON;
+    return strings;
+  }
+
+  /** A JSON value exactly as it is (deepStrictEqual to the original), or a throw saying why not: NOT_JSON when its members can be snapshotted one by one. */
   private json(value: unknown, depth: number): unknown {
     switch (typeof value) {
       case 'string': return this.string(value);
@@ -180,9 +294,9 @@ class Walk {
         const proto = getPrototypeOf(value);
         if (isArray(value) && proto === ArrayPrototype) return this.enter(value, () => this.array(value, depth));
         if (proto === ObjectPrototype) return this.enter(value, () => this.plain(value, depth));
-        throw repr(`a ${className(value) ?? 'non-JSON'} inside a JSON value`);
+        throw NOT_JSON;
       }
-      default: throw repr(`${typeof value} inside a JSON value`);
+      default: throw NOT_JSON;
     }
   }
 
@@ -209,7 +323,7 @@ class Walk {
     const out: Record<string, unknown> = {};
     for (const [key, d] of this.ownEnumerable(value)) {
       if (!('value' in d)) throw repr('object with an accessor');
-      if (d.value === undefined) throw repr('object with an undefined property');
+      if (d.value === undefined) throw NOT_JSON;
       if (key === '__proto__') throw repr('object with an own __proto__');
       this.count(depth + 1);
       out[this.string(key)] = this.json(d.value, depth + 1);

@@ -2,7 +2,8 @@ import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../reco
 import type { FunctionShape, MemberShape } from './moduleOutline.ts';
 import type { ClassRef, ProgramIndex } from './programIndex.ts';
 import { returnSnapshot } from './readTrace.ts';
-import { toReplayValue, type ReplayValue } from './replayValue.ts';
+import { ModuleState } from './moduleState.ts';
+import { instanceClassNames, toReplayValue, type ReplayValue } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
 /** What a test calls: a top-level function, a member of a top-level class, or such a class with `new`. */
@@ -57,8 +58,11 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   }
   for (const list of children.values()) list.sort((a, b) => a.callId - b.callId);
   const unstable = unstableCalls(trace.calls, children);
+  const constructors = instanceClassNames(trace.calls);
+  const state = new ModuleState(index.programDir);
+  const ran = new Set(trace.calls.map((call) => `${call.line}:${call.module}`));
   return trace.calls.map((call) => {
-    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable });
+    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors, state, ran: (module, line) => ran.has(`${line}:${module}`) });
     return isSkip(planned) ? { call, skip: planned } : { call, test: planned };
   });
 }
@@ -67,14 +71,23 @@ interface Planning {
   readonly index: ProgramIndex;
   readonly children: ReadonlyMap<number, readonly CallRecord[]>;
   readonly mockable: (key: string) => boolean;
+  /** Class names of the trace's objects: a plain function of such a name is a function constructor, run for real as a constructor is. */
+  readonly constructors: ReadonlySet<string>;
+  /** Which functions read module state (moduleState.ts). */
+  readonly state: ModuleState;
+  /** Whether the trace holds a call of the function starting on `line` of `module`. */
+  readonly ran: (module: string, line: number) => boolean;
 }
 
 function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const { index } = planning;
   if (call.kind === 'generator') return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
+  if (call.kind === 'function' && planning.constructors.has(call.qualname)) return skip('unreachable', `${call.qualname} is a function constructor, run by new: the object it built was not recorded`);
   const resolved = resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
+  const reads = planning.state.readsAt(call.module, call.line, (line) => planning.ran(call.module, line));
+  if (reads.length > 0) return skip('module-state', `it reads ${reads.join(', ')}, module variables that functions assign: its result depends on the calls before it`);
   if (shape.generator) return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
   const recorded = Object.keys(call.args);
   const current = shape.params.map((param) => param.name);
@@ -174,11 +187,11 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  * `items.reduce((sum, item) => sum + lineTotal(item), 0)`; a function value from outside could
  * only come through an argument, which is never replayed).
  */
-function childMocks(call: CallRecord, { index, children, mockable }: Planning): ChildMock[] | SkipReason {
+function childMocks(call: CallRecord, { index, children, mockable, constructors }: Planning): ChildMock[] | SkipReason {
   const own = callKey(call.module, call.qualname);
   // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
   const inline = (child: CallRecord): boolean =>
-    child.kind === 'constructor' ||
+    child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname)) ||
     callKey(child.module, child.qualname) === own || (child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
   const replayed: CallRecord[] = [];
   for (const queue = [call]; queue.length > 0; ) {
