@@ -81,11 +81,18 @@ test('record values: a function constructor run by new is not tested as a plain 
   for (const s of skipped) assert.match(s.reason, /function constructor, run by new/);
 });
 
-test('record values: a call reading module state that another recorded call assigns is skipped as module-state, before any test is run', () => {
-  const show = generated.skipped.filter((s) => s.qualname === 'show');
-  assert.deepEqual(show.map((s) => s.kind), ['module-state', 'module-state']);
-  assert.match(show[0]?.reason ?? '', /it reads unit\b/);
-  // `shown++` only updates a counter: not a read the result depends on; setUnit only writes.
-  assert.doesNotMatch(show[0]?.reason ?? '', /shown/);
-  assert.ok(callsOf('setUnit').every((name) => !generated.skipped.some((s) => `${s.qualname} (call ${s.callId})` === name)));
+test('record values: module state: a call reading what earlier calls set is tested when those are tests of their own, else skipped as module-state', { timeout: 120_000 }, () => {
+  const skipped = new Map(generated.skipped.map((s) => [s.callId, s]));
+  const outcome = (qualname: string) => trace.calls.filter((c) => c.qualname === qualname).map((c) => [c.args.n?.value, skipped.get(c.callId)?.kind ?? 'test']);
+  // show 3 and 4 come after convert's nested use() set the unit: no test calls use().
+  assert.deepEqual(outcome('show'), [[1, 'test'], [2, 'test'], [3, 'module-state'], [4, 'module-state']]);
+  const reason = (qualname: string, n: number) => skipped.get(trace.calls.find((c) => c.qualname === qualname && c.args.n?.value === n)?.callId ?? 0)?.reason ?? '';
+  assert.match(reason('show', 3), /it reads unit, a module variable that convert\.use \(call \d+\) assigned before it, which is not a test itself/);
+  // `shown++` only updates a counter: not a read the result depends on.
+  assert.doesNotMatch(reason('show', 3), /shown/);
+  // The inner setScale runs in its own test and inside the outer one's: scale would be multiplied twice.
+  assert.deepEqual(outcome('scaled'), [[2, 'test'], [3, 'module-state']]);
+  assert.match(reason('scaled', 3), /setScale \(call \d+\) assigned before it, which the test of call \d+ runs too/);
+  const { passed } = runTests();
+  for (const name of [...callsOf('setUnit'), ...callsOf('convert'), ...callsOf('setScale'), ...callsOf('show').slice(0, 2), ...callsOf('scaled').slice(0, 1)]) assert.ok(passed.includes(name), `${name} did not pass`);
 });

@@ -3,7 +3,9 @@ import _traverse, { type NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CallRecord } from '../record/callTrace.ts';
 import { pluginsFor } from './moduleOutline.ts';
+import { skip, type SkipReason } from './skipReasons.ts';
 
 const traverse = ((_traverse as unknown as { default?: unknown }).default ?? _traverse) as typeof _traverse.default;
 
@@ -22,18 +24,14 @@ export class ModuleState {
     this.#programDir = programDir;
   }
 
-  /**
-   * The state variables the function starting on `line` of `module` reads and that a function the
-   * program ran (`ran(line)`: a call of the function starting on that line was recorded) assigns.
-   * A variable no function ran to assign holds what the module's loading gave it, in a test too.
-   */
-  readsAt(module: string, line: number, ran: (line: number) => boolean): readonly string[] {
+  /** The state variables the function starting on `line` of `module` reads, each with the start lines of the functions that assign it. */
+  readsAt(module: string, line: number): readonly (readonly [string, readonly number[]])[] {
     let use = this.#modules.get(module);
     if (use === undefined) {
       use = this.#analyse(module);
       this.#modules.set(module, use);
     }
-    return (use.readers.get(line) ?? []).filter((name) => (use.writers.get(name) ?? []).some(ran));
+    return (use.readers.get(line) ?? []).map((name) => [name, use.writers.get(name) ?? []] as const);
   }
 
   #analyse(module: string): StateUse {
@@ -42,6 +40,76 @@ export class ModuleState {
     } catch {
       return { readers: new Map(), writers: new Map() }; // A module that cannot be read or parsed: gen-tests says so elsewhere.
     }
+  }
+}
+
+/**
+ * Whether a test can set up the module state its call read. The tests of a module's file run in
+ * the trace's order, in one process, on the module freshly loaded, so the calls that assigned the
+ * state before the tested one assign it again before its test when each is a test itself and no
+ * other test runs it for real as well (a nested function, a recursion or a callback runs inside
+ * its caller's test; a call of another function is replayed there by a mock, which assigns
+ * nothing). A call reading state that a call before it assigned otherwise is skipped as
+ * `module-state`. Calls are given in the trace's order: `check`, then `tested` when it became a test.
+ */
+export class StateSetUp {
+  readonly #state: ModuleState;
+  readonly #inline: (child: CallRecord, tested: CallRecord) => boolean;
+  /** By `line:module`, the calls of each function, in order. */
+  readonly #callsOf = new Map<string, CallRecord[]>();
+  readonly #byId = new Map<number, CallRecord>();
+  readonly #tested = new Set<number>();
+  readonly #inlineIn = new Map<number, string>();
+
+  /** `inline(child, tested)`: whether a call below a tested call runs for real in its test (planCalls' runsInline). */
+  constructor(calls: readonly CallRecord[], state: ModuleState, inline: (child: CallRecord, tested: CallRecord) => boolean) {
+    this.#state = state;
+    this.#inline = inline;
+    for (const call of calls) {
+      this.#byId.set(call.callId, call);
+      const key = `${call.line}:${call.module}`;
+      const list = this.#callsOf.get(key);
+      if (list) list.push(call);
+      else this.#callsOf.set(key, [call]);
+    }
+  }
+
+  /** Why the call's test would not see the state it read, or undefined when it would. */
+  check(call: CallRecord): SkipReason | undefined {
+    for (const [name, writers] of this.#state.readsAt(call.module, call.line)) {
+      for (const line of writers) {
+        for (const writer of this.#callsOf.get(`${line}:${call.module}`) ?? []) {
+          if (writer.callId >= call.callId) break;
+          const why = !this.#tested.has(writer.callId) ? 'which is not a test itself' : this.#alsoInline(writer);
+          if (why !== undefined) return skip('module-state', `it reads ${name}, a module variable that ${writer.qualname} (call ${writer.callId}) assigned before it, ${why}`);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  tested(call: CallRecord): void {
+    this.#tested.add(call.callId);
+  }
+
+  /** Which tested call runs `call` for real besides its own test, said as a reason; undefined when none does. */
+  #alsoInline(call: CallRecord): string | undefined {
+    let why = this.#inlineIn.get(call.callId);
+    if (why === undefined) {
+      why = '';
+      // Below a tested call, a call runs for real when every call on the way down to it does (planCalls' childMocks).
+      const below = [call];
+      for (let above = this.#parent(call); above !== undefined && why === ''; above = this.#parent(above)) {
+        if (this.#tested.has(above.callId) && below.every((c) => this.#inline(c, above as CallRecord))) why = `which the test of call ${above.callId} runs too`;
+        below.push(above);
+      }
+      this.#inlineIn.set(call.callId, why);
+    }
+    return why === '' ? undefined : why;
+  }
+
+  #parent(call: CallRecord): CallRecord | undefined {
+    return call.parentCallId === null ? undefined : this.#byId.get(call.parentCallId);
   }
 }
 

@@ -2,7 +2,7 @@ import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../reco
 import type { FunctionShape, MemberShape } from './moduleOutline.ts';
 import type { ClassRef, ProgramIndex } from './programIndex.ts';
 import { returnSnapshot } from './readTrace.ts';
-import { ModuleState } from './moduleState.ts';
+import { ModuleState, StateSetUp } from './moduleState.ts';
 import { instanceClassNames, toReplayValue, type ReplayValue } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
@@ -59,11 +59,12 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   for (const list of children.values()) list.sort((a, b) => a.callId - b.callId);
   const unstable = unstableCalls(trace.calls, children);
   const constructors = instanceClassNames(trace.calls);
-  const state = new ModuleState(index.programDir);
-  const ran = new Set(trace.calls.map((call) => `${call.line}:${call.module}`));
+  const unset = new StateSetUp(trace.calls, new ModuleState(index.programDir), (child, tested) => runsInline(child, tested, constructors));
   return trace.calls.map((call) => {
-    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors, state, ran: (module, line) => ran.has(`${line}:${module}`) });
-    return isSkip(planned) ? { call, skip: planned } : { call, test: planned };
+    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors });
+    // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
+    const result = isSkip(planned) ? planned : (unset.check(call) ?? planned);
+    return isSkip(result) ? { call, skip: result } : (unset.tested(call), { call, test: result });
   });
 }
 
@@ -73,10 +74,6 @@ interface Planning {
   readonly mockable: (key: string) => boolean;
   /** Class names of the trace's objects: a plain function of such a name is a function constructor, run for real as a constructor is. */
   readonly constructors: ReadonlySet<string>;
-  /** Which functions read module state (moduleState.ts). */
-  readonly state: ModuleState;
-  /** Whether the trace holds a call of the function starting on `line` of `module`. */
-  readonly ran: (module: string, line: number) => boolean;
 }
 
 function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
@@ -86,8 +83,6 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const resolved = resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
-  const reads = planning.state.readsAt(call.module, call.line, (line) => planning.ran(call.module, line));
-  if (reads.length > 0) return skip('module-state', `it reads ${reads.join(', ')}, module variables that functions assign: its result depends on the calls before it`);
   if (shape.generator) return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
   const recorded = Object.keys(call.args);
   const current = shape.params.map((param) => param.name);
@@ -188,11 +183,7 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  * only come through an argument, which is never replayed).
  */
 function childMocks(call: CallRecord, { index, children, mockable, constructors }: Planning): ChildMock[] | SkipReason {
-  const own = callKey(call.module, call.qualname);
-  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
-  const inline = (child: CallRecord): boolean =>
-    child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname)) ||
-    callKey(child.module, child.qualname) === own || (child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
+  const inline = (child: CallRecord): boolean => runsInline(child, call, constructors);
   const replayed: CallRecord[] = [];
   for (const queue = [call]; queue.length > 0; ) {
     for (const child of children.get((queue.shift() as CallRecord).callId) ?? []) {
@@ -216,6 +207,13 @@ function childMocks(call: CallRecord, { index, children, mockable, constructors 
     mocks.set(key, entry);
   }
   return [...mocks].map(([key, entry]) => ({ key, ...entry }));
+}
+
+/** Whether `child`, a call below the tested call `tested`, runs for real in its test (a mock replays the others). */
+export function runsInline(child: CallRecord, tested: CallRecord, constructors: ReadonlySet<string>): boolean {
+  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
+  return child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname)) ||
+    callKey(child.module, child.qualname) === callKey(tested.module, tested.qualname) || (child.module === tested.module && (child.qualname.startsWith(`${tested.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
 }
 
 /**
