@@ -26,19 +26,29 @@ export class ModuleState {
 
   /** The state variables the function starting on `line` of `module` reads, each with the start lines of the functions that assign it. */
   readsAt(module: string, line: number): readonly (readonly [string, readonly number[]])[] {
+    const use = this.#use(module);
+    return (use.readers.get(line) ?? []).map((name) => [name, use.writers.get(name) ?? []] as const);
+  }
+
+  /** Whether the function (not an arrow) starting on `line` of `module` uses `this` in its own body: a call of it as a plain function is not how it ran (`new`, or as a method). */
+  usesThis(module: string, line: number): boolean {
+    return this.#use(module).usesThis.has(line);
+  }
+
+  #use(module: string): StateUse {
     let use = this.#modules.get(module);
     if (use === undefined) {
       use = this.#analyse(module);
       this.#modules.set(module, use);
     }
-    return (use.readers.get(line) ?? []).map((name) => [name, use.writers.get(name) ?? []] as const);
+    return use;
   }
 
   #analyse(module: string): StateUse {
     try {
       return stateUse(readFileSync(join(this.#programDir, module), 'utf8'), module);
     } catch {
-      return { readers: new Map(), writers: new Map() }; // A module that cannot be read or parsed: gen-tests says so elsewhere.
+      return { readers: new Map(), writers: new Map(), usesThis: new Set() }; // A module that cannot be read or parsed: gen-tests says so elsewhere.
     }
   }
 }
@@ -46,8 +56,8 @@ export class ModuleState {
 /**
  * Whether a test can set up the module state its call read. The tests of a module's file run in
  * the trace's order, in one process, on the module freshly loaded, so the calls that assigned the
- * state before the tested one assign it again before its test when each is a test itself and no
- * other test runs it for real as well (a nested function, a recursion or a callback runs inside
+ * state before the tested one assign it again before its test when each is a test itself, ended
+ * before the tested call started (not a call it ran in), and no other test runs it for real as well (a nested function, a recursion or a callback runs inside
  * its caller's test; a call of another function is replayed there by a mock, which assigns
  * nothing). A call reading state that a call before it assigned otherwise is skipped as
  * `module-state`. Calls are given in the trace's order: `check`, then `tested` when it became a test.
@@ -80,7 +90,7 @@ export class StateSetUp {
       for (const line of writers) {
         for (const writer of this.#callsOf.get(`${line}:${call.module}`) ?? []) {
           if (writer.callId >= call.callId) break;
-          const why = !this.#tested.has(writer.callId) ? 'which is not a test itself' : this.#alsoInline(writer);
+          const why = !this.#tested.has(writer.callId) ? 'which is not a test itself' : this.#encloses(writer, call) ? 'in the call this one ran in (its test replays the whole call first)' : this.#alsoInline(writer);
           if (why !== undefined) return skip('module-state', `it reads ${name}, a module variable that ${writer.qualname} (call ${writer.callId}) assigned before it, ${why}`);
         }
       }
@@ -108,6 +118,12 @@ export class StateSetUp {
     return why === '' ? undefined : why;
   }
 
+  /** Whether `outer` is `call` or one of the calls it ran in. */
+  #encloses(outer: CallRecord, call: CallRecord): boolean {
+    for (let c: CallRecord | undefined = call; c !== undefined; c = this.#parent(c)) if (c.callId === outer.callId) return true;
+    return false;
+  }
+
   #parent(call: CallRecord): CallRecord | undefined {
     return call.parentCallId === null ? undefined : this.#byId.get(call.parentCallId);
   }
@@ -117,12 +133,23 @@ export class StateSetUp {
 export interface StateUse {
   readonly readers: ReadonlyMap<number, readonly string[]>;
   readonly writers: ReadonlyMap<string, readonly number[]>;
+  /** The start lines of the functions (not arrows) whose own body, arrows in it included, uses `this`. */
+  readonly usesThis: ReadonlySet<number>;
 }
 
 export function stateUse(source: string, fileName: string): StateUse {
   const ast = parse(source, { sourceType: 'unambiguous', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, plugins: pluginsFor(fileName) });
   const readers = new Map<number, Set<string>>();
   const writerLines = new Map<string, number[]>();
+  const usesThis = new Set<number>();
+  traverse(ast, {
+    ThisExpression(path) {
+      let fn = path.getFunctionParent();
+      while (fn !== null && fn.isArrowFunctionExpression()) fn = fn.parentPath.getFunctionParent();
+      const line = fn?.node.loc?.start.line;
+      if (line !== undefined) usesThis.add(line);
+    },
+  });
   traverse(ast, {
     Program(path) {
       for (const [name, binding] of Object.entries(path.scope.bindings)) {
@@ -145,7 +172,7 @@ export function stateUse(source: string, fileName: string): StateUse {
       path.stop();
     },
   });
-  return { readers: new Map([...readers].map(([line, names]) => [line, [...names].sort()])), writers: writerLines };
+  return { readers: new Map([...readers].map(([line, names]) => [line, [...names].sort()])), writers: writerLines, usesThis };
 }
 
 /** `line++`, `column += n` as a statement: the variable is read only to be assigned, so the function's result does not depend on it. */

@@ -59,9 +59,10 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   for (const list of children.values()) list.sort((a, b) => a.callId - b.callId);
   const unstable = unstableCalls(trace.calls, children);
   const constructors = instanceClassNames(trace.calls);
-  const unset = new StateSetUp(trace.calls, new ModuleState(index.programDir), (child, tested) => runsInline(child, tested, constructors));
+  const state = new ModuleState(index.programDir);
+  const unset = new StateSetUp(trace.calls, state, (child, tested) => runsInline(child, tested, constructors));
   return trace.calls.map((call) => {
-    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors });
+    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors, state });
     // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
     const result = isSkip(planned) ? planned : (unset.check(call) ?? planned);
     return isSkip(result) ? { call, skip: result } : (unset.tested(call), { call, test: result });
@@ -74,6 +75,7 @@ interface Planning {
   readonly mockable: (key: string) => boolean;
   /** Class names of the trace's objects: a plain function of such a name is a function constructor, run for real as a constructor is. */
   readonly constructors: ReadonlySet<string>;
+  readonly state: ModuleState;
 }
 
 function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
@@ -83,6 +85,8 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const resolved = resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
+  // A top-level function using `this` ran as a constructor or a method: a test would call it with another `this`.
+  if (target.kind === 'function' && planning.state.usesThis(call.module, call.line)) return skip('not-json-safe', `its receiver (this) was not recorded: ${call.qualname} uses this, so it ran by new or as a method`);
   if (shape.generator) return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
   const recorded = Object.keys(call.args);
   const current = shape.params.map((param) => param.name);
