@@ -43,6 +43,7 @@ const SPEC = [
   { what: 'an object of a class and undefined inside a plain object, an array holding undefined', functions: ['pair'], snapshot: ['pair', 'object'], bug: ['shapes.cjs', 'missing: undefined', 'missing: null'], fails: ['pair'] },
   { what: 'a unique symbol key in a result, compared by description', functions: ['labelled'], snapshot: ['labelled', 'object'], bug: ['shapes.cjs', "Symbol('hidden')", "Symbol('shown')"], fails: ['labelled'] },
   { what: 'a registered symbol as a result and as an argument', functions: ['keyOf'], snapshot: ['keyOf', 'symbol'], bug: ['shapes.cjs', 'return Symbol.for(name);', 'return Symbol(name);'], fails: ['keyOf'] },
+  { what: 'objects that refer to themselves (a parent link), as a result and as an argument', functions: ['tree', 'depthOf'], snapshot: ['tree', 'object'], bug: ['shapes.cjs', 'node.kids.push({ name: kid, parent: node });', 'node.kids.push({ name: kid, parent: { ...node } });'], fails: ['tree'] },
 ] as const;
 
 test('record values: every call of the spec gives a test, and the tests pass as written', { timeout: 120_000 }, () => {

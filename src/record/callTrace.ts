@@ -22,9 +22,9 @@ export const TRACE_FORMAT = 'snipexec-trace';
 export const TRACE_VERSION = 2;
 
 /** How a snapshot stands for a value: `json` is the value itself; the others say what JSON cannot. */
-export type Serialization = 'json' | 'undefined' | 'bigint' | 'date' | 'map' | 'set' | 'regexp' | 'function' | 'instance' | 'object' | 'array' | 'symbol' | 'repr';
+export type Serialization = 'json' | 'undefined' | 'bigint' | 'date' | 'map' | 'set' | 'regexp' | 'function' | 'instance' | 'object' | 'array' | 'symbol' | 'cycle' | 'repr';
 
-export const SERIALIZATIONS: readonly Serialization[] = ['json', 'undefined', 'bigint', 'date', 'map', 'set', 'regexp', 'function', 'instance', 'object', 'array', 'symbol', 'repr'];
+export const SERIALIZATIONS: readonly Serialization[] = ['json', 'undefined', 'bigint', 'date', 'map', 'set', 'regexp', 'function', 'instance', 'object', 'array', 'symbol', 'cycle', 'repr'];
 
 /** How a symbol is made again: `Symbol.for(value)`, `Symbol[value]` (a well-known one), or `Symbol(value)` (unique: a test's is another symbol, compared by description). */
 export type SymbolRegistry = 'registered' | 'well-known' | 'unique';
@@ -52,7 +52,9 @@ export interface SymbolEntry {
  *   fields as snapshots, `nullPrototype` is set for `Object.create(null)`, `symbols` as for `instance`;
  * - `array`: an array that is not all JSON: `value` holds its elements as snapshots;
  * - `symbol`: `symbol` says how it is made again (`SymbolRegistry`), `value` is its key or description;
- * - `repr`: not replayable (cyclic, too deep or too long, a symbol, a redacted secret, a host object):
+ * - `cycle`: the object that holds it, or one around that: `value` counts the levels up (1: the
+ *   object, map, set or array holding it), as in `a.self = a`;
+ * - `repr`: not replayable (too deep or too long, a symbol, a redacted secret, a host object):
  *   `value` is a short description, and `redacted` is set when a secret was removed.
  */
 export interface Snapshot {

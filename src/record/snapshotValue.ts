@@ -166,6 +166,9 @@ class Walk {
 
   private object(value: object, depth: number): Snapshot {
     if (types.isProxy(value)) throw repr('Proxy');
+    // A reference back to an object being snapshotted: it is rebuilt as the same object (a parent link, `a.self = a`).
+    const at = this.ancestors.lastIndexOf(value);
+    if (at >= 0) return { serialization: 'cycle', value: this.ancestors.length - at };
     if (types.isDate(value)) {
       if (Number.isNaN(apply(DateGetTime, value, []))) throw repr('Invalid Date');
       return { serialization: 'date', value: apply(DateToISOString, value, []) as string };
@@ -292,6 +295,7 @@ class Walk {
         if (value === null) return null;
         if (types.isProxy(value)) throw repr('Proxy');
         const proto = getPrototypeOf(value);
+        if (this.ancestors.includes(value)) throw NOT_JSON;
         if (isArray(value) && proto === ArrayPrototype) return this.enter(value, () => this.array(value, depth));
         if (proto === ObjectPrototype) return this.enter(value, () => this.plain(value, depth));
         throw NOT_JSON;
@@ -334,7 +338,7 @@ class Walk {
 
 /**
  * A JSON-safe snapshot of a value (callTrace.ts `Snapshot`), taken without running any of the
- * program's code (no getters, no proxies, no `toJSON`). A value that is cyclic, too deep or too
+ * program's code (no getters, no proxies, no `toJSON`). A value that is too deep or too
  * large, or not replayable is `repr`; a value holding a secret anywhere is the redacted `repr`.
  */
 export function snapshotValue(value: unknown, ctx: SnapshotContext): Snapshot {

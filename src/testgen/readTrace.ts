@@ -26,6 +26,7 @@ const snapshot: z.ZodType<Snapshot> = z.lazy(() =>
     z.object({ serialization: z.literal('object'), value: z.record(z.string(), snapshot), nullPrototype: z.literal(true).optional(), symbols: z.array(symbolEntry).optional() }),
     z.object({ serialization: z.literal('array'), value: z.array(snapshot) }),
     symbolSnapshot,
+    z.object({ serialization: z.literal('cycle'), value: z.int().positive() }),
     z.object({ serialization: z.literal('repr'), value: z.string().optional(), class: z.string().optional(), redacted: z.literal(true).optional() }),
   ]),
 );

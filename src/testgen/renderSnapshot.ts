@@ -1,5 +1,5 @@
 import * as t from '@babel/types';
-import type { ReplayValue, SymbolField, SymbolValue } from './replayValue.ts';
+import { refersTo, type ReplayValue, type SymbolField, type SymbolValue } from './replayValue.ts';
 
 /** How rendered code names things defined elsewhere in the test file. */
 export interface RenderNames {
@@ -7,6 +7,8 @@ export interface RenderNames {
   reached(module: string, name: string): string;
   /** The file's helper that builds an object without its constructor: `instance(Class, { …fields })`. */
   readonly instanceHelper: string;
+  /** The file's helpers for a value that refers to itself: `linked(value)` replaces each `cycle(n)` in it by the object n levels above. */
+  readonly cycleHelpers: { readonly cycle: string; readonly linked: string };
 }
 
 /** A property name in an object literal or after a dot: bare when it is an identifier, else quoted. */
@@ -33,7 +35,15 @@ export function renderJson(value: unknown): string {
 
 /** The expression that builds the value again in a generated test. */
 export function renderValue(value: ReplayValue, names: RenderNames): string {
+  const built = renderParts(value, names);
+  // The object a `cycle(n)` below it points at is linked as soon as it is built; a cycle pointing higher is left for an outer one.
+  return refersTo(value) ? `${names.cycleHelpers.linked}(${built})` : built;
+}
+
+function renderParts(value: ReplayValue, names: RenderNames): string {
   switch (value.kind) {
+    case 'cycle':
+      return `${names.cycleHelpers.cycle}(${value.up})`;
     case 'json':
       return renderJson(value.value);
     case 'undefined':

@@ -24,7 +24,7 @@ export interface TestFileInput {
 }
 
 // Names the file itself declares or imports: a module variable never takes one.
-const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'importProgram', 'quietly', 'result', 'self', 'bySymbolDescription']);
+const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'importProgram', 'quietly', 'result', 'self', 'bySymbolDescription', 'Cycle', 'cycle', 'linked']);
 
 /** The console methods that print: while the program is imported, they write into a buffer. */
 const PRINTING = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir', 'dirxml', 'table', 'group', 'groupCollapsed', 'assert'];
@@ -79,6 +79,37 @@ function instance(Class, fields) {
   error: `/** An error of \`Class\` with this message, made without running its constructor. */
 function error(Class, message) {
   return Reflect.construct(Error, message === undefined ? [] : [message], Class);
+}`,
+  cycle: `/** Where a recorded value referred to an object holding it: the object \`up\` levels above (linked() puts it there). */
+class Cycle {
+  constructor(up) {
+    this.up = up;
+  }
+}
+
+function cycle(up) {
+  return new Cycle(up);
+}`,
+  linked: `/** \`root\` with each cycle(n) below it replaced by the object n levels above that place; one pointing above \`root\` is left for an outer linked(). */
+function linked(root) {
+  const above = [];
+  const visit = (value) => {
+    if (value instanceof Cycle) return above.length - value.up >= 0 ? above[above.length - value.up] : value;
+    if (typeof value !== 'object' || value === null || above.includes(value)) return value;
+    above.push(value);
+    if (value instanceof Map) for (const [key, item] of [...value]) value.delete(key), value.set(visit(key), visit(item));
+    else if (value instanceof Set) for (const item of [...value]) value.delete(item), value.add(visit(item));
+    else {
+      for (const key of Reflect.ownKeys(value)) {
+        const property = Object.getOwnPropertyDescriptor(value, key);
+        const next = 'value' in property ? visit(property.value) : undefined;
+        if (next !== undefined && next !== property.value) Object.defineProperty(value, key, { ...property, value: next });
+      }
+    }
+    above.pop();
+    return value;
+  };
+  return visit(root);
 }`,
   bySymbolDescription: `/**
  * A copy of \`value\` with every unique symbol, as a value or a key, replaced by the string \`Symbol(description)\`
@@ -176,6 +207,11 @@ function renderProgramFile<T>(input: ProgramFileInput, render: (names: RenderNam
     get instanceHelper() {
       used.add('instance');
       return 'instance';
+    },
+    get cycleHelpers() {
+      used.add('cycle');
+      used.add('linked');
+      return { cycle: 'cycle', linked: 'linked' };
     },
   };
   const errorOf: ErrorOf = (ref, message) => {

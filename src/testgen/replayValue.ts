@@ -15,6 +15,8 @@ export type ReplayValue =
   | { readonly kind: 'instance'; readonly class: ClassRef; readonly fields: readonly (readonly [string, ReplayValue])[]; readonly symbols: readonly SymbolField[] }
   | { readonly kind: 'object'; readonly nullPrototype: boolean; readonly fields: readonly (readonly [string, ReplayValue])[]; readonly symbols: readonly SymbolField[] }
   | { readonly kind: 'array'; readonly items: readonly ReplayValue[] }
+  /** The object `up` levels above (1: the one holding it), as recorded (callTrace.ts `cycle`). */
+  | { readonly kind: 'cycle'; readonly up: number }
   | SymbolValue;
 
 /** A symbol as a test makes it: `Symbol.for(name)`, `Symbol[name]`, or a new `Symbol(name)` (unique: equal to the recorded one only by description). */
@@ -93,6 +95,8 @@ export function toReplayValue(snapshot: Snapshot, where: string, context: Replay
       }
       return { kind: 'array', items };
     }
+    case 'cycle':
+      return { kind: 'cycle', up: Number(snapshot.value) };
     case 'symbol': {
       const symbol = symbolValue(snapshot);
       // The program compares its own unique symbols by identity (emittery's listenerAdded): a test's new one is another.
@@ -162,6 +166,12 @@ export function replayParts(value: ReplayValue): readonly ReplayValue[] {
     case 'instance': return [...value.fields.map(([, v]) => v), ...value.symbols.flatMap((s) => [s.key, s.value])];
     default: return [];
   }
+}
+
+/** Whether a value holds a reference to itself (to exactly it, from any depth below). */
+export function refersTo(value: ReplayValue): boolean {
+  const visit = (part: ReplayValue, depth: number): boolean => (part.kind === 'cycle' ? part.up === depth : replayParts(part).some((p) => visit(p, depth + 1)));
+  return replayParts(value).some((part) => visit(part, 1));
 }
 
 /** Whether a value holds a unique symbol (as a value or a key): a test compares it by description. */
