@@ -50,7 +50,8 @@ export interface SymbolEntry {
  *   `symbols` its symbol-keyed own data properties (enumerable or not: `Symbol.for('yaml.node.type')` state);
  * - `object`: a plain or null-prototype object that is not all JSON: `value` holds its own enumerable
  *   fields as snapshots, `nullPrototype` is set for `Object.create(null)`, `symbols` as for `instance`;
- * - `array`: an array that is not all JSON: `value` holds its elements as snapshots;
+ * - `array`: an array that is not all JSON: `value` holds its elements as snapshots, `fields` its
+ *   own enumerable named properties, if any;
  * - `symbol`: `symbol` says how it is made again (`SymbolRegistry`), `value` is its key or description;
  * - `cycle`: the object that holds it, or one around that: `value` counts the levels up (1: the
  *   object, map, set or array holding it), as in `a.self = a`;
@@ -66,6 +67,8 @@ export interface Snapshot {
   readonly redacted?: true;
   /** `object` only: made by `Object.create(null)`. */
   readonly nullPrototype?: true;
+  /** `array` only: its named own enumerable properties (not indices), by name. */
+  readonly fields?: Readonly<Record<string, Snapshot>>;
   /** `object` and `instance`: symbol-keyed own data properties. */
   readonly symbols?: readonly SymbolEntry[];
   /** `symbol` only. */
@@ -74,11 +77,11 @@ export interface Snapshot {
 
 /**
  * A call's result as the two fields CallRecord keeps: `returnValue` is the snapshot's `value`, or,
- * for the serializations that carry more (`instance`, `object`, `symbol`), the snapshot without its
+ * for the serializations that carry more (`instance`, `object`, `symbol`, an `array` with `fields`), the snapshot without its
  * `serialization` (readTrace's returnSnapshot reads either back).
  */
 export function returnFields(s: Snapshot): { readonly returnValue?: unknown; readonly returnSerialization: Serialization } {
-  if (s.serialization === 'instance' || s.serialization === 'object' || s.serialization === 'symbol') {
+  if (s.serialization === 'instance' || s.serialization === 'object' || s.serialization === 'symbol' || (s.serialization === 'array' && s.fields !== undefined)) {
     const { serialization, ...rest } = s;
     return { returnValue: rest, returnSerialization: serialization };
   }

@@ -240,18 +240,26 @@ class Walk {
     const length = dataValue(value, 'length')?.value as number;
     if (length > SNAPSHOT_LIMITS.maxItems) throw repr(`Array of ${length} elements`);
     const own = this.ownFields(value);
-    if (own.strings.length !== length || own.symbols.length > 0) throw repr('sparse array or array with extra properties');
+    if (own.strings.length < length || own.symbols.length > 0) throw repr('sparse array or array with symbol keys');
     const out: Snapshot[] = [];
     for (let i = 0; i < length; i++) {
-      const field = own.strings[i];
-      const d = field !== undefined && field[0] === String(i) ? field[1] : getOwnPropertyDescriptor(value, i);
-      if (!d || !('value' in d)) throw repr('array with an accessor');
+      // Own keys list the indices first, in order: a dense array's first `length` keys are 0, 1, ….
+      const [key, d] = own.strings[i] as readonly [string, PropertyDescriptor];
+      if (key !== String(i)) throw repr('sparse array');
+      if (!('value' in d)) throw repr('array with an accessor');
       out.push(this.snap(d.value, depth + 1));
+    }
+    // Named properties after the elements (marked's `tokens.links`).
+    const fields: Record<string, Snapshot> = {};
+    for (const [key, d] of own.strings.slice(length)) {
+      if (!('value' in d)) throw repr('array with an accessor');
+      if (key === '__proto__') throw repr('object with an own __proto__');
+      fields[this.string(key)] = this.snap(d.value, depth + 1);
     }
     // As array() does for a JSON array: bytes among the elements may spell a secret.
     const bytes = out.map((e) => e.value).filter((b, i) => out[i]?.serialization === 'json' && Number.isInteger(b) && (b as number) >= 0 && (b as number) <= 255) as number[];
     if (bytes.length >= 6 && this.ctx.isSecret(String.fromCharCode(...bytes))) throw new Unreplayable(REDACTED);
-    return { serialization: 'array', value: out };
+    return own.strings.length > length ? { serialization: 'array', value: out, fields } : { serialization: 'array', value: out };
   }
 
   private symbolEntries(own: OwnFields, depth: number): SymbolEntry[] {
@@ -308,6 +316,8 @@ class Walk {
     const length = dataValue(value, 'length')?.value as number;
     if (length > SNAPSHOT_LIMITS.maxItems) throw repr(`Array of ${length} elements`);
     const fields = this.ownEnumerable(value);
+    // More keys than elements: named properties too, snapshotted one by one (`array`); fewer: holes.
+    if (fields.length > length) throw NOT_JSON;
     if (fields.length !== length) throw repr('sparse array or array with extra properties');
     const out: unknown[] = [];
     for (let i = 0; i < length; i++) {

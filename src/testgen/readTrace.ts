@@ -24,7 +24,7 @@ const snapshot: z.ZodType<Snapshot> = z.lazy(() =>
     // A returned instance in the older form (its fields as returnValue) names no class: the generator skips it.
     z.object({ serialization: z.literal('instance'), value: z.record(z.string(), snapshot), class: z.string().min(1).optional(), symbols: z.array(symbolEntry).optional() }),
     z.object({ serialization: z.literal('object'), value: z.record(z.string(), snapshot), nullPrototype: z.literal(true).optional(), symbols: z.array(symbolEntry).optional() }),
-    z.object({ serialization: z.literal('array'), value: z.array(snapshot) }),
+    z.object({ serialization: z.literal('array'), value: z.array(snapshot), fields: z.record(z.string(), snapshot).optional() }),
     symbolSnapshot,
     z.object({ serialization: z.literal('cycle'), value: z.int().positive() }),
     z.object({ serialization: z.literal('repr'), value: z.string().optional(), class: z.string().optional(), redacted: z.literal(true).optional() }),
@@ -97,7 +97,7 @@ export function returnSnapshot(call: CallRecord): Snapshot {
   const { returnSerialization: serialization = 'undefined', returnValue: value } = call;
   if (serialization === 'instance' && isRecord(value) && typeof value.class === 'string' && isRecord(value.value)) return { ...value, serialization } as Snapshot;
   // returnFields' form: the snapshot without its serialization.
-  if ((serialization === 'object' || serialization === 'symbol') && isRecord(value)) return { ...value, serialization } as Snapshot;
+  if ((serialization === 'object' || serialization === 'symbol' || serialization === 'array') && isRecord(value)) return { ...value, serialization } as Snapshot;
   if (serialization === 'repr' && typeof value === 'string' && value.startsWith('<redacted')) return { serialization, value, redacted: true };
   return value === undefined ? { serialization } : { serialization, value };
 }

@@ -73,8 +73,12 @@ function renderParts(value: ReplayValue, names: RenderNames): string {
       ];
       return withSymbols(fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`, value.symbols.filter((s) => !s.enumerable), names);
     }
-    case 'array':
-      return `[${value.items.map((item) => renderValue(item, names)).join(', ')}]`;
+    case 'array': {
+      const items = `[${value.items.map((item) => renderValue(item, names)).join(', ')}]`;
+      if (value.fields.length === 0) return items;
+      // Named properties of an array: assigned after its elements (no `__proto__` among them: the snapshot refuses it).
+      return `Object.assign(${items}, { ${value.fields.map(([key, field]) => `${propertyKey(key)}: ${renderValue(field, names)}`).join(', ')} })`;
+    }
     case 'symbol':
       return renderSymbol(value);
   }

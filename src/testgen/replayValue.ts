@@ -14,7 +14,7 @@ export type ReplayValue =
   | { readonly kind: 'regexp'; readonly source: string; readonly flags: string }
   | { readonly kind: 'instance'; readonly class: ClassRef; readonly fields: readonly (readonly [string, ReplayValue])[]; readonly symbols: readonly SymbolField[] }
   | { readonly kind: 'object'; readonly nullPrototype: boolean; readonly fields: readonly (readonly [string, ReplayValue])[]; readonly symbols: readonly SymbolField[] }
-  | { readonly kind: 'array'; readonly items: readonly ReplayValue[] }
+  | { readonly kind: 'array'; readonly items: readonly ReplayValue[]; readonly fields: readonly (readonly [string, ReplayValue])[] }
   /** The object `up` levels above (1: the one holding it), as recorded (callTrace.ts `cycle`). */
   | { readonly kind: 'cycle'; readonly up: number }
   | SymbolValue;
@@ -93,7 +93,9 @@ export function toReplayValue(snapshot: Snapshot, where: string, context: Replay
         if (isSkip(v)) return v;
         items.push(v);
       }
-      return { kind: 'array', items };
+      const fields = fieldValues({ ...snapshot, value: snapshot.fields ?? {} }, where, context);
+      if (isSkip(fields)) return fields;
+      return { kind: 'array', items, fields };
     }
     case 'cycle':
       return { kind: 'cycle', up: Number(snapshot.value) };
@@ -161,7 +163,7 @@ export function replayParts(value: ReplayValue): readonly ReplayValue[] {
   switch (value.kind) {
     case 'map': return value.entries.flat();
     case 'set': return value.values;
-    case 'array': return value.items;
+    case 'array': return [...value.items, ...value.fields.map(([, v]) => v)];
     case 'object':
     case 'instance': return [...value.fields.map(([, v]) => v), ...value.symbols.flatMap((s) => [s.key, s.value])];
     default: return [];
@@ -192,7 +194,10 @@ export function instanceClassNames(calls: readonly CallRecord[]): Set<string> {
     if (s.serialization === 'instance' || s.serialization === 'object') {
       for (const field of Object.values(s.value as Record<string, Snapshot>)) visit(field);
       for (const entry of s.symbols ?? []) visit(entry.value);
-    } else if (s.serialization === 'array' || s.serialization === 'set') (s.value as Snapshot[]).forEach(visit);
+    } else if (s.serialization === 'array' || s.serialization === 'set') {
+      (s.value as Snapshot[]).forEach(visit);
+      Object.values(s.fields ?? {}).forEach(visit);
+    }
     else if (s.serialization === 'map') (s.value as [Snapshot, Snapshot][]).forEach(([k, v]) => (visit(k), visit(v)));
   };
   for (const call of calls) {
