@@ -80,6 +80,7 @@ for (const name of Object.getOwnPropertyNames(Symbol)) {
   if (typeof value === 'symbol') WELL_KNOWN.set(value, name);
 }
 const { keyFor } = Symbol;
+const SymbolDescription = getOwnPropertyDescriptor(Symbol.prototype, 'description')?.get;
 const FunctionToString = Function.prototype.toString;
 const nativeFunctions = new WeakMap<object, boolean>();
 
@@ -160,7 +161,8 @@ class Walk {
     if (key !== undefined) return { serialization: 'symbol', symbol: 'registered', value: this.string(key) };
     const known = WELL_KNOWN.get(value);
     if (known !== undefined) return { serialization: 'symbol', symbol: 'well-known', value: known };
-    const description = value.description;
+    // Read through the getter taken at load: a program that redefines `description` does not run here.
+    const description = SymbolDescription ? (apply(SymbolDescription, value, []) as string | undefined) : undefined;
     return description === undefined ? { serialization: 'symbol', symbol: 'unique' } : { serialization: 'symbol', symbol: 'unique', value: this.string(description) };
   }
 
