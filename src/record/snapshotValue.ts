@@ -1,5 +1,6 @@
 import { types } from 'node:util';
 import type { Snapshot, SymbolEntry } from './callTrace.ts';
+import { hasInternalSlots, isNative, symbolSnapshot } from './builtinValues.ts';
 
 /** How far a snapshot goes; beyond these a value is `repr` (README "record", huge values). */
 export const SNAPSHOT_LIMITS = {
@@ -73,34 +74,6 @@ export function constructorOf(value: object): unknown {
   return proto ? dataValue(proto, 'constructor')?.value : undefined;
 }
 
-// The well-known symbols (`Symbol.iterator`), by symbol: a test names them as `Symbol[name]`.
-const WELL_KNOWN = new Map<symbol, string>();
-for (const name of Object.getOwnPropertyNames(Symbol)) {
-  const value = dataValue(Symbol, name)?.value;
-  if (typeof value === 'symbol') WELL_KNOWN.set(value, name);
-}
-const { keyFor } = Symbol;
-const SymbolDescription = getOwnPropertyDescriptor(Symbol.prototype, 'description')?.get;
-const FunctionToString = Function.prototype.toString;
-const nativeFunctions = new WeakMap<object, boolean>();
-
-/** Whether a function is built in (`[native code]`): its objects may hold internal state no field shows. Function.prototype.toString runs no program code. */
-function isNative(fn: object): boolean {
-  let native = nativeFunctions.get(fn);
-  if (native === undefined) {
-    native = (apply(FunctionToString, fn, []) as string).endsWith('[native code] }');
-    nativeFunctions.set(fn, native);
-  }
-  return native;
-}
-
-/** Objects with internal slots (beyond Map, Set, Date and RegExp, handled before): their fields are not their state. */
-function hasInternalSlots(value: object): boolean {
-  return isArray(value) || types.isNativeError(value) || types.isTypedArray(value) || types.isAnyArrayBuffer(value) || types.isDataView(value) || types.isPromise(value)
-    || types.isWeakMap(value) || types.isWeakSet(value) || types.isBoxedPrimitive(value) || types.isGeneratorObject(value) || types.isMapIterator(value) || types.isSetIterator(value)
-    || types.isModuleNamespaceObject(value) || types.isExternal(value) || types.isArgumentsObject(value) || types.isMap(value) || types.isSet(value) || types.isDate(value) || types.isRegExp(value);
-}
-
 /** An object's own data properties as the snapshot reads them: enumerable string keys, and every symbol key (symbol-keyed state is often hidden: `defineProperty(this, kType, { value })`). */
 interface OwnFields {
   readonly strings: (readonly [string, PropertyDescriptor])[];
@@ -155,15 +128,11 @@ class Walk {
     return { serialization: 'json', value: this.json(value, depth) };
   }
 
-  /** `Symbol.for(key)`, a well-known symbol, or a unique one by its description. */
+  /** `Symbol.for(key)`, a well-known symbol, or a unique one by its description (the key or description checked as any string). */
   private symbol(value: symbol): Snapshot {
-    const key = keyFor(value);
-    if (key !== undefined) return { serialization: 'symbol', symbol: 'registered', value: this.string(key) };
-    const known = WELL_KNOWN.get(value);
-    if (known !== undefined) return { serialization: 'symbol', symbol: 'well-known', value: known };
-    // Read through the getter taken at load: a program that redefines `description` does not run here.
-    const description = SymbolDescription ? (apply(SymbolDescription, value, []) as string | undefined) : undefined;
-    return description === undefined ? { serialization: 'symbol', symbol: 'unique' } : { serialization: 'symbol', symbol: 'unique', value: this.string(description) };
+    const s = symbolSnapshot(value);
+    if (typeof s.value === 'string') this.string(s.value);
+    return s;
   }
 
   private object(value: object, depth: number): Snapshot {

@@ -4,6 +4,7 @@ import { propertyAccess, renderJson, renderValue, type RenderNames } from './ren
 import type { ClassRef } from './programIndex.ts';
 import { holdsUniqueSymbol, replayParts, type ReplayValue } from './replayValue.ts';
 import type { SkippedCall } from './skipReasons.ts';
+import { VALUE_HELPERS } from './valueHelpers.ts';
 
 export interface TestFileInput {
   /** The program module the file tests (`lib/cart.js`). */
@@ -80,59 +81,7 @@ function instance(Class, fields) {
 function error(Class, message) {
   return Reflect.construct(Error, message === undefined ? [] : [message], Class);
 }`,
-  cycle: `/** Where a recorded value referred to an object holding it: the object \`up\` levels above (linked() puts it there). */
-class Cycle {
-  constructor(up) {
-    this.up = up;
-  }
-}
-
-function cycle(up) {
-  return new Cycle(up);
-}`,
-  linked: `/** \`root\` with each cycle(n) below it replaced by the object n levels above that place; one pointing above \`root\` is left for an outer linked(). */
-function linked(root) {
-  const above = [];
-  const visit = (value) => {
-    if (value instanceof Cycle) return above.length - value.up >= 0 ? above[above.length - value.up] : value;
-    if (typeof value !== 'object' || value === null || above.includes(value)) return value;
-    above.push(value);
-    if (value instanceof Map) for (const [key, item] of [...value]) value.delete(key), value.set(visit(key), visit(item));
-    else if (value instanceof Set) for (const item of [...value]) value.delete(item), value.add(visit(item));
-    else {
-      for (const key of Reflect.ownKeys(value)) {
-        const property = Object.getOwnPropertyDescriptor(value, key);
-        const next = 'value' in property ? visit(property.value) : undefined;
-        if (next !== undefined && next !== property.value) Object.defineProperty(value, key, { ...property, value: next });
-      }
-    }
-    above.pop();
-    return value;
-  };
-  return visit(root);
-}`,
-  bySymbolDescription: `/**
- * A copy of \`value\` with every unique symbol, as a value or a key, replaced by the string \`Symbol(description)\`
- * (prototypes kept): a test's \`Symbol("x")\` is never the program's, so the two are compared by description.
- */
-function bySymbolDescription(value, copies = new Map()) {
-  const wellKnown = Object.getOwnPropertyNames(Symbol).map((name) => Symbol[name]);
-  const described = (v) => (typeof v === 'symbol' && Symbol.keyFor(v) === undefined && !wellKnown.includes(v) ? \`Symbol(\${v.description ?? ''})\` : v);
-  if (typeof value !== 'object' || value === null) return described(value);
-  if (copies.has(value)) return copies.get(value);
-  if (value instanceof Date || value instanceof RegExp) return value;
-  const each = (v) => bySymbolDescription(v, copies);
-  if (value instanceof Map) return new Map([...value].map(([k, v]) => [each(k), each(v)]));
-  if (value instanceof Set) return new Set([...value].map(each));
-  if (Array.isArray(value)) return value.map(each);
-  const copy = Object.create(Object.getPrototypeOf(value));
-  copies.set(value, copy);
-  for (const key of Reflect.ownKeys(value)) {
-    const property = Object.getOwnPropertyDescriptor(value, key);
-    if ('value' in property) Object.defineProperty(copy, described(key), { ...property, value: each(property.value) });
-  }
-  return copy;
-}`,
+  ...VALUE_HELPERS,
   replay: `/** Replaces the program function \`key\` until mocks().delete(key): its calls get the recorded outcomes, in order. */
 function replay(key, outcomes) {
   const fn = mock.fn(() => { throw new Error(\`\${key} was called more often than when it was recorded\`); });
