@@ -35,6 +35,11 @@ export class ProgramIndex {
     this.#skipDirs = new Set(skipDirs);
   }
 
+  /** The program's directory, absolute. */
+  get programDir(): string {
+    return this.#programDir;
+  }
+
   /** The module's outline, or why it has none (missing, unreadable, does not parse). */
   outline(module: string): ModuleOutline | SkipReason {
     let outline = this.#outlines.get(module);
@@ -67,7 +72,10 @@ export class ProgramIndex {
     const inModule = (module: string): ClassRef | undefined => {
       const outline = this.outline(module);
       const binding = 'bindings' in outline ? outline.bindings.get(name) : undefined;
-      return binding?.kind === 'class' ? { module, name, shape: binding.shape } : undefined;
+      if (binding?.kind === 'class') return { module, name, shape: binding.shape };
+      // A function constructor (`function Point(x, y) { this.x = x; }`): its objects are built as a class's are.
+      if (binding?.kind === 'function') return { module, name, shape: { name, members: [], hasPrivate: false, superName: undefined, construct: binding.shape } };
+      return undefined;
     };
     const found = inModule(near) ?? this.#traced.map(inModule).find((ref) => ref !== undefined) ?? this.#programFiles().map(inModule).find((ref) => ref !== undefined);
     return found ?? skip('unreachable-class', `class ${name} is not a top-level class of any program module`);
