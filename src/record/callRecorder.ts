@@ -1,5 +1,6 @@
 import { types } from 'node:util';
-import type { CallRecord, Snapshot } from './callTrace.ts';
+import type { CallRecord, ReachedFunction, Snapshot } from './callTrace.ts';
+import { reachPaths } from './reachPaths.ts';
 import type { FunctionInfo } from './functionNames.ts';
 import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
 import type { CallSink } from './traceWriter.ts';
@@ -35,6 +36,7 @@ const { apply } = Reflect;
 export class CallRecorder {
   private readonly functions: FunctionInfo[] = [];
   private readonly classModules = new WeakMap<object, string>();
+  private readonly reachRoots = new Map<string, object>();
   private readonly sink: CallSink;
   private readonly ctx: SnapshotContext;
   private nextCallId = 1;
@@ -47,6 +49,20 @@ export class CallRecorder {
   constructor(isSecret: (s: string) => boolean, sink: CallSink) {
     this.sink = sink;
     this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor) };
+  }
+
+  /** A module's reach() object (its top-level bindings and `module.exports`, as getters), published as the module starts. */
+  reach(module: string, getters: object): void {
+    this.reachRoots.set(module, getters);
+  }
+
+  /** The functions a test reaches through a property path from a module's reach(), as the program leaves them (at exit); `recorderGlobal` names the recorder in the instrumented text. */
+  reached(recorderGlobal: string): readonly ReachedFunction[] {
+    try {
+      return reachPaths(this.reachRoots, this.functions, recorderGlobal);
+    } catch {
+      return [];
+    }
   }
 
   /** Gives a function its id, once, when its module is instrumented. */

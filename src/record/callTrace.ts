@@ -10,8 +10,11 @@
  * {"format":"snipexec-trace","version":2,"program":"shop.js","argv":[]}
  * {"callId":2,"parentCallId":1,...}
  * {"callId":1,"parentCallId":null,...}
+ * {"reach":[{"module":"lib.js","qualname":"<anonymous>@3","root":"lib.js","path":["module.exports","plural"],...}]}
  * {"end":true,"exitCode":0,"calls":2}
  * ```
+ * The reach line (optional, just before the end line) lists functions a test reaches through a
+ * property path from a module's reach() object, found when the program exited (ReachedFunction).
  * The end line says how the program ended, how many call lines precede it, and `truncated` when
  * a limit (`--max-calls`, `--max-trace-bytes`) dropped calls. A trace whose recorder was killed
  * (SIGKILL) gets its end line from `recordProgram`, with `interrupted: true`: calls still in the
@@ -122,6 +125,26 @@ export interface TraceEnd {
   readonly interrupted?: true;
 }
 
+/**
+ * A function of the program a test reaches through a property path from what reach(`root`) gives
+ * (`['module.exports', 'plural']`), as the program left it at exit (reachPaths.ts): its own
+ * declaration may be anonymous or nested. With its parameters and form as the recorder saw them.
+ */
+export interface ReachedFunction {
+  readonly module: string;
+  readonly qualname: string;
+  readonly root: string;
+  readonly path: readonly string[];
+  readonly params: readonly { readonly name: string; readonly rest: boolean }[];
+  readonly async: boolean;
+  readonly generator: boolean;
+}
+
+/** The line before the end line that lists the reached functions (version 2; absent when none are). */
+export interface TraceReach {
+  readonly reach: readonly ReachedFunction[];
+}
+
 /** The trace as read (readTrace.ts): the calls sorted by callId, whatever the file's version. */
 export interface CallTrace {
   /** The file format's version it was read from. */
@@ -135,6 +158,8 @@ export interface CallTrace {
   readonly calls: readonly CallRecord[];
   /** Set when a limit dropped calls from the trace. */
   readonly truncated?: Truncation;
+  /** Functions reached through a property path at the program's exit (the reach line). */
+  readonly reach?: readonly ReachedFunction[];
 }
 
 /** Whether a parsed trace line is the end line (a call line has a `callId`, never `end`). */
@@ -172,4 +197,10 @@ export function callKey(module: string, qualname: string): string {
  *   does not export.
  */
 export const MOCKS_SYMBOL = 'snipexec.test.mocks';
+/**
+ * On globalThis, a Map from callKey to how many times that function ran, for the program's
+ * anonymous and nested functions (no test calls them by name): the test of the call that runs
+ * them asserts how often they ran.
+ */
+export const CALLS_SYMBOL = 'snipexec.test.calls';
 export const REACH_SYMBOL = 'snipexec.test.reach';

@@ -1,6 +1,6 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import type * as t from '@babel/types';
-import { callKey, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
+import { callKey, CALLS_SYMBOL, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
 import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
 import { TextEdits } from './textEdits.ts';
 import { functionParent, isClassNode, isFunctionNode, walkAst, type AstPath } from './walkAst.ts';
@@ -23,6 +23,8 @@ export type ModuleFormat = 'module' | 'commonjs' | 'module-typescript' | 'common
 export interface AnalysedFunction extends FunctionInfo {
   /** The function has the mock prologue: a generated test may set its callKey in the mocks Map. */
   readonly mockable: boolean;
+  /** Anonymous or nested in another function: no test calls it by name, so the test hooks count its calls (CALLS_SYMBOL) for the test that runs it inside its parent. */
+  readonly counted: boolean;
 }
 
 export interface InstrumentedModule {
@@ -42,6 +44,8 @@ interface FoundFunction {
   readonly node: t.Function;
   readonly info: FunctionInfo;
   readonly depth: number;
+  /** Inside another function. */
+  readonly nested: boolean;
 }
 
 interface Owned<N extends t.Node> {
@@ -77,15 +81,20 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   const found = findFunctions(ast, module);
   const counts = new Map<string, number>();
   for (const f of found.functions) counts.set(f.info.qualname, (counts.get(f.info.qualname) ?? 0) + 1);
-  const functions = found.functions.map((f) => ({ ...f.info, mockable: counts.get(f.info.qualname) === 1 && forwarding(f.info) !== undefined }));
+  const functions = found.functions.map((f) => ({ ...f.info, mockable: counts.get(f.info.qualname) === 1 && forwarding(f.info) !== undefined, counted: f.nested || /[<@]/.test(f.info.qualname) }));
   const reachable = topLevelBindings(ast.program);
   const edits = new TextEdits();
   const names = uniqueNames(source);
   if (mode.kind === 'test') {
-    found.functions.forEach((f, i) => { if (functions[i]?.mockable) addMockPrologue(edits, source, f, names); });
+    found.functions.forEach((f, i) => {
+      const analysed = functions[i];
+      if (analysed?.mockable || analysed?.counted) addTestPrologue(edits, source, f, names, analysed.mockable, analysed.counted);
+    });
     addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'));
   } else {
     addRecording(edits, source, found, module, mode.define, names);
+    // The recorder learns what a test's reach() will give, to find the functions reachable through it at exit (reachPaths.ts).
+    addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'), RECORDER_GLOBAL);
   }
   if (edits.size === 0) return { code: source, functions, reachable };
   const code = edits.apply(source);
@@ -141,7 +150,7 @@ function findFunctions(ast: t.File, module: string): Found {
     }
   });
   for (const path of functions) {
-    found.functions.push({ node: path.node as t.Function, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth });
+    found.functions.push({ node: path.node as t.Function, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth, nested: functionParent(path) !== null });
   }
   return found;
 }
@@ -151,12 +160,13 @@ interface Names {
   readonly call: string;
   readonly error: string;
   readonly mock: string;
+  readonly count: string;
 }
 
 function uniqueNames(source: string): Names {
   let prefix = '__snx';
   for (let i = 1; source.includes(prefix); i++) prefix = `__snx${i}`;
-  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m` };
+  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m`, count: `${prefix}_n` };
 }
 
 /** How a mock is handed the call's arguments, or undefined when they cannot be forwarded (never mockable). */
@@ -180,11 +190,17 @@ function expressionStart(body: t.Expression): number {
   return extra?.parenStart ?? body.start ?? 0;
 }
 
-function addMockPrologue(edits: TextEdits, source: string, f: FoundFunction, names: Names): void {
-  const args = forwarding(f.info) ?? '';
+/** The test-time prologue: `counted` counts the call in the CALLS_SYMBOL Map; `mockable` then hands it to a mock set for its callKey. */
+function addTestPrologue(edits: TextEdits, source: string, f: FoundFunction, names: Names, mockable: boolean, counted: boolean): void {
   const key = JSON.stringify(callKey(f.info.module, f.info.qualname));
-  const call = args === 'arguments' ? `${names.mock}.apply(this, arguments)` : `${names.mock}.call(this${args ? `, ${args}` : ''})`;
-  const prologue = `const ${names.mock} = globalThis[Symbol.for(${JSON.stringify(MOCKS_SYMBOL)})]?.get(${key}); if (${names.mock} !== undefined) return ${call};`;
+  const parts: string[] = [];
+  if (counted) parts.push(`const ${names.count} = globalThis[Symbol.for(${JSON.stringify(CALLS_SYMBOL)})]; if (${names.count} !== undefined) ${names.count}.set(${key}, (${names.count}.get(${key}) ?? 0) + 1);`);
+  if (mockable) {
+    const args = forwarding(f.info) ?? '';
+    const call = args === 'arguments' ? `${names.mock}.apply(this, arguments)` : `${names.mock}.call(this${args ? `, ${args}` : ''})`;
+    parts.push(`const ${names.mock} = globalThis[Symbol.for(${JSON.stringify(MOCKS_SYMBOL)})]?.get(${key}); if (${names.mock} !== undefined) return ${call};`);
+  }
+  const prologue = parts.join(' ');
   const body = f.node.body;
   if (body.type === 'BlockStatement') {
     edits.open(afterDirectives(body), f.depth, ` ${prologue}`);
@@ -194,13 +210,17 @@ function addMockPrologue(edits: TextEdits, source: string, f: FoundFunction, nam
   }
 }
 
-/** `commonJs`: the module's `module.exports` is published too, as `module.exports` (what `exports.f = …` and `module.exports = {…}` define). */
-function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean): void {
+/**
+ * `commonJs`: the module's `module.exports` is published too, as `module.exports` (what `exports.f = …` and `module.exports = {…}` define).
+ * `recorder`: published to the recorder (its `reach`) instead of the test-time REACH_SYMBOL Map.
+ */
+function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean, recorder?: string): void {
   const first = program.body[0];
   if ((names.length === 0 && !commonJs) || !first) return;
   const at = program.directives.at(-1)?.end ?? first.start ?? 0;
   const getters = [...names.map((n) => `get ${n}() { return ${n}; }`), ...(commonJs ? ['get "module.exports"() { return module.exports; }'] : [])].join(', ');
-  edits.open(at, 0, `;(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set(${JSON.stringify(module)}, { ${getters} });`);
+  const into = recorder === undefined ? `(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set` : `${recorder}.reach`;
+  edits.open(at, 0, `;${into}(${JSON.stringify(module)}, { ${getters} });`);
 }
 
 /** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions and of object literals (whose methods a test calls through them). */

@@ -38,6 +38,16 @@ export interface TestPlan {
   readonly async: boolean;
   readonly outcome: Outcome;
   readonly mocks: readonly ChildMock[];
+  /** The anonymous and nested functions the call runs for real (no mock): how often each ran, which the test asserts. */
+  readonly ran: readonly RanInside[];
+}
+
+/** An anonymous or nested program function that ran inside a tested call: its calls are covered by that call's test, which asserts their count. */
+export interface RanInside {
+  readonly key: string;
+  readonly qualname: string;
+  /** The recorded calls of it inside the tested call. */
+  readonly callIds: readonly number[];
 }
 
 export type CallPlan = { readonly call: CallRecord; readonly test: TestPlan } | { readonly call: CallRecord; readonly skip: SkipReason };
@@ -99,9 +109,9 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   while (!rest && args.at(-1)?.kind === 'undefined') args.pop();
   const outcome = outcomeOf(call, 'its result', { ...context, isResult: true });
   if (isSkip(outcome)) return outcome;
-  const mocks = childMocks(call, planning);
-  if (isSkip(mocks)) return mocks;
-  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks };
+  const children = childMocks(call, planning);
+  if (isSkip(children)) return children;
+  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks: children.mocks, ran: children.ran };
 }
 
 function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near: string; isResult: boolean }): ReplayValue | SkipReason {
@@ -111,8 +121,16 @@ function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near:
   return skip('private-state', `${where} was recorded as a ${snapshot.serialization} value, not as an object of its class`);
 }
 
-/** The function a call ran, as a test reaches it, and its current declaration. */
+/** The function a call ran, as a test reaches it, and its current declaration (or, reached through a path the recording found, its declaration then). */
 export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly target: Target; readonly shape: FunctionShape } | SkipReason {
+  const found = resolveDeclared(call, index);
+  if (!isSkip(found) || found.kind !== 'unreachable' || call.kind === 'getter' || call.kind === 'setter' || call.kind === 'constructor') return found;
+  const reached = index.reached(call.module, call.qualname);
+  if (reached === undefined) return found;
+  return { target: { kind: 'path', module: reached.root, path: reached.path }, shape: { params: reached.params, async: reached.async, generator: reached.generator } };
+}
+
+function resolveDeclared(call: CallRecord, index: ProgramIndex): { readonly target: Target; readonly shape: FunctionShape } | SkipReason {
   const { module, qualname } = call;
   if (/[<@]/.test(qualname)) return skip('unreachable', `${qualname} is anonymous, so no test can reach it`);
   const outline = index.outline(module);
@@ -174,27 +192,38 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  * `items.reduce((sum, item) => sum + lineTotal(item), 0)`; a function value from outside could
  * only come through an argument, which is never replayed).
  */
-function childMocks(call: CallRecord, { index, children, mockable }: Planning): ChildMock[] | SkipReason {
+function childMocks(call: CallRecord, { index, children, mockable }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
   const own = callKey(call.module, call.qualname);
   // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
   const inline = (child: CallRecord): boolean =>
     child.kind === 'constructor' ||
     callKey(child.module, child.qualname) === own || (child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
+  // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
+  const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
   const replayed: CallRecord[] = [];
+  const ran = new Map<string, RanInside & { callIds: number[] }>();
   for (const queue = [call]; queue.length > 0; ) {
     for (const child of children.get((queue.shift() as CallRecord).callId) ?? []) {
-      if (inline(child)) queue.push(child);
-      else replayed.push(child);
+      if (!inline(child)) {
+        replayed.push(child);
+        continue;
+      }
+      queue.push(child);
+      if (!counted(child)) continue;
+      const key = callKey(child.module, child.qualname);
+      const entry = ran.get(key) ?? { key, qualname: child.qualname, callIds: [] };
+      entry.callIds.push(child.callId);
+      ran.set(key, entry);
     }
   }
   replayed.sort((a, b) => a.callId - b.callId);
   const mocks = new Map<string, { qualname: string; async: boolean; outcomes: Outcome[] }>();
   for (const child of replayed) {
     const name = `${child.qualname} (call ${child.callId})`;
-    if (/[<@]/.test(child.qualname)) return skip('unmockable-child', `it calls ${name}, an anonymous function no mock can replace`);
     if (child.kind === 'generator') return skip('unmockable-child', `it calls ${name}, a generator, which a mock does not replay`);
     const key = callKey(child.module, child.qualname);
-    if (!mockable(key)) return skip('unmockable-child', `it calls ${name}, which the test hooks cannot replace (a generator, a destructured arrow parameter, or a name its module uses twice)`);
+    // An anonymous function is mocked by its qualname too (`<anonymous>@9`) when no other function of its module has it.
+    if (!mockable(key)) return skip('unmockable-child', `it calls ${name}, which the test hooks cannot replace (${/[<@]/.test(child.qualname) ? 'an anonymous function on a line with another' : 'a generator, a destructured arrow parameter, or a name its module uses twice'})`);
     const outcome = outcomeOf(child, `the result of ${name}`, { index, near: child.module, isResult: false });
     if (isSkip(outcome)) return skip('unmockable-child', `it calls ${name}, which cannot be replayed: ${outcome.detail}`);
     const resolved = resolveTarget(child, index);
@@ -202,7 +231,7 @@ function childMocks(call: CallRecord, { index, children, mockable }: Planning): 
     entry.outcomes.push(outcome);
     mocks.set(key, entry);
   }
-  return [...mocks].map(([key, entry]) => ({ key, ...entry }));
+  return { mocks: [...mocks].map(([key, entry]) => ({ key, ...entry })), ran: [...ran.values()] };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { callKey, type ReachedFunction } from '../record/callTrace.ts';
 import { outlineModule, type ClassShape, type ModuleOutline, type TopLevelBinding } from './moduleOutline.ts';
 import { skip, type SkipReason } from './skipReasons.ts';
 
@@ -28,11 +29,23 @@ export class ProgramIndex {
   readonly #outlines = new Map<string, ModuleOutline | SkipReason>();
   #scanned: readonly string[] | undefined;
 
-  /** `traced`: the modules the trace names, searched first for a class; `skipDirs`: absolute directories never scanned (the output directory). */
-  constructor(programDir: string, traced: readonly string[], skipDirs: readonly string[] = []) {
+  readonly #reached: ReadonlyMap<string, ReachedFunction>;
+
+  /**
+   * `traced`: the modules the trace names, searched first for a class; `skipDirs`: absolute
+   * directories never scanned (the output directory); `reached`: the trace's functions reached
+   * through a property path at the program's exit.
+   */
+  constructor(programDir: string, traced: readonly string[], skipDirs: readonly string[] = [], reached: readonly ReachedFunction[] = []) {
     this.#programDir = programDir;
     this.#traced = traced;
     this.#skipDirs = new Set(skipDirs);
+    this.#reached = new Map(reached.map((r) => [callKey(r.module, r.qualname), r]));
+  }
+
+  /** How a test reaches the function `qualname` of `module` through a property path, when the recording found one. */
+  reached(module: string, qualname: string): ReachedFunction | undefined {
+    return this.#reached.get(callKey(module, qualname));
   }
 
   /** The module's outline, or why it has none (missing, unreadable, does not parse). */
