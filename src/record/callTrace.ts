@@ -65,7 +65,7 @@ export interface CallRecord {
   readonly parentCallId: number | null;
   /** The file, relative to the program's directory, with `/` separators (`lib/cart.js`). */
   readonly module: string;
-  /** `fn`, `Class.method`, `Class.staticMethod`, `outer.inner`, or `<anonymous>@line`. */
+  /** `fn`, `Class.method`, `Class.staticMethod`, `outer.inner`, or `<anonymous>@line` (`<anonymous>@line:column` when its line has another). */
   readonly qualname: string;
   readonly kind: CallKind;
   /** The line of the function's start in its module (1-based). */

@@ -55,7 +55,7 @@ interface Owned<N extends t.Node> {
 }
 
 interface Found {
-  readonly functions: FoundFunction[];
+  functions: FoundFunction[];
   readonly returns: Owned<t.ReturnStatement>[];
   readonly awaits: Owned<t.AwaitExpression>[];
   /** Finalizers: an async function resumes in one after a rejected await. */
@@ -152,6 +152,13 @@ function findFunctions(ast: t.File, module: string): Found {
   for (const path of functions) {
     found.functions.push({ node: path.node as t.Function, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth, nested: functionParent(path) !== null });
   }
+  // Anonymous functions sharing a line (minified code) are told apart by their column: `<anonymous>@1:2048`.
+  const perLine = new Map<string, number>();
+  for (const f of found.functions) if (f.info.qualname.startsWith('<anonymous>@')) perLine.set(f.info.qualname, (perLine.get(f.info.qualname) ?? 0) + 1);
+  found.functions.forEach((f, i) => {
+    if ((perLine.get(f.info.qualname) ?? 0) < 2) return;
+    found.functions[i] = { ...f, info: { ...f.info, qualname: `${f.info.qualname}:${(f.node.loc?.start.column ?? 0) + 1}` } };
+  });
   return found;
 }
 
