@@ -16,6 +16,8 @@ export interface ActiveCall {
   readonly self: Snapshot | undefined;
   outcome: 'none' | 'returned' | 'threw';
   value: unknown;
+  /** A plain function called with `new`: the object it builds (what `new` gives unless it returns another object). */
+  readonly constructed: object | undefined;
 }
 
 type Outcome = Pick<CallRecord, 'returnValue' | 'returnSerialization' | 'threw' | 'exception'>;
@@ -75,18 +77,22 @@ export class CallRecorder {
     this.classModules.set(klass, module);
   }
 
-  /** A call starts: its arguments (and receiver) are snapshotted now. */
-  enter(fn: number, self: unknown, args: readonly unknown[]): ActiveCall {
+  /** A call starts: its arguments (and receiver) are snapshotted now. `newTarget`: a plain function's `new.target` (it may be a constructor). */
+  enter(fn: number, self: unknown, args: readonly unknown[], newTarget?: unknown): ActiveCall {
     const parent = this.current;
     const callId = this.nextCallId++;
     const recorded = this.sink.accepts(callId);
+    const info = this.functions[fn];
+    // A function constructor of the program: its objects are instances, as a class's are.
+    if (typeof newTarget === 'function' && info !== undefined && !this.classModules.has(newTarget)) this.classModules.set(newTarget, info.module);
     const call: ActiveCall = {
+      constructed: newTarget !== undefined && typeof self === 'object' && self !== null ? self : undefined,
       callId,
       parentCallId: parent?.callId ?? null,
       fn,
       saved: parent,
       args: recorded ? this.args(fn, args) : undefined,
-      self: recorded && this.functions[fn]?.hasThis ? snapshotValue(self, this.ctx) : undefined,
+      self: recorded && info?.hasThis === true ? snapshotValue(self, this.ctx) : undefined,
       outcome: 'none',
       value: undefined,
     };
@@ -145,6 +151,8 @@ export class CallRecorder {
     if (call.args === undefined) return;
     if (call.outcome === 'threw') return this.finish(call, this.thrown(call.value));
     const info = this.functions[call.fn];
+    // A function constructor: `new` gives the object it built unless the function returned another object.
+    if (call.constructed !== undefined && (call.value === null || (typeof call.value !== 'object' && typeof call.value !== 'function'))) call.value = call.constructed;
     // `return;` (or a primitive) in a constructor: `new` gives `this`, which was not seen there (before super() it is not bound).
     if (info?.kind === 'constructor' && (call.value === null || (typeof call.value !== 'object' && typeof call.value !== 'function'))) {
       return this.finish(call, { returnValue: 'the object of a constructor that returned early', returnSerialization: 'repr' });
@@ -247,7 +255,7 @@ export class CallRecorder {
       parentCallId: call.parentCallId,
       module: info.module,
       qualname: info.qualname,
-      kind: info.kind,
+      kind: call.constructed !== undefined ? 'constructor' : info.kind,
       line: info.line,
       args: call.args,
       ...(call.self !== undefined ? { this: call.self } : {}),

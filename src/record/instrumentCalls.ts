@@ -252,9 +252,11 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   const asyncWrapped = new Set<t.Function>();
   for (const f of found.functions) {
     const id = define(f.info);
-    const self = f.info.hasThis ? 'this' : 'void 0';
+    // A plain function may be a constructor: `new.target` says whether `new` called it, and `this` is then the object it builds.
+    const constructible = (f.node.type === 'FunctionDeclaration' || f.node.type === 'FunctionExpression') && !f.info.isAsync && !f.info.isGenerator;
+    const self = f.info.hasThis || constructible ? 'this' : 'void 0';
     const args = f.info.params.map((p, i) => (p.form !== 'pattern' ? p.name : f.info.ownArguments ? `arguments[${i}]` : 'void 0')).join(', ');
-    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}])`;
+    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}]${constructible ? ', new.target' : ''})`;
     const body = f.node.body;
     if (f.info.isGenerator) {
       // A generator's body runs at its first next(): it is recorded then, and not wrapped.

@@ -138,10 +138,19 @@ function resolveDeclared(call: CallRecord, index: ProgramIndex): { readonly targ
   const [head = '', member, ...deeper] = qualname.split('.');
   const binding = outline.bindings.get(head);
   const byPath = outline.paths.get(qualname);
-  if (byPath !== undefined && binding?.kind !== 'class' && call.kind !== 'getter' && call.kind !== 'setter') return { target: { kind: 'path', module, path: byPath.path }, shape: byPath.shape };
+  // A call with a receiver of a function constructor's binding is a prototype method's, not a static one's of the same name.
+  const onPrototype = binding?.kind === 'function' && call.this !== undefined;
+  if (byPath !== undefined && binding?.kind !== 'class' && !onPrototype && call.kind !== 'getter' && call.kind !== 'setter') return { target: { kind: 'path', module, path: byPath.path }, shape: byPath.shape };
   if (member === undefined) {
-    if (binding?.kind === 'function') return { target: { kind: 'function', module, name: head }, shape: binding.shape };
+    // A function constructor called with `new`: the test calls it with `new` too.
+    if (binding?.kind === 'function' && call.kind === 'constructor' && binding.constructs !== undefined) return { target: { kind: 'construct', class: { module, name: head, shape: binding.constructs } }, shape: binding.shape };
+    if (binding?.kind === 'function' && call.kind !== 'constructor') return { target: { kind: 'function', module, name: head }, shape: binding.shape };
     return skip('unreachable', `${module} has no top-level function ${head} now`);
+  }
+  if (binding?.kind === 'function' && binding.constructs !== undefined && deeper.length === 0) {
+    // A method set on a function constructor's prototype (`Foo.prototype.m = function …`).
+    const found = pickMember(binding.constructs.members, member, call);
+    if (found !== undefined) return { target: { kind: 'member', class: { module, name: head, shape: binding.constructs }, member, static: false, access: 'method' }, shape: found };
   }
   if (binding?.kind === 'function') return skip('unreachable', `${qualname} is nested in function ${head}, which does not expose it`);
   if (binding?.kind !== 'class' || deeper.length > 0) return skip('unreachable', `${qualname} is not a function or method at the top level of ${module}`);

@@ -80,7 +80,9 @@ export class ProgramIndex {
     const inModule = (module: string): ClassRef | undefined => {
       const outline = this.outline(module);
       const binding = 'bindings' in outline ? outline.bindings.get(name) : undefined;
-      return binding?.kind === 'class' ? { module, name, shape: binding.shape } : undefined;
+      if (binding?.kind === 'class') return { module, name, shape: binding.shape };
+      // A function constructor: its objects are rebuilt from its prototype as a class's are.
+      return binding?.kind === 'function' && binding.constructs !== undefined ? { module, name, shape: binding.constructs } : undefined;
     };
     const found = inModule(near) ?? this.#traced.map(inModule).find((ref) => ref !== undefined) ?? this.#programFiles().map(inModule).find((ref) => ref !== undefined);
     return found ?? skip('unreachable-class', `class ${name} is not a top-level class of any program module`);
@@ -98,7 +100,7 @@ export class ProgramIndex {
       if (base === 'Error' || base.endsWith('Error')) return skip('private-state', `class ${shape.name} is an error, whose message and stack are not recorded`);
       const outline = this.outline(ref.module);
       const parent: TopLevelBinding | undefined = 'bindings' in outline ? outline.bindings.get(base) : undefined;
-      shape = parent?.kind === 'class' ? parent.shape : undefined;
+      shape = parent?.kind === 'class' ? parent.shape : parent?.constructs;
     }
     return undefined;
   }
