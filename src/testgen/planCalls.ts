@@ -204,8 +204,11 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
 function childMocks(call: CallRecord, { index, children, mockable }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
   const own = callKey(call.module, call.qualname);
   // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
+  // A method the tested object calls on itself (`this.format()` in a constructor) runs for real: a mock would give its result, not what it does to the object.
+  const ownClass = call.kind === 'constructor' || call.this !== undefined ? call.qualname.split('.')[0] : undefined;
   const inline = (child: CallRecord): boolean =>
     child.kind === 'constructor' ||
+    (ownClass !== undefined && child.this !== undefined && child.module === call.module && child.qualname.startsWith(`${ownClass}.`)) ||
     callKey(child.module, child.qualname) === own || (child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
   // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
   const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
