@@ -62,6 +62,14 @@ const ROWS: readonly Row[] = [
     bug: { file: 'callbacks.mjs', from: 'return items.map(', to: 'if (items.length === 2) return 11; return items.map(' },
     fails: ['total (call 1)'],
   },
+  {
+    name: 'generators: a test spreads the call and compares the values it yielded (not one that stopped early or delegated with yield*)',
+    program: 'generatorsMain.mjs',
+    passes: ['range (call 1)', 'shout (call 2)', 'range (call 4)'],
+    ranInside: 0,
+    bug: { file: 'generators.mjs', from: "if (word === 'stop') return;", to: "if (word === 'stop') continue;" },
+    fails: ['shout (call 2)'],
+  },
 ];
 
 function runTests(dir: string) {

@@ -18,7 +18,15 @@ export interface ActiveCall {
   value: unknown;
   /** A plain function called with `new`: the object it builds (what `new` gives unless it returns another object). */
   readonly constructed: object | undefined;
+  /** A generator's values so far (null: some not seen, through `yield*`, or too many), and whether it ran to its end. */
+  yields?: Snapshot[] | null;
+  done?: boolean;
 }
+
+/** A generator keeps at most this many values; one that yields more is recorded without them. */
+const MAX_YIELDS = 1000;
+/** Generators started and not ended that the recorder keeps; past this, the oldest is recorded without its values. */
+const MAX_OPEN_GENERATORS = 10_000;
 
 type Outcome = Pick<CallRecord, 'returnValue' | 'returnSerialization' | 'threw' | 'exception'>;
 
@@ -26,6 +34,7 @@ type Outcome = Pick<CallRecord, 'returnValue' | 'returnSerialization' | 'threw' 
 export const UNKNOWN_EXCEPTION = '<unknown>';
 
 const PromiseThen = Promise.prototype.then;
+const GENERATOR: Outcome = { returnValue: 'generator object', returnSerialization: 'repr' };
 const queue = queueMicrotask;
 const { apply } = Reflect;
 
@@ -39,6 +48,7 @@ export class CallRecorder {
   private readonly functions: FunctionInfo[] = [];
   private readonly classModules = new WeakMap<object, string>();
   private readonly reachRoots = new Map<string, object>();
+  private readonly openGenerators = new Set<ActiveCall>();
   private readonly sink: CallSink;
   private readonly ctx: SnapshotContext;
   private nextCallId = 1;
@@ -100,11 +110,51 @@ export class CallRecorder {
     return call;
   }
 
-  /** A generator's body starts (its first next()): recorded at once, returning its generator. */
-  gen(fn: number, self: unknown, args: readonly unknown[]): void {
+  /**
+   * A generator's body starts (its first next()). A sync one's call ends with genEnd (recorded
+   * then, with its values when it ran to its end); an async one's is recorded at once.
+   */
+  gen(fn: number, self: unknown, args: readonly unknown[]): ActiveCall {
     const call = this.enter(fn, self, args);
     this.current = call.saved;
-    this.finish(call, { returnValue: 'generator object', returnSerialization: 'repr' });
+    if (this.functions[fn]?.isAsync === true || call.args === undefined) {
+      this.finish(call, GENERATOR);
+      return call;
+    }
+    call.yields = [];
+    call.done = false;
+    this.openGenerators.add(call);
+    if (this.openGenerators.size > MAX_OPEN_GENERATORS) {
+      const [oldest] = this.openGenerators;
+      if (oldest !== undefined) this.genEnd(oldest);
+    }
+    return call;
+  }
+
+  /** A sync generator yields `value`. */
+  yielded<T>(call: ActiveCall, value: T): T {
+    if (call.yields) {
+      if (call.yields.length >= MAX_YIELDS) call.yields = null;
+      else call.yields.push(snapshotValue(value, this.ctx));
+    }
+    return value;
+  }
+
+  /** A sync generator delegates (`yield*`): the values it gives are not seen. */
+  genDelegates<T>(call: ActiveCall, iterable: T): T {
+    call.yields = null;
+    return iterable;
+  }
+
+  /** A sync generator ran to its end (a return, or the end of its body). */
+  genDone(call: ActiveCall): void {
+    call.done = true;
+  }
+
+  /** A sync generator's body is left for good (its finally): it is recorded. */
+  genEnd(call: ActiveCall): void {
+    if (!this.openGenerators.delete(call)) return;
+    this.finish(call, GENERATOR);
   }
 
   ret<T>(call: ActiveCall, value: T): T {
@@ -187,6 +237,7 @@ export class CallRecorder {
   /** The program ends: calls still unwinding are recorded, with an unknown exception. */
   settle(): void {
     for (const o of [...this.unwound.keys()]) this.settleUnwound(o, undefined, true);
+    for (const call of [...this.openGenerators]) this.genEnd(call);
   }
 
   /** A sync call threw: it waits, with the calls it unwound, for the catch clause of the call it threw into. */
@@ -260,6 +311,7 @@ export class CallRecorder {
       args: call.args,
       ...(call.self !== undefined ? { this: call.self } : {}),
       ...outcome,
+      ...(call.done === true && call.yields ? { yields: call.yields } : {}),
     });
   }
 }

@@ -58,6 +58,7 @@ interface Found {
   functions: FoundFunction[];
   readonly returns: Owned<t.ReturnStatement>[];
   readonly awaits: Owned<t.AwaitExpression>[];
+  readonly yields: Owned<t.YieldExpression>[];
   /** Finalizers: an async function resumes in one after a rejected await. */
   readonly finalizers: Owned<t.BlockStatement>[];
   /** Every catch clause, also at the top level (owner null): it tells the recorder what the calls it unwound threw. */
@@ -105,7 +106,7 @@ export function instrumentModule(source: string, module: string, format: ModuleF
 }
 
 function findFunctions(ast: t.File, module: string): Found {
-  const found: Found = { functions: [], returns: [], awaits: [], finalizers: [], catches: [], forAwaits: [], classBodies: [] };
+  const found: Found = { functions: [], returns: [], awaits: [], yields: [], finalizers: [], catches: [], forAwaits: [], classBodies: [] };
   const owned = <N extends t.Node>(path: AstPath, into: Owned<N>[]): void => {
     const owner = functionParent(path);
     if (owner) into.push({ node: path.node as N, owner: owner.node as t.Function, depth: path.depth });
@@ -122,6 +123,7 @@ function findFunctions(ast: t.File, module: string): Found {
     switch (node.type) {
       case 'ReturnStatement': return owned(path, found.returns);
       case 'AwaitExpression': return owned(path, found.awaits);
+      case 'YieldExpression': return owned(path, found.yields);
       case 'CatchClause':
         found.catches.push({ node, owner: (functionParent(path)?.node as t.Function | undefined) ?? null, depth: path.depth });
         return;
@@ -250,6 +252,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   const C = names.call;
   const wrapped = new Set<t.Function>();
   const asyncWrapped = new Set<t.Function>();
+  const generators = new Set<t.Function>();
   for (const f of found.functions) {
     const id = define(f.info);
     // A plain function may be a constructor: `new.target` says whether `new` called it, and `this` is then the object it builds.
@@ -258,9 +261,16 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const args = f.info.params.map((p, i) => (p.form !== 'pattern' ? p.name : f.info.ownArguments ? `arguments[${i}]` : 'void 0')).join(', ');
     const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}]${constructible ? ', new.target' : ''})`;
     const body = f.node.body;
-    if (f.info.isGenerator) {
-      // A generator's body runs at its first next(): it is recorded then, and not wrapped.
+    if (f.info.isGenerator && (f.info.isAsync || body.type !== 'BlockStatement')) {
+      // An async generator's body runs at its first next(): it is recorded then, and not wrapped.
       if (body.type === 'BlockStatement') edits.open(afterDirectives(body), f.depth, ` ${enter};`);
+      continue;
+    }
+    if (f.info.isGenerator && body.type === 'BlockStatement') {
+      // A generator's body runs at its first next(): its call starts then; what it yields is kept
+      // until it returns (its values are its result), or it ends otherwise (finally: no values).
+      generators.add(f.node);
+      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${R}.genDone(${C}); } finally { ${R}.genEnd(${C}); }`);
       continue;
     }
     wrapped.add(f.node);
@@ -280,7 +290,25 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
       edits.close(f.node.end ?? source.length, f.depth, `); ${epilogue} }`);
     }
   }
+  for (const y of found.yields) {
+    if (!generators.has(y.owner)) continue;
+    const arg = y.node.argument;
+    // `yield* it`: the values come from elsewhere, not seen here: the call keeps none.
+    const seen = y.node.delegate ? 'genDelegates' : 'yielded';
+    if (arg) {
+      edits.open(arg.start ?? 0, y.depth + 0.5, ` ${R}.${seen}(${C}, (`);
+      edits.close(arg.end ?? 0, y.depth + 0.5, `))`);
+    } else {
+      edits.open((y.node.start ?? 0) + 'yield'.length, y.depth, ` ${R}.yielded(${C}, void 0)`);
+    }
+  }
   for (const r of found.returns) {
+    if (generators.has(r.owner)) {
+      // A generator's return ends it: done, before its finally.
+      edits.open(r.node.start ?? 0, r.depth, `{ ${R}.genDone(${C}); `);
+      edits.close(r.node.end ?? 0, r.depth, ` }`);
+      continue;
+    }
     if (!wrapped.has(r.owner)) continue;
     const arg = r.node.argument;
     if (arg) {

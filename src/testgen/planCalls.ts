@@ -38,6 +38,8 @@ export interface TestPlan {
   readonly async: boolean;
   readonly outcome: Outcome;
   readonly mocks: readonly ChildMock[];
+  /** A generator: the test spreads what the call gives into an array, which must be the values it yielded. */
+  readonly iterate: boolean;
   /** The anonymous and nested functions the call runs for real (no mock): how often each ran, which the test asserts. */
   readonly ran: readonly RanInside[];
 }
@@ -81,11 +83,13 @@ interface Planning {
 
 function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const { index } = planning;
-  if (call.kind === 'generator') return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
+  const stopped = 'a generator is replayed only when it ran to its end, yielding at most 1,000 values, none through yield* (this one did not, or is async)';
+  if (call.kind === 'generator' && call.yields === undefined) return skip('generator', stopped);
   const resolved = resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
-  if (shape.generator) return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
+  if (shape.generator && call.yields === undefined) return skip('generator', stopped);
+  const iterate = shape.generator && call.yields !== undefined;
   const recorded = Object.keys(call.args);
   const current = shape.params.map((param) => param.name);
   if (recorded.join(',') !== current.join(',')) return skip('changed-signature', `recorded with (${recorded.join(', ')}), declared now as (${current.join(', ')})`);
@@ -107,11 +111,23 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const spreadLast = rest && args.at(-1)?.kind === 'json' && Array.isArray((args.at(-1) as { value: unknown }).value);
   // Omitted and undefined arguments behave the same for all but arguments.length: the call reads as written.
   while (!rest && args.at(-1)?.kind === 'undefined') args.pop();
-  const outcome = outcomeOf(call, 'its result', { ...context, isResult: true });
+  const outcome = iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true });
   if (isSkip(outcome)) return outcome;
   const children = childMocks(call, planning);
   if (isSkip(children)) return children;
-  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks: children.mocks, ran: children.ran };
+  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks: children.mocks, iterate, ran: children.ran };
+}
+
+/** A generator's values as the array a test compares `[...generator]` with: JSON values only. */
+function yieldedValues(yields: readonly Snapshot[], context: { index: ProgramIndex; near: string; isResult: boolean }): Outcome | SkipReason {
+  const values: unknown[] = [];
+  for (const [i, snapshot] of yields.entries()) {
+    const value = toReplayValue(snapshot, `value ${i + 1} it yielded`, context);
+    if (isSkip(value)) return value;
+    if (value.kind !== 'json') return skip('not-json-safe', `value ${i + 1} it yielded is a ${value.kind}, which a test compares only inside JSON`);
+    values.push(value.value);
+  }
+  return { kind: 'return', value: { kind: 'json', value: values } };
 }
 
 function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near: string; isResult: boolean }): ReplayValue | SkipReason {
@@ -269,5 +285,5 @@ function unstableCalls(calls: readonly CallRecord[], children: ReadonlyMap<numbe
 }
 
 function resultOf(call: CallRecord): unknown {
-  return call.threw === true ? ['threw', call.exception?.name, call.exception?.message] : [call.returnSerialization, call.returnValue ?? null];
+  return call.threw === true ? ['threw', call.exception?.name, call.exception?.message] : [call.returnSerialization, call.returnValue ?? null, call.yields ?? null];
 }

@@ -46,6 +46,7 @@ const callRecord = z
     returnSerialization: serialization.optional(),
     threw: z.literal(true).optional(),
     exception: z.object({ name: z.string().min(1), module: modulePath.optional(), message: z.string().optional() }).optional(),
+    yields: z.array(snapshot).optional(),
   })
   .superRefine((call, context) => {
     if ((call.threw === true) === (call.returnSerialization !== undefined)) {

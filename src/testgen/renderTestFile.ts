@@ -291,7 +291,8 @@ function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, uses: 
   } else if (target.kind === 'member' && target.access === 'set') {
     body.push(`${invoke};`);
   } else {
-    body.push(`const result = ${plan.async ? 'await ' : ''}${invoke};`, `assert.deepStrictEqual(result, ${renderValue(plan.outcome.value, names)});`);
+    const result = plan.iterate ? `[...${invoke}]` : `${plan.async ? 'await ' : ''}${invoke}`;
+    body.push(`const result = ${result};`, `assert.deepStrictEqual(result, ${renderValue(plan.outcome.value, names)});`);
   }
   const mockNames = new Map<ChildMock, string>();
   for (const child of plan.mocks) {
