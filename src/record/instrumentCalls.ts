@@ -1,9 +1,9 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import type * as t from '@babel/types';
-import { callKey, CALLS_SYMBOL, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
 import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
+import { addReach, addTestPrologue, afterDirectives, expressionStart, topLevelBindings } from './instrumentPrologues.ts';
 import { TextEdits } from './textEdits.ts';
-import { functionParent, isClassNode, isFunctionNode, walkAst, type AstPath } from './walkAst.ts';
+import { functionParent, isFunctionNode, walkAst, type AstPath } from './walkAst.ts';
 
 /** The global through which recorded code reaches the recorder (recordHooks.ts defines it, non-enumerable). */
 export const RECORDER_GLOBAL = '__snipexecRecorder';
@@ -89,7 +89,7 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   if (mode.kind === 'test') {
     found.functions.forEach((f, i) => {
       const analysed = functions[i];
-      if (analysed?.mockable || analysed?.counted) addTestPrologue(edits, source, f, names, analysed.mockable, analysed.counted);
+      if (analysed?.mockable || analysed?.counted) addTestPrologue(edits, source, { node: f.node, module: f.info.module, qualname: f.info.qualname, depth: f.depth }, names, analysed.mockable ? forwarding(f.info) : undefined, analysed.counted);
     });
     addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'));
   } else {
@@ -185,66 +185,6 @@ function forwarding(info: FunctionInfo): string | undefined {
   if (info.ownArguments) return 'arguments';
   if (info.params.some((p) => p.form === 'pattern')) return undefined;
   return info.params.map((p) => (p.form === 'rest' ? `...${p.name}` : p.name)).join(', ');
-}
-
-/** The offset where a block body's own statements start: after its directives (`'use strict'` must stay first). */
-function afterDirectives(body: t.BlockStatement): number {
-  const last = body.directives.at(-1);
-  return last?.end ?? (body.start ?? 0) + 1;
-}
-
-/** Where an arrow's expression body starts, before any parentheses around it. */
-function expressionStart(body: t.Expression): number {
-  const extra = body.extra as { parenStart?: number } | undefined;
-  return extra?.parenStart ?? body.start ?? 0;
-}
-
-/** The test-time prologue: `counted` counts the call in the CALLS_SYMBOL Map; `mockable` then hands it to a mock set for its callKey. */
-function addTestPrologue(edits: TextEdits, source: string, f: FoundFunction, names: Names, mockable: boolean, counted: boolean): void {
-  const key = JSON.stringify(callKey(f.info.module, f.info.qualname));
-  const parts: string[] = [];
-  if (counted) parts.push(`const ${names.count} = globalThis[Symbol.for(${JSON.stringify(CALLS_SYMBOL)})]; if (${names.count} !== undefined) ${names.count}.set(${key}, (${names.count}.get(${key}) ?? 0) + 1);`);
-  if (mockable) {
-    const args = forwarding(f.info) ?? '';
-    const call = args === 'arguments' ? `${names.mock}.apply(this, arguments)` : `${names.mock}.call(this${args ? `, ${args}` : ''})`;
-    parts.push(`const ${names.mock} = globalThis[Symbol.for(${JSON.stringify(MOCKS_SYMBOL)})]?.get(${key}); if (${names.mock} !== undefined) return ${call};`);
-  }
-  const prologue = parts.join(' ');
-  const body = f.node.body;
-  if (body.type === 'BlockStatement') {
-    edits.open(afterDirectives(body), f.depth, ` ${prologue}`);
-  } else {
-    edits.open(expressionStart(body), f.depth, `{ ${prologue} return (`);
-    edits.close(f.node.end ?? source.length, f.depth, `); }`);
-  }
-}
-
-/**
- * `commonJs`: the module's `module.exports` is published too, as `module.exports` (what `exports.f = …` and `module.exports = {…}` define).
- * `recorder`: published to the recorder (its `reach`) instead of the test-time REACH_SYMBOL Map.
- */
-function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean, recorder?: string): void {
-  const first = program.body[0];
-  if ((names.length === 0 && !commonJs) || !first) return;
-  const at = program.directives.at(-1)?.end ?? first.start ?? 0;
-  const getters = [...names.map((n) => `get ${n}() { return ${n}; }`), ...(commonJs ? ['get "module.exports"() { return module.exports; }'] : [])].join(', ');
-  const into = recorder === undefined ? `(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set` : `${recorder}.reach`;
-  edits.open(at, 0, `;${into}(${JSON.stringify(module)}, { ${getters} });`);
-}
-
-/** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions and of object literals (whose methods a test calls through them). */
-export function topLevelBindings(program: t.Program): string[] {
-  const names: string[] = [];
-  for (const stmt of program.body) {
-    const decl = stmt.type === 'ExportNamedDeclaration' || stmt.type === 'ExportDefaultDeclaration' ? stmt.declaration : stmt;
-    if ((decl?.type === 'FunctionDeclaration' || decl?.type === 'ClassDeclaration') && decl.id && !decl.declare) names.push(decl.id.name);
-    if (decl?.type === 'VariableDeclaration' && !decl.declare) {
-      for (const d of decl.declarations) {
-        if (d.id.type === 'Identifier' && (isFunctionNode(d.init) || isClassNode(d.init) || d.init?.type === 'ObjectExpression')) names.push(d.id.name);
-      }
-    }
-  }
-  return [...new Set(names)];
 }
 
 function addRecording(edits: TextEdits, source: string, found: Found, module: string, define: (fn: FunctionInfo) => number, names: Names): void {
