@@ -18,7 +18,7 @@ export interface ActiveCall {
   value: unknown;
   /** A plain function called with `new`: the object it builds (what `new` gives unless it returns another object). */
   readonly constructed: object | undefined;
-  /** A generator's values so far (null: some not seen, through `yield*`, or too many), and whether it ran to its end. */
+  /** A generator's values so far (null: some not seen, through `yield*` of something else than a generator, or too many), and whether it ran to its end. */
   yields?: Snapshot[] | null;
   done?: boolean;
 }
@@ -37,6 +37,7 @@ const PromiseThen = Promise.prototype.then;
 const GENERATOR: Outcome = { returnValue: 'generator object', returnSerialization: 'repr' };
 const queue = queueMicrotask;
 const { apply } = Reflect;
+const { getOwnPropertyDescriptor } = Object;
 
 /**
  * The in-process side of `snipexec record`: the instrumented program reports each call here
@@ -140,10 +141,23 @@ export class CallRecorder {
     return value;
   }
 
-  /** A sync generator delegates (`yield*`): the values it gives are not seen. */
+  /**
+   * A sync generator delegates (`yield*`). To a generator object, yield* is given one that passes
+   * each step on and keeps the values (the steps are the generator's own objects, read as data);
+   * anything else is passed as it is, and the call keeps no values.
+   */
   genDelegates<T>(call: ActiveCall, iterable: T): T {
-    call.yields = null;
-    return iterable;
+    if (!call.yields || !types.isGeneratorObject(iterable)) {
+      call.yields = null;
+      return iterable;
+    }
+    return delegating(iterable as Iterator<unknown> & object, (step) => {
+      if (!call.yields || typeof step !== 'object' || step === null) return;
+      const done = getOwnPropertyDescriptor(step, 'done');
+      const value = getOwnPropertyDescriptor(step, 'value');
+      if (done === undefined || !('value' in done) || value === undefined || !('value' in value)) call.yields = null;
+      else if (done.value !== true) this.yielded(call, value.value);
+    }) as T;
   }
 
   /** A sync generator ran to its end (a return, or the end of its body). */
@@ -314,4 +328,35 @@ export class CallRecorder {
       ...(call.done === true && call.yields ? { yields: call.yields } : {}),
     });
   }
+}
+
+/**
+ * An iterator yield* uses in place of a generator object `inner`, seeing each step `inner` gives:
+ * it gets the iterator as yield* would (inner[Symbol.iterator]() once, its `next` once), and gives
+ * `throw` and `return` as inner has them when yield* asks, so yield* does what it does with inner.
+ */
+function delegating(inner: Iterator<unknown> & object, see: (step: unknown) => void): object {
+  const it = apply((inner as unknown as Record<symbol, () => unknown>)[Symbol.iterator] as () => unknown, inner, []) as Record<string, unknown>;
+  const next = it.next as (v: unknown) => unknown;
+  const pass = (method: unknown) => (typeof method !== 'function' ? method : (v: unknown) => {
+    const step = apply(method, it, [v]);
+    see(step);
+    return step;
+  });
+  return {
+    [Symbol.iterator]() {
+      return this;
+    },
+    next(v: unknown) {
+      const step = apply(next, it, [v]);
+      see(step);
+      return step;
+    },
+    get throw() {
+      return pass(it.throw);
+    },
+    get return() {
+      return pass(it.return);
+    },
+  };
 }

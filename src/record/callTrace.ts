@@ -81,7 +81,7 @@ export interface CallRecord {
   readonly threw?: true;
   /** What was thrown: the error's class name, the program module that defines that class (absent for a built-in), and its message. */
   readonly exception?: { readonly name: string; readonly module?: string; readonly message?: string };
-  /** A sync generator that ran to its end: the values it yielded, in order (absent when it stopped early, threw, delegated with `yield*`, or yielded over 1,000). */
+  /** A sync generator that ran to its end: the values it yielded, in order (absent when it stopped early, threw, delegated with `yield*` to anything but a generator, or yielded over 1,000). */
   readonly yields?: readonly Snapshot[];
 }
 

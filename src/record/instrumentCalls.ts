@@ -233,7 +233,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   for (const y of found.yields) {
     if (!generators.has(y.owner)) continue;
     const arg = y.node.argument;
-    // `yield* it`: the values come from elsewhere, not seen here: the call keeps none.
+    // `yield* it`: the recorder sees the values a generator gives through it (any other iterable: none).
     const seen = y.node.delegate ? 'genDelegates' : 'yielded';
     if (arg) {
       edits.open(arg.start ?? 0, y.depth + 0.5, ` ${R}.${seen}(${C}, (`);

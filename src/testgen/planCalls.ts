@@ -83,7 +83,7 @@ interface Planning {
 
 function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const { index } = planning;
-  const stopped = 'a generator is replayed only when it ran to its end, yielding at most 1,000 values, none through yield* (this one did not, or is async)';
+  const stopped = 'a generator is replayed only when it ran to its end, yielding at most 1,000 values (none through yield* of anything but a generator), and is not async';
   if (call.kind === 'generator' && call.yields === undefined) return skip('generator', stopped);
   const resolved = resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
