@@ -1,13 +1,14 @@
 #!/usr/bin/env -S node --no-node-snapshot
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import checkNode from './checkNode.cjs';
 
-const major = Number(process.versions.node.split('.')[0]);
 // Node strips no types under node_modules: installed, snipexec runs its build (`npm run build`, the .js beside each .ts); in its clone, the sources themselves.
 const built = import.meta.url.includes('/node_modules/') || !process.features.typescript;
 const main = new URL(built ? '../src/cli/main.js' : '../src/cli/main.ts', import.meta.url);
-if (major < 24) {
-  process.stderr.write(`snipexec needs Node.js 24 or later; this is ${process.version}. Run it through npx or npm scripts, which use the pinned node@24.\n`);
+const problem = checkNode.nodeProblem(process.version, 'run `npx snipexec`');
+if (problem !== undefined) {
+  process.stderr.write(`${problem}\n`);
   process.exitCode = 2;
 } else if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
   // The version alone loads no CLI (commander prints the same for `-V` among other flags).

@@ -2,7 +2,8 @@
 
 // Run a snippet.
 export { runSnippet, type RunDependencies } from './engine/runSnippet.ts';
-export type { RunResult, RunStatus, Injection, ReportedError } from './core/runResult.ts';
+export type { RunResult, RunStatus, Injection, ReportedError, ScenarioOutput } from './core/runResult.ts';
+export { lineStates, ISTANBUL_COUNTS, type LineState } from './core/lineStates.ts';
 export { parseRunOptions, runOptionsSchema, MODES, LANGS, type RunOptions, type RunOptionsInput, type Mode, type Lang } from './core/options.ts';
 
 // Run a dataset.

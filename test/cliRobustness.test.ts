@@ -2,7 +2,7 @@
 // (Apart from robustness.test.ts so that its child processes run beside the engine's robustness tests.)
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -21,12 +21,15 @@ function assertUsageError(r: ReturnType<typeof cli>, pattern: RegExp): void {
   assert.doesNotMatch(r.stderr, /Unhandled|\n\s+at /);
 }
 
-test('robustness: a directory as input is a one-line error, exit 2 (run, batch, --out, --emit)', () => {
+test('robustness: a directory as input without a snippet, or as an output file, is a one-line error, exit 2 (run, batch, --out, --emit)', () => {
   const dir = scratch();
   const file = join(dir, 'ok.js');
   writeFileSync(file, 'console.log(1);\n');
-  assertUsageError(cli(['run', dir]), /: a directory, not a regular file/);
-  assertUsageError(cli(['batch', dir]), /: a directory, not a regular file/);
+  // A directory of snippets is their files (inputsSpec.test.ts); one without any is an error naming it.
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  assertUsageError(cli(['run', empty]), /empty: a directory with no snippet file/);
+  assertUsageError(cli(['batch', empty]), /empty: a directory with no snippet file/);
   writeFileSync(join(dir, 'd.jsonl'), '{"id":"a","code":"1"}\n');
   assertUsageError(cli(['batch', join(dir, 'd.jsonl'), '--out', dir]), /: a directory, not a regular file/);
   assertUsageError(cli(['run', file, '--emit', dir]), /: a directory, not a regular file/);
@@ -61,12 +64,12 @@ test('robustness: invalid flag values are named by their flag, not by the schema
   const out = join(dir, 'r.jsonl');
   writeFileSync(data, '{"id":"a","code":"console.log(1)"}\n');
   const timeout = cli(['run', '-', '--timeout', '10'], 'console.log(1);\n');
-  assertUsageError(timeout, /^snipexec: --timeout: .*>=50/);
+  assertUsageError(timeout, /^snipexec: --timeout 10: .*>=50/);
   assert.doesNotMatch(timeout.stderr, /timeoutMs/);
-  assertUsageError(cli(['run', '-', '--total-timeout', '10'], 'console.log(1);\n'), /^snipexec: --total-timeout: .*>=50/);
-  assertUsageError(cli(['run', '-', '--llm-timeout', '5'], 'console.log(1);\n'), /^snipexec: --llm-timeout: /);
-  assertUsageError(cli(['batch', data, '--concurrency', '0']), /^snipexec: --concurrency: /);
-  assertUsageError(cli(['batch', data, '--limit', '0', '--out', out]), /^snipexec: --limit: .*>=1/);
+  assertUsageError(cli(['run', '-', '--total-timeout', '10'], 'console.log(1);\n'), /^snipexec: --total-timeout 10: .*>=50/);
+  assertUsageError(cli(['run', '-', '--llm-timeout', '5'], 'console.log(1);\n'), /^snipexec: --llm-timeout 5: /);
+  assertUsageError(cli(['batch', data, '--concurrency', '0']), /^snipexec: --concurrency 0: /);
+  assertUsageError(cli(['batch', data, '--limit', '0', '--out', out]), /^snipexec: --limit 0: .*>=1/);
   assert.equal(existsSync(out), false, '--limit 0 ran nothing');
 });
 

@@ -1,5 +1,5 @@
 // `snipexec diff` as differential execution: the changed file and its base version run on the same
-// values (README "Check a change"). Each case is a change as a commit makes it.
+// values (docs/guide/diff.md). Each case is a change as a commit makes it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

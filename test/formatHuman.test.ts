@@ -10,11 +10,12 @@ test('human report: lines are numbered as Babel and V8 number them, so a raw U+2
   const error = r.errors[0];
   assert.ok(error, 'an error');
   const human = formatHuman(r, code, false);
-  // The line the error names is the line of `foo();` in the human view, and it is the one marked not covered.
-  const row = human.split('\n').find((l) => new RegExp(`^[✓✗ ] +${error.line} \\| `).test(l));
+  // The line the error names is the line of `foo();` in the human view, and it is the one marked as having thrown.
+  const row = human.split('\n').find((l) => new RegExp(`^[✓✗+! ] +${error.line} \\| `).test(l));
   assert.ok(row, `a row numbered ${error.line}`);
-  assert.match(row, /^✗ +\d+ \| foo\(\);$/);
+  assert.match(row, /^! +\d+ \| foo\(\);$/);
   assert.ok(r.lines.uncovered.includes(error.line));
+  assert.deepEqual(r.lines.threw, [error.line]);
 });
 
 test('human report: a degraded result says so in its header', async () => {

@@ -11,7 +11,7 @@ import { BIN, selected } from './helpers.ts';
 
 /**
  * Host memory is bounded by input size: a snippet under the byte limit keeps the whole snipexec
- * process under HOST_RSS_BOUND (README "Security"), measured by `/usr/bin/time -v` around the CLI
+ * process under HOST_RSS_BOUND (docs/internals/security.md), measured by `/usr/bin/time -v` around the CLI
  * child, with the default --memory. Each case asserts one exact status, the bound, and no
  * internal-error. A snippet V8 itself cannot compile is a syntax-error with the error Node gives
  * for the same file.

@@ -19,7 +19,7 @@ const GROW = `function grow(inst) {
 }
 const bytes = ${MODULE};
 `;
-/** The bound the README states: host RSS at most 512 MB + 200 bytes per input byte. */
+/** The bound docs/internals/security.md states: host RSS at most 512 MB + 200 bytes per input byte. */
 const rssBoundKb = (inputBytes: number) => (512 * 1024 * 1024 + 200 * inputBytes) / 1024;
 
 interface WasmCase {

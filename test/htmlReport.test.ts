@@ -95,17 +95,20 @@ test('html report: in headless Chromium, the marks, the panel, the errors and th
   const classes = await page.locator('.source .line').evaluateAll((rows) => rows.map((row) => [Number((row as HTMLElement).dataset.line), row.className]));
   assert.equal(classes.length, 8);
   for (const [n, className] of classes as [number, string][]) {
-    const expected = !r.lines.measured.includes(n) ? 'unmeasured' : r.lines.uncovered.includes(n) ? 'uncovered' : 'covered';
+    const expected = expectedState(r, n);
     assert.ok(className.split(' ').includes(expected), `line ${n}: ${className}, expected ${expected}`);
   }
   assert.match(await page.getAttribute('#L1', 'class') ?? '', /\bcovered\b/);
   assert.match(await page.getAttribute('#L4', 'class') ?? '', /\buncovered\b/);
   assert.match(await page.getAttribute('#L6', 'class') ?? '', /\bunmeasured\b/);
+  assert.match(await page.getAttribute('#L8', 'class') ?? '', /\bthrew\b/, 'the line that raised the error threw; it is not "not covered"');
   assert.equal(await page.locator('#L4 .mark').innerText(), '✗');
   assert.equal(await page.locator('#L1 .mark').innerText(), '✓');
+  assert.equal(await page.locator('#L8 .mark').innerText(), '!');
 
   // Inline: the injected value at line 1, the error at line 8.
-  assert.match(await page.locator('#L1 .chip.injection').first().innerText(), /^prices = /);
+  // (the chips follow the definitions' dependency order: a part of prices before prices)
+  assert.ok((await page.locator('#L1 .chip.injection').allInnerTexts()).some((t) => t.startsWith('prices = ')));
   assert.match(await page.locator('#L8 .chip.error').innerText(), /^TypeError: Cannot read properties of undefined \(reading 'port'\)/);
 
   // The panel: hovering line 1 shows prices' definition; a click on line 8 pins its error.
@@ -134,7 +137,7 @@ test('html report: in headless Chromium, the marks, the panel, the errors and th
   assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined, 'no snippet text ran');
   assert.deepEqual(problems, [], 'no script error and no content-security-policy violation');
 
-  // The screenshot the README links: line 1 pinned, so the panel shows its value.
+  // The screenshot docs/guide/coverage-reports.md shows: line 1 pinned, so the panel shows its value.
   await page.click('#L8');
   await page.click('#L1');
   mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
@@ -142,6 +145,66 @@ test('html report: in headless Chromium, the marks, the panel, the errors and th
   assert.ok(readFileSync(SCREENSHOT).subarray(1, 4).toString() === 'PNG');
   await page.close();
 });
+
+/** A line's state as the JSON result says it: `explored` and `threw` are among `uncovered`; a line no statement decides is unmeasured. */
+function expectedState(r: RunResult, n: number): string {
+  const json = JSON.parse(JSON.stringify(r)) as RunResult;
+  if (!json.lines.measured.includes(n)) return 'unmeasured';
+  if (!json.lines.uncovered.includes(n)) return 'covered';
+  return json.lines.threw?.includes(n) ? 'threw' : json.lines.explored?.includes(n) ? 'explored' : 'uncovered';
+}
+
+// The first execution takes one side of line 1 (exploration the other); drive calls check(), which prints, then throws at line 9, so line 10 is not covered.
+const VIEWS_SNIPPET = "if (user.isAdmin) {\n  console.log('admin');\n} else {\n  console.log('guest');\n}\nfunction check() {\n  console.log('checking');\n  const config = null;\n  const port = config.port;\n  console.log('never', port);\n}\n// end\n";
+
+test('html report: in headless Chromium, each line shows the state the JSON result gives it (covered, explored, threw, not covered), and drive\'s output is labelled', { skip: NO_CHROMIUM, timeout: 300_000 }, async () => {
+  const r = await runSnippet(VIEWS_SNIPPET, { mode: 'trace' });
+  const json = JSON.parse(JSON.stringify(r)) as RunResult;
+  assert.ok((json.lines.explored ?? []).length > 0, `an explored line: ${JSON.stringify(json.lines)}`);
+  assert.deepEqual(json.lines.threw, [9]);
+  assert.ok(json.scenarioOutput && json.scenarioOutput.length > 0, 'drive printed');
+  const file = join(work, 'views.html');
+  writeFileSync(file, renderRunHtml(r, VIEWS_SNIPPET, { title: 'snipexec run: views.js' }));
+  const page = await newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(pathToFileURL(file).href);
+
+  const MARK: Record<string, string> = { covered: '✓', explored: '+', threw: '!', uncovered: '✗', unmeasured: '' };
+  const LABEL: Record<string, string> = { covered: 'covered', explored: 'covered by an explored scenario only', threw: 'threw', uncovered: 'not covered', unmeasured: '' };
+  const rows = await page.locator('.source .line').evaluateAll((els) => els.map((el) => {
+    const mark = el.querySelector('.mark') as HTMLElement;
+    return { n: Number((el as HTMLElement).dataset.line), classes: el.className.split(' '), mark: mark.innerText, title: mark.title, background: getComputedStyle(el).backgroundColor };
+  }));
+  assert.equal(rows.length, 12);
+  const background = new Map<string, string>();
+  for (const row of rows) {
+    const state = expectedState(r, row.n);
+    assert.ok(row.classes.includes(state), `line ${row.n}: ${row.classes.join(' ')}, the JSON result says ${state}`);
+    assert.equal(row.mark, MARK[state], `line ${row.n}'s mark`);
+    assert.equal(row.title, LABEL[state], `line ${row.n}'s label`);
+    if (background.has(state)) assert.equal(row.background, background.get(state), `every ${state} line looks the same`);
+    background.set(state, row.background);
+  }
+  assert.deepEqual([...background.keys()].sort(), ['covered', 'explored', 'threw', 'uncovered', 'unmeasured'], 'a line in each state');
+  assert.equal(new Set(background.values()).size, background.size, `each state has its own colour: ${JSON.stringify(Object.fromEntries(background))}`);
+  assert.deepEqual(await page.locator('.legend .key').allInnerTexts(), legendFor(json).map((s) => `${MARK[s]} ${LABEL[s]}`));
+
+  // The console: the program's own output, then what drive's call of check() printed, labelled as snipexec's scenario.
+  const start = json.scenarioOutput![0]!.start;
+  assert.equal(await page.locator('pre.console.program').textContent(), json.stdout.slice(0, start));
+  const part = page.locator('figure.console-part[data-by="drive"]');
+  assert.equal(await part.locator('figcaption').innerText(), "snipexec's scenario: drive called check");
+  assert.equal(await part.locator('pre.console.scenario').textContent(), json.stdout.slice(start));
+  assert.equal((await page.locator('.console-listing pre.console').allTextContents()).join(''), json.stdout, 'the listing is the whole stdout, in order');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** The states the legend explains: covered and not covered always, explored and threw when a line is. */
+function legendFor(r: RunResult): string[] {
+  return ['covered', ...((r.lines.explored ?? []).length > 0 ? ['explored'] : []), ...((r.lines.threw ?? []).length > 0 ? ['threw'] : []), 'uncovered'];
+}
 
 test('html report: a batch directory, its index sorting and filtering snippets, and per-mode plots, in headless Chromium', { skip: NO_CHROMIUM, timeout: 300_000 }, async () => {
   const dir = join(work, 'batch');

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 
-// The layers of src/ (docs/layers.md): top-level folders import one way, type imports included.
+// The layers of src/ (docs/internals/layers.md): top-level folders import one way, type imports included.
 const SRC = resolve(import.meta.dirname, '../src');
 
 /** One import of a src/ module by another: the two files and whether it is erased at run time. */

@@ -215,7 +215,7 @@ test('istanbul thresholds: the batch report passes at its own figures and fails 
 
 test('istanbul: invalid options are InvalidOptions', () => {
   assert.throws(() => checkThresholds(report.summary, { lines: 101 }), InvalidOptions);
-  assert.throws(() => new CoverageCollector({ dir: join(dir, 'x'), reporters: ['cobertura' as 'json'] }), InvalidOptions);
+  assert.throws(() => new CoverageCollector({ dir: join(dir, 'x'), reporters: ['teamcity' as 'json'] }), InvalidOptions);
   assert.throws(() => new CoverageCollector({ dir: join(dir, 'x'), reporters: [] }), InvalidOptions);
   assert.throws(() => new CoverageCollector({ dir: paths[0]! }), /not a directory/);
   assert.throws(() => new CoverageCollector({ dir: join(dir, 'x'), color: true } as never), InvalidOptions);

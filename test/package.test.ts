@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { linkProductionPackages, linkTree, ROOT } from './packageTree.ts';
 
 /**
  * snipexec as a user gets it (issue 16): `npm pack` (which builds), the tarball installed with npm
@@ -14,7 +14,6 @@ import { fileURLToPath } from 'node:url';
  * business), so `npm install TARBALL --offline` has nothing to fetch and only adds snipexec.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 /** A user's shell: the Node 24 first on PATH, none of the outer npm's or test runner's variables. */
 const ENV: NodeJS.ProcessEnv = {
@@ -37,33 +36,6 @@ function sh(command: string, args: readonly string[], cwd: string) {
 /** `npx snipexec ARGS` in `cwd` (the project or a directory in it), never fetching anything. */
 const npx = (args: readonly string[], cwd = project) => sh('npx', ['--offline', '--no-install', 'snipexec', ...args], cwd);
 
-/** Hard-links `from` into `to` file by file (copies when the two are on different file systems). */
-function linkTree(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) linkTree(source, target);
-    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
-    else {
-      try {
-        linkSync(source, target);
-      } catch {
-        copyFileSync(source, target);
-      }
-    }
-  }
-}
-
-/** This clone's installed packages that are not development-only (npm's own `dev` flag in the lockfile), top-level ones with what they nest. */
-function productionPackages(): string[] {
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  return Object.entries(lock.packages)
-    .filter(([path, entry]) => path.startsWith('node_modules/') && path.lastIndexOf('node_modules/') === 0 && entry.dev !== true)
-    .map(([path]) => path)
-    .filter((path) => existsSync(join(ROOT, path))); // an optional one for another platform is not installed
-}
-
 before(() => {
   work = mkdtempSync(join(tmpdir(), 'snipexec-package-'));
   const pack = sh('npm', ['pack', '--pack-destination', work, '--json'], ROOT);
@@ -84,13 +56,7 @@ before(() => {
  * would need the registry), so npm only adds snipexec.
  */
 function install(dir: string, packages: readonly string[] = []): void {
-  for (const path of productionPackages()) linkTree(join(ROOT, path), join(dir, path));
-  const bins = join(dir, 'node_modules/.bin');
-  mkdirSync(bins);
-  for (const name of readdirSync(join(ROOT, 'node_modules/.bin'))) {
-    const target = readlinkSync(join(ROOT, 'node_modules/.bin', name));
-    if (existsSync(resolve(bins, target))) symlinkSync(target, join(bins, name));
-  }
+  linkProductionPackages(dir);
   const r = sh('npm', ['install', ...packages, '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);
 }

@@ -6,6 +6,8 @@ export interface DatasetItem {
   readonly id: string;
   readonly code: string;
   readonly lang?: Lang;
+  /** The snippet's file, when it is one (a batch over files): its language and relative imports come from it. */
+  readonly fileName?: string;
 }
 
 /** A dataset line that is not a `{id, code}` object: where it is, what is wrong, and its id when it has one. */
@@ -22,8 +24,35 @@ export interface ReadDatasetOptions {
 }
 
 /**
+ * Whether `line`, the first non-empty line of a file, makes it a dataset: a JSON object. A file that
+ * opens otherwise (source code, a JSON array, prose) is not JSONL, and is refused whole rather than
+ * skipped line by line.
+ */
+function notJsonl(file: string, line: string, number: number): InvalidDataset | undefined {
+  let row: unknown;
+  try {
+    row = JSON.parse(line);
+  } catch {
+    row = undefined;
+  }
+  if (typeof row === 'object' && row !== null && !Array.isArray(row)) return undefined;
+  return new InvalidDataset(`${file}: not a JSONL dataset: line ${number} is not a JSON object (a dataset holds one {"id": …, "code": …} object per line)`);
+}
+
+/** Throws InvalidDataset, naming the file, when its first non-empty line is not a JSON object; reads no further. */
+export async function checkDatasetFile(file: string): Promise<void> {
+  for await (const { text, number } of readJsonlLines(file)) {
+    if (text.trim() === '') continue;
+    const problem = notJsonl(file, text, number);
+    if (problem) throw problem;
+    return;
+  }
+}
+
+/**
  * Streams `{id, code, lang?}` lines of a file (or of a stream, such as stdin), split on `\n` only.
- * A malformed line is an error naming its line number, or is reported to `onInvalid` and skipped.
+ * A malformed line is an error naming its line number, or is reported to `onInvalid` and skipped;
+ * a first non-empty line that is not a JSON object is always an error: the file is not JSONL.
  * An id seen on an earlier line is malformed too: each id runs once, the first line's (the one
  * rule of a local batch and the queue, which both read datasets here).
  */
@@ -31,8 +60,14 @@ export async function* readDataset(source: string | NodeJS.ReadableStream, optio
   const file = typeof source === 'string' ? source : '<stdin>';
   /** Each id's first line: only the ids are kept, so a dataset of any length streams. */
   const firstLine = new Map<string, number>();
+  let opened = false;
   for await (const { text, number } of readJsonlLines(source)) {
     if (text.trim() === '') continue;
+    if (!opened) {
+      opened = true;
+      const problem = notJsonl(file, text, number);
+      if (problem) throw problem;
+    }
     const parsed = parseItem(text);
     const first = typeof parsed === 'string' ? undefined : firstLine.get(parsed.id);
     const item = first === undefined ? parsed : `duplicate id, first on line ${first}: this line is not run`;

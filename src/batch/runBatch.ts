@@ -99,7 +99,7 @@ export async function runBatch(
 /** One snippet of a batch, with the engine a local batch uses: an error snipexec did not expect becomes an internal-error result. */
 export async function runOne(item: DatasetItem, runInput: RunOptionsInput, deps: RunDependencies): Promise<RunResult> {
   try {
-    return await runSnippet(item.code, { ...runInput, ...(item.lang ? { lang: item.lang } : {}) }, { ...deps, snippetId: item.id });
+    return await runSnippet(item.code, { ...runInput, ...(item.lang ? { lang: item.lang } : {}), ...(item.fileName !== undefined ? { fileName: item.fileName } : {}) }, { ...deps, snippetId: item.id });
   } catch (error) {
     return internalErrorResult(error instanceof Error ? error.message : String(error));
   }

@@ -71,6 +71,7 @@ export class SummaryAccumulator {
       exploredLineCoverage: ratio(this.exploredCovered, this.total),
       exploredBranchCoverage: ratio(this.exploredBranchCovered, this.branchTotal),
       fullyExecutedRate: ratio(this.full, this.parsed),
+      counted: { parsed: this.parsed, lines: this.total, branches: this.branchTotal },
       statusCounts: { ...this.statusCounts },
       degraded: this.degraded,
       elapsedMs,

@@ -2,13 +2,15 @@ import { readFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { InvalidLine } from '../batch/readDataset.ts';
 import { runBatch } from '../batch/runBatch.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import type { RunStatus } from '../core/runResult.ts';
 import { formatBatchSummary } from '../report/formatBatchSummary.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toBatchOptions, toRunOptions, type Flags } from './commandOptions.ts';
+import { llmEnvironment, llmFlags, toBatchOptions, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { createLogger } from './createLogger.ts';
-import { checkReadableFile, checkWritableFile } from './inputFiles.ts';
+import { batchInput, snippetFileItems } from './batchInputs.ts';
+import { checkWritableFile } from './inputFiles.ts';
 import { checkQueueFlags, type QueueFlags } from './queueCommands.ts';
 import type { ReportFlags } from './reportFlags.ts';
 import { ReportOutputs } from './reportOutputs.ts';
@@ -17,16 +19,18 @@ import { exitCodeFor, stopOnSignals } from './stopOnSignal.ts';
 /** `batch`'s parsed flags. */
 export type BatchFlags = Flags & ReportFlags & QueueFlags & { json?: boolean; failOn?: RunStatus[] };
 
-/** `snipexec batch DATASET`: runs every snippet, prints the summary; exit 1 on an internal error or a --fail-on status, 130 or 143 on a signal. */
-export async function batchAction(dataset: string, flags: BatchFlags, context: CommandContext): Promise<void> {
+/** `snipexec batch DATASET | FILES…`: runs every snippet, prints the summary; exit 1 on an internal error or a --fail-on status, 130 or 143 on a signal. */
+export async function batchAction(inputs: string[], flags: BatchFlags, context: CommandContext): Promise<void> {
   const options = toRunOptions(flags, context);
   const batchOptions = toBatchOptions(flags, context);
   checkQueueFlags(flags);
   // A queued run's LLM environment is each worker's own (its endpoint, its cache).
   const llm = flags.queue === undefined ? llmEnvironment(flags, options, context) : undefined;
-  checkReadableFile(dataset);
+  const input = await batchInput(inputs);
+  if ('files' in input && flags.queue !== undefined) throw new InvalidOptions('--queue: needs a JSONL dataset (the queue reads it again for its rows); snippet files run without --queue');
   if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
-  const reports = new ReportOutputs(flags, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
+  // A queued row carries no coverage detail: the config's coverage settings do not apply (checkQueueFlags refuses the flags).
+  const reports = new ReportOutputs(flags.queue === undefined ? toReportOptions(flags, context) : {}, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {skipped} resumed | {status}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
     : undefined;
@@ -34,19 +38,19 @@ export async function batchAction(dataset: string, flags: BatchFlags, context: C
     bar?.stop();
     process.stderr.write(`snipexec: ${signal}: starting no more snippets; the running ones finish and are written (${signal} again to stop at once)\n`);
   });
-  // The total is what this batch will run: the dataset's lines, at most --limit (resumed ones count as done).
-  const lines = countLines(dataset);
+  // The total is what this batch will run: the dataset's lines or the files, at most --limit (resumed ones count as done).
+  const lines = 'files' in input ? input.files.length : countLines(input.dataset);
   bar?.start(batchOptions.limit === undefined ? lines : Math.min(lines, batchOptions.limit), 0, { skipped: 0, status: '' });
   let batch: Awaited<ReturnType<typeof runBatch>>;
   const onInvalid = (invalid: InvalidLine) => process.stderr.write(`snipexec: ${terminalLine(`${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}`)}\n`);
   try {
-    if (flags.queue !== undefined) {
+    if (flags.queue !== undefined && 'dataset' in input) {
       // Only --queue loads the Redis client.
       const { queueBatch } = await import('./queueActions.ts');
-      batch = await queueBatch(dataset, options, batchOptions, flags, { version: context.version, llm: options.mode === 'llm' ? llmFlags(flags, context) : undefined, signal: stop.signal, onInvalid },
+      batch = await queueBatch(input.dataset, options, batchOptions, flags, { version: context.version, llm: options.mode === 'llm' ? llmFlags(flags, context) : undefined, signal: stop.signal, onInvalid },
         (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: terminalLine(`${p.last.id}: ${p.last.status}`) }));
     } else batch = await runBatch(
-      dataset,
+      'files' in input ? snippetFileItems(input.files, options.projectDir) : input.dataset,
       options,
       batchOptions,
       (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: terminalLine(`${p.last.id}: ${p.last.status}`) }),

@@ -11,12 +11,18 @@ import { addReportFlags } from './reportFlags.ts';
 
 /** `snipexec batch <dataset>`: its flags here, its work in batchAction.ts, imported when it runs. */
 export function addBatchCommand(program: Command, context: CommandContext): void {
-  const command = addRunFlags(program.command('batch').argument('<dataset>', 'JSONL file of {id, code, lang?}').description('run every snippet of a dataset'));
+  const command = addRunFlags(program.command('batch')
+    .argument('<inputs...>', 'a JSONL dataset (one {"id", "code", "lang"?} object per line), or snippet files, directories and quoted globs (one row per file, its path as id)')
+    .description('run every snippet of a dataset, or every snippet file given'));
   addQueueFlags(addReportFlags(addFlags(addFlags(command, BATCH_FLAGS, batchOptionsSchema), LLM_BATCH_FLAGS, llmOptionsSchema), 'dir'))
     .option('--json', 'print the summary as one JSON object')
     .option('--fail-on <statuses>', `exit 1 when any snippet ends with one of these statuses, comma-separated (${RUN_STATUSES.join(', ')}); internal-error always does`, parseStatuses)
-    .addHelpText('after', '\nWith --queue, the snippets are jobs in Redis that `snipexec worker` processes on any machine; the producer writes their rows and the summary.\nSIGINT or SIGTERM: no new snippet starts, the running ones finish and are written, the summary is printed, exit 130 or 143;\na second signal ends at once. --resume does the rest.')
-    .action(async (dataset: string, flags: BatchFlags) => (await import('./batchAction.ts')).batchAction(dataset, flags, context));
+    .addHelpText('after', '\nInputs: a file ending in .js, .mjs, .cjs, .jsx, .ts, .mts, .cts or .tsx is a snippet; a directory stands for its snippet files\n(node_modules and dot-directories left out); a quoted glob is expanded by snipexec: snipexec batch \'snippets/**/*.{js,ts}\'.\nAny other file is a JSONL dataset, given alone: {"id": "a", "code": "console.log(x.y)"} per line.\nWith --queue, the snippets are jobs in Redis that `snipexec worker` processes on any machine; the producer writes their rows and the summary.\nSIGINT or SIGTERM: no new snippet starts, the running ones finish and are written, the summary is printed, exit 130 or 143;\na second signal ends at once. --resume does the rest.')
+    .option('--print-config', 'print the options this command would run with (config file, flags, defaults) as JSON, by config key, and exit without running')
+    .action(async (inputs: string[], flags: BatchFlags, command: Command) => {
+      if (flags.printConfig) (await import('./printConfig.ts')).printConfig(command, flags, context);
+      else await (await import('./batchAction.ts')).batchAction(inputs, flags, context);
+    });
 }
 
 /** `--fail-on completed,stopped`: statuses a run can end with. */

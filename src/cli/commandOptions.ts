@@ -3,8 +3,11 @@ import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunO
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import type { CommandContext } from './commandContext.ts';
+import { reportOptionsSchema, resolveReportOptions, type ResolvedReportOptions } from '../core/reportOptions.ts';
+import { givenOptions } from './configKeys.ts';
 import { createLogger } from './createLogger.ts';
 import { BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, RUN_FLAGS } from './optionFlags.ts';
+import { REPORT_FLAGS, type ReportFlags } from './reportFlags.ts';
 
 /** Commander's parsed options: the flags of optionFlags.ts, by their attribute names, and the command's own switches. */
 export type Flags = Record<string, unknown>;
@@ -35,12 +38,23 @@ export function toRunOptions(flags: Flags, context: CommandContext, fileName?: s
   const given = { ...pick(context.config, Object.keys(runOptionsSchema.shape)), ...collectFlags<RunOptionsInput>(flags, RUN_FLAGS, context.isDefault) } as RunOptionsInput;
   checkFlags(given, RUN_FLAGS, runOptionsSchema);
   if (!fileName) return given;
-  // With --project, the file is named relative to the project, where its relative imports are looked up.
-  return { ...given, fileName: given.projectDir === undefined ? fileName : relative(given.projectDir, resolve(fileName)) };
+  return { ...given, fileName: snippetFileName(fileName, given.projectDir) };
+}
+
+/** A snippet file's name for the run options: with --project, relative to the project, where its relative imports are looked up. */
+export function snippetFileName(file: string, projectDir: string | undefined): string {
+  return projectDir === undefined ? file : relative(projectDir, resolve(file));
 }
 
 export function toBatchOptions(flags: Flags, context: CommandContext): BatchOptionsInput {
   const given = { ...pick(context.config, Object.keys(batchOptionsSchema.shape)), ...collectFlags<BatchOptionsInput>(flags, BATCH_FLAGS, context.isDefault) } as BatchOptionsInput;
   checkFlags(given, BATCH_FLAGS, batchOptionsSchema);
   return given;
+}
+
+/** The coverage report settings, the config's and the flags', with the defaults decided (./coverage when a reporter or a threshold is given); --html stays the flag's. */
+export function toReportOptions(flags: Flags & ReportFlags, context: CommandContext): ResolvedReportOptions & { html?: string } {
+  const given = givenOptions('report', flags, context.config, context.isDefault);
+  checkFlags(given, REPORT_FLAGS, reportOptionsSchema);
+  return { ...resolveReportOptions(given), ...(flags.html === undefined ? {} : { html: flags.html }) };
 }

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import { InvalidOptions } from '../core/errors.ts';
+import { closest } from './suggest.ts';
 import { llmOptionsSchema, type LlmOptionsInput } from '../llm/llmOptions.ts';
 import { LANGS, MODES, runOptionsSchema, type BatchOptionsInput, type RecordLimitsInput, type RunOptionsInput } from '../core/options.ts';
 
@@ -13,9 +14,12 @@ interface FlagSpec {
   readonly choices?: readonly string[];
   /** The flag may be given more than once; the field is the list of its values, in order. */
   readonly repeat?: true;
+  /** The flag takes a comma-separated list of these names and may be given more than once; the field is the list, in order. */
+  readonly list?: readonly string[];
 }
 
-type FlagTable<Input> = { readonly [K in keyof Input]?: FlagSpec };
+export type FlagTable<Input> = { readonly [K in keyof Input]?: FlagSpec };
+export type { FlagSpec };
 
 function number(value: string): number {
   const n = Number(value);
@@ -34,6 +38,33 @@ export function positiveInteger(value: string): number {
   const n = integer(value);
   if (n < 1) throw new InvalidArgumentError('expected a positive integer');
   return n;
+}
+
+/** A value between 0 and 100 (`--lines 80`). */
+export function percent(value: string): number {
+  const n = number(value);
+  if (n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100');
+  return n;
+}
+
+/** `--reporter lcov,html`: the names of a comma-separated list, each one of `choices`; an unknown one is named, with the closest choice. */
+export function parseList(value: string, choices: readonly string[]): string[] {
+  const names = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = names.filter((n) => !choices.includes(n));
+  if (names.length === 0) throw new InvalidArgumentError(`expected one or more of ${choices.join(', ')}, comma-separated`);
+  if (unknown.length > 0) {
+    const hint = closest(unknown[0] ?? '', choices);
+    throw new InvalidArgumentError(`not one of ${choices.join(', ')}: ${unknown.join(', ')}${hint ? ` (did you mean ${hint}?)` : ''}`);
+  }
+  return names;
+}
+
+/**
+ * The config key of a field: its flag's name in camelCase, as commander names the flag's value
+ * (`timeout` for --timeout, `drive` for --no-drive), or the field's own name when it has no flag.
+ */
+export function configKey(field: string, spec: FlagSpec | undefined): string {
+  return spec ? new Option(spec.flag).attributeName() : field;
 }
 
 // The one home of the flag ↔ field mapping. Each flag is a field of a config schema, which gives its
@@ -92,7 +123,7 @@ export const RECORD_FLAGS = {
 type Shape = Record<string, { description?: string | undefined }>;
 
 /** The default a zod field declares, if any. */
-function schemaDefault(field: unknown): unknown {
+export function schemaDefault(field: unknown): unknown {
   return (field as { _zod?: { def?: { defaultValue?: unknown } } } | undefined)?._zod?.def?.defaultValue;
 }
 
@@ -101,9 +132,14 @@ export function addFlags(cmd: Command, table: Record<string, FlagSpec>, schema: 
   for (const [field, spec] of Object.entries(table)) {
     const description = schema.shape[field]?.description ?? '';
     const option = new Option(spec.value ? `${spec.flag} <${spec.value}>` : spec.flag, spec.repeat ? `${description} Repeatable.` : description);
+    // choices() first: it sets a parser of its own, which a list's or a repeated flag's replaces.
+    if (spec.choices) option.choices(spec.choices);
+    if (spec.list) {
+      const choices = spec.list;
+      option.choices(choices).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), ...parseList(value, choices)]);
+    }
     if (spec.parse) option.argParser(spec.parse);
     if (spec.repeat) option.argParser((value: string, previous: unknown[] | undefined) => [...(previous ?? []), spec.parse ? spec.parse(value) : value]);
-    if (spec.choices) option.choices(spec.choices);
     const fallback = schemaDefault(schema.shape[field]);
     // A repeated flag's default is an empty list, which --help need not show.
     if (spec.value && fallback !== undefined && !spec.repeat) option.default(fallback);
@@ -133,14 +169,29 @@ export function collectFlags<Input>(opts: Record<string, unknown>, table: FlagTa
 
 /**
  * Validates the fields given as flags against their schema, before anything runs; a failure is an
- * InvalidOptions whose message names each flag (`--timeout: …`), never the schema field.
+ * InvalidOptions whose message names each flag and the value given (`--timeout 10: …`), never the
+ * schema field or a path into it (`reporters.0`).
  */
 export function checkFlags(given: Record<string, unknown>, table: Record<string, FlagSpec>, schema: z.ZodObject): void {
   const result = schema.partial().safeParse(given);
   if (result.success) return;
   const messages = result.error.issues.map((issue) => {
     const field = String(issue.path[0] ?? '');
-    return `${table[field]?.flag ?? field}: ${issue.message}`;
+    return `${table[field]?.flag ?? field} ${shownValue(valueAt(given, issue.path))}: ${issue.message}`;
   });
   throw new InvalidOptions(messages.join('; '));
+}
+
+/** The value an issue is about: the field's, or its list item's. */
+export function valueAt(given: unknown, path: readonly PropertyKey[]): unknown {
+  let value = given;
+  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+/** A value as the user wrote it: a flag's text bare, a list comma-separated, anything else as JSON. */
+export function shownValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(',');
+  return JSON.stringify(value) ?? String(value);
 }

@@ -17,15 +17,19 @@ export function buildProgram(): Command {
   const program = new Command('snipexec')
     .description('Run partial JavaScript and TypeScript snippets: missing values are injected, coverage is measured.')
     .version(version, '-V, --version', 'print the version')
-    .option('--config <file>', 'read options from FILE instead of the first of package.json "snipexec", snipexec.config.json, .js, .mjs found from the working directory up; flags win')
+    .option('--config <file>', 'read options from FILE instead of the first of package.json "snipexec", snipexec.config.json, .js, .mjs found from the working directory up; its keys are the flags in camelCase (--total-timeout: totalTimeout); flags win')
     // A usage error is one line and a hint, never the whole help.
     .showHelpAfterError('(snipexec <command> --help shows the usage)')
+    // An unknown flag or command: "(Did you mean --timeout?)" (commander's default, kept on for every command).
+    .showSuggestionAfterError(true)
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'snipexec: ')) })
     .exitOverride();
   const context: CommandContext = { config: {}, isDefault: () => false, version };
   program.hook('preAction', async (_program, action) => {
     const { loadConfig } = await import('./loadConfig.ts');
-    context.config = (await loadConfig(process.cwd(), program.opts<{ config?: string }>().config)).config;
+    const loaded = await loadConfig(process.cwd(), program.opts<{ config?: string }>().config);
+    context.config = loaded.config;
+    context.configFile = loaded.file;
     context.isDefault = (attribute) => action.getOptionValueSource(attribute) === 'default';
   });
   addRunCommand(program, context);

@@ -4,7 +4,7 @@ import { llmOptionsSchema } from '../llm/llmOptions.ts';
 import { runOptionsSchema } from '../core/options.ts';
 import { addFlags, LLM_BATCH_FLAGS, LLM_FLAGS, positiveInteger, RUN_FLAGS } from './optionFlags.ts';
 import type { WorkerFlags } from './queueActions.ts';
-import type { ReportFlags } from './reportFlags.ts';
+import { REPORT_FLAGS, type ReportFlags } from './reportFlags.ts';
 
 /** The flags of a queued batch. */
 export interface QueueFlags {
@@ -31,7 +31,9 @@ export function checkQueueFlags(flags: QueueFlags & ReportFlags): void {
     return;
   }
   if (flags.name !== undefined) runName(flags.name);
-  if (flags.coverageDir !== undefined || flags.html !== undefined || flags.checkCoverage) throw new InvalidOptions('--coverage-dir, --html, --check-coverage: not with --queue (a row does not carry the coverage detail the reports need); run them on a local batch');
+  const given: string[] = Object.entries(REPORT_FLAGS).filter(([attribute]) => flags[attribute as keyof ReportFlags] !== undefined).map(([, spec]) => spec.flag);
+  if (flags.html !== undefined) given.push('--html');
+  if (given.length > 0) throw new InvalidOptions(`${given.join(', ')}: not with --queue (a row does not carry the coverage detail the reports need); run them on a local batch`);
 }
 
 /** The worker's own budgets: a job may ask for less, never more (jobTrust.ts). */

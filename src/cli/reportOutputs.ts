@@ -1,37 +1,37 @@
 import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { InvalidOptions } from '../core/errors.ts';
+import type { ResolvedReportOptions } from '../core/reportOptions.ts';
 import type { RunResult } from '../core/runResult.ts';
-import { checkThresholds, coverageThresholdsSchema, THRESHOLD_METRICS, type CoverageThresholds } from '../report/coverageThresholds.ts';
+import { checkThresholds, checkThresholdsPerFile } from '../report/coverageThresholds.ts';
 import { renderRunHtml, HtmlBatchWriter } from '../report/htmlReport.ts';
 import { CoverageCollector } from '../report/istanbulCoverage.ts';
 import { checkWritableFile } from './inputFiles.ts';
-import type { ReportFlags } from './reportFlags.ts';
+
+/** What ReportOutputs writes: the resolved coverage settings (commandOptions.ts toReportOptions) and --html. */
+export type ReportSettings = ResolvedReportOptions & { readonly html?: string };
 
 /**
- * The coverage reports and HTML pages one command writes: made (and its flags checked) before
+ * The coverage reports and HTML pages one command writes: made (and its settings checked) before
  * anything runs, fed each result as it finishes, finished once at the end.
  */
 export class ReportOutputs {
   private readonly coverage: CoverageCollector | undefined;
   private readonly htmlPages: HtmlBatchWriter | undefined;
-  private readonly flags: ReportFlags;
+  private readonly settings: ReportSettings;
 
-  constructor(flags: ReportFlags, kind: 'run' | 'batch', mode: string, resume = false) {
-    this.flags = flags;
-    const thresholds = THRESHOLD_METRICS.some((m) => flags[m] !== undefined);
-    if (thresholds && !flags.checkCoverage) throw new InvalidOptions('--lines/--branches/--functions: need --check-coverage');
-    if ((flags.checkCoverage || flags.reporter) && flags.coverageDir === undefined) throw new InvalidOptions(`${flags.checkCoverage ? '--check-coverage' : '--reporter'}: needs --coverage-dir DIR`);
-    if (flags.checkCoverage) coverageThresholdsSchema.parse(thresholdsOf(flags));
-    this.coverage = flags.coverageDir === undefined ? undefined : new CoverageCollector({ dir: flags.coverageDir, ...(flags.reporter ? { reporters: flags.reporter } : {}) });
-    if (flags.html !== undefined && kind === 'run') checkWritableFile(flags.html);
-    this.htmlPages = flags.html !== undefined && kind === 'batch' ? new HtmlBatchWriter(flags.html, mode, { resume }) : undefined;
+  constructor(settings: ReportSettings, kind: 'run' | 'batch', mode: string, resume = false) {
+    this.settings = settings;
+    this.coverage = settings.coverageDir === undefined ? undefined : collector(settings.coverageDir, settings.reporter);
+    if (settings.html !== undefined && kind === 'run') checkWritableFile(settings.html);
+    this.htmlPages = settings.html !== undefined && kind === 'batch' ? new HtmlBatchWriter(settings.html, mode, { resume }) : undefined;
   }
 
   /** `run`: the one result, under the file's own path (`undefined` for stdin). */
   addRun(file: string | undefined, code: string, result: RunResult): void {
     if (file === undefined) this.coverage?.addSnippet({ id: 'stdin', code, result });
     else this.coverage?.add({ path: file, code, result });
-    if (this.flags.html !== undefined) writeFileSync(this.flags.html, renderRunHtml(result, code, file ? { title: file } : {}));
+    if (this.settings.html !== undefined) writeFileSync(this.settings.html, renderRunHtml(result, code, file ? { title: file } : {}));
   }
 
   /** `batch`: one finished snippet. */
@@ -40,17 +40,24 @@ export class ReportOutputs {
     this.htmlPages?.add(id, result, code);
   }
 
-  /** Writes what is kept to the end; returns the text reports to print and the thresholds missed. */
+  /** Writes what is kept to the end; returns the text reports to print and the thresholds missed (per file with --per-file). */
   finish(): { printed: string; failures: string[] } {
     this.htmlPages?.finish();
     if (!this.coverage) return { printed: '', failures: [] };
     const report = this.coverage.write();
-    const failures = this.flags.checkCoverage ? checkThresholds(report.summary, thresholdsOf(this.flags)).map((f) => f.message) : [];
-    return { printed: report.printed, failures };
+    const { thresholds, perFile } = this.settings;
+    if (thresholds === undefined) return { printed: report.printed, failures: [] };
+    const failures = perFile ? checkThresholdsPerFile(report.perFile, thresholds, (path) => relative(process.cwd(), path) || path) : checkThresholds(report.summary, thresholds);
+    return { printed: report.printed, failures: failures.map((f) => f.message) };
   }
 }
 
-/** The thresholds the flags give (`--lines`, `--branches`, `--functions`), those given only. */
-function thresholdsOf(flags: ReportFlags): CoverageThresholds {
-  return Object.fromEntries(THRESHOLD_METRICS.filter((m) => flags[m] !== undefined).map((m) => [m, flags[m]]));
+/** The collector of --coverage-dir; a refused directory is named by its flag. */
+function collector(dir: string, reporters: ResolvedReportOptions['reporter']): CoverageCollector {
+  try {
+    return new CoverageCollector({ dir, ...(reporters ? { reporters: [...reporters] } : {}) });
+  } catch (error) {
+    if (error instanceof InvalidOptions) throw new InvalidOptions(`--coverage-dir ${dir}: ${error.message.replace(/^dir: /, '')}`);
+    throw error;
+  }
 }

@@ -7,9 +7,10 @@ import { formatHuman } from '../report/formatHuman.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import { colorEnabled } from './colorMode.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toRunOptions, type Flags } from './commandOptions.ts';
+import { llmEnvironment, llmFlags, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { createLogger } from './createLogger.ts';
-import { checkWritableFile, readInputFile } from './inputFiles.ts';
+import { expandInputs } from './expandInputs.ts';
+import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
 import type { ReportFlags } from './reportFlags.ts';
 import { ReportOutputs } from './reportOutputs.ts';
 
@@ -63,12 +64,50 @@ function emitPrograms(result: RunResult, flags: EmitFlags): void {
 /** `run`'s parsed flags. */
 export type RunFlags = Flags & EmitFlags & ReportFlags & { json?: boolean; types?: boolean; tests?: string };
 
+/**
+ * `snipexec run [FILES…]`: one file (or standard input) runs as below; several (directories and globs
+ * expand to them) run one after the other, each printed under its name.
+ */
+export async function runAction(inputs: string[], flags: RunFlags, context: CommandContext): Promise<void> {
+  const files = inputs.length === 0 ? ['-'] : expandInputs(inputs);
+  const [first] = files;
+  if (files.length === 1 && first !== undefined) return runFile(first, flags, context);
+  // Each program, page or test folder these flags name is one snippet's.
+  for (const [flag, given] of [['--emit', flags.emit], ['--emit-dir', flags.emitDir], ['--scenario', flags.scenario], ['--tests', flags.tests], ['--html', flags.html]] as const) {
+    if (given !== undefined) throw new InvalidOptions(`${flag}: writes one snippet's output, and ${files.length} files are given (batch --html DIR writes a page per snippet)`);
+  }
+  const runs = files.map((file) => ({ file, options: toRunOptions(flags, context, file === '-' ? undefined : file) }));
+  const llm = llmEnvironment(flags, runs[0]?.options ?? {}, context);
+  const reports = new ReportOutputs(toReportOptions(flags, context), 'run', runs[0]?.options.mode ?? 'trace');
+  for (const { file } of runs) if (file !== '-') checkReadableFile(file);
+  let completed = 0;
+  for (const [i, { file, options }] of runs.entries()) {
+    const input = readInputFile(file);
+    const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
+    if (result.status === 'completed') completed++;
+    if (flags.json) {
+      const { program: _program, types, ...json } = result;
+      process.stdout.write(jsonText({ file, ...(flags.types ? { ...json, types } : json) }) + '\n');
+    } else {
+      // head(1)'s way of naming each file's part of the output.
+      process.stdout.write(`${i === 0 ? '' : '\n'}==> ${terminalLine(file)} <==\n`);
+      process.stdout.write(formatHuman(result, decodeForDisplay(input), colorEnabled(process.stdout)));
+      if (flags.types) process.stdout.write(`\ninferred types\n${terminalText(result.types || '  (nothing injected)\n')}`);
+    }
+    reports.addRun(file === '-' ? undefined : file, input.toString('utf8'), result);
+  }
+  const { printed, failures } = reports.finish();
+  if (printed !== '') (flags.json ? process.stderr : process.stdout).write(terminalText(printed));
+  for (const f of failures) process.stderr.write(`snipexec: ${terminalLine(f)}\n`);
+  process.exitCode = completed === runs.length && failures.length === 0 ? 0 : 1;
+}
+
 /** `snipexec run FILE`: runs the snippet, prints its result, writes what the flags ask for; exit 1 unless it completed. */
-export async function runAction(file: string, flags: RunFlags, context: CommandContext): Promise<void> {
+async function runFile(file: string, flags: RunFlags, context: CommandContext): Promise<void> {
   const options = toRunOptions(flags, context, file === '-' ? undefined : file);
   const llm = llmEnvironment(flags, options, context);
   checkEmitFlags(flags);
-  const reports = new ReportOutputs(flags, 'run', options.mode ?? 'trace');
+  const reports = new ReportOutputs(toReportOptions(flags, context), 'run', options.mode ?? 'trace');
   const input = readInputFile(file);
   const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
   // The programs are written to files, never printed.

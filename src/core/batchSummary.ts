@@ -20,6 +20,11 @@ export interface BatchSummary {
   readonly exploredLineCoverage: number;
   readonly exploredBranchCoverage: number;
   readonly fullyExecutedRate: number;
+  /**
+   * What the ratios are of: the parsed snippets, their measured lines and their branch outcomes. A
+   * ratio of none (0 of 0) is 0 above, and every report shows it as `–`.
+   */
+  readonly counted: { readonly parsed: number; readonly lines: number; readonly branches: number };
   readonly statusCounts: Partial<Record<RunStatus, number>>;
   /** Snippets whose values came from a stand-in source (`degraded` set: the LLM endpoint failed). */
   readonly degraded: number;

@@ -23,7 +23,7 @@ export interface ExploredScenario {
   readonly definitions: readonly { readonly element: string; readonly source: string }[];
 }
 
-/** The union over the kept scenarios, as Treefix counts (README "Explore"). */
+/** The union over the kept scenarios, as Treefix counts (docs/internals/how-it-works.md "Explore"). */
 export interface Explored {
   /** How many scenarios were kept, scenario 1 included. */
   readonly scenarios: number;

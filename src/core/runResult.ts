@@ -27,11 +27,13 @@ export interface Injection {
   readonly attempts: number;
   /** False only for the universal Dummy, which stands for anything. */
   readonly concrete: boolean;
+  /** The type the snippet declares for it (a TypeScript annotation, a JSDoc type), as written, and the category that type asks for. */
+  readonly declared?: { readonly type: string; readonly category: Category };
   /** The snippet line where the code first asked for it (for a part of a value, its owner's line when the code never reached the part itself); absent when no line did. */
   readonly line?: number;
 }
 
-/** An npm module the snippet loads (README "Installed modules"), or a file of its project it imports (`--project`). */
+/** An npm module the snippet loads (docs/internals/environments.md "Installed npm modules"), or a file of its project it imports (`--project`). */
 export interface ReportedModule {
   readonly specifier: string;
   /** The installed version, from its package.json. */
@@ -73,10 +75,32 @@ export interface DrivenCall {
   readonly error?: { readonly type: string; readonly message: string };
 }
 
-/** The JSON result of one snippet; the schema the README documents. */
+/**
+ * Console output snipexec's own calls printed, not the program's: a part of `stdout` from `start`
+ * (an index into the string) to the next part's start, or the end.
+ */
+export interface ScenarioOutput {
+  readonly start: number;
+  /**
+   * `environment`: printed while an environment's driver ran (`name`: the environment; the events
+   * it fired, the requests it sent) or what it queued; `drive`: printed by drive's call of `target`,
+   * or (no target) by what drive's calls left queued.
+   */
+  readonly by: 'environment' | 'drive';
+  readonly name?: string;
+  readonly target?: string;
+}
+
+/** The JSON result of one snippet; the schema docs/reference/result-schema.md documents. */
 export interface RunResult {
   readonly status: RunStatus;
-  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[] };
+  /**
+   * The first execution's lines: `measured`, and `uncovered`, of which `explored` (a kept scenario
+   * covered them) and `threw` (the uncaught error was raised there), each present only when it holds
+   * a line. A line's state (core/lineStates.ts) is read from these; istanbul counts `explored` and
+   * `threw` lines as not covered, as `covered` and `lineCoverage` do.
+   */
+  readonly lines: { total: number; covered: number; measured: number[]; uncovered: number[]; explored?: number[]; threw?: number[] };
   readonly branches: { total: number; covered: number };
   readonly lineCoverage: number;
   readonly branchCoverage: number;
@@ -84,6 +108,8 @@ export interface RunResult {
   readonly injections: Injection[];
   readonly errors: ReportedError[];
   readonly stdout: string;
+  /** The parts of `stdout` that snipexec's calls (drive, an environment's driver) printed, in order; absent when the program's own code printed it all. */
+  readonly scenarioOutput?: readonly ScenarioOutput[];
   readonly runs: number;
   readonly llmCalls: LlmUsage;
   /**
@@ -99,7 +125,7 @@ export interface RunResult {
   /** TypeScript declarations inferred for the injected elements (`--types`). */
   readonly types?: string;
   /**
-   * The environments the snippet's names selected (README "Environments"): those that ran before
+   * The environments the snippet's names selected (docs/internals/environments.md): those that ran before
    * it, and those that could not be built or loaded, with why. Absent when it needed none.
    */
   readonly environments?: { readonly loaded: readonly string[]; readonly failed: readonly EnvironmentFailure[] };
@@ -107,9 +133,9 @@ export interface RunResult {
   readonly exitCode?: number;
   /** The npm modules the snippet loads: bundled from where they are installed, or not, with why. Absent when it loads none. */
   readonly modules?: readonly ReportedModule[];
-  /** The calls drive made, in order (README "Drive"). Absent when it made none. */
+  /** The calls drive made, in order (docs/internals/how-it-works.md "Drive"). Absent when it made none. */
   readonly drives?: readonly DrivenCall[];
-  /** Exploration (README "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
+  /** Exploration (docs/internals/how-it-works.md "Explore"): the union over the kept scenarios. Absent with --scenarios 1, in modes none and dummy, and when the first execution was not measured. */
   readonly explored?: Explored;
   /**
    * What the result carries for callers in this process (RunDetail): coverage counters, the kept

@@ -252,7 +252,7 @@ export async function diffFile(input: FileDiffInput): Promise<FileDiff> {
     findings.push({ error, fragment, how, evidence, context: (run ?? first).result.injections.map((i) => i.element), ...(repro ? { reproduction: repro } : {}) });
   };
   if (input.before === undefined) {
-    // A new file: no base to compare with; the errors its own values cause (README "Attribution").
+    // A new file: no base to compare with; the errors its own values cause (docs/reference/result-schema.md, `attribution`).
     for (const e of first.result.errors) if (ownError(e) && inFragment(e.line)) add(e, 'own', evidenceOf(first.result, first.defs, e, undefined, undefined), first);
     return { fragments: report, findings, runs, edges: 0 };
   }

@@ -1,15 +1,17 @@
-import type { DrivenCall, EnvironmentFailure, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
+import type { DrivenCall, EnvironmentFailure, ScenarioOutput, Injection, ReportedError, ReportedModule, RunResult, RunStatus } from '../core/runResult.ts';
 import type { Explored, ValueOutcome } from '../core/explored.ts';
 import type { CoverageDetail } from '../core/coverageDetail.ts';
 import { NO_LLM_USAGE, type LlmUsage } from '../core/llmUsage.ts';
 import { runDetail, withScenarios, type RunDetail } from '../core/runDetail.ts';
 import { nullThrows } from '../core/errors.ts';
+import { classifyUncovered } from '../core/lineStates.ts';
 import type { Definition, DefinitionBook } from './definitionBook.ts';
 import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { inferDeclarations } from './inferDeclarations.ts';
 import { originalMessage } from './originalMessage.ts';
 import { coverageDetail } from './coverageDetail.ts';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import type { DeclaredType } from '../instrument/usage.ts';
 import { coveredLines, measuredLines } from '../instrument/coverageModel.ts';
 import { buildProgram, programLayout, type ProgramParts } from '../emit/buildProgram.ts';
 import type { ClockSettings } from '../emit/clockPreamble.ts';
@@ -18,7 +20,7 @@ import { drivenArguments } from '../emit/drivenCalls.ts';
 import type { GuestBundle } from '../sandbox/bundleGuest.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
-import type { DriveRecord } from '../protocol/runtime.ts';
+import type { DriveRecord, StdoutPart } from '../protocol/runtime.ts';
 import { moduleBundleName, type ModuleUse } from '../environments/npmModules.ts';
 
 /** The result with its kept scenarios' own results in its detail. */
@@ -56,7 +58,7 @@ export interface ResultParts {
   readonly environments?: { readonly names: readonly string[]; readonly failed: readonly EnvironmentFailure[]; readonly bundles?: readonly GuestBundle[] };
 }
 
-/** Turns the last execution's counters into the metrics the README defines. */
+/** Turns the last execution's counters into the metrics docs/internals/how-it-works.md defines. */
 export function buildResult(parts: ResultParts): RunResult {
   const { instrumented, execution, book, rendered } = parts;
   const map = instrumented.map;
@@ -93,9 +95,10 @@ export function buildResult(parts: ResultParts): RunResult {
   }
   for (const { type, message } of book.providerErrors) errors.push({ type, message, line: 0, column: 0, attribution: 'provider' });
   if (book.hostError) errors.push({ type: 'InternalError', message: book.hostError.message, line: 0, column: 0, attribution: 'sandbox' });
-  const injections: Injection[] = [...book.defs.values()].map((d) => ({
+  // In dependency order, as the completed program defines them: a definition after the ones it references.
+  const injections: Injection[] = inRenderedOrder([...book.defs.values()], rendered).map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
-    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs),
+    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs), ...declaredOf(instrumented.usage[d.usageKey]?.declared),
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
@@ -105,13 +108,13 @@ export function buildResult(parts: ResultParts): RunResult {
   const program = buildProgram(programParts);
   return {
     status,
-    lines: { total: measured.length, covered: covered.length, measured, uncovered },
+    lines: { total: measured.length, covered: covered.length, measured, uncovered, ...classifyUncovered(uncovered, parts.explored?.lines.uncovered, errors) },
     branches: { total: branchTotal, covered: branchCovered },
     lineCoverage: measured.length === 0 ? 1 : covered.length / measured.length,
     branchCoverage: branchTotal === 0 ? 1 : branchCovered / branchTotal,
     // Only a run that ended by itself executed the snippet fully: not a timeout, a stop or a pending wait.
     fullyExecuted: status === 'completed' && uncovered.length === 0,
-    injections, errors, stdout, runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
+    injections, errors, stdout, ...scenarioOutputOf(report?.stdoutParts, instrumented.driveTargets), runs: parts.runs, llmCalls: parts.llmCalls, ...(book.degraded ? { degraded: book.degraded } : {}), elapsedMs: parts.elapsedMs,
     lang: parts.parsed.lang, repairs: [...parts.parsed.repairs],
     program,
     types: inferDeclarations(book.defs),
@@ -122,6 +125,17 @@ export function buildResult(parts: ResultParts): RunResult {
     ...modulesOf(parts),
     detail: detailOf(programParts, program, counters),
   };
+}
+
+/**
+ * The definitions in the order the completed program defines them (renderDefinitions: each after
+ * those it references; a cycle keeps the order its first member was reached in); the few it leaves
+ * out (a recording proxy has no source) after them, in the book's order.
+ */
+function inRenderedOrder(defs: readonly Definition[], rendered: RenderedDefinitions): Definition[] {
+  const position = new Map([...rendered.statements.keys()].map((id, i) => [id, i]));
+  const at = (d: Definition) => position.get(d.id) ?? position.size;
+  return [...defs].sort((a, b) => at(a) - at(b));
 }
 
 /** What the result carries beside its JSON: the counters, and the program's other forms, built when asked for. */
@@ -177,6 +191,17 @@ function environmentsOf(parts: ResultParts): Pick<RunResult, 'environments'> {
   return { environments: { loaded: selected.names.filter((n) => !failedNames.has(n)), failed } };
 }
 
+/** The parts of stdout snipexec's calls printed, with drive's targets by name. */
+function scenarioOutputOf(parts: readonly StdoutPart[] | undefined, targets: InstrumentedSnippet['driveTargets']): { scenarioOutput?: ScenarioOutput[] } {
+  if (!parts || parts.length === 0) return {};
+  return {
+    scenarioOutput: parts.map((p) => {
+      const target = p.k !== undefined ? targets[p.k]?.name : undefined;
+      return { start: p.at, by: p.by, ...(p.name !== undefined ? { name: p.name } : {}), ...(target !== undefined ? { target } : {}) };
+    }),
+  };
+}
+
 /** The calls drive made, for the result: each target with its arguments' definitions as source. */
 function drivesOf(targets: InstrumentedSnippet['driveTargets'], drives: readonly DriveRecord[], rendered: RenderedDefinitions, timedOut: boolean): { drives?: DrivenCall[] } {
   if (drives.length === 0) return {};
@@ -191,4 +216,9 @@ function drivesOf(targets: InstrumentedSnippet['driveTargets'], drives: readonly
     out.push({ target: target.name, line: target.line, args, outcome, ...(d.error ? { error: { type: d.error.type, message: d.error.message } } : {}) });
   }
   return { drives: out };
+}
+
+/** The type the snippet declares for an injected element, when it declares one with a category. */
+function declaredOf(declared: DeclaredType | undefined): Pick<Injection, 'declared'> {
+  return declared?.category === undefined ? {} : { declared: { type: declared.type ?? declared.category, category: declared.category } };
 }

@@ -12,7 +12,7 @@ import { SnippetSession, type RunDependencies, type ScenarioRun } from './snippe
 
 export type { RunDependencies } from './snippetSession.ts';
 
-/** The wall-clock budget of each run of an exploration scenario (README "Explore"); the first scenario has the snippet's `timeoutMs`. */
+/** The wall-clock budget of each run of an exploration scenario (docs/internals/how-it-works.md "Explore"); the first scenario has the snippet's `timeoutMs`. */
 export const SCENARIO_TIMEOUT_MS = 1000;
 
 /**

@@ -40,8 +40,8 @@ export function environmentBundleRequest(spec: EnvironmentSpec): GuestBundleRequ
 
 /**
  * The one place the engine asks which environments a run gets: the registry's environments the
- * snippet's names select, then the installed pure-JavaScript npm modules it loads (README
- * "Installed modules"), then, for a snippet that is a file of a project, the project's own files it
+ * snippet's names select, then the installed pure-JavaScript npm modules it loads
+ * (docs/internals/environments.md), then, for a snippet that is a file of a project, the project's own files it
  * imports (projectModules). A bundle that fails to build is a failure of this snippet only: the
  * snippet runs without it, and its result says so.
  */

@@ -14,7 +14,7 @@ export interface EnvironmentSpec {
   readonly modules: readonly string[];
   /** Environments loaded before it, which it builds on. */
   readonly needs: readonly string[];
-  /** What it models and what it does not, for the README and `--help`. */
+  /** What it models and what it does not, for docs/internals/environments.md and `--help`. */
   readonly summary: string;
   /** Build-time replacements for its bundle (esbuild `define`). */
   readonly define?: Readonly<Record<string, string>>;

@@ -63,6 +63,8 @@ export interface MarkOptions {
   readonly enter?: boolean;
   /** Register only these targets (the completed program: the ones drive called that its top level cannot reach). Default all. */
   readonly only?: ReadonlySet<number>;
+  /** Told each target and its function as it is found (the arguments' declared types are read off the function). */
+  readonly found?: (target: DriveTarget, fn: t.Function) => void;
 }
 
 interface Pending {
@@ -115,6 +117,7 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
     const reads = readsArguments(fn);
     targets.push({ ...target, params: fn.params.filter((p) => !t.isRestElement(p)).length + (reads ? EXTRA_ARGUMENTS : 0), line: fn.loc?.start.line ?? 0, ...(reads ? { readsArguments: true as const } : {}), ...(root !== undefined && blockScoped.has(root) ? { ownerBlockScoped: true } : {}), ...(isErrorFirst(fn) && !handlesError(fn, parent) ? { errorFirst: true as const } : {}) });
     indexOf.set(fn, k);
+    options.found?.(targets[k] as DriveTarget, fn);
     if (!enter) return k;
     // `(…) => expr` gets a block, `{ return expr; }`: the return has no location (it is neither
     // measured nor hooked), and expr stays where it was, so no measured line moves.

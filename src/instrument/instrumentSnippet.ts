@@ -10,6 +10,7 @@ import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
 import { locateHookCalls, positionTable } from './stackPositions.ts';
+import { applyDeclarations, collectDeclarations, mayDeclareTypes } from './declaredTypes.ts';
 import { markDriveTargets, type DriveTarget } from './driveTargets.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
 import { pathPreferences } from './pathPreference.ts';
@@ -95,7 +96,10 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const check = (phase: string) => options.deadline?.check(phase);
   // Read before the rewrites: what the snippet itself holds.
   const kept = options.keepLowered ? { directives: ast.program.directives.length > 0, rewrite: needsRewrite(ast) } : undefined;
-  if (options.lang === 'ts' || options.lang === 'tsx') stripTypes(ast);
+  const typed = options.lang === 'ts' || options.lang === 'tsx';
+  // Read before stripping: the annotations go with the types.
+  const declarations = mayDeclareTypes(source, typed) ? collectDeclarations(ast, source) : undefined;
+  if (typed) stripTypes(ast);
   check('stripping types');
   if (options.lang === 'jsx' || options.lang === 'tsx' || containsJsx(ast)) transformJsx(ast);
   check('transforming JSX');
@@ -105,7 +109,8 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const shownHook = hookNameFor(source);
   const hook = options.hookSalt === undefined ? shownHook : hookNameFor(source, options.hookSalt);
   const topLevelReturn = hasTopLevelReturn(ast);
-  const driveTargets = markDriveTargets(ast, hook);
+  const driven: { target: DriveTarget; fn: t.Function }[] = [];
+  const driveTargets = markDriveTargets(ast, hook, { found: (target, fn) => driven.push({ target, fn }) });
   let programPath: NodePath<t.Program> | undefined;
   traverse(ast, { Program(p) { programPath = p; p.stop(); } });
   programPath?.scope.crawl();
@@ -116,6 +121,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const usage: UsageTable = Object.create(null) as UsageTable;
   const usageTick = options.deadline ? tickerOf(options.deadline, 'usage analysis') : undefined;
   traverse(ast, USAGE_VISITOR, undefined, { keys, usage, ...(usageTick ? { tick: usageTick } : {}) });
+  applyDeclarations(ast, declarations, keys, usage, driven);
 
   const model = new CoverageModel();
   for (const line of options.droppedLines ?? []) model.newDroppedLine(line);

@@ -1,5 +1,6 @@
 import type { NodePath, Binding } from '@babel/traverse';
 import * as t from '@babel/types';
+import type { Category } from '../core/categories.ts';
 
 /** How a value is used, read off the syntax around every place it flows to. JSON-safe. */
 export interface Usage {
@@ -22,6 +23,18 @@ export interface Usage {
   arrayPattern?: { length: number; items: (string | null)[] };
   /** Destructured with an object pattern; maps each key to its value's usage key. */
   objectPattern?: Record<string, string>;
+  /** What the snippet declares of it: a type annotation or JSDoc type, and a driven argument's parameter name. */
+  declared?: DeclaredType;
+}
+
+/** A declared type, as the category a learnt value should have (`type` is the annotation as written). */
+export interface DeclaredType {
+  category?: Category;
+  type?: string;
+  /** A function type with a declared result: the definition returns a value of that type. */
+  returns?: boolean;
+  /** The parameter name of a driven argument (`greet#arg0` is `user`). */
+  name?: string;
 }
 
 export type UsageTable = Record<string, Usage>;

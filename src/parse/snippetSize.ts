@@ -5,7 +5,7 @@ import { UnreadableInput } from '../core/errors.ts';
  * The structural limits of a snippet, past which it is refused before instrumentation. Host work
  * grows with the syntax tree, not with bytes: `x;` is 3 bytes and costs the instrumenter about
  * 3 KB and 0.1 ms as a statement, an array element of 2 bytes about 0.6 KB. Within these limits
- * (and the byte limit) the host stays within its stated memory bound (README "Security").
+ * (and the byte limit) the host stays within its stated memory bound (docs/internals/security.md).
  */
 export const SNIPPET_LIMITS = {
   /** Statements (declarations included; blocks and empty ones not): each gets a counter, a hook call and a source position. */

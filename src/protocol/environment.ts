@@ -50,7 +50,7 @@ export interface EnvironmentHost {
    */
   valueOf(id: string, reason: string): unknown;
   /**
-   * The other outcome an exploration scenario asks of the value `id` (README "Explore"), if any:
+   * The other outcome an exploration scenario asks of the value `id` (docs/internals/how-it-works.md "Explore"), if any:
    * `error` for a missing file's content (fileElementId) leaves the file missing, so reading it fails as Node's would.
    */
   outcomeOf(id: string): ValueOutcome | undefined;

@@ -127,6 +127,19 @@ export interface DriveRecord {
   arity?: number;
 }
 
+/**
+ * Where in the captured stdout the output of snipexec's own calls begins (a UTF-16 offset, as the
+ * string's index): an environment's driver (`by: 'environment'`, `name` the environment), or drive
+ * (`by: 'drive'`, `k` the target whose call was running; absent for what its calls left queued).
+ * A part lasts until the next one; what comes before the first is the snippet's own.
+ */
+export interface StdoutPart {
+  readonly at: number;
+  readonly by: 'environment' | 'drive';
+  readonly name?: string;
+  readonly k?: number;
+}
+
 /** An error that ended the run (or a timer, driver or entry point of it). */
 export interface ReportedError {
   type: string;
@@ -165,6 +178,8 @@ export interface RuntimeReport {
   readonly branches: number[][];
   readonly stdout: string;
   readonly stdoutDropped: number;
+  /** The parts of stdout snipexec's own calls printed (drivers, drive), in order; absent when the snippet printed it all. */
+  readonly stdoutParts?: readonly StdoutPart[];
   readonly errors: ReportedError[];
   /** Errors the snippet caught itself: TypeErrors, RangeErrors and ReferenceErrors its own code raised on its own values. */
   readonly caught?: CaughtError[];
@@ -250,11 +265,18 @@ export interface BridgeReference {
   applySyncPromise(receiver: undefined, args: [json: string]): string;
 }
 
+/** What a `tick` did: ran a timer; found none and nothing waits; found none while the top level waits on background work. */
+export const TICK_IDLE = 0;
+export const TICK_RAN = 1;
+export const TICK_BACKGROUND = 2;
+export type TickOutcome = typeof TICK_IDLE | typeof TICK_RAN | typeof TICK_BACKGROUND;
+
 /**
  * The lifecycle object the runtime hands the host. The host calls, in this order: loadEnvironment
  * (setupEnvironment, when the startup snapshot holds its module) for each environment;
  * preludeFailures, adopt and enter with what the prelude, adopt and snippet
- * scripts evaluate to; tick until it returns false; afterSnippet (tick again when it returns true);
+ * scripts evaluate to; tick until it ran no timer (waiting a little while it answers TICK_BACKGROUND);
+ * afterSnippet (tick again when it returns true);
  * drive (tick again when it drove any); report.
  */
 export interface RuntimeLifecycle {
@@ -271,11 +293,16 @@ export interface RuntimeLifecycle {
   adopt(pairs: unknown): void;
   /** The `[id, error]` pairs of the prelude's definitions that threw. */
   preludeFailures(pairs: unknown): void;
-  /** Runs one due timer; whether there may be more to run. */
-  tick(): boolean;
+  /**
+   * Runs one due timer: TICK_RAN when one ran (there may be more); when none is left, whether the
+   * top level still waits on background work (TICK_BACKGROUND, see backgroundWork) or not
+   * (TICK_IDLE). Answering both in one call saves the host a hop into the isolate per run.
+   */
+  tick(): TickOutcome;
   /**
    * Whether the top level still waits with no timer left, on work V8 finishes off the isolate's
    * thread (an asynchronous WebAssembly compile, Atomics.waitAsync): the host waits for it a little.
+   * The host asks this only when its ticks stopped at their cap (tick answers it otherwise).
    */
   backgroundWork(): boolean;
   /** Runs the environments' drivers; whether any ran. */

@@ -1,5 +1,5 @@
 import { types } from 'node:util';
-import type { CallRecord, ReachedFunction, Snapshot } from './callTrace.ts';
+import { returnFields, type CallRecord, type ReachedFunction, type Snapshot } from './callTrace.ts';
 import { reachPaths } from './reachPaths.ts';
 import type { FunctionInfo } from './functionNames.ts';
 import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
@@ -291,8 +291,7 @@ export class CallRecorder {
   }
 
   private returned(value: unknown): Outcome {
-    const s = snapshotValue(value, this.ctx);
-    return { returnValue: s.serialization === 'instance' ? { class: s.class, value: s.value } : s.value, returnSerialization: s.serialization };
+    return returnFields(snapshotValue(value, this.ctx));
   }
 
   private thrown(error: unknown): Outcome {

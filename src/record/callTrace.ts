@@ -25,9 +25,19 @@ export const TRACE_FORMAT = 'snipexec-trace';
 export const TRACE_VERSION = 2;
 
 /** How a snapshot stands for a value: `json` is the value itself; the others say what JSON cannot. */
-export type Serialization = 'json' | 'undefined' | 'bigint' | 'date' | 'map' | 'set' | 'regexp' | 'function' | 'instance' | 'repr';
+export type Serialization = 'json' | 'undefined' | 'bigint' | 'date' | 'map' | 'set' | 'regexp' | 'function' | 'instance' | 'object' | 'array' | 'symbol' | 'cycle' | 'repr';
 
-export const SERIALIZATIONS: readonly Serialization[] = ['json', 'undefined', 'bigint', 'date', 'map', 'set', 'regexp', 'function', 'instance', 'repr'];
+export const SERIALIZATIONS: readonly Serialization[] = ['json', 'undefined', 'bigint', 'date', 'map', 'set', 'regexp', 'function', 'instance', 'object', 'array', 'symbol', 'cycle', 'repr'];
+
+/** How a symbol is made again: `Symbol.for(value)`, `Symbol[value]` (a well-known one), or `Symbol(value)` (unique: a test's is another symbol, compared by description). */
+export type SymbolRegistry = 'registered' | 'well-known' | 'unique';
+
+/** A symbol-keyed own data property of an object: its key (a `symbol` snapshot), its value, and whether it is enumerable. */
+export interface SymbolEntry {
+  readonly key: Snapshot;
+  readonly value: Snapshot;
+  readonly enumerable: boolean;
+}
 
 /**
  * A JSON-safe snapshot of one value, taken when it was seen:
@@ -39,8 +49,16 @@ export const SERIALIZATIONS: readonly Serialization[] = ['json', 'undefined', 'b
  * - `set`: `value` is its values, each a snapshot;
  * - `regexp`: `value` is `{ source, flags }`;
  * - `function`: `value` is its name;
- * - `instance`: an object of a class: `class` names it, `value` holds its own enumerable fields as snapshots;
- * - `repr`: not replayable (cyclic, too deep or too long, a symbol, a redacted secret, a host object):
+ * - `instance`: an object of a class: `class` names it, `value` holds its own enumerable fields as snapshots,
+ *   `symbols` its symbol-keyed own data properties (enumerable or not: `Symbol.for('yaml.node.type')` state);
+ * - `object`: a plain or null-prototype object that is not all JSON: `value` holds its own enumerable
+ *   fields as snapshots, `nullPrototype` is set for `Object.create(null)`, `symbols` as for `instance`;
+ * - `array`: an array that is not all JSON: `value` holds its elements as snapshots, `fields` its
+ *   own enumerable named properties, if any;
+ * - `symbol`: `symbol` says how it is made again (`SymbolRegistry`), `value` is its key or description;
+ * - `cycle`: the object that holds it, or one around that: `value` counts the levels up (1: the
+ *   object, map, set or array holding it), as in `a.self = a`;
+ * - `repr`: not replayable (too deep or too long, a symbol, a redacted secret, a host object):
  *   `value` is a short description, and `redacted` is set when a secret was removed.
  */
 export interface Snapshot {
@@ -48,8 +66,29 @@ export interface Snapshot {
   readonly value?: unknown;
   /** `instance`: the class's name; `this` snapshots also carry it. */
   readonly class?: string;
-  /** `repr` only: the value held a secret (README "record", redaction). */
+  /** `repr` only: the value held a secret (docs/guide/record.md, redaction). */
   readonly redacted?: true;
+  /** `object` only: made by `Object.create(null)`. */
+  readonly nullPrototype?: true;
+  /** `array` only: its named own enumerable properties (not indices), by name. */
+  readonly fields?: Readonly<Record<string, Snapshot>>;
+  /** `object` and `instance`: symbol-keyed own data properties. */
+  readonly symbols?: readonly SymbolEntry[];
+  /** `symbol` only. */
+  readonly symbol?: SymbolRegistry;
+}
+
+/**
+ * A call's result as the two fields CallRecord keeps: `returnValue` is the snapshot's `value`, or,
+ * for the serializations that carry more (`instance`, `object`, `symbol`, an `array` with `fields`), the snapshot without its
+ * `serialization` (readTrace's returnSnapshot reads either back).
+ */
+export function returnFields(s: Snapshot): { readonly returnValue?: unknown; readonly returnSerialization: Serialization } {
+  if (s.serialization === 'instance' || s.serialization === 'object' || s.serialization === 'symbol' || (s.serialization === 'array' && s.fields !== undefined)) {
+    const { serialization, ...rest } = s;
+    return { returnValue: rest, returnSerialization: serialization };
+  }
+  return { returnValue: s.value, returnSerialization: s.serialization };
 }
 
 /** `constructor`: a class's constructor run by `new` (qualname `Class.constructor`); its result is the object it built. */

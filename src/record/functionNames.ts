@@ -33,7 +33,7 @@ export function isInstrumentable(node: t.Function): boolean {
 const isMember = (node: t.Function): node is t.ClassMethod | t.ClassPrivateMethod => node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod';
 
 /**
- * Describes a function for the trace: its qualname, kind, line and parameters (README "record", qualnames).
+ * Describes a function for the trace: its qualname, kind, line and parameters (docs/guide/record.md, qualnames).
  * `rebindsArguments`: the function declares a binding named `arguments` of its own.
  */
 export function describeFunction(path: AstPath, module: string, rebindsArguments: boolean): FunctionInfo {

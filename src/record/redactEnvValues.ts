@@ -10,7 +10,7 @@ export const MIN_CONTAINED_SECRET = 3;
 const CACHE_LIMIT = 10_000;
 const CACHED_LENGTH = 256;
 
-/** The values of the environment variables with a secret-looking name (README "record", redaction), longest first. */
+/** The values of the environment variables with a secret-looking name (docs/guide/record.md, redaction), longest first. */
 export function secretEnvValues(env: NodeJS.ProcessEnv): string[] {
   const values = Object.entries(env)
     .filter(([name, value]) => isSecretName(name) && !NOT_SECRET_NAMES.has(name) && typeof value === 'string' && value !== '')

@@ -1,7 +1,8 @@
 import { types } from 'node:util';
-import type { Snapshot } from './callTrace.ts';
+import type { Snapshot, SymbolEntry } from './callTrace.ts';
+import { hasInternalSlots, isNative, symbolSnapshot } from './builtinValues.ts';
 
-/** How far a snapshot goes; beyond these a value is `repr` (README "record", huge values). */
+/** How far a snapshot goes; beyond these a value is `repr` (docs/guide/record.md, huge values). */
 export const SNAPSHOT_LIMITS = {
   /** Nesting of arrays, objects, maps, sets and instances. */
   maxDepth: 8,
@@ -45,6 +46,10 @@ class Unreplayable {
   }
 }
 
+/** Thrown inside a JSON walk: the value is not all JSON, but its members may each be snapshotted (`object`, `array`). */
+class NotJson {}
+const NOT_JSON = new NotJson();
+
 const repr = (value: string): Unreplayable => new Unreplayable({ serialization: 'repr', value });
 
 /** A data property's value, never running a getter; undefined for an accessor. */
@@ -67,6 +72,12 @@ export function constructorOf(value: object): unknown {
   if (types.isProxy(value)) return undefined;
   const proto = getPrototypeOf(value) as object | null;
   return proto ? dataValue(proto, 'constructor')?.value : undefined;
+}
+
+/** An object's own data properties as the snapshot reads them: enumerable string keys, and every symbol key (symbol-keyed state is often hidden: `defineProperty(this, kType, { value })`). */
+interface OwnFields {
+  readonly strings: (readonly [string, PropertyDescriptor])[];
+  readonly symbols: (readonly [symbol, PropertyDescriptor])[];
 }
 
 class Walk {
@@ -105,7 +116,7 @@ class Walk {
     switch (typeof value) {
       case 'undefined': return { serialization: 'undefined' };
       case 'bigint': return { serialization: 'bigint', value: this.string(String(value)) };
-      case 'symbol': this.string(value.description ?? ''); throw repr('symbol');
+      case 'symbol': return this.symbol(value);
       case 'function': {
         // A proxied function's traps are the program's code: its name is not read.
         if (types.isProxy(value)) throw repr('Proxy');
@@ -117,8 +128,18 @@ class Walk {
     return { serialization: 'json', value: this.json(value, depth) };
   }
 
+  /** `Symbol.for(key)`, a well-known symbol, or a unique one by its description (the key or description checked as any string). */
+  private symbol(value: symbol): Snapshot {
+    const s = symbolSnapshot(value);
+    if (typeof s.value === 'string') this.string(s.value);
+    return s;
+  }
+
   private object(value: object, depth: number): Snapshot {
     if (types.isProxy(value)) throw repr('Proxy');
+    // A reference back to an object being snapshotted: it is rebuilt as the same object (a parent link, `a.self = a`).
+    const at = this.ancestors.lastIndexOf(value);
+    if (at >= 0) return { serialization: 'cycle', value: this.ancestors.length - at };
     if (types.isDate(value)) {
       if (Number.isNaN(apply(DateGetTime, value, []))) throw repr('Invalid Date');
       return { serialization: 'date', value: apply(DateToISOString, value, []) as string };
@@ -129,9 +150,26 @@ class Walk {
     if (types.isMap(value) && MapSize) return this.enter(value, () => this.collection(value, MapSize, MapForEach, 'map', depth));
     if (types.isSet(value) && SetSize) return this.enter(value, () => this.collection(value, SetSize, SetForEach, 'set', depth));
     const proto = getPrototypeOf(value);
-    if (proto === ObjectPrototype || proto === ArrayPrototype) return { serialization: 'json', value: this.json(value, depth) };
-    if (!types.isNativeError(value) && this.ctx.isProgramClass(constructorOf(value))) return this.enter(value, () => this.instance(value, depth));
+    if (proto === ObjectPrototype || proto === null || (proto === ArrayPrototype && isArray(value))) {
+      const nodes = this.nodes;
+      try {
+        return { serialization: 'json', value: this.json(value, depth) };
+      } catch (e) {
+        if (!(e instanceof NotJson)) throw e;
+        this.nodes = nodes;
+      }
+      return this.enter(value, () => (isArray(value) ? this.elements(value, depth) : this.fields(value, proto === null, depth)));
+    }
+    if (this.isInstance(value)) return this.enter(value, () => this.instance(value, depth));
     throw repr(`[object ${className(value) ?? 'Object'}]`);
+  }
+
+  /** An object of a class or function constructor whose own fields are its state: the program's classes, and any constructor not built in. */
+  private isInstance(value: object): boolean {
+    if (hasInternalSlots(value)) return false;
+    const ctor = constructorOf(value);
+    if (typeof ctor !== 'function' || types.isProxy(ctor)) return false;
+    return this.ctx.isProgramClass(ctor) || (!isNative(ctor) && className(value) !== undefined);
   }
 
   private collection(value: object, size: () => unknown, forEach: (this: object, cb: (v: unknown, k: unknown) => void) => void, kind: 'map' | 'set', depth: number): Snapshot {
@@ -144,28 +182,86 @@ class Walk {
   }
 
   private instance(value: object, depth: number): Snapshot {
+    const own = this.ownFields(value);
     const fields: Record<string, Snapshot> = {};
-    for (const [key, d] of this.ownEnumerable(value)) {
+    for (const [key, d] of own.strings) {
       if (!('value' in d)) throw repr(`[object ${className(value) ?? 'Object'}] with an accessor`);
+      if (key === '__proto__') throw repr('object with an own __proto__');
       fields[this.string(key)] = this.snap(d.value, depth + 1);
     }
-    return { serialization: 'instance', class: className(value) ?? 'Object', value: fields };
+    const symbols = this.symbolEntries(own, depth);
+    return { serialization: 'instance', class: className(value) ?? 'Object', value: fields, ...(symbols.length > 0 ? { symbols } : {}) };
   }
 
-  /** Own enumerable string keys with their descriptors (read once); an enumerable symbol key makes the value unreplayable as JSON. */
-  private ownEnumerable(value: object): (readonly [string, PropertyDescriptor])[] {
-    const fields: (readonly [string, PropertyDescriptor])[] = [];
+  /** A plain or null-prototype object that is not all JSON, field by field. */
+  private fields(value: object, nullPrototype: boolean, depth: number): Snapshot {
+    const own = this.ownFields(value);
+    const fields: Record<string, Snapshot> = {};
+    for (const [key, d] of own.strings) {
+      if (!('value' in d)) throw repr('object with an accessor');
+      if (key === '__proto__') throw repr('object with an own __proto__');
+      fields[this.string(key)] = this.snap(d.value, depth + 1);
+    }
+    const symbols = this.symbolEntries(own, depth);
+    return { serialization: 'object', value: fields, ...(nullPrototype ? { nullPrototype: true } : {}), ...(symbols.length > 0 ? { symbols } : {}) };
+  }
+
+  /** An array that is not all JSON, element by element. */
+  private elements(value: unknown[], depth: number): Snapshot {
+    const length = dataValue(value, 'length')?.value as number;
+    if (length > SNAPSHOT_LIMITS.maxItems) throw repr(`Array of ${length} elements`);
+    const own = this.ownFields(value);
+    if (own.strings.length < length || own.symbols.length > 0) throw repr('sparse array or array with symbol keys');
+    const out: Snapshot[] = [];
+    for (let i = 0; i < length; i++) {
+      // Own keys list the indices first, in order: a dense array's first `length` keys are 0, 1, ….
+      const [key, d] = own.strings[i] as readonly [string, PropertyDescriptor];
+      if (key !== String(i)) throw repr('sparse array');
+      if (!('value' in d)) throw repr('array with an accessor');
+      out.push(this.snap(d.value, depth + 1));
+    }
+    // Named properties after the elements (marked's `tokens.links`).
+    const fields: Record<string, Snapshot> = {};
+    for (const [key, d] of own.strings.slice(length)) {
+      if (!('value' in d)) throw repr('array with an accessor');
+      if (key === '__proto__') throw repr('object with an own __proto__');
+      fields[this.string(key)] = this.snap(d.value, depth + 1);
+    }
+    // As array() does for a JSON array: bytes among the elements may spell a secret.
+    const bytes = out.map((e) => e.value).filter((b, i) => out[i]?.serialization === 'json' && Number.isInteger(b) && (b as number) >= 0 && (b as number) <= 255) as number[];
+    if (bytes.length >= 6 && this.ctx.isSecret(String.fromCharCode(...bytes))) throw new Unreplayable(REDACTED);
+    return own.strings.length > length ? { serialization: 'array', value: out, fields } : { serialization: 'array', value: out };
+  }
+
+  private symbolEntries(own: OwnFields, depth: number): SymbolEntry[] {
+    return own.symbols.map(([key, d]) => {
+      if (!('value' in d)) throw repr('object with a symbol-keyed accessor');
+      return { key: this.symbol(key), value: this.snap(d.value, depth + 1), enumerable: d.enumerable === true };
+    });
+  }
+
+  /** Own enumerable string keys and all symbol keys, with their descriptors (read once). */
+  private ownFields(value: object): OwnFields {
+    const strings: (readonly [string, PropertyDescriptor])[] = [];
+    const symbols: (readonly [symbol, PropertyDescriptor])[] = [];
     for (const key of ownKeys(value)) {
       const d = getOwnPropertyDescriptor(value, key);
-      if (!d?.enumerable) continue;
-      if (typeof key === 'symbol') throw repr('object with symbol keys');
-      fields.push([key, d]);
+      if (d === undefined) continue;
+      if (typeof key === 'symbol') symbols.push([key, d]);
+      else if (d.enumerable) strings.push([key, d]);
     }
-    if (fields.length > SNAPSHOT_LIMITS.maxItems) throw repr(`object with ${fields.length} keys`);
-    return fields;
+    if (strings.length + symbols.length > SNAPSHOT_LIMITS.maxItems) throw repr(`object with ${strings.length + symbols.length} keys`);
+    return { strings, symbols };
   }
 
-  /** A JSON value exactly as it is (deepStrictEqual to the original), or a throw saying why not. */
+  /** Own enumerable string keys with their descriptors (read once); a symbol key, enumerable or not, makes the value not all JSON. */
+  private ownEnumerable(value: object): (readonly [string, PropertyDescriptor])[] {
+    const { strings, symbols } = this.ownFields(value);
+    if (symbols.length > 0) throw NOT_JSON;
+    return strings;
+  }
+
+  /** A JSON value exactly as it is (deepStrictEqual to the original), or a throw saying why not: NOT_JSON when its members can be snapshotted one by one. */
   private json(value: unknown, depth: number): unknown {
     switch (typeof value) {
       case 'string': return this.string(value);
@@ -178,11 +274,12 @@ class Walk {
         if (value === null) return null;
         if (types.isProxy(value)) throw repr('Proxy');
         const proto = getPrototypeOf(value);
+        if (this.ancestors.includes(value)) throw NOT_JSON;
         if (isArray(value) && proto === ArrayPrototype) return this.enter(value, () => this.array(value, depth));
         if (proto === ObjectPrototype) return this.enter(value, () => this.plain(value, depth));
-        throw repr(`a ${className(value) ?? 'non-JSON'} inside a JSON value`);
+        throw NOT_JSON;
       }
-      default: throw repr(`${typeof value} inside a JSON value`);
+      default: throw NOT_JSON;
     }
   }
 
@@ -190,6 +287,8 @@ class Walk {
     const length = dataValue(value, 'length')?.value as number;
     if (length > SNAPSHOT_LIMITS.maxItems) throw repr(`Array of ${length} elements`);
     const fields = this.ownEnumerable(value);
+    // More keys than elements: named properties too, snapshotted one by one (`array`); fewer: holes.
+    if (fields.length > length) throw NOT_JSON;
     if (fields.length !== length) throw repr('sparse array or array with extra properties');
     const out: unknown[] = [];
     for (let i = 0; i < length; i++) {
@@ -209,7 +308,7 @@ class Walk {
     const out: Record<string, unknown> = {};
     for (const [key, d] of this.ownEnumerable(value)) {
       if (!('value' in d)) throw repr('object with an accessor');
-      if (d.value === undefined) throw repr('object with an undefined property');
+      if (d.value === undefined) throw NOT_JSON;
       if (key === '__proto__') throw repr('object with an own __proto__');
       this.count(depth + 1);
       out[this.string(key)] = this.json(d.value, depth + 1);
@@ -220,7 +319,7 @@ class Walk {
 
 /**
  * A JSON-safe snapshot of a value (callTrace.ts `Snapshot`), taken without running any of the
- * program's code (no getters, no proxies, no `toJSON`). A value that is cyclic, too deep or too
+ * program's code (no getters, no proxies, no `toJSON`). A value that is too deep or too
  * large, or not replayable is `repr`; a value holding a secret anywhere is the redacted `repr`.
  */
 export function snapshotValue(value: unknown, ctx: SnapshotContext): Snapshot {

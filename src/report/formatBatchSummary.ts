@@ -1,5 +1,6 @@
 import type { BatchRunSummary } from '../core/batchSummary.ts';
 import { describeLlmUsage } from './formatHuman.ts';
+import { NO_SHARE, percent } from './percent.ts';
 
 /**
  * The human batch summary: percentages and counts, one labelled line each.
@@ -10,14 +11,17 @@ import { describeLlmUsage } from './formatHuman.ts';
  * ```
  */
 export function formatBatchSummary(s: BatchRunSummary): string {
-  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const { parsed, lines, branches } = s.counted;
+  // A ratio of nothing (no line measured, no branch, no snippet parsed) is `–`, as in every report.
+  const of = (whole: number) => (x: number) => (whole === 0 ? NO_SHARE : percent(x));
+  const [linePct, branchPct, snippetPct] = [of(lines), of(branches), of(parsed)];
   const statuses = Object.entries(s.statusCounts).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([status, n]) => `${status} ${n}`).join(', ');
   const rows: [string, string][] = [
     ['snippets', `${s.snippets} (${s.mode})${s.interrupted ? ', interrupted: --resume does the rest' : ''}`],
-    ['line coverage', `${pct(s.lineCoverage)} (first execution), ${pct(s.exploredLineCoverage)} over kept scenarios`],
-    ['mean line cov.', pct(s.meanLineCoverage)],
-    ['branch coverage', `${pct(s.branchCoverage)} (first execution), ${pct(s.exploredBranchCoverage)} over kept scenarios`],
-    ['fully executed', pct(s.fullyExecutedRate)],
+    ['line coverage', `${linePct(s.lineCoverage)} (first execution), ${linePct(s.exploredLineCoverage)} over kept scenarios`],
+    ['mean line cov.', snippetPct(s.meanLineCoverage)],
+    ['branch coverage', `${branchPct(s.branchCoverage)} (first execution), ${branchPct(s.exploredBranchCoverage)} over kept scenarios`],
+    ['fully executed', snippetPct(s.fullyExecutedRate)],
     ['statuses', statuses || 'none'],
     ['degraded', String(s.degraded)],
     ['invalid lines', String(s.invalidLines)],

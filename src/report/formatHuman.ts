@@ -1,6 +1,13 @@
 import { painter } from './paint.ts';
 import { terminalLine as line1, terminalText as text } from './terminalText.ts';
+import { LINE_MARKS, legendStates, resultLineStates } from './lineMarks.ts';
+import { share } from './percent.ts';
+import { consoleEntries } from './consoleEntries.ts';
+import { sourceLines } from './sourceLines.ts';
+import type { LineState } from '../core/lineStates.ts';
 import type { RunResult } from '../core/runResult.ts';
+
+const MARK_COLOUR: Readonly<Record<LineState, 'green' | 'yellow' | 'red' | 'magenta'>> = { covered: 'green', explored: 'yellow', threw: 'magenta', uncovered: 'red' };
 
 /**
  * The human report: the snippet with each measured line marked, definitions, console, errors.
@@ -10,25 +17,20 @@ import type { RunResult } from '../core/runResult.ts';
 export function formatHuman(result: RunResult, code: string, color: boolean): string {
   const paint = painter(color);
   const out: string[] = [];
-  const measured = new Set(result.lines.measured);
-  const uncovered = new Set(result.lines.uncovered);
+  const states = resultLineStates(result);
   // JavaScript's own line terminators, as Babel and V8 number lines: a raw U+2028 in a string starts a line.
-  const lines = code.split(/\r\n|[\n\r\u2028\u2029]/);
-  if (lines[lines.length - 1] === '') lines.pop();
+  const lines = sourceLines(code);
   const width = String(lines.length).length;
   const degraded = result.degraded ? `, degraded: ${line1(result.degraded)}` : '';
-  // Lines only a kept exploration scenario covered: the first execution's figures do not count them.
-  const stillUncovered = new Set(result.explored?.lines.uncovered ?? result.lines.uncovered);
-  const byExploration = new Set([...uncovered].filter((n) => !stillUncovered.has(n)));
-  const legend = byExploration.size > 0 ? '; ✓ covered, + covered by an explored scenario only, ✗ not covered' : '; ✓ covered, ✗ not covered';
-  out.push(paint('bold', `snippet  (${result.status}${degraded}${legend})`));
+  const legend = legendStates(states).map((s) => `${LINE_MARKS[s].mark} ${LINE_MARKS[s].label}`).join(', ');
+  out.push(paint('bold', `snippet  (${result.status}${degraded}; ${legend})`));
   lines.forEach((source, i) => {
-    const n = i + 1;
-    const mark = !measured.has(n) ? ' ' : byExploration.has(n) ? paint('yellow', '+') : uncovered.has(n) ? paint('red', '✗') : paint('green', '✓');
-    out.push(`${mark} ${String(n).padStart(width)} | ${line1(source)}`);
+    const state = states.get(i + 1);
+    const mark = state === undefined ? ' ' : paint(MARK_COLOUR[state], LINE_MARKS[state].mark);
+    out.push(`${mark} ${String(i + 1).padStart(width)} | ${line1(source)}`);
   });
   out.push('');
-  out.push(`lines ${result.lines.covered}/${result.lines.total} (${pct(result.lineCoverage)})  branches ${result.branches.covered}/${result.branches.total} (${pct(result.branchCoverage)})  runs ${result.runs}  ${result.elapsedMs} ms  (the first execution)`);
+  out.push(`lines ${result.lines.covered}/${result.lines.total} (${share(result.lines.covered, result.lines.total)})  branches ${result.branches.covered}/${result.branches.total} (${share(result.branches.covered, result.branches.total)})  runs ${result.runs}  ${result.elapsedMs} ms  (the first execution)`);
   if (result.explored) out.push(...describeExplored(result.explored));
   const llm = describeLlmUsage(result.llmCalls);
   if (llm !== '') out.push(llm);
@@ -55,12 +57,24 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
       out.push(`  ${d.line}: ${line1(d.target)}(${line1(d.args.join(', '))})  ${paint('dim', '→')} ${outcome}`);
     }
   }
-  if (result.stdout !== '') out.push('', paint('bold', 'console'), ...result.stdout.replace(/\n$/, '').split('\n').map((l) => `  ${line1(l)}`));
+  if (result.stdout !== '') out.push('', paint('bold', 'console'), ...consoleListing(result, paint));
   if (result.errors.length > 0) {
     out.push('', paint('bold', 'errors'));
     for (const e of result.errors) out.push(`  ${e.line}:${e.column} ${line1(e.type)}: ${text(e.message)}  ${paint('dim', `[${e.attribution}${e.caught ? ', caught by the snippet' : ''}${e.drive ? `, in drive's call of ${line1(e.drive)}` : ''}]`)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * The console: the program's own output as printed, indented; what snipexec's scenario printed
+ * (drive's calls, an environment's driver) under a dim label, each line behind a bar.
+ */
+function consoleListing(result: RunResult, paint: ReturnType<typeof painter>): string[] {
+  return consoleEntries(result).flatMap((e) => {
+    const rows = e.text.replace(/\n$/, '').split('\n');
+    if (e.by === 'program') return rows.map((l) => `  ${line1(l)}`);
+    return [paint('dim', `  (${line1(e.label ?? '')})`), ...rows.map((l) => `  ${paint('dim', '│')} ${line1(l)}`)];
+  });
 }
 
 /**
@@ -70,7 +84,7 @@ export function formatHuman(result: RunResult, code: string, color: boolean): st
  */
 export function describeExplored(e: NonNullable<RunResult['explored']>): string[] {
   const stalled = e.stalled > 0 ? `, ${e.stalled} stalled (timed out or ran out of memory)` : '';
-  const out = [`explored  ${e.scenarios} scenario${e.scenarios === 1 ? '' : 's'} kept of ${e.tried} tried${stalled}: lines ${e.lines.covered}/${e.lines.total} (${pct(e.lineCoverage)}), branches ${e.branches.covered}/${e.branches.total} (${pct(e.branchCoverage)})`];
+  const out = [`explored  ${e.scenarios} scenario${e.scenarios === 1 ? '' : 's'} kept of ${e.tried} tried${stalled}: lines ${e.lines.covered}/${e.lines.total} (${share(e.lines.covered, e.lines.total)}), branches ${e.branches.covered}/${e.branches.total} (${share(e.branches.covered, e.branches.total)})`];
   for (const k of e.kept) {
     const f = k.flipped;
     const what = 'answer' in f ? `line ${f.line}: ${line1(f.text)} answered ${line1(JSON.stringify(f.answer) ?? 'undefined')}` : `${line1(f.text)} given its ${f.outcome} outcome${f.line > 0 ? ` (used at line ${f.line})` : ''}`;
@@ -86,8 +100,4 @@ export function describeLlmUsage(u: RunResult['llmCalls']): string {
   const errors = Object.entries(u.errors ?? {}).map(([status, n]) => `${status} ×${n}`).join(', ');
   return `llm: ${u.calls + u.cached} requests (${u.cached} from the cache), ${u.retries} retries, ${u.failed} failed` +
     `${errors ? `; errors ${errors}` : ''}; ${u.promptTokens.toLocaleString('en')} + ${u.completionTokens.toLocaleString('en')} tokens${u.capped ? '; a cap was reached' : ''}`;
-}
-
-function pct(x: number): string {
-  return `${(x * 100).toFixed(1)} %`;
 }

@@ -1,5 +1,5 @@
 /**
- * The HTML report (README "HTML report"): self-contained pages, inline CSS and script, nothing
+ * The HTML report (docs/guide/coverage-reports.md "HTML report"): self-contained pages, inline CSS and script, nothing
  * loaded. `renderRunHtml` draws one run (`run --html FILE`); `HtmlBatchWriter` writes a batch's
  * directory (`batch --html DIR`) from `renderRunHtml` and `renderBatchIndex`.
  */

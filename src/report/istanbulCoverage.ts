@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { InvalidOptions } from '../core/errors.ts';
 import type { RunResult } from '../core/runResult.ts';
 import type { BranchKind, CoverageDetail } from '../core/coverageDetail.ts';
+import { COVERAGE_REPORTERS, DEFAULT_REPORTERS, type CoverageReporter } from '../core/reportOptions.ts';
 
-export const COVERAGE_REPORTERS = ['text', 'text-summary', 'lcov', 'html', 'json', 'json-summary'] as const;
-export type CoverageReporter = (typeof COVERAGE_REPORTERS)[number];
+export { COVERAGE_REPORTERS, type CoverageReporter };
 
 /** Options of an istanbul coverage report. Every field has a description and a default; unknown keys are rejected. */
 export const coverageOptionsSchema = z
@@ -23,9 +23,9 @@ export const coverageOptionsSchema = z
     reporters: z
       .array(z.enum(COVERAGE_REPORTERS))
       .min(1)
-      .default(['json', 'lcov', 'text-summary'])
-      .describe('istanbul reporters: text, text-summary (written to DIR/text.txt, DIR/text-summary.txt and returned for printing), lcov (lcov.info and lcov-report/), html, json (coverage-final.json), json-summary (coverage-summary.json).'),
-    projectRoot: z.string().min(1).optional().describe('Directory the SF: paths of lcov.info are relative to; the working directory by default, as nyc and c8 write them.'),
+      .default([...DEFAULT_REPORTERS])
+      .describe('istanbul reporters: text, text-summary (written to DIR/text.txt, DIR/text-summary.txt and returned for printing), lcov (lcov.info and lcov-report/), lcovonly (lcov.info), html, json (coverage-final.json), json-summary (coverage-summary.json), cobertura (cobertura-coverage.xml), clover (clover.xml).'),
+    projectRoot: z.string().min(1).optional().describe('Directory the file paths of lcov.info and cobertura-coverage.xml are relative to; the working directory by default, as nyc and c8 write them.'),
   })
   .strict();
 
@@ -47,8 +47,16 @@ export interface CoverageTotals {
   readonly functions: CoverageFigure;
 }
 
+/** One file's totals: `path` as the reports name it. */
+export interface FileTotals {
+  readonly path: string;
+  readonly summary: CoverageTotals;
+}
+
 export interface CoverageReport {
   readonly summary: CoverageTotals;
+  /** Each file's totals, in the order the files were added. */
+  readonly perFile: readonly FileTotals[];
   /** What the text and text-summary reporters wrote, in the order asked, for the CLI to print. */
   readonly printed: string;
   /** Files in the report. */
@@ -73,6 +81,9 @@ export interface CoverageSnippet {
   readonly code: string;
   readonly result: RunResult;
 }
+
+/** The reporters that name files relative to a project root. */
+const RELATIVE_PATHS = new Set<CoverageReporter>(['lcov', 'lcovonly', 'cobertura']);
 
 /** The file names the text reporters write, read back for `printed`. */
 const PRINTED_FILE: Partial<Record<CoverageReporter, string>> = { text: 'text.txt', 'text-summary': 'text-summary.txt' };
@@ -179,11 +190,12 @@ export class CoverageCollector {
     const context = libReport.createContext({ dir, coverageMap: this.map });
     for (const name of reporters) {
       const file = PRINTED_FILE[name];
-      const lcov = name === 'lcov' ? { projectRoot: projectRoot ?? process.cwd() } : {};
+      const lcov = RELATIVE_PATHS.has(name) ? { projectRoot: projectRoot ?? process.cwd() } : {};
       reports.create(name, { ...(file ? { file } : {}), ...lcov }).execute(context);
     }
     const printed = reporters.map((name) => PRINTED_FILE[name]).filter((f) => f !== undefined).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
-    return { summary: totalsOf(this.map.getCoverageSummary()), printed, files: this.map.files().length, skipped: this.skipped };
+    const perFile = this.map.files().map((path) => ({ path, summary: totalsOf(this.map.fileCoverageFor(path).toSummary()) }));
+    return { summary: totalsOf(this.map.getCoverageSummary()), perFile, printed, files: perFile.length, skipped: this.skipped };
   }
 }
 

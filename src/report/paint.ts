@@ -1,7 +1,7 @@
 import { styleText } from 'node:util';
 
 /** The styles human output uses. */
-export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow';
+export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'magenta';
 
 /**
  * Styles text with Node's util.styleText when `color` is on. Whether it is on is decided once, by

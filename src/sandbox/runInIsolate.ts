@@ -1,7 +1,7 @@
 import ivm from 'isolated-vm';
 import pino, { type Logger } from 'pino';
 import { environmentFilename } from '../protocol/environment.ts';
-import type { LifecycleDispatch, LifecycleMethod } from '../protocol/runtime.ts';
+import { TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
@@ -155,16 +155,16 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     // adopt, the snippet as an arrow taking the hooks), so none of them reaches the runtime by a global.
     if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining(), (v) => call('preludeFailures', [v], remaining()));
     if (exec.preludeOnly) {
-      const raw = (await call('report', [], 2_000)) as string;
+      const raw = reportNow(lifecycle);
       if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
       const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
       verdict = reuseVerdict(report, timedOut);
       return finish({ status: 'completed', report });
     }
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
-    await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v], remaining()));
-    await runTimers(call, exec.maxTimerTicks, remaining);
-    await awaitBackgroundWork(call, exec.maxTimerTicks, remaining);
+    // The snippet's script only makes the arrow that enter calls: it is evaluated synchronously (no hop).
+    await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v], remaining()), 'sync');
+    await awaitBackgroundWork(call, exec.maxTimerTicks, remaining, await runTimers(call, exec.maxTimerTicks, remaining));
     // The environments' drivers (fire the listeners, call the handlers), then what they queued.
     // (Only environments add drivers: without one, there is nothing to ask.)
     if (exec.environments.length > 0 && (await call('afterSnippet', [], remaining())) === true) await runTimers(call, exec.maxTimerTicks, remaining);
@@ -176,7 +176,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
         await runTimers(call, exec.maxTimerTicks, remaining);
       }
     }
-    const raw = (await call('report', [], 2_000)) as string;
+    const raw = reportNow(lifecycle);
     // The code caches learn what this run compiled (ScriptCodeCache.refresh): the runtime's, and those of the environments it loaded at run time.
     refreshRuntimeCache(isolate, source, snapshot);
     for (const env of exec.environments) {
@@ -241,6 +241,15 @@ function statusOf(report: RuntimeReport): ExecutionResult {
 
 type LifecycleCall = (method: LifecycleMethod, args: unknown[], timeout: number) => Promise<unknown>;
 
+/**
+ * The runtime's report, by a synchronous call (no hop to the isolate's thread): `report` runs the
+ * runtime's own code only (toJson reads own data properties), so no bridge request, which a
+ * synchronous call could not answer, can come from it, and the earlier call left no microtask.
+ */
+function reportNow(lifecycle: ivm.Reference<Lifecycle>): unknown {
+  return lifecycle.applySync(undefined, ['report'] as never, { timeout: 2_000, result: { copy: true } });
+}
+
 /** Calls the lifecycle's methods through its dispatch function: one hop per call, the method's name first. */
 function lifecycleCaller(lifecycle: ivm.Reference<Lifecycle>): LifecycleCall {
   return async (method, args, timeout) => lifecycle.apply(undefined, [method, ...args] as never, { timeout, result: { copy: true } });
@@ -290,29 +299,36 @@ const BACKGROUND_WAIT_MS = 5_000;
  * timer left would end the run as pending, or let drive start, while V8 finishes the work on a
  * background thread: the host waits for it (each call into the isolate runs what it posted), then
  * runs the timers it queued. Only runs that used those APIs wait; no other run's timing changes.
+ * `last` is how the timers before it ended: the tick that found none answered whether the top
+ * level waits (TICK_BACKGROUND); only ticks stopped at their cap leave it to a backgroundWork call.
  */
-async function awaitBackgroundWork(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<void> {
+async function awaitBackgroundWork(call: LifecycleCall, maxTicks: number, remaining: () => number, last: TickOutcome): Promise<void> {
   const until = Date.now() + BACKGROUND_WAIT_MS;
-  while (Date.now() < until && remaining() > 1 && (await call('backgroundWork', [], remaining())) === true) {
+  const waits = async (outcome: TickOutcome) => outcome === TICK_BACKGROUND || (outcome === TICK_RAN && (await call('backgroundWork', [], remaining())) === true);
+  let outcome = last;
+  while (Date.now() < until && remaining() > 1 && (await waits(outcome))) {
     await new Promise((resolve) => setTimeout(resolve, 2));
-    await runTimers(call, maxTicks, remaining);
+    outcome = await runTimers(call, maxTicks, remaining);
   }
 }
 
-async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<void> {
+/** Runs due timers until none is left or maxTicks ran: the last tick's outcome (TICK_RAN when the cap stopped them). */
+async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<TickOutcome> {
+  let outcome: TickOutcome = TICK_RAN;
   for (let tick = 0; tick < maxTicks; tick++) {
-    const more = (await call('tick', [], remaining())) as boolean;
-    if (!more) break;
+    outcome = (await call('tick', [], remaining())) as TickOutcome;
+    if (outcome !== TICK_RAN) break;
   }
+  return outcome;
 }
 
-/** Runs a script and hands its completion value (a Reference into the isolate) to `take`. */
 /** A script of the run (prelude, snippet) that V8 could not compile: the host's fault, never an error the code raised. */
 class ScriptNotCompiled extends Error {
   readonly code = 'SCRIPT_NOT_COMPILED';
 }
 
-async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number, take: (value: unknown) => Promise<unknown>): Promise<void> {
+/** Runs a script and hands its completion value (a Reference into the isolate) to `take`. */
+async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number, take: (value: unknown) => Promise<unknown>, evaluation: 'hop' | 'sync' = 'hop'): Promise<void> {
   let script: ivm.Script;
   try {
     // Synchronous: compiling runs no code, and a hop to the isolate's thread costs more.
@@ -323,7 +339,9 @@ async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: strin
   }
   let value: ivm.Reference<unknown> | undefined;
   try {
-    value = (await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
+    // 'sync' only for a script whose evaluation runs no code (the snippet's arrow): a bridge request
+    // from a synchronous call would throw, and a hop costs more than such an evaluation.
+    value = (evaluation === 'sync' ? script.runSync(context, { timeout, reference: true }) : await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
     await take(value.derefInto());
   } finally {
     value?.release();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InvalidOptions, LlmBadResponse, LlmBudgetExhausted, LlmUnavailable } from '../core/errors.ts';
 import type { LlmEnvironment } from '../llm/llmSession.ts';
 import { proposeInputs } from './proposeInputs.ts';
-import type { CallRecord, CallTrace } from '../record/callTrace.ts';
+import { returnFields, type CallRecord, type CallTrace } from '../record/callTrace.ts';
 import { SecretScanner } from '../record/redactEnvValues.ts';
 import { snapshotValue } from '../record/snapshotValue.ts';
 import type { CallOutcome } from './aiReportCalls.ts';
@@ -132,13 +132,12 @@ export async function generateAiTests(trace: CallTrace, options: AiTestsOptions,
   return { files: written.files, skipped, summary, index: written.index, requests };
 }
 
-/** The proposed call with what the real function did, in the recorder's form (an instance result is `{ class, value }`). */
+/** The proposed call with what the real function did, in the recorder's form (callTrace.ts returnFields). */
 function withOutcome(call: CallRecord, outcome: CallOutcome): CallRecord {
   const { returnSerialization: _placeholder, ...rest } = call;
   if ('threw' in outcome) return { ...rest, threw: true, exception: outcome.threw };
-  const { serialization, value } = outcome.returned;
-  const returnValue = serialization === 'instance' ? { class: outcome.returned.class, value } : value;
-  return { ...rest, returnSerialization: serialization, ...(returnValue !== undefined ? { returnValue } : {}) };
+  const { returnSerialization, returnValue } = returnFields(outcome.returned);
+  return { ...rest, returnSerialization, ...(returnValue !== undefined ? { returnValue } : {}) };
 }
 
 /**

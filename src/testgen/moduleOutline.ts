@@ -55,7 +55,7 @@ export interface ModuleOutline {
   readonly paths: ReadonlyMap<string, PathFunction>;
 }
 
-function pluginsFor(fileName: string): ParserPlugin[] {
+export function pluginsFor(fileName: string): ParserPlugin[] {
   const common: ParserPlugin[] = ['decorators-legacy', 'classProperties', 'topLevelAwait', 'importAttributes'];
   if (/\.[cm]?tsx$/i.test(fileName)) return [...common, 'typescript', 'jsx'];
   if (/\.[cm]?ts$/i.test(fileName)) return [...common, 'typescript'];

@@ -2,7 +2,8 @@ import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../reco
 import type { FunctionShape, MemberShape } from './moduleOutline.ts';
 import type { ClassRef, ProgramIndex } from './programIndex.ts';
 import { returnSnapshot } from './readTrace.ts';
-import { toReplayValue, type ReplayValue } from './replayValue.ts';
+import { ModuleState, StateSetUp } from './moduleState.ts';
+import { instanceClassNames, toReplayValue, type ReplayValue } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
 /** What a test calls: a top-level function, a member of a top-level class, or such a class with `new`. */
@@ -69,9 +70,14 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   }
   for (const list of children.values()) list.sort((a, b) => a.callId - b.callId);
   const unstable = unstableCalls(trace.calls, children);
+  const constructors = instanceClassNames(trace.calls);
+  const state = new ModuleState(index.programDir);
+  const unset = new StateSetUp(trace.calls, state, (child, tested) => runsInline(child, tested, constructors));
   return trace.calls.map((call) => {
-    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable });
-    return isSkip(planned) ? { call, skip: planned } : { call, test: planned };
+    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors, state });
+    // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
+    const result = isSkip(planned) ? planned : (unset.check(call) ?? planned);
+    return isSkip(result) ? { call, skip: result } : (unset.tested(call), { call, test: result });
   });
 }
 
@@ -79,6 +85,9 @@ interface Planning {
   readonly index: ProgramIndex;
   readonly children: ReadonlyMap<number, readonly CallRecord[]>;
   readonly mockable: (key: string) => boolean;
+  /** Class names of the trace's objects: a plain function of such a name is a function constructor, run for real as a constructor is. */
+  readonly constructors: ReadonlySet<string>;
+  readonly state: ModuleState;
 }
 
 function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
@@ -88,6 +97,9 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const resolved = resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
+  // A top-level function using `this` called without `new` (`new` is recorded as a constructor call) ran as a method or
+  // on another constructor's object (`Base.call(this)`): a test would call it with another `this`.
+  if (target.kind === 'function' && planning.state.usesThis(call.module, call.line)) return skip('not-json-safe', `its receiver (this) was not recorded: ${call.qualname} uses this, so it ran as a method or on another object`);
   if (shape.generator && call.yields === undefined) return skip('generator', stopped);
   const iterate = shape.generator && call.yields !== undefined;
   const recorded = Object.keys(call.args);
@@ -217,15 +229,8 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  * `items.reduce((sum, item) => sum + lineTotal(item), 0)`; a function value from outside could
  * only come through an argument, which is never replayed).
  */
-function childMocks(call: CallRecord, { index, children, mockable }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
-  const own = callKey(call.module, call.qualname);
-  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
-  // A method the tested object calls on itself (`this.format()` in a constructor) runs for real: a mock would give its result, not what it does to the object.
-  const ownClass = call.kind === 'constructor' || call.this !== undefined ? call.qualname.split('.')[0] : undefined;
-  const inline = (child: CallRecord): boolean =>
-    child.kind === 'constructor' ||
-    (ownClass !== undefined && child.this !== undefined && child.module === call.module && child.qualname.startsWith(`${ownClass}.`)) ||
-    callKey(child.module, child.qualname) === own || (child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
+function childMocks(call: CallRecord, { index, children, mockable, constructors }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
+  const inline = (child: CallRecord): boolean => runsInline(child, call, constructors);
   // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
   const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
   const replayed: CallRecord[] = [];
@@ -260,6 +265,17 @@ function childMocks(call: CallRecord, { index, children, mockable }: Planning): 
     mocks.set(key, entry);
   }
   return { mocks: [...mocks].map(([key, entry]) => ({ key, ...entry })), ran: [...ran.values()] };
+}
+
+/** Whether `child`, a call below the tested call `tested`, runs for real in its test (a mock replays the others). */
+export function runsInline(child: CallRecord, tested: CallRecord, constructors: ReadonlySet<string>): boolean {
+  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed;
+  // so does a function constructor called without `new` on an object (`Base.call(this)`).
+  if (child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname))) return true;
+  // A method the tested object calls on itself (`this.format()` in a constructor) runs for real: a mock would give its result, not what it does to the object.
+  const ownClass = tested.kind === 'constructor' || tested.this !== undefined ? tested.qualname.split('.')[0] : undefined;
+  if (ownClass !== undefined && child.this !== undefined && child.module === tested.module && child.qualname.startsWith(`${ownClass}.`)) return true;
+  return callKey(child.module, child.qualname) === callKey(tested.module, tested.qualname) || (child.module === tested.module && (child.qualname.startsWith(`${tested.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
 }
 
 /**

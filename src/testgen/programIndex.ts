@@ -48,6 +48,11 @@ export class ProgramIndex {
     return this.#reached.get(callKey(module, qualname));
   }
 
+  /** The program's directory, absolute. */
+  get programDir(): string {
+    return this.#programDir;
+  }
+
   /** The module's outline, or why it has none (missing, unreadable, does not parse). */
   outline(module: string): ModuleOutline | SkipReason {
     let outline = this.#outlines.get(module);

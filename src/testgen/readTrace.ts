@@ -8,6 +8,9 @@ import { lineAt, scanJson } from './jsonPositions.ts';
 const serialization = z.enum(SERIALIZATIONS as readonly Serialization[] as [Serialization, ...Serialization[]]);
 const kind = z.enum(CALL_KINDS as readonly CallKind[] as [CallKind, ...CallKind[]]);
 
+const symbolSnapshot = z.object({ serialization: z.literal('symbol'), symbol: z.enum(['registered', 'well-known', 'unique']), value: z.string().optional() });
+const symbolEntry = z.object({ key: symbolSnapshot, value: z.lazy(() => snapshot), enumerable: z.boolean() });
+
 const snapshot: z.ZodType<Snapshot> = z.lazy(() =>
   z.discriminatedUnion('serialization', [
     z.object({ serialization: z.literal('json'), value: z.json(), class: z.string().optional() }).refine((s) => 'value' in s, { error: 'a json snapshot needs its value', path: ['value'] }),
@@ -19,7 +22,11 @@ const snapshot: z.ZodType<Snapshot> = z.lazy(() =>
     z.object({ serialization: z.literal('regexp'), value: z.object({ source: z.string(), flags: z.string().regex(/^[dgimsuvy]*$/, 'unknown regexp flag') }) }),
     z.object({ serialization: z.literal('function'), value: z.string().optional() }),
     // A returned instance in the older form (its fields as returnValue) names no class: the generator skips it.
-    z.object({ serialization: z.literal('instance'), value: z.record(z.string(), snapshot), class: z.string().min(1).optional() }),
+    z.object({ serialization: z.literal('instance'), value: z.record(z.string(), snapshot), class: z.string().min(1).optional(), symbols: z.array(symbolEntry).optional() }),
+    z.object({ serialization: z.literal('object'), value: z.record(z.string(), snapshot), nullPrototype: z.literal(true).optional(), symbols: z.array(symbolEntry).optional() }),
+    z.object({ serialization: z.literal('array'), value: z.array(snapshot), fields: z.record(z.string(), snapshot).optional() }),
+    symbolSnapshot,
+    z.object({ serialization: z.literal('cycle'), value: z.int().positive() }),
     z.object({ serialization: z.literal('repr'), value: z.string().optional(), class: z.string().optional(), redacted: z.literal(true).optional() }),
   ]),
 );
@@ -89,7 +96,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function returnSnapshot(call: CallRecord): Snapshot {
   const { returnSerialization: serialization = 'undefined', returnValue: value } = call;
-  if (serialization === 'instance' && isRecord(value) && typeof value.class === 'string' && isRecord(value.value)) return { serialization, class: value.class, value: value.value };
+  if (serialization === 'instance' && isRecord(value) && typeof value.class === 'string' && isRecord(value.value)) return { ...value, serialization } as Snapshot;
+  // returnFields' form: the snapshot without its serialization.
+  if ((serialization === 'object' || serialization === 'symbol' || serialization === 'array') && isRecord(value)) return { ...value, serialization } as Snapshot;
   if (serialization === 'repr' && typeof value === 'string' && value.startsWith('<redacted')) return { serialization, value, redacted: true };
   return value === undefined ? { serialization } : { serialization, value };
 }

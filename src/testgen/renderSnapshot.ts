@@ -1,5 +1,5 @@
 import * as t from '@babel/types';
-import type { ReplayValue } from './replayValue.ts';
+import { refersTo, type ReplayValue, type SymbolField, type SymbolValue } from './replayValue.ts';
 
 /** How rendered code names things defined elsewhere in the test file. */
 export interface RenderNames {
@@ -7,6 +7,8 @@ export interface RenderNames {
   reached(module: string, name: string): string;
   /** The file's helper that builds an object without its constructor: `instance(Class, { …fields })`. */
   readonly instanceHelper: string;
+  /** The file's helpers for a value that refers to itself: `linked(value)` replaces each `cycle(n)` in it by the object n levels above. */
+  readonly cycleHelpers: { readonly cycle: string; readonly linked: string };
 }
 
 /** A property name in an object literal or after a dot: bare when it is an identifier, else quoted. */
@@ -33,7 +35,15 @@ export function renderJson(value: unknown): string {
 
 /** The expression that builds the value again in a generated test. */
 export function renderValue(value: ReplayValue, names: RenderNames): string {
+  const built = renderParts(value, names);
+  // The object a `cycle(n)` below it points at is linked as soon as it is built; a cycle pointing higher is left for an outer one.
+  return refersTo(value) ? `${names.cycleHelpers.linked}(${built})` : built;
+}
+
+function renderParts(value: ReplayValue, names: RenderNames): string {
   switch (value.kind) {
+    case 'cycle':
+      return `${names.cycleHelpers.cycle}(${value.up})`;
     case 'json':
       return renderJson(value.value);
     case 'undefined':
@@ -50,7 +60,40 @@ export function renderValue(value: ReplayValue, names: RenderNames): string {
       return `new Set([${value.values.map((v) => renderValue(v, names)).join(', ')}])`;
     case 'instance': {
       const fields = value.fields.map(([key, field]) => `${propertyKey(key)}: ${renderValue(field, names)}`);
-      return `${names.instanceHelper}(${names.reached(value.class.module, value.class.name)}, ${fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`})`;
+      const object = `${names.instanceHelper}(${names.reached(value.class.module, value.class.name)}, ${fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`})`;
+      return withSymbols(object, value.symbols, names);
     }
+    case 'object': {
+      // `{ __proto__: null, … }`: a literal whose prototype is null (the key is not computed, so it sets the prototype).
+      const enumerable = value.symbols.filter((s) => s.enumerable);
+      const fields = [
+        ...(value.nullPrototype ? ['__proto__: null'] : []),
+        ...value.fields.map(([key, field]) => `${propertyKey(key)}: ${renderValue(field, names)}`),
+        ...enumerable.map((s) => `[${renderSymbol(s.key)}]: ${renderValue(s.value, names)}`),
+      ];
+      return withSymbols(fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`, value.symbols.filter((s) => !s.enumerable), names);
+    }
+    case 'array': {
+      const items = `[${value.items.map((item) => renderValue(item, names)).join(', ')}]`;
+      if (value.fields.length === 0) return items;
+      // Named properties of an array: assigned after its elements (no `__proto__` among them: the snapshot refuses it).
+      return `Object.assign(${items}, { ${value.fields.map(([key, field]) => `${propertyKey(key)}: ${renderValue(field, names)}`).join(', ')} })`;
+    }
+    case 'symbol':
+      return renderSymbol(value);
   }
+}
+
+/** `Symbol.for("k")`, `Symbol.iterator`, or a new `Symbol("description")`. */
+export function renderSymbol(value: SymbolValue): string {
+  if (value.registry === 'registered') return `Symbol.for(${JSON.stringify(value.name ?? '')})`;
+  if (value.registry === 'well-known' && value.name !== undefined && t.isValidIdentifier(value.name, false)) return `Symbol.${value.name}`;
+  return value.name === undefined ? 'Symbol()' : `Symbol(${JSON.stringify(value.name)})`;
+}
+
+/** The object `expression` builds, with these symbol-keyed properties defined on it (enumerable or not, as recorded). */
+function withSymbols(expression: string, symbols: readonly SymbolField[], names: RenderNames): string {
+  if (symbols.length === 0) return expression;
+  const descriptors = symbols.map((s) => `[${renderSymbol(s.key)}]: { value: ${renderValue(s.value, names)}, enumerable: ${s.enumerable}, writable: true, configurable: true }`);
+  return `Object.defineProperties(${expression}, { ${descriptors.join(', ')} })`;
 }

@@ -1,4 +1,5 @@
-import type { Snapshot } from '../record/callTrace.ts';
+import type { CallRecord, Snapshot, SymbolRegistry } from '../record/callTrace.ts';
+import { returnSnapshot } from './readTrace.ts';
 import type { ClassRef, ProgramIndex } from './programIndex.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
@@ -11,7 +12,26 @@ export type ReplayValue =
   | { readonly kind: 'map'; readonly entries: readonly (readonly [ReplayValue, ReplayValue])[] }
   | { readonly kind: 'set'; readonly values: readonly ReplayValue[] }
   | { readonly kind: 'regexp'; readonly source: string; readonly flags: string }
-  | { readonly kind: 'instance'; readonly class: ClassRef; readonly fields: readonly (readonly [string, ReplayValue])[] };
+  | { readonly kind: 'instance'; readonly class: ClassRef; readonly fields: readonly (readonly [string, ReplayValue])[]; readonly symbols: readonly SymbolField[] }
+  | { readonly kind: 'object'; readonly nullPrototype: boolean; readonly fields: readonly (readonly [string, ReplayValue])[]; readonly symbols: readonly SymbolField[] }
+  | { readonly kind: 'array'; readonly items: readonly ReplayValue[]; readonly fields: readonly (readonly [string, ReplayValue])[] }
+  /** The object `up` levels above (1: the one holding it), as recorded (callTrace.ts `cycle`). */
+  | { readonly kind: 'cycle'; readonly up: number }
+  | SymbolValue;
+
+/** A symbol as a test makes it: `Symbol.for(name)`, `Symbol[name]`, or a new `Symbol(name)` (unique: equal to the recorded one only by description). */
+export interface SymbolValue {
+  readonly kind: 'symbol';
+  readonly registry: SymbolRegistry;
+  readonly name: string | undefined;
+}
+
+/** A symbol-keyed own property of an object a test builds. */
+export interface SymbolField {
+  readonly key: SymbolValue;
+  readonly value: ReplayValue;
+  readonly enumerable: boolean;
+}
 
 export interface ReplayValueContext {
   readonly index: ProgramIndex;
@@ -59,6 +79,32 @@ export function toReplayValue(snapshot: Snapshot, where: string, context: Replay
     }
     case 'instance':
       return instanceValue(snapshot, where, context);
+    case 'object': {
+      const fields = fieldValues(snapshot, where, context);
+      if (isSkip(fields)) return fields;
+      const symbols = symbolFields(snapshot, where, context);
+      if (isSkip(symbols)) return symbols;
+      return { kind: 'object', nullPrototype: snapshot.nullPrototype === true, fields, symbols };
+    }
+    case 'array': {
+      const items: ReplayValue[] = [];
+      for (const [index, item] of (snapshot.value as Snapshot[]).entries()) {
+        const v = toReplayValue(item, `${where}[${index}]`, context);
+        if (isSkip(v)) return v;
+        items.push(v);
+      }
+      const fields = fieldValues({ ...snapshot, value: snapshot.fields ?? {} }, where, context);
+      if (isSkip(fields)) return fields;
+      return { kind: 'array', items, fields };
+    }
+    case 'cycle':
+      return { kind: 'cycle', up: Number(snapshot.value) };
+    case 'symbol': {
+      const symbol = symbolValue(snapshot);
+      // The program compares its own unique symbols by identity (emittery's listenerAdded): a test's new one is another.
+      if (symbol.registry === 'unique' && !context.isResult) return skip('not-json-safe', `${where} is the unique symbol Symbol(${symbol.name ?? ''}), which a test cannot make again`);
+      return symbol;
+    }
     case 'function':
       return skip('function-value', `${where} is a function${typeof snapshot.value === 'string' && snapshot.value !== '' ? ` (${snapshot.value})` : ''}`);
     case 'repr':
@@ -73,11 +119,91 @@ function instanceValue(snapshot: Snapshot, where: string, context: ReplayValueCo
   if (isSkip(ref)) return skip(ref.kind, `${where}: ${ref.detail}`);
   const unbuildable = context.index.unbuildable(ref);
   if (unbuildable !== undefined) return skip(unbuildable.kind, `${where}: ${unbuildable.detail}`);
+  const fields = fieldValues(snapshot, where, context);
+  if (isSkip(fields)) return fields;
+  const symbols = symbolFields(snapshot, where, context);
+  if (isSkip(symbols)) return symbols;
+  return { kind: 'instance', class: ref, fields, symbols };
+}
+
+function fieldValues(snapshot: Snapshot, where: string, context: ReplayValueContext): (readonly [string, ReplayValue])[] | SkipReason {
   const fields: (readonly [string, ReplayValue])[] = [];
   for (const [name, field] of Object.entries(snapshot.value as Record<string, Snapshot>)) {
     const value = toReplayValue(field, `${where}.${name}`, context);
     if (isSkip(value)) return value;
     fields.push([name, value]);
   }
-  return { kind: 'instance', class: ref, fields };
+  return fields;
+}
+
+function symbolValue(snapshot: Snapshot): SymbolValue {
+  return { kind: 'symbol', registry: snapshot.symbol ?? 'unique', name: typeof snapshot.value === 'string' ? snapshot.value : undefined };
+}
+
+/**
+ * The symbol-keyed state of an object. A test can make a registered or well-known key again, not
+ * a unique one: the program would not find state under the test's new `Symbol(name)`, so an
+ * argument or receiver holding one is skipped; a result's is compared by description.
+ */
+function symbolFields(snapshot: Snapshot, where: string, context: ReplayValueContext): SymbolField[] | SkipReason {
+  const fields: SymbolField[] = [];
+  for (const entry of snapshot.symbols ?? []) {
+    const key = symbolValue(entry.key);
+    const name = key.registry === 'registered' ? `Symbol.for(${JSON.stringify(key.name)})` : key.registry === 'well-known' ? `Symbol.${key.name ?? ''}` : `Symbol(${key.name ?? ''})`;
+    if (key.registry === 'unique' && !context.isResult) return skip('not-json-safe', `${where} holds state under the unique symbol ${name}, which a test cannot make again`);
+    const value = toReplayValue(entry.value, `${where}[${name}]`, context);
+    if (isSkip(value)) return value;
+    fields.push({ key, value, enumerable: entry.enumerable });
+  }
+  return fields;
+}
+
+/** The values a value is built of: entries, members, elements, fields, symbol keys and their values. */
+export function replayParts(value: ReplayValue): readonly ReplayValue[] {
+  switch (value.kind) {
+    case 'map': return value.entries.flat();
+    case 'set': return value.values;
+    case 'array': return [...value.items, ...value.fields.map(([, v]) => v)];
+    case 'object':
+    case 'instance': return [...value.fields.map(([, v]) => v), ...value.symbols.flatMap((s) => [s.key, s.value])];
+    default: return [];
+  }
+}
+
+/** Whether a value holds a reference to itself (to exactly it, from any depth below). */
+export function refersTo(value: ReplayValue): boolean {
+  const visit = (part: ReplayValue, depth: number): boolean => (part.kind === 'cycle' ? part.up === depth : replayParts(part).some((p) => visit(p, depth + 1)));
+  return replayParts(value).some((part) => visit(part, 1));
+}
+
+/** Whether a value holds a unique symbol (as a value or a key): a test compares it by description. */
+export function holdsUniqueSymbol(value: ReplayValue): boolean {
+  return (value.kind === 'symbol' && value.registry === 'unique') || replayParts(value).some(holdsUniqueSymbol);
+}
+
+/**
+ * The names of the classes the trace's values are objects of (`instance` snapshots, at any depth).
+ * A plain function of that name is a function constructor: a call of it comes from `new`, which a
+ * mock cannot stand in for (the object it fills is not its result), so a test runs it for real.
+ */
+export function instanceClassNames(calls: readonly CallRecord[]): Set<string> {
+  const names = new Set<string>();
+  const visit = (s: Snapshot | undefined): void => {
+    if (s === undefined) return;
+    if (s.serialization === 'instance' && s.class !== undefined) names.add(s.class);
+    if (s.serialization === 'instance' || s.serialization === 'object') {
+      for (const field of Object.values(s.value as Record<string, Snapshot>)) visit(field);
+      for (const entry of s.symbols ?? []) visit(entry.value);
+    } else if (s.serialization === 'array' || s.serialization === 'set') {
+      (s.value as Snapshot[]).forEach(visit);
+      Object.values(s.fields ?? {}).forEach(visit);
+    }
+    else if (s.serialization === 'map') (s.value as [Snapshot, Snapshot][]).forEach(([k, v]) => (visit(k), visit(v)));
+  };
+  for (const call of calls) {
+    Object.values(call.args).forEach(visit);
+    visit(call.this);
+    if (call.returnSerialization !== undefined) visit(returnSnapshot(call));
+  }
+  return names;
 }

@@ -1,5 +1,5 @@
 /**
- * Why gen-tests skips a recorded call: one kind per reason the README lists, each with the label
+ * Why gen-tests skips a recorded call: one kind per reason docs/guide/record.md lists, each with the label
  * the summary counts it under.
  */
 export const SKIP_KINDS = {
@@ -12,6 +12,7 @@ export const SKIP_KINDS = {
   generator: 'a generator',
   'unmockable-child': 'a child that cannot be mocked',
   'time-dependent': 'a result that depends on the time or hidden state',
+  'module-state': 'a function reading module state earlier calls set',
   'changed-signature': 'a changed signature',
   'missing-source': 'a module that is missing or does not parse',
   'replay-differs': 'a replay that differs from the recording',

@@ -2,12 +2,16 @@ import type { Usage } from '../instrument/usage.ts';
 import { platformValue, reveals } from './apiTypes/platformTypes.ts';
 import type { TypeClassifier, ValueRequest } from './types.ts';
 import type { Category } from '../core/categories.ts';
+import { byName } from './nameRules.ts';
+
+export { byName } from './nameRules.ts';
 
 /** Ranked categories for an element, from how the syntax uses it and from its name. */
 export function rankCategories(usage: Usage, name: string): Category[] {
   const out: Category[] = [];
   const add = (c: Category) => { if (!out.includes(c)) out.push(c); };
   const used = [...(usage.methods ?? []), ...(usage.members ?? [])];
+  if (usage.declared?.category) add(usage.declared.category);
   if (usage.constructed) add('class');
   if (usage.called !== undefined) add('function');
   if (usage.awaited || reveals('promise', usage.methods, [])) add('promise');
@@ -38,22 +42,6 @@ export function rankCategories(usage: Usage, name: string): Category[] {
   return out;
 }
 
-/** What naming conventions suggest when the syntax says little. */
-export function byName(name: string): Category[] {
-  const n = name.replace(/^.*[.\]]/, '');
-  if (/^(is|has|should|can|did|was|enable|disable|allow)[A-Z_]/.test(n) || /^(enabled|disabled|visible|done|ok|debug|verbose|force)$/i.test(n)) return ['boolean'];
-  if (/^(n|i|j|k|count|index|idx|length|size|total|num|port|timeout|delay|limit|offset|max|min|width|height|age|year|x|y)$/i.test(n) || /(Count|Index|Length|Size|Total|Num|Id|Port|Ms|Timeout)$/.test(n)) return ['number'];
-  if (/^(el|elem|element|node|btn|button|input|form|container|canvas|div|span|target)$/i.test(n) || /(El|Element|Node|Button|Input)$/.test(n)) return ['element'];
-  if (/^(cb|callback|fn|func|handler|next|done|resolve|reject|listener)$/i.test(n)) return ['function'];
-  if (/^(err|error|ex|exception)$/i.test(n)) return ['Error']; // not `e`: a lone `e` is as often an event
-  if (/^(re|regex|regexp|pattern)$/i.test(n)) return ['RegExp'];
-  if (/^(date|now|timestamp|when)$/i.test(n)) return ['Date'];
-  if (/^(promise|p)$/i.test(n)) return ['promise'];
-  if (/^(name|str|text|msg|message|url|uri|href|path|file|filename|dir|title|label|key|token|email|password|username|host|html|body|query|word|line|content|data)$/i.test(n) || /(Name|Path|Url|Str|Text|Message|Key|Dir|File)$/.test(n)) return ['string'];
-  if (/^(items|list|arr|array|rows|results|values|keys|entries|elements|args|users|files|lines|words|nodes|records)$/i.test(n) || /(List|Array|Items|s)$/.test(n) && !/ss$/.test(n) && n.length > 3) return ['array'];
-  if (/^[A-Z][a-z]/.test(n)) return ['class'];
-  return [];
-}
 
 /** The heuristic classifier: syntax and names only, no model. */
 export const heuristicClassifier: TypeClassifier = {

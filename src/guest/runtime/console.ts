@@ -4,10 +4,10 @@
  * its own primordials; src/sandbox/runtimeBundle.ts), with no colours. error, warn, trace and assert
  * (Node's stderr) go to the same captured output, in order; the capture is capped at maxConsoleBytes.
  */
-import { NODE_UTIL_GLOBAL } from '../../protocol/runtime.ts';
+import { NODE_UTIL_GLOBAL, type StdoutPart } from '../../protocol/runtime.ts';
 import { createConsoleTable, type Inspect } from './consoleTable.ts';
 import { native } from './native.ts';
-import { joinWith, push, put, rec, splitOn, str } from './ownData.ts';
+import { joinWith, list, push, put, rec, splitOn, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, G, INSPECT_CUSTOM, ObjectCreate, ownKeys, strSlice } from './primordials.ts';
 import { isProbe, leafName, probeId } from './probes.ts';
@@ -23,6 +23,25 @@ let consoleTable: (data: unknown, properties?: unknown) => string | undefined;
 
 /** What the snippet printed, up to maxConsoleBytes, and how much more it printed. */
 export const output = rec({ stdout: '', dropped: 0 });
+/** Where the output of snipexec's own calls begins (StdoutPart): what the host labels as its scenario, not the program's. */
+export const outputParts = list<StdoutPart>();
+/** Who is calling now: '' for the snippet's own code (its top level, its timers), else the driver or drive. */
+const caller = rec({ by: '' as '' | StdoutPart['by'], name: '', k: -1 });
+
+/** From now on, what prints is printed by snipexec's call: an environment's driver (its name), drive's call of target k, or what drive's calls left queued (k -1). */
+export function outputBy(by: StdoutPart['by'], name = '', k = -1): void {
+  caller.by = by;
+  caller.name = name;
+  caller.k = k;
+}
+
+/** A part starts where the caller changed since the last one. */
+function markPart(): void {
+  if (caller.by === '') return;
+  const last = outputParts.length > 0 ? outputParts[outputParts.length - 1] : undefined;
+  if (last !== undefined && last.by === caller.by && (last.name ?? '') === caller.name && (last.k ?? -1) === caller.k) return;
+  push(outputParts, rec({ at: output.stdout.length, by: caller.by, ...(caller.name !== '' ? { name: caller.name } : {}), ...(caller.k >= 0 ? { k: caller.k } : {}) }));
+}
 let groupIndent = '';
 const counts: Record<string, number> = ObjectCreate(null);
 
@@ -58,6 +77,7 @@ function write(text: string): void {
     output.dropped += line.length;
     return;
   }
+  markPart();
   if (line.length > room) {
     output.stdout += apply(strSlice, line, [0, room]);
     output.dropped += line.length - room;

@@ -11,6 +11,7 @@
 import { constructorArgumentElementId, receiverFieldElementId } from '../../protocol/elementIds.ts';
 import type { DriveRecord, GuestDriveTarget } from '../../protocol/runtime.ts';
 import { entered, functions, ownerIsValue, owners } from './driveTargets.ts';
+import { outputBy } from './console.ts';
 import { recordError } from './errorAttribution.ts';
 import { inject, NONE } from './injection.ts';
 import { isPromise, settle } from './native.ts';
@@ -236,10 +237,12 @@ function driveOne(k: number, target: GuestDriveTarget): void {
   try {
     const r: Dyn = macrotask(() => {
       current = record;
+      outputBy('drive', '', k);
       try {
         return call(k, target, record);
       } finally {
         current = undefined;
+        outputBy('drive');
       }
     });
     if (isPromise(r)) settle(r, () => { record.outcome = 'returned'; }, threw);

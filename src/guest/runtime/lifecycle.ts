@@ -3,9 +3,9 @@
  * environments, the prelude's values, the snippet, timers, drivers, the functions nothing called,
  * and the report. The host gets it as a Reference; no global names it.
  */
-import { ENVIRONMENT_MODULES_GLOBAL, type GuestReport, type RuntimeLifecycle } from '../../protocol/runtime.ts';
+import { ENVIRONMENT_MODULES_GLOBAL, TICK_BACKGROUND, TICK_IDLE, TICK_RAN, type GuestReport, type RuntimeLifecycle, type TickOutcome } from '../../protocol/runtime.ts';
 import { takeNextTimer, timers } from './clock.ts';
-import { output } from './console.ts';
+import { output, outputBy, outputParts } from './console.ts';
 import { register } from './elements.ts';
 import { drivePass, drives } from './drive.ts';
 import { drivers, environmentHost, moduleFailures } from './environmentHost.ts';
@@ -22,6 +22,14 @@ import { EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
 import { adoptModule, adoptReceiver, answers, callees, iterables } from './valueHooks.ts';
+
+/** Whether the top level still waits with no timer left, on work V8 finishes off the isolate's thread (RuntimeLifecycle.backgroundWork). */
+function awaitsBackgroundWork(): boolean {
+  if (run.stopped || run.done || timers.length > 0) return false;
+  const used = taints();
+  for (let i = 0; i < used.length; i++) if (used[i] === 'WebAssembly' || used[i] === 'Atomics.waitAsync') return true;
+  return false;
+}
 
 function hasAny(record: Record<string, unknown>): boolean {
   for (const _ in record) return true;
@@ -83,6 +91,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     let ran = false;
     for (let i = 0; i < drivers.length && !run.stopped; i++) {
       ran = true;
+      outputBy('environment', drivers[i].name);
       try {
         const r: Dyn = macrotask(() => apply(drivers[i].drive, undefined, []));
         if (isPromise(r)) settle(r, undefined, (e) => uncaught(e));
@@ -121,33 +130,33 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       if (preludeFailures.length < 100) push(preludeFailures, rec({ id: str(id), message: cut(str(e && e.message !== undefined ? e.message : e), 500) }));
     }
   },
-  tick(): boolean {
-    if (run.stopped) return false;
+  tick(): TickOutcome {
+    if (run.stopped) return TICK_IDLE;
     const timer = takeNextTimer();
-    if (timer === undefined) return false;
+    // No timer left: this call ran nothing, so the state is what a separate backgroundWork call would read.
+    if (timer === undefined) return awaitsBackgroundWork() ? TICK_BACKGROUND : TICK_IDLE;
     try {
       macrotask(() => apply(timer.fn, G, timer.args));
     } catch (e) {
+      // The run stopped (uncaught sets run.stopped): nothing waits on background work either.
       uncaught(e);
-      return false;
+      return TICK_IDLE;
     }
     // A timer ran: the host asks again, after the microtasks it queued, which may add timers.
-    return true;
+    return TICK_RAN;
   },
-  backgroundWork(): boolean {
-    if (run.stopped || run.done || timers.length > 0) return false;
-    const used = taints();
-    for (let i = 0; i < used.length; i++) if (used[i] === 'WebAssembly' || used[i] === 'Atomics.waitAsync') return true;
-    return false;
-  },
+  backgroundWork: awaitsBackgroundWork,
   drive(): number {
-    return run.stopped ? 0 : drivePass();
+    if (run.stopped) return 0;
+    outputBy('drive');
+    return drivePass();
   },
   report(): string {
     const report: GuestReport = rec({
       halted: run.halted,
       stdout: output.stdout,
       stdoutDropped: output.dropped,
+      ...(outputParts.length > 0 ? { stdoutParts: outputParts } : {}),
       errors: run.errors,
       caught,
       done: run.done,

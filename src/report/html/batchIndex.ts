@@ -1,6 +1,6 @@
 import type { RunResult, RunStatus } from '../../core/runResult.ts';
 import { coverageHistogram } from './coveragePlot.ts';
-import { percent } from './percent.ts';
+import { NO_SHARE, percent, share } from '../percent.ts';
 import { html, type Html } from './escapeHtml.ts';
 import { INDEX_SCRIPT } from './indexScript.ts';
 import { htmlPage } from './page.ts';
@@ -15,6 +15,8 @@ export interface BatchIndexRow {
   readonly lineCoverage: number;
   readonly branchCoverage: number;
   readonly lines: { readonly covered: number; readonly total: number };
+  /** Its branch outcomes (absent in rows an older index.jsonl kept). */
+  readonly branches?: { readonly covered: number; readonly total: number };
   readonly fullyExecuted: boolean;
   readonly injections: number;
   readonly errors: number;
@@ -31,7 +33,7 @@ export interface BatchIndexOptions {
 export function indexRowOf(id: string, mode: string, result: RunResult, href?: string): BatchIndexRow {
   return {
     id, mode, status: result.status, lineCoverage: result.lineCoverage, branchCoverage: result.branchCoverage,
-    lines: { covered: result.lines.covered, total: result.lines.total }, fullyExecuted: result.fullyExecuted,
+    lines: { covered: result.lines.covered, total: result.lines.total }, branches: { covered: result.branches.covered, total: result.branches.total }, fullyExecuted: result.fullyExecuted,
     injections: result.injections.length, errors: result.errors.length, ...(href !== undefined ? { href } : {}),
   };
 }
@@ -85,7 +87,7 @@ function modePlot(mode: string, rows: readonly BatchIndexRow[]): Html {
   const full = rows.filter((r) => r.fullyExecuted).length;
   return html`<figure class="plot" data-mode="${mode}">
 <h3>${mode}</h3>
-<p class="meta">lines ${covered}/${total} (${percent(total === 0 ? 1 : covered / total)}), mean ${percent(mean)}, fully executed ${full}/${rows.length}${rows.length > parsed.length ? `; left out: ${rows.length - parsed.length} that did not parse` : ''}</p>
+<p class="meta">lines ${covered}/${total} (${share(covered, total)}), mean ${parsed.length === 0 ? NO_SHARE : percent(mean)}, fully executed ${full}/${rows.length}${rows.length > parsed.length ? `; left out: ${rows.length - parsed.length} that did not parse` : ''}</p>
 ${coverageHistogram(parsed.map((r) => r.lineCoverage), `line coverage of the ${parsed.length} snippets run in mode ${mode}`)}
 </figure>`;
 }
@@ -94,7 +96,12 @@ function tableRow(r: BatchIndexRow): Html {
   const measured = r.status !== 'syntax-error';
   return html`<tr data-id="${r.id}" data-mode="${r.mode}" data-status="${r.status}" data-line="${measured ? r.lineCoverage : ''}" data-branch="${measured ? r.branchCoverage : ''}" data-injections="${r.injections}" data-errors="${r.errors}">
 <td>${r.href !== undefined ? html`<a href="${r.href}">${r.id}</a>` : r.id}</td><td>${r.mode}</td><td><span class="status ${r.status}">${r.status}</span></td>
-<td class="num">${measured ? `${percent(r.lineCoverage)} (${r.lines.covered}/${r.lines.total})` : '—'}</td><td class="num">${measured ? percent(r.branchCoverage) : '—'}</td>
+<td class="num">${measured ? `${share(r.lines.covered, r.lines.total)} (${r.lines.covered}/${r.lines.total})` : '—'}</td><td class="num">${measured ? branchShare(r) : '—'}</td>
 <td class="num">${r.injections}</td><td class="num">${r.errors}</td></tr>
 `;
+}
+
+/** A row's branch coverage: `–` when it has no branch. */
+function branchShare(r: BatchIndexRow): string {
+  return r.branches ? share(r.branches.covered, r.branches.total) : percent(r.branchCoverage);
 }

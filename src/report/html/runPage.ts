@@ -1,7 +1,10 @@
 import type { Injection, ReportedError, RunResult } from '../../core/runResult.ts';
 import { describeLlmUsage } from '../formatHuman.ts';
 import { sourceLines } from '../sourceLines.ts';
-import { percent } from './percent.ts';
+import { share } from '../percent.ts';
+import { consoleEntries } from '../consoleEntries.ts';
+import { LINE_MARKS, legendStates, resultLineStates } from '../lineMarks.ts';
+import type { LineState } from '../../core/lineStates.ts';
 import { html, raw, type Html } from './escapeHtml.ts';
 import { htmlPage } from './page.ts';
 import { RUN_SCRIPT } from './runScript.ts';
@@ -25,7 +28,7 @@ export function renderRunHtml(result: RunResult, code: string, options: RunHtmlO
   const lines = sourceLines(code);
   const injections = byLine(result.injections.filter((i) => i.line !== undefined), (i) => i.line ?? 0);
   const errors = byLine(result.errors.filter((e) => e.line > 0), (e) => e.line);
-  const marks = { measured: new Set(result.lines.measured), uncovered: new Set(result.lines.uncovered) };
+  const states = resultLineStates(result);
   const body = html`
 <header>
 ${options.back ? html`<a class="back" href="${options.back.href}">${options.back.label}</a>` : ''}
@@ -33,9 +36,10 @@ ${options.back ? html`<a class="back" href="${options.back.href}">${options.back
 ${facts(result)}
 </header>
 <main>
+${legend(states)}
 <div class="layout">
 <section class="source" aria-label="snippet">
-${lines.map((text, i) => sourceLine(marks, i + 1, text, injections.get(i + 1) ?? [], errors.get(i + 1) ?? []))}
+${lines.map((text, i) => sourceLine(states.get(i + 1), i + 1, text, injections.get(i + 1) ?? [], errors.get(i + 1) ?? []))}
 </section>
 <aside class="panel" id="panel" aria-live="polite">
 <p class="hint" id="panel-hint">Hover over or click a marked line to see the values injected there and the errors it raised.</p>
@@ -44,7 +48,7 @@ ${[...new Set([...injections.keys(), ...errors.keys()])].sort((a, b) => a - b).m
 </div>
 ${errorSection(result.errors)}
 <h2 id="console">Console</h2>
-${result.stdout === '' ? html`<p class="empty">The snippet printed nothing.</p>` : html`<pre class="console">${result.stdout}</pre>`}
+${result.stdout === '' ? html`<p class="empty">The snippet printed nothing.</p>` : consoleListing(result)}
 ${driveSection(result)}
 ${definitionSection(result)}
 </main>`;
@@ -54,14 +58,14 @@ ${definitionSection(result)}
 function facts(r: RunResult): Html {
   const items: Html[] = [
     html`<li><span class="status ${r.status}">${r.status}</span></li>`,
-    html`<li>lines <b>${r.lines.covered}/${r.lines.total}</b> (${percent(r.lineCoverage)})</li>`,
-    html`<li>branches <b>${r.branches.covered}/${r.branches.total}</b> (${percent(r.branchCoverage)})</li>`,
+    html`<li>lines <b>${r.lines.covered}/${r.lines.total}</b> (${share(r.lines.covered, r.lines.total)})</li>`,
+    html`<li>branches <b>${r.branches.covered}/${r.branches.total}</b> (${share(r.branches.covered, r.branches.total)})</li>`,
     html`<li>runs <b>${r.runs}</b></li>`,
     html`<li>${r.elapsedMs} ms</li>`,
   ];
   if (r.lang) items.push(html`<li>${r.lang}</li>`);
   if (r.degraded) items.push(html`<li class="error-text">degraded: ${r.degraded}</li>`);
-  if (r.explored && r.explored.scenarios > 1) items.push(html`<li>explored: ${r.explored.scenarios} scenarios, lines ${percent(r.explored.lineCoverage)}</li>`);
+  if (r.explored && r.explored.scenarios > 1) items.push(html`<li>explored: ${r.explored.scenarios} scenarios, lines ${r.explored.lines.covered}/${r.explored.lines.total} (${share(r.explored.lines.covered, r.explored.lines.total)})</li>`);
   if (r.repairs && r.repairs.length > 0) items.push(html`<li>repaired: ${r.repairs.join(', ')}</li>`);
   if (r.environments && r.environments.loaded.length > 0) items.push(html`<li>environments: ${r.environments.loaded.join(', ')}</li>`);
   for (const f of r.environments?.failed ?? []) items.push(html`<li class="error-text">environment ${f.name} could not be loaded: ${f.message}</li>`);
@@ -71,18 +75,18 @@ function facts(r: RunResult): Html {
   return html`<ul class="facts">${items}</ul>`;
 }
 
-interface LineMarks {
-  readonly measured: ReadonlySet<number>;
-  readonly uncovered: ReadonlySet<number>;
+/** The marks' legend above the source: the states its lines are in. */
+function legend(states: ReadonlyMap<number, LineState>): Html {
+  return html`<p class="legend meta">${legendStates(states).map((s) => html`<span class="key ${s}"><span class="mark">${LINE_MARKS[s].mark}</span> ${LINE_MARKS[s].label}</span> `)}</p>`;
 }
 
-function sourceLine(marks: LineMarks, n: number, text: string, injections: readonly Injection[], errors: readonly ReportedError[]): Html {
-  const state = !marks.measured.has(n) ? 'unmeasured' : marks.uncovered.has(n) ? 'uncovered' : 'covered';
-  const mark = state === 'covered' ? '✓' : state === 'uncovered' ? '✗' : '';
+/** A line of the snippet, its class its state (core/lineStates.ts), `unmeasured` when no statement decides it. */
+function sourceLine(state: LineState | undefined, n: number, text: string, injections: readonly Injection[], errors: readonly ReportedError[]): Html {
+  const mark = state === undefined ? '' : LINE_MARKS[state].mark;
+  const label = state === undefined ? '' : LINE_MARKS[state].label;
   const detailed = injections.length + errors.length > 0;
-  const label = state === 'unmeasured' ? '' : state === 'covered' ? 'covered' : 'not covered';
   const chips = detailed ? html`<div class="chips">${injections.map(injectionChip)}${errors.map(errorChip)}</div>` : '';
-  return html`<div class="line ${state}${detailed ? ' detailed' : ''}" id="L${n}" data-line="${n}"${detailed ? raw(' tabindex="0"') : ''}><span class="mark" title="${label}">${mark}</span><span class="num">${n}</span><code class="text">${text}</code>${chips}</div>
+  return html`<div class="line ${state ?? 'unmeasured'}${detailed ? ' detailed' : ''}" id="L${n}" data-line="${n}"${detailed ? raw(' tabindex="0"') : ''}><span class="mark" title="${label}" data-state="${state ?? ''}">${mark}</span><span class="num">${n}</span><code class="text">${text}</code>${chips}</div>
 `;
 }
 
@@ -110,6 +114,13 @@ function errorSection(errors: readonly ReportedError[]): Html {
 <table><thead><tr><th>where</th><th>error</th><th>whose</th></tr></thead><tbody>
 ${errors.map((e) => html`<tr><td>${e.line > 0 ? html`<a href="#L${e.line}">${e.line}:${e.column}</a>` : '—'}</td><td class="error-text">${e.type}: ${e.message}</td><td class="meta">${errorMeta(e)}</td></tr>`)}
 </tbody></table>`;
+}
+
+/** The console: the program's own output, and each part snipexec's scenario printed, labelled (consoleEntries.ts). */
+function consoleListing(r: RunResult): Html {
+  return html`<div class="console-listing">${consoleEntries(r).map((e) => e.by === 'program'
+    ? html`<pre class="console program">${e.text}</pre>`
+    : html`<figure class="console-part scenario" data-by="${e.by}"><figcaption class="meta">${e.label ?? ''}</figcaption><pre class="console scenario">${e.text}</pre></figure>`)}</div>`;
 }
 
 function driveSection(r: RunResult): Html | string {

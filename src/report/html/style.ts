@@ -1,6 +1,6 @@
 /** The CSS of every report page: the run page and the batch index. */
 export const REPORT_STYLE = `
-:root { --ok: #1a7f37; --ok-bg: #e6f4ea; --bad: #b42318; --bad-bg: #fdecea; --inj: #0b57d0; --inj-bg: #e8f0fe; --muted: #5f6368; --line: #dadce0; }
+:root { --ok: #1a7f37; --ok-bg: #e6f4ea; --bad: #b42318; --bad-bg: #fdecea; --explored: #8a5a00; --explored-bg: #fff4d6; --threw: #8e24aa; --threw-bg: #f6e8fa; --inj: #0b57d0; --inj-bg: #e8f0fe; --muted: #5f6368; --line: #dadce0; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #202124; background: #fff; }
 header { padding: 12px 20px; border-bottom: 1px solid var(--line); background: #f8f9fa; }
@@ -25,6 +25,16 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .line.covered .mark { color: var(--ok); }
 .line.uncovered { background: var(--bad-bg); border-left-color: var(--bad); }
 .line.uncovered .mark { color: var(--bad); }
+.line.explored { background: var(--explored-bg); border-left-color: var(--explored); }
+.line.explored .mark { color: var(--explored); }
+.line.threw { background: var(--threw-bg); border-left-color: var(--threw); }
+.line.threw .mark { color: var(--threw); }
+.legend { margin: 0 0 8px; display: flex; flex-wrap: wrap; gap: 4px 14px; }
+.legend .key .mark { font-weight: 700; }
+.legend .key.covered .mark { color: var(--ok); }
+.legend .key.explored .mark { color: var(--explored); }
+.legend .key.threw .mark { color: var(--threw); }
+.legend .key.uncovered .mark { color: var(--bad); }
 .line.detailed { cursor: pointer; }
 .line.detailed:hover, .line.detailed:focus { outline: 2px solid var(--inj); outline-offset: -2px; }
 .line.selected { outline: 2px solid #202124; outline-offset: -2px; }
@@ -41,6 +51,10 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .meta { color: var(--muted); font-size: 12px; }
 .error-text { color: var(--bad); }
 .console { background: #202124; color: #e8eaed; border-radius: 6px; padding: 8px 12px; }
+.console-listing { display: flex; flex-direction: column; gap: 6px; }
+.console-part { margin: 0; padding-left: 10px; border-left: 3px solid var(--explored); }
+.console-part figcaption { margin-bottom: 2px; }
+.console.scenario { background: #3c4043; }
 .empty { color: var(--muted); font-style: italic; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }

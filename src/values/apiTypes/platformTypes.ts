@@ -112,6 +112,9 @@ const SOFT_KINDS: Partial<Record<ApiKind, Category>> = {
   Date: 'Date', RegExp: 'RegExp', Map: 'Map', Set: 'Set', Error: 'Error',
 };
 
+/** A call that gives an element: `document.getElementById("age")`, `form.querySelector("#q")`. */
+const ELEMENT_LOOKUP = /(^|\.)(getElementById|querySelector|closest)\(("(?:[^"\\]|\\.)*")?\)$/;
+
 /** What the platform says an element is: its category, and whether that is forced (the platform wins over usage). */
 export interface PlatformValue {
   readonly category: Category;
@@ -127,6 +130,8 @@ export interface PlatformValue {
 export function platformValue(id: string): PlatformValue | undefined {
   const step = lastStep(id);
   if (!step) return undefined;
+  // An input's `value` is its text: a string, whatever `value` is elsewhere.
+  if (!step.call && step.key === 'value' && (ELEMENT_LOOKUP.test(step.parent) || platformValue(step.parent)?.category === 'element')) return { category: 'string', forced: false };
   const m = MEMBERS.get(step.key);
   if (!m) return undefined;
   if (!step.call) {

@@ -1,45 +1,8 @@
 import type { Usage } from '../../instrument/usage.ts';
 import type { TraceFacts } from './inferCategory.ts';
+import { numberByName, stringByName } from '../nameRules.ts';
 import { memberId, type OperandRecord, type TraceView } from '../../protocol/trace.ts';
 
-// Strings that naming conventions suggest, so the code sees a value of the kind it expects.
-const STRING_BY_NAME: readonly [RegExp, string][] = [
-  [/^(url|uri|href|link|endpoint|baseurl|api|apiurl|website|homepage|src)$|url$|uri$/i, 'https://example.com/'],
-  [/^(email|mail)$|email$/i, 'user@example.com'],
-  [/^(host|hostname|domain)$|host$/i, 'example.com'],
-  [/^(dir|folder|directory|cwd|root)$|dir$/i, '/tmp/example'],
-  [/^(path|file|filename|filepath|fname)$|path$|file$|filename$/i, '/tmp/example.txt'],
-  [/^(json|body|payload)$|json$/i, '{"id":1,"name":"example"}'],
-  [/^(html|markup|template)$|html$/i, '<div>example</div>'],
-  [/^(date|day|timestamp|time|when|created|updated)$|date$|At$/i, '2024-01-01T00:00:00.000Z'],
-  [/^(method|verb)$/i, 'GET'],
-  [/^(color|colour)$/i, '#336699'],
-  [/^(lang|locale|language)$/i, 'en'],
-  [/^(token|secret|apikey|key|password|pass)$|token$|key$/i, 'example-token'],
-  [/^(id|uuid|guid)$|Id$/, 'id-1'],
-  [/^(sql|query)$/i, 'SELECT 1'],
-  [/^(text|msg|message|content|str|string|line|data|chunk|input|output|s)$/i, 'example text'],
-];
-const NUMBER_BY_NAME: readonly [RegExp, number][] = [
-  [/^port$|Port$/i, 3000],
-  [/^(i|j|k|idx|index|offset|start|from|position|pos)$|Index$|Offset$/, 0],
-  [/^(timeout|delay|ms|interval|duration|wait)$|Ms$|Timeout$|Delay$/, 100],
-  [/^(year)$/i, 2024],
-  [/^(status|statusCode|code)$/, 200],
-  [/^(n|count|length|size|total|num|limit|max|amount|qty|quantity|len)$|Count$|Length$|Size$|Total$/i, 3],
-  [/^(width|height|w|h)$|Width$|Height$/, 100],
-  [/^(id|uid|pid)$|Id$/, 1],
-];
-
-export function stringByName(name: string): string | undefined {
-  for (const [re, v] of STRING_BY_NAME) if (re.test(name)) return v;
-  return undefined;
-}
-
-export function numberByName(name: string): number | undefined {
-  for (const [re, v] of NUMBER_BY_NAME) if (re.test(name)) return v;
-  return undefined;
-}
 
 function usable(c: OperandRecord): boolean {
   return c.value !== undefined && c.value !== '__undefined__' && c.value !== null;

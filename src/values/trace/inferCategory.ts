@@ -56,6 +56,8 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
   if (name === 'this') add('object');
   if (t?.jsonParsed) add('string'); // JSON text
   if (t?.failure) add('Error');
+  // What the snippet declares (a type annotation, JSDoc) wins over what its use suggests.
+  add(usage.declared?.category);
   // What the platform's types give a member or a method's result (`items.length`, `e.preventDefault()`) comes first.
   add(platformValue(id)?.category);
   // Not equal to itself (`v !== v` in the source, answered true): NaN.

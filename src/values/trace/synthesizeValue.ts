@@ -142,7 +142,8 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
     body.unshift(`if (new.target) { ${init.join(' ')} return; }`);
   }
   let returnType = 'void';
-  if (isUsed(ret)) {
+  // A declared result (`declare function f(): string`) is returned even where the learning run saw it go unused (`console.log(f())`).
+  if (isUsed(ret) || input.usage.declared?.returns) {
     body.push(`return ${parts.ref(`${id}()`)};`);
     returnType = parts.ref(`${id}()`);
   }

@@ -18,7 +18,8 @@ export const traceProvider: ValueProvider = {
     const { trace, traces, element } = request;
     // Nothing seen yet, or the concrete value failed for the first time: record (again) first; the platform's own types need no recording.
     if (request.mayProbe && request.kind !== 'part' && (!isUsed(trace) || request.history.length === 1) && !forcedByPlatform(element)) return PROBE;
-    const name = trace?.name ?? trace?.key ?? request.name;
+    // A driven argument is named for its parameter (`greet#arg0` is `user`), which says more than `arg0`.
+    const name = request.usage.declared?.name ?? trace?.name ?? trace?.key ?? request.name;
     const facts = factsOf(element, trace, traces);
     const ranked = inferCategories(element, name, facts, request.usage, traces).filter((c) => !request.rejected.includes(c));
     const category = ranked[0];

@@ -98,7 +98,7 @@ function detachedHooks(later: Later): Hooks {
  * The hooks of `react` for the snippet: each calls React's while a component renders, else the
  * detached one. The wrappers keep React's names (`useState.name`).
  */
-export function snippetHooks(react: Readonly<Record<string, unknown>>, later: Later): Hooks {
+export function snippetHooks(react: Readonly<Record<string, unknown>>, later: Later, isProbe: (v: unknown) => boolean = () => false): Hooks {
   const internals = react.__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE as SharedInternals | undefined;
   const detached = detachedHooks(later);
   const out: Record<string, AnyFunction> = {};
@@ -108,6 +108,12 @@ export function snippetHooks(react: Readonly<Record<string, unknown>>, later: La
     if (typeof real !== 'function' || !internals) continue;
     const hook = {
       [name](...args: unknown[]): unknown {
+        // `useState(initial)` with a value still being learnt (a prop): the initial state itself, not a lazy initialiser to call,
+        // so the run learns how the state is used (`count + 1`: a number) rather than that it was called.
+        if (name === 'useState' && isProbe(args[0])) {
+          const initial = args[0];
+          args[0] = () => initial;
+        }
         return internals.H === null || internals.H === undefined ? stand(...args) : real(...args);
       },
     }[name] as AnyFunction;

@@ -62,7 +62,7 @@ export function setup(host: EnvironmentHost): void {
   const setTimeout = G.setTimeout as ((fn: () => void, ms: number) => unknown) | undefined;
   const later = typeof setTimeout === 'function' ? (fn: () => void) => void setTimeout(fn, 0) : (fn: () => void) => void Promise.resolve().then(fn);
 
-  const react = { ...React, createElement: probeSafeCreateElement(React.createElement, isProbe), ...snippetHooks(React as unknown as Record<string, unknown>, later) } as Record<string, unknown>;
+  const react = { ...React, createElement: probeSafeCreateElement(React.createElement, isProbe), ...snippetHooks(React as unknown as Record<string, unknown>, later, isProbe) } as Record<string, unknown>;
   const runtime = { ...jsxRuntime, jsx: probeSafeJsx(jsxRuntime.jsx, isProbe), jsxs: probeSafeJsx(jsxRuntime.jsxs, isProbe), jsxDEV: probeSafeJsx(jsxRuntime.jsx, isProbe) };
   const createRoot: CreateRoot = function createRoot(container, options) {
     return keepingElementKind(container, () => explained(() => ReactDOMClient.createRoot(container, options)));

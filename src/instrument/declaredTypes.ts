@@ -1,0 +1,196 @@
+import type { NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+import { traverse } from '../parse/stripTypes.ts';
+import type { DriveTarget } from './driveTargets.ts';
+import { jsdocType, shapeOf, type ShapePart, type TypeNames, type TypeShape } from './typeShape.ts';
+import { mergeUsage, type UsageKeys, type UsageTable } from './usage.ts';
+
+/**
+ * What the snippet says of its values' types, read before its types are stripped: TypeScript
+ * annotations of parameters, results and variables, type assertions, `declare` statements and
+ * body-less signatures, and JSDoc `@param {T}`, `@returns {T}` and `@type {T}`. Nodes are the snippet's own, which stripping
+ * keeps (it removes only the annotations).
+ */
+export interface Declarations {
+  /** Identifiers that declare a binding with a type: a parameter, a variable. */
+  readonly bindings: Map<t.Identifier, TypeShape>;
+  /** Names a `declare` statement or a body-less signature types: free names once types are stripped. */
+  readonly globals: Map<string, TypeShape>;
+  /** Each function's parameter types, by position (a `this` parameter left out). */
+  readonly params: WeakMap<t.Function, (TypeShape | undefined)[]>;
+  /** Expressions a type assertion types (`req.body as Order`, `<Order>x`, `x satisfies Order`): the expression inside, which stripping keeps. */
+  readonly asserted: Map<t.Expression, TypeShape>;
+}
+
+/** A cheap test: nothing to read in a JavaScript snippet without JSDoc tags. */
+export function mayDeclareTypes(source: string, typed: boolean): boolean {
+  return typed || /@(param|returns?|type)\b/.test(source);
+}
+
+/** Reads the declarations of a parsed snippet; call before stripTypes. */
+export function collectDeclarations(ast: t.File, code: string): Declarations {
+  const byName = new Map<string, t.TSInterfaceDeclaration | t.TSTypeAliasDeclaration | t.TSEnumDeclaration>();
+  t.traverseFast(ast, (n) => {
+    if ((t.isTSInterfaceDeclaration(n) || t.isTSTypeAliasDeclaration(n) || t.isTSEnumDeclaration(n)) && !byName.has(n.id.name)) byName.set(n.id.name, n);
+  });
+  const names: TypeNames = { byName, code };
+  const out: Declarations = { bindings: new Map(), globals: new Map(), params: new WeakMap(), asserted: new Map() };
+  const annotated = (node: t.Node | null | undefined): TypeShape | undefined => {
+    const ann = node && 'typeAnnotation' in node ? node.typeAnnotation : undefined;
+    return ann && t.isTSTypeAnnotation(ann) ? shapeOf(ann.typeAnnotation, names, code) : undefined;
+  };
+  const jsdoc = (text: string | undefined): TypeShape | undefined => {
+    const parsed = text === undefined ? undefined : jsdocType(text);
+    return parsed && shapeOf(parsed.node, names, parsed.code);
+  };
+  traverse(ast, {
+    Function(path) {
+      const fn = path.node;
+      const doc = docOf(path);
+      const params = fn.params.filter((p) => !(t.isIdentifier(p) && p.name === 'this'));
+      out.params.set(fn, params.map((p) => {
+        const inner = t.isTSParameterProperty(p) ? p.parameter : p;
+        const id = t.isAssignmentPattern(inner) ? inner.left : inner;
+        const name = t.isIdentifier(id) ? id.name : undefined;
+        const shape = annotated(id) ?? (name === undefined ? undefined : jsdoc(doc.params.get(name)));
+        if (shape && t.isIdentifier(id)) out.bindings.set(id, shape);
+        return shape;
+      }));
+      // A declared result types what the function returns (`return cart.total` in `(): number`); an async one's, what its promise gives.
+      const declaredReturn = t.isTSTypeAnnotation(fn.returnType) ? shapeOf(fn.returnType.typeAnnotation, names, code) : jsdoc(doc.returns);
+      const returned = fn.async ? declaredReturn?.parts().find((p) => p.step === 'await')?.shape : declaredReturn;
+      if (!returned) return;
+      if (!t.isBlockStatement(fn.body)) return void (out.asserted.has(fn.body) || out.asserted.set(fn.body, returned));
+      path.traverse({
+        Function(inner) { inner.skip(); },
+        ReturnStatement(ret) {
+          const arg = ret.node.argument;
+          if (arg && !out.asserted.has(arg)) out.asserted.set(arg, returned);
+        },
+      });
+    },
+    TSDeclareFunction(path) {
+      const { id, returnType } = path.node;
+      if (!id || out.globals.has(id.name)) return;
+      const ret = returnType && t.isTSTypeAnnotation(returnType) ? shapeOf(returnType.typeAnnotation, names, code) : undefined;
+      out.globals.set(id.name, functionShape(code.slice(path.node.start ?? 0, path.node.end ?? 0), ret));
+    },
+    VariableDeclaration(path) {
+      const doc = path.node.declarations.length === 1 ? docOf(path).type : undefined;
+      for (const d of path.node.declarations) {
+        if (!t.isIdentifier(d.id)) continue;
+        const shape = annotated(d.id) ?? jsdoc(doc);
+        if (!shape) continue;
+        if (path.node.declare) out.globals.set(d.id.name, shape);
+        else out.bindings.set(d.id, shape);
+      }
+    },
+    'TSAsExpression|TSTypeAssertion|TSSatisfiesExpression'(path) {
+      const node = path.node as t.TSAsExpression | t.TSTypeAssertion | t.TSSatisfiesExpression;
+      // `x as unknown as T`: the outer assertion says what the value is.
+      if (out.asserted.has(node as unknown as t.Expression)) return;
+      const shape = shapeOf(node.typeAnnotation, names, code);
+      let inner: t.Expression = node.expression;
+      while (t.isTSAsExpression(inner) || t.isTSTypeAssertion(inner) || t.isTSSatisfiesExpression(inner) || t.isTSNonNullExpression(inner) || t.isParenthesizedExpression(inner)) {
+        out.asserted.set(inner, shape ?? NOTHING);
+        inner = inner.expression;
+      }
+      if (shape) out.asserted.set(inner, shape);
+    },
+    ClassDeclaration(path) {
+      if (path.node.declare && path.node.id) out.globals.set(path.node.id.name, { category: 'class', type: `typeof ${path.node.id.name}`, parts: () => [] });
+    },
+  });
+  return out;
+}
+
+/** Marks an expression an outer assertion already typed. */
+const NOTHING: TypeShape = { category: 'undefined', type: '', parts: () => [] };
+
+function functionShape(type: string, ret: TypeShape | undefined): TypeShape {
+  return { category: 'function', type, parts: () => (ret ? [{ step: 'call', shape: ret }] : []) };
+}
+
+/** The JSDoc block before a function or declaration (or the statement that holds it): its `@param` and `@type` types. */
+function docOf(path: NodePath): { params: Map<string, string>; type: string | undefined; returns: string | undefined } {
+  const params = new Map<string, string>();
+  let type: string | undefined;
+  let returns: string | undefined;
+  let holder: NodePath | null = path;
+  // `const f = (a) => …`, `export function f`, `key: function (a) {}`: the comment sits on the statement or property.
+  for (let i = 0; holder && i < 3 && !holder.node.leadingComments?.length; i++) {
+    if (!holder.parentPath || holder.parentPath.isProgram() || holder.parentPath.isBlockStatement()) break;
+    holder = holder.parentPath;
+  }
+  const comment = holder?.node.leadingComments?.at(-1);
+  if (!comment || comment.type !== 'CommentBlock' || !comment.value.startsWith('*')) return { params, type, returns };
+  for (const m of comment.value.matchAll(/@(param|arg|argument|type|returns?)\s*\{([^}]*(?:\{[^}]*\}[^}]*)*)\}\s*\[?([\w$]*)/g)) {
+    const [, tag, typeText, name] = m;
+    if ((tag === 'param' || tag === 'arg' || tag === 'argument') && name) params.set(name, typeText as string);
+    else if (tag === 'type') type = typeText;
+    else if (tag === 'return' || tag === 'returns') returns = typeText;
+  }
+  return { params, type, returns };
+}
+
+/** Most entries one snippet's declarations add to its usage table (a large interface nests far). */
+const MAX_ENTRIES = 400;
+const MAX_PART_DEPTH = 4;
+
+/**
+ * Writes the declarations into the usage table, under the usage keys of what they type: a free
+ * name's, a binding's (`const u: User = getUser()` types `getUser()`), and each drive target's
+ * arguments (`greet#arg0`); with the parts below them (`.name`, `[0]`, `()`, `await`). A drive
+ * target's parameter also gives its argument its name, which says what the value is for.
+ */
+export function applyDeclarations(ast: t.File, decl: Declarations | undefined, keys: UsageKeys, usage: UsageTable, targets: readonly { target: DriveTarget; fn: t.Function }[]): void {
+  let budget = MAX_ENTRIES;
+  const emit = (key: string, shape: TypeShape, depth: number): void => {
+    if (budget-- <= 0) return;
+    const parts = depth < MAX_PART_DEPTH ? shape.parts() : [];
+    const returns = parts.some((p) => p.step === 'call');
+    usage[key] = mergeUsage(usage[key] ?? {}, { declared: { category: shape.category, type: shape.type, ...(returns ? { returns: true } : {}) } });
+    for (const p of parts) {
+      emit(partKey(key, p), p.shape, depth + 1);
+      // An element reached by iterating is `xs[0]`; one read by index, `xs["0"]` (its id) or `xs.0` (its site's usage key).
+      if (typeof p.step === 'object' && 'element' in p.step) {
+        emit(`${key}[${JSON.stringify(String(p.step.element))}]`, p.shape, depth + 1);
+        emit(`${key}.${p.step.element}`, p.shape, depth + 1);
+      }
+    }
+  };
+  for (const { target, fn } of targets) {
+    const types = decl?.params.get(fn);
+    fn.params.forEach((p, i) => {
+      const key = `${target.name}#arg${i}`;
+      const id = t.isAssignmentPattern(p) ? p.left : p;
+      if (t.isIdentifier(id)) usage[key] = mergeUsage(usage[key] ?? {}, { declared: { ...usage[key]?.declared, name: id.name } });
+      const shape = types?.[i];
+      if (shape) emit(key, shape, 0);
+    });
+  }
+  if (!decl) return;
+  for (const [name, shape] of decl.globals) emit(name, shape, 0);
+  if (decl.bindings.size === 0 && decl.asserted.size === 0) return;
+  traverse(ast, {
+    Expression(path) {
+      const asserted = decl.asserted.get(path.node);
+      if (asserted && asserted !== NOTHING) emit(keys.keyOf(path), asserted, 0);
+    },
+    // Not in Expression: Babel's Expression leaves out identifiers that declare a binding.
+    Identifier(path) {
+      const shape = decl.bindings.get(path.node);
+      if (!shape) return;
+      const binding = path.scope.getBinding(path.node.name);
+      if (binding?.identifier === path.node) emit(keys.bindingKey(binding), shape, 0);
+    },
+  });
+}
+
+function partKey(key: string, part: ShapePart): string {
+  const { step } = part;
+  if (step === 'call') return `${key}()`;
+  if (step === 'await') return `await ${key}`;
+  if ('element' in step) return `${key}[${step.element}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(step.member) ? `${key}.${step.member}` : `${key}[${JSON.stringify(step.member)}]`;
+}
