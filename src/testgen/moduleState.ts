@@ -64,15 +64,15 @@ export class ModuleState {
  */
 export class StateSetUp {
   readonly #state: ModuleState;
-  readonly #inline: (child: CallRecord, tested: CallRecord) => boolean;
+  readonly #inline: (child: CallRecord, tested: CallRecord, parent: CallRecord | undefined) => boolean;
   /** By `line:module`, the calls of each function, in order. */
   readonly #callsOf = new Map<string, CallRecord[]>();
   readonly #byId = new Map<number, CallRecord>();
   readonly #tested = new Set<number>();
   readonly #inlineIn = new Map<number, string>();
 
-  /** `inline(child, tested)`: whether a call below a tested call runs for real in its test (planCalls' runsInline). */
-  constructor(calls: readonly CallRecord[], state: ModuleState, inline: (child: CallRecord, tested: CallRecord) => boolean) {
+  /** `inline(child, tested, parent)`: whether a call below a tested call, made by `parent`, runs for real in its test (planCalls' runsInline). */
+  constructor(calls: readonly CallRecord[], state: ModuleState, inline: (child: CallRecord, tested: CallRecord, parent: CallRecord | undefined) => boolean) {
     this.#state = state;
     this.#inline = inline;
     for (const call of calls) {
@@ -110,7 +110,7 @@ export class StateSetUp {
       // Below a tested call, a call runs for real when every call on the way down to it does (planCalls' childMocks).
       const below = [call];
       for (let above = this.#parent(call); above !== undefined && why === ''; above = this.#parent(above)) {
-        if (this.#tested.has(above.callId) && below.every((c) => this.#inline(c, above as CallRecord))) why = `which the test of call ${above.callId} runs too`;
+        if (this.#tested.has(above.callId) && below.every((c) => this.#inline(c, above as CallRecord, this.#parent(c)))) why = `which the test of call ${above.callId} runs too`;
         below.push(above);
       }
       this.#inlineIn.set(call.callId, why);

@@ -72,7 +72,7 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   const unstable = unstableCalls(trace.calls, children);
   const constructors = instanceClassNames(trace.calls);
   const state = new ModuleState(index.programDir);
-  const unset = new StateSetUp(trace.calls, state, (child, tested) => runsInline(child, tested, constructors));
+  const unset = new StateSetUp(trace.calls, state, (child, tested, parent) => runsInline(child, tested, constructors, parent));
   return trace.calls.map((call) => {
     const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors, state });
     // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
@@ -230,14 +230,14 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  * only come through an argument, which is never replayed).
  */
 function childMocks(call: CallRecord, { index, children, mockable, constructors }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
-  const inline = (child: CallRecord): boolean => runsInline(child, call, constructors);
   // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
   const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
   const replayed: CallRecord[] = [];
   const ran = new Map<string, RanInside & { callIds: number[] }>();
   for (const queue = [call]; queue.length > 0; ) {
-    for (const child of children.get((queue.shift() as CallRecord).callId) ?? []) {
-      if (!inline(child)) {
+    const parent = queue.shift() as CallRecord;
+    for (const child of children.get(parent.callId) ?? []) {
+      if (!runsInline(child, call, constructors, parent)) {
         replayed.push(child);
         continue;
       }
@@ -267,15 +267,24 @@ function childMocks(call: CallRecord, { index, children, mockable, constructors 
   return { mocks: [...mocks].map(([key, entry]) => ({ key, ...entry })), ran: [...ran.values()] };
 }
 
-/** Whether `child`, a call below the tested call `tested`, runs for real in its test (a mock replays the others). */
-export function runsInline(child: CallRecord, tested: CallRecord, constructors: ReadonlySet<string>): boolean {
+/**
+ * Whether `child`, a call below the tested call `tested` that `parent` made (itself running for real
+ * in the test, or the tested call), runs for real in its test (a mock replays the others).
+ */
+export function runsInline(child: CallRecord, tested: CallRecord, constructors: ReadonlySet<string>, parent: CallRecord = tested): boolean {
   // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed;
   // so does a function constructor called without `new` on an object (`Base.call(this)`).
   if (child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname))) return true;
-  // A method the tested object calls on itself (`this.format()` in a constructor) runs for real: a mock would give its result, not what it does to the object.
-  const ownClass = tested.kind === 'constructor' || tested.this !== undefined ? tested.qualname.split('.')[0] : undefined;
-  if (ownClass !== undefined && child.this !== undefined && child.module === tested.module && child.qualname.startsWith(`${ownClass}.`)) return true;
+  // A method the tested object, or an object a constructor running for real builds, calls on itself (`this.format()` in a constructor)
+  // runs for real: a mock would give its result, not what it does to the object.
+  if (onOwnObject(child, tested) || onOwnObject(child, parent)) return true;
   return callKey(child.module, child.qualname) === callKey(tested.module, tested.qualname) || (child.module === tested.module && (child.qualname.startsWith(`${tested.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
+}
+
+/** Whether `child` is a method of the class of `caller`, a constructor or method, called with a receiver (taken to be the caller's object). */
+function onOwnObject(child: CallRecord, caller: CallRecord): boolean {
+  const ownClass = caller.kind === 'constructor' || caller.this !== undefined ? caller.qualname.split('.')[0] : undefined;
+  return ownClass !== undefined && child.this !== undefined && child.module === caller.module && child.qualname.startsWith(`${ownClass}.`);
 }
 
 /**
