@@ -38,6 +38,14 @@ const ROWS: readonly Row[] = [
     fails: ['Counter.add (call 2)', 'Counter.add (call 6)'],
   },
   {
+    name: 'methods an object calls on itself run for real, also on an object a constructor running for real builds',
+    program: 'versionsMain.cjs',
+    passes: ['Requirement.constructor (call 1)', 'Requirement.parse (call 2)', 'Version.constructor (call 3)', 'Version.format (call 4)'],
+    ranInside: 0,
+    bug: { file: 'versions.cjs', from: '`${this.major}.${this.minor}`', to: '`${this.minor}.${this.major}`' },
+    fails: ['Requirement.constructor (call 1)', 'Version.constructor (call 3)', 'Version.format (call 4)'],
+  },
+  {
     name: 'a UMD factory: its functions are anonymous, reached through module.exports',
     program: 'umdMain.cjs',
     passes: ['<anonymous>@10 (call 3)', '<anonymous>@7 (call 4)', '<anonymous>@7 (call 5)', '<anonymous>@13 (call 6)', '<anonymous>@13 (call 7)'],
