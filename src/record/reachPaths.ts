@@ -22,7 +22,8 @@ const SKIPPED_KEYS = new Set(['prototype', 'caller', 'arguments', 'constructor']
  * that is a module's whole export, an anonymous function stored in an exported object. A function
  * is known by the recorder's id in its instrumented text (`__snipexecRecorder.enter(7, …`, the
  * first call to the recorder in it: its own prologue); only a qualname its module gives one
- * function is listed (a test names the function by it). The first path found wins, searched
+ * function is listed (a test names the function by it), and only when one function object of that
+ * text is found (closures made by one factory share it). The first path found wins, searched
  * breadth first from the function's own module, then from the others. Reads only data
  * properties, and the recorder's own getters: no program code runs.
  */
@@ -31,6 +32,9 @@ export function reachPaths(roots: ReadonlyMap<string, object>, functions: readon
   const unique = new Map<string, number>();
   for (const f of functions) unique.set(`${f.module}#${f.qualname}`, (unique.get(`${f.module}#${f.qualname}`) ?? 0) + 1);
   const found = new Map<number, ReachedFunction>();
+  // Closures of one function text (`H(l)` returning `(t) => …` for each `l`) share an id: which of them a call ran is not known, so none is listed.
+  const objectOf = new Map<number, object>();
+  const ambiguous = new Set<number>();
   let budget = MAX_VALUES;
   const search = (root: string, getters: object, wanted: (info: FunctionInfo) => boolean): void => {
     const seen = new Set<unknown>();
@@ -49,6 +53,8 @@ export function reachPaths(roots: ReadonlyMap<string, object>, functions: readon
       if (typeof value === 'function') {
         const id = idOf(value, idPattern);
         const info = id === undefined ? undefined : functions[id];
+        if (id !== undefined && (objectOf.get(id) ?? value) !== value) ambiguous.add(id);
+        if (id !== undefined) objectOf.set(id, value);
         if (id !== undefined && info !== undefined && !found.has(id) && wanted(info) && unique.get(`${info.module}#${info.qualname}`) === 1) {
           found.set(id, { module: info.module, qualname: info.qualname, root, path, params: info.params.map((p) => ({ name: p.name, rest: p.form === 'rest' })), async: info.isAsync, generator: info.isGenerator });
         }
@@ -63,7 +69,7 @@ export function reachPaths(roots: ReadonlyMap<string, object>, functions: readon
   };
   for (const [root, getters] of roots) search(root, getters, (info) => info.module === root);
   for (const [root, getters] of roots) search(root, getters, () => true);
-  return [...found.values()];
+  return [...found].filter(([id]) => !ambiguous.has(id)).map(([, reached]) => reached);
 }
 
 /** The recorder's id of an instrumented function (not a class, bound or built-in one), read from its text. */
