@@ -30,9 +30,9 @@ interface Row {
 
 const ROWS: readonly Row[] = [
   {
-    name: 'function constructors: new with its arguments, prototype methods on its objects, a static method set on it; a class static method',
+    name: 'function constructors: new with its arguments, prototype methods on its objects, a static method set on it, objects of a prototype naming no constructor; a class static method',
     program: 'counterMain.cjs',
-    passes: ['Counter (call 1)', 'Counter.add (call 2)', 'Counter.double (call 3)', 'Counter.zero (call 4)', 'Counter.add (call 6)', 'Stack (call 7)', 'Stack.push (call 8)', 'Stack.peek (call 9)', 'Temperature.fromFahrenheit (call 10)'],
+    passes: ['Counter (call 1)', 'Counter.add (call 2)', 'Counter.double (call 3)', 'Counter.zero (call 4)', 'Counter.add (call 6)', 'Stack (call 7)', 'Stack.push (call 8)', 'Stack.peek (call 9)', 'Temperature.fromFahrenheit (call 10)', 'emptyBag (call 11)', 'Bag (call 12)', 'Bag.add (call 13)'],
     ranInside: 0,
     bug: { file: 'counter.cjs', from: 'this.count += n;', to: 'this.count -= n;' },
     fails: ['Counter.add (call 2)', 'Counter.add (call 6)'],

@@ -48,6 +48,8 @@ const { getOwnPropertyDescriptor } = Object;
 export class CallRecorder {
   private readonly functions: FunctionInfo[] = [];
   private readonly classModules = new WeakMap<object, string>();
+  /** By prototype, the program function `new` built objects of it with (`new.target`, as first seen). */
+  private readonly builtBy = new WeakMap<object, object>();
   private readonly reachRoots = new Map<string, object>();
   private readonly openGenerators = new Set<ActiveCall>();
   private readonly sink: CallSink;
@@ -61,7 +63,7 @@ export class CallRecorder {
   /** Each call goes to `sink` when it ends; the sink's limits say which calls are recorded at all. */
   constructor(isSecret: (s: string) => boolean, sink: CallSink) {
     this.sink = sink;
-    this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor) };
+    this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor), builtBy: (proto) => this.builtBy.get(proto) };
   }
 
   /** A module's reach() object (its top-level bindings and `module.exports`, as getters), published as the module starts. */
@@ -95,7 +97,11 @@ export class CallRecorder {
     const recorded = this.sink.accepts(callId);
     const info = this.functions[fn];
     // A function constructor of the program: its objects are instances, as a class's are.
-    if (typeof newTarget === 'function' && info !== undefined && !this.classModules.has(newTarget)) this.classModules.set(newTarget, info.module);
+    if (typeof newTarget === 'function' && info !== undefined && !this.classModules.has(newTarget)) {
+      this.classModules.set(newTarget, info.module);
+      const proto = types.isProxy(newTarget) ? undefined : getOwnPropertyDescriptor(newTarget, 'prototype');
+      if (proto !== undefined && 'value' in proto && typeof proto.value === 'object' && proto.value !== null && !this.builtBy.has(proto.value)) this.builtBy.set(proto.value, newTarget);
+    }
     const call: ActiveCall = {
       constructed: newTarget !== undefined && typeof self === 'object' && self !== null ? self : undefined,
       callId,
