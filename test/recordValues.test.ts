@@ -105,6 +105,10 @@ test('record values: module state: a call reading what earlier calls set is test
   // The inner setScale runs in its own test and inside the outer one's: scale would be multiplied twice.
   assert.deepEqual(outcome('scaled'), [[2, 'test'], [3, 'module-state']]);
   assert.match(reason('scaled', 3), /setScale \(call \d+\) assigned before it, which the test of call \d+ runs too/);
+  // A module object a mocked child fills in (`parsed.n = …`): the mock would not.
+  const doubled = skipped.get(trace.calls.find((c) => c.qualname === 'doubled')?.callId ?? 0);
+  assert.equal(doubled?.kind, 'module-state');
+  assert.match(doubled?.reason ?? '', /it calls parseInto \(call \d+\), replayed by a mock, which changes parsed, a module object it reads/);
   const { passed } = runTests();
-  for (const name of [...callsOf('setUnit'), ...callsOf('convert'), ...callsOf('setScale'), ...callsOf('show').slice(0, 2), ...callsOf('scaled').slice(0, 1)]) assert.ok(passed.includes(name), `${name} did not pass`);
+  for (const name of [...callsOf('setUnit'), ...callsOf('convert'), ...callsOf('setScale'), ...callsOf('show').slice(0, 2), ...callsOf('scaled').slice(0, 1), ...callsOf('parseInto')]) assert.ok(passed.includes(name), `${name} did not pass`);
 });

@@ -229,7 +229,7 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  * `items.reduce((sum, item) => sum + lineTotal(item), 0)`; a function value from outside could
  * only come through an argument, which is never replayed).
  */
-function childMocks(call: CallRecord, { index, children, mockable, constructors }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
+function childMocks(call: CallRecord, { index, children, mockable, constructors, state }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
   // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
   const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
   const replayed: CallRecord[] = [];
@@ -254,6 +254,9 @@ function childMocks(call: CallRecord, { index, children, mockable, constructors 
   for (const child of replayed) {
     const name = `${child.qualname} (call ${child.callId})`;
     if (child.kind === 'generator') return skip('unmockable-child', `it calls ${name}, a generator, which a mock does not replay`);
+    // A mock gives the child's result, not what it changes in a module object the tested function reads (fraction.js's parse() filling P).
+    const changed = child.module === call.module ? state.changedFor(call.module, child.line, call.line) : [];
+    if (changed.length > 0) return skip('module-state', `it calls ${name}, replayed by a mock, which changes ${changed.join(', ')}, a module object it reads (a mock gives the result, not the change)`);
     const key = callKey(child.module, child.qualname);
     // An anonymous function is mocked by its qualname too (`<anonymous>@9`) when no other function of its module has it.
     if (!mockable(key)) return skip('unmockable-child', `it calls ${name}, which the test hooks cannot replace (${/[<@]/.test(child.qualname) ? 'an anonymous function on a line with another' : 'a generator, a destructured arrow parameter, or a name its module uses twice'})`);
