@@ -3,7 +3,7 @@
  * (the packages copied next to it, so they are instrumented), writes its tests with gen-tests
  * (checked: a test that fails when first run is skipped as replay-differs), runs them once more,
  * and prints per package and in all: calls recorded, tests written, tests passing on the rerun,
- * and skips by kind. Run `npm run record-packages` first.
+ * calls run and counted inside another call's test, and skips by kind. Run `npm run record-packages` first.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { layOutExample, PACKAGE_EXAMPLES } from '../test/recordPackages.ts';
 
 const only = process.argv.slice(2);
 const work = mkdtempSync(join(tmpdir(), 'snipexec-record-packages-'));
-const total = { calls: 0, tests: 0, passed: 0, failed: 0, skips: new Map<SkipKind, number>() };
+const total = { calls: 0, tests: 0, ranInside: 0, passed: 0, failed: 0, skips: new Map<SkipKind, number>() };
 const verbose = process.env.VERBOSE === '1';
 try {
   for (const example of PACKAGE_EXAMPLES.filter((e) => only.length === 0 || only.includes(e.name))) {
@@ -33,15 +33,17 @@ try {
     for (const s of generated.skipped) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
     total.calls += trace.calls.length;
     total.tests += tests;
+    total.ranInside += generated.ranInside.size;
     total.passed += passed;
     total.failed += failed;
     for (const [k, n] of kinds) total.skips.set(k, (total.skips.get(k) ?? 0) + n);
     const byKind = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(', ');
-    console.log(`${example.name.padEnd(16)} calls ${String(trace.calls.length).padStart(5)}  tests ${String(tests).padStart(4)}  rerun ${passed}/${passed + failed}  skipped: ${byKind || 'none'}`);
+    console.log(`${example.name.padEnd(16)} calls ${String(trace.calls.length).padStart(5)}  tests ${String(tests).padStart(4)} +${String(generated.ranInside.size).padStart(4)} run inside  rerun ${passed}/${passed + failed}  skipped: ${byKind || 'none'}`);
     if (verbose) for (const s of generated.skipped) console.log(`    ${s.kind}: ${s.qualname} (call ${s.callId}): ${s.reason.slice(0, 160)}`);
   }
   const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`);
   console.log(`\nall: ${total.calls} calls, ${total.tests} tests (${pct(total.tests, total.calls)} of the calls), rerun ${total.passed}/${total.passed + total.failed} passing (${pct(total.passed, total.passed + total.failed)})`);
+  console.log(`calls run inside a test that asserts their number (anonymous and nested functions): ${total.ranInside}; calls with a test of their own or run and counted inside one: ${total.tests + total.ranInside} (${pct(total.tests + total.ranInside, total.calls)})`);
   const replayDiffers = total.skips.get('replay-differs') ?? 0;
   console.log(`first run of the written tests: ${total.tests}/${total.tests + replayDiffers} passing (${pct(total.tests, total.tests + replayDiffers)})`);
   console.log(`skips: ${[...total.skips].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${SKIP_KINDS[k]} (${k})`).join('; ')}`);

@@ -66,8 +66,9 @@ test('record: the shop quickstart gives 2 calls with the parent link, and the ou
     args: { price: { serialization: 'json', value: 25.5 }, pct: { serialization: 'json', value: 10 } },
     returnValue: 22.95, returnSerialization: 'json',
   });
-  // A header, one call per line in the order they ended, an end line (callTrace.ts layout).
-  assert.deepEqual(text.split('\n').map((line) => (line === '' ? '' : Object.keys(JSON.parse(line))[0])), ['format', 'callId', 'callId', 'end', '']);
+  // A header, one call per line in the order they ended, the functions reachable through a path at exit, an end line (callTrace.ts layout).
+  assert.deepEqual(text.split('\n').map((line) => (line === '' ? '' : Object.keys(JSON.parse(line))[0])), ['format', 'callId', 'callId', 'reach', 'end', '']);
+  assert.deepEqual(trace.reach?.map((r) => [r.qualname, r.root, r.path.join('.')]), [['applyDiscount', 'shop.js', 'applyDiscount'], ['total', 'shop.js', 'total']]);
 });
 
 test('record: a multi-file program (ESM, TypeScript, CommonJS): class, static, program-defined error, async, a child called twice', { timeout: 90_000 }, () => {

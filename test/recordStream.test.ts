@@ -138,7 +138,7 @@ test('record stream: lines come in the order calls ended; readTrace gives them i
   const file = program('nested.cjs', `function inner(x) { return x + 1; }\nfunction outer(x) { return inner(x) * 2; }\nouter(1);\n`);
   assert.equal(cli(['record', '--no-tests', file]).code, 0);
   const tracePath = `${file}.trace.json`;
-  assert.deepEqual(lines(tracePath).map((line) => JSON.parse(line) as { callId?: number; format?: string; end?: true }).map((l) => l.format ?? l.callId ?? (l.end && 'end')), ['snipexec-trace', 2, 1, 'end']);
+  assert.deepEqual(lines(tracePath).map((line) => JSON.parse(line) as { callId?: number; format?: string; end?: true; reach?: unknown }).map((l) => l.format ?? l.callId ?? (l.reach && 'reach') ?? (l.end && 'end')), ['snipexec-trace', 2, 1, 'reach', 'end']);
   assert.deepEqual(readTrace(tracePath).calls.map((c) => [c.callId, c.qualname]), [[1, 'outer'], [2, 'inner']]);
 });
 
@@ -156,6 +156,7 @@ const CORRUPT: readonly { name: string; text: string; line: number | undefined; 
   { name: 'an end line counting other calls', text: [HEADER, CALL(1), END(2)].join('\n'), line: 3, message: /counts 2 calls, the file holds 1/ },
   { name: 'a duplicate callId', text: [HEADER, CALL(1), CALL(1), END(2)].join('\n'), line: 3, message: /callId 1 appears twice/ },
   { name: 'an empty file', text: '', line: undefined, message: /empty/ },
+  { name: 'a reach line naming a module outside the program', text: [HEADER, '{"reach":[{"module":"/abs.js","qualname":"f","root":"p.js","path":["f"],"params":[],"async":false,"generator":false}]}', END(0)].join('\n'), line: 2, message: /:2: not a call trace: reach\[0\]\.module/ },
 ];
 
 for (const { name, text, line, message } of CORRUPT) {

@@ -1,5 +1,6 @@
 import { types } from 'node:util';
-import { returnFields, type CallRecord, type Snapshot } from './callTrace.ts';
+import { returnFields, type CallRecord, type ReachedFunction, type Snapshot } from './callTrace.ts';
+import { reachPaths } from './reachPaths.ts';
 import type { FunctionInfo } from './functionNames.ts';
 import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
 import type { CallSink } from './traceWriter.ts';
@@ -15,7 +16,17 @@ export interface ActiveCall {
   readonly self: Snapshot | undefined;
   outcome: 'none' | 'returned' | 'threw';
   value: unknown;
+  /** A plain function called with `new`: the object it builds (what `new` gives unless it returns another object). */
+  readonly constructed: object | undefined;
+  /** A generator's values so far (null: some not seen, through `yield*` of something else than a generator, or too many), and whether it ran to its end. */
+  yields?: Snapshot[] | null;
+  done?: boolean;
 }
+
+/** A generator keeps at most this many values; one that yields more is recorded without them. */
+const MAX_YIELDS = 1000;
+/** Generators started and not ended that the recorder keeps; past this, the oldest is recorded without its values. */
+const MAX_OPEN_GENERATORS = 10_000;
 
 type Outcome = Pick<CallRecord, 'returnValue' | 'returnSerialization' | 'threw' | 'exception'>;
 
@@ -23,8 +34,10 @@ type Outcome = Pick<CallRecord, 'returnValue' | 'returnSerialization' | 'threw' 
 export const UNKNOWN_EXCEPTION = '<unknown>';
 
 const PromiseThen = Promise.prototype.then;
+const GENERATOR: Outcome = { returnValue: 'generator object', returnSerialization: 'repr' };
 const queue = queueMicrotask;
 const { apply } = Reflect;
+const { getOwnPropertyDescriptor } = Object;
 
 /**
  * The in-process side of `snipexec record`: the instrumented program reports each call here
@@ -35,6 +48,10 @@ const { apply } = Reflect;
 export class CallRecorder {
   private readonly functions: FunctionInfo[] = [];
   private readonly classModules = new WeakMap<object, string>();
+  /** By prototype, the program function `new` built objects of it with (`new.target`, as first seen). */
+  private readonly builtBy = new WeakMap<object, object>();
+  private readonly reachRoots = new Map<string, object>();
+  private readonly openGenerators = new Set<ActiveCall>();
   private readonly sink: CallSink;
   private readonly ctx: SnapshotContext;
   private nextCallId = 1;
@@ -46,7 +63,21 @@ export class CallRecorder {
   /** Each call goes to `sink` when it ends; the sink's limits say which calls are recorded at all. */
   constructor(isSecret: (s: string) => boolean, sink: CallSink) {
     this.sink = sink;
-    this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor) };
+    this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor), builtBy: (proto) => this.builtBy.get(proto) };
+  }
+
+  /** A module's reach() object (its top-level bindings and `module.exports`, as getters), published as the module starts. */
+  reach(module: string, getters: object): void {
+    this.reachRoots.set(module, getters);
+  }
+
+  /** The functions a test reaches through a property path from a module's reach(), as the program leaves them (at exit); `recorderGlobal` names the recorder in the instrumented text. */
+  reached(recorderGlobal: string): readonly ReachedFunction[] {
+    try {
+      return reachPaths(this.reachRoots, this.functions, recorderGlobal);
+    } catch {
+      return [];
+    }
   }
 
   /** Gives a function its id, once, when its module is instrumented. */
@@ -59,18 +90,26 @@ export class CallRecorder {
     this.classModules.set(klass, module);
   }
 
-  /** A call starts: its arguments (and receiver) are snapshotted now. */
-  enter(fn: number, self: unknown, args: readonly unknown[]): ActiveCall {
+  /** A call starts: its arguments (and receiver) are snapshotted now. `newTarget`: a plain function's `new.target` (it may be a constructor). */
+  enter(fn: number, self: unknown, args: readonly unknown[], newTarget?: unknown): ActiveCall {
     const parent = this.current;
     const callId = this.nextCallId++;
     const recorded = this.sink.accepts(callId);
+    const info = this.functions[fn];
+    // A function constructor of the program: its objects are instances, as a class's are.
+    if (typeof newTarget === 'function' && info !== undefined && !this.classModules.has(newTarget)) {
+      this.classModules.set(newTarget, info.module);
+      const proto = types.isProxy(newTarget) ? undefined : getOwnPropertyDescriptor(newTarget, 'prototype');
+      if (proto !== undefined && 'value' in proto && typeof proto.value === 'object' && proto.value !== null && !this.builtBy.has(proto.value)) this.builtBy.set(proto.value, newTarget);
+    }
     const call: ActiveCall = {
+      constructed: newTarget !== undefined && typeof self === 'object' && self !== null ? self : undefined,
       callId,
       parentCallId: parent?.callId ?? null,
       fn,
       saved: parent,
       args: recorded ? this.args(fn, args) : undefined,
-      self: recorded && this.functions[fn]?.hasThis ? snapshotValue(self, this.ctx) : undefined,
+      self: recorded && info?.hasThis === true ? snapshotValue(self, this.ctx) : undefined,
       outcome: 'none',
       value: undefined,
     };
@@ -78,11 +117,64 @@ export class CallRecorder {
     return call;
   }
 
-  /** A generator's body starts (its first next()): recorded at once, returning its generator. */
-  gen(fn: number, self: unknown, args: readonly unknown[]): void {
+  /**
+   * A generator's body starts (its first next()). A sync one's call ends with genEnd (recorded
+   * then, with its values when it ran to its end); an async one's is recorded at once.
+   */
+  gen(fn: number, self: unknown, args: readonly unknown[]): ActiveCall {
     const call = this.enter(fn, self, args);
     this.current = call.saved;
-    this.finish(call, { returnValue: 'generator object', returnSerialization: 'repr' });
+    if (this.functions[fn]?.isAsync === true || call.args === undefined) {
+      this.finish(call, GENERATOR);
+      return call;
+    }
+    call.yields = [];
+    call.done = false;
+    this.openGenerators.add(call);
+    if (this.openGenerators.size > MAX_OPEN_GENERATORS) {
+      const [oldest] = this.openGenerators;
+      if (oldest !== undefined) this.genEnd(oldest);
+    }
+    return call;
+  }
+
+  /** A sync generator yields `value`. */
+  yielded<T>(call: ActiveCall, value: T): T {
+    if (call.yields) {
+      if (call.yields.length >= MAX_YIELDS) call.yields = null;
+      else call.yields.push(snapshotValue(value, this.ctx));
+    }
+    return value;
+  }
+
+  /**
+   * A sync generator delegates (`yield*`). To a generator object, yield* is given one that passes
+   * each step on and keeps the values (the steps are the generator's own objects, read as data);
+   * anything else is passed as it is, and the call keeps no values.
+   */
+  genDelegates<T>(call: ActiveCall, iterable: T): T {
+    if (!call.yields || !types.isGeneratorObject(iterable)) {
+      call.yields = null;
+      return iterable;
+    }
+    return delegating(iterable as Iterator<unknown> & object, (step) => {
+      if (!call.yields || typeof step !== 'object' || step === null) return;
+      const done = getOwnPropertyDescriptor(step, 'done');
+      const value = getOwnPropertyDescriptor(step, 'value');
+      if (done === undefined || !('value' in done) || value === undefined || !('value' in value)) call.yields = null;
+      else if (done.value !== true) this.yielded(call, value.value);
+    }) as T;
+  }
+
+  /** A sync generator ran to its end (a return, or the end of its body). */
+  genDone(call: ActiveCall): void {
+    call.done = true;
+  }
+
+  /** A sync generator's body is left for good (its finally): it is recorded. */
+  genEnd(call: ActiveCall): void {
+    if (!this.openGenerators.delete(call)) return;
+    this.finish(call, GENERATOR);
   }
 
   ret<T>(call: ActiveCall, value: T): T {
@@ -129,6 +221,8 @@ export class CallRecorder {
     if (call.args === undefined) return;
     if (call.outcome === 'threw') return this.finish(call, this.thrown(call.value));
     const info = this.functions[call.fn];
+    // A function constructor: `new` gives the object it built unless the function returned another object.
+    if (call.constructed !== undefined && (call.value === null || (typeof call.value !== 'object' && typeof call.value !== 'function'))) call.value = call.constructed;
     // `return;` (or a primitive) in a constructor: `new` gives `this`, which was not seen there (before super() it is not bound).
     if (info?.kind === 'constructor' && (call.value === null || (typeof call.value !== 'object' && typeof call.value !== 'function'))) {
       return this.finish(call, { returnValue: 'the object of a constructor that returned early', returnSerialization: 'repr' });
@@ -163,6 +257,7 @@ export class CallRecorder {
   /** The program ends: calls still unwinding are recorded, with an unknown exception. */
   settle(): void {
     for (const o of [...this.unwound.keys()]) this.settleUnwound(o, undefined, true);
+    for (const call of [...this.openGenerators]) this.genEnd(call);
   }
 
   /** A sync call threw: it waits, with the calls it unwound, for the catch clause of the call it threw into. */
@@ -230,11 +325,43 @@ export class CallRecorder {
       parentCallId: call.parentCallId,
       module: info.module,
       qualname: info.qualname,
-      kind: info.kind,
+      kind: call.constructed !== undefined ? 'constructor' : info.kind,
       line: info.line,
       args: call.args,
       ...(call.self !== undefined ? { this: call.self } : {}),
       ...outcome,
+      ...(call.done === true && call.yields ? { yields: call.yields } : {}),
     });
   }
+}
+
+/**
+ * An iterator yield* uses in place of a generator object `inner`, seeing each step `inner` gives:
+ * it gets the iterator as yield* would (inner[Symbol.iterator]() once, its `next` once), and gives
+ * `throw` and `return` as inner has them when yield* asks, so yield* does what it does with inner.
+ */
+function delegating(inner: Iterator<unknown> & object, see: (step: unknown) => void): object {
+  const it = apply((inner as unknown as Record<symbol, () => unknown>)[Symbol.iterator] as () => unknown, inner, []) as Record<string, unknown>;
+  const next = it.next as (v: unknown) => unknown;
+  const pass = (method: unknown) => (typeof method !== 'function' ? method : (v: unknown) => {
+    const step = apply(method, it, [v]);
+    see(step);
+    return step;
+  });
+  return {
+    [Symbol.iterator]() {
+      return this;
+    },
+    next(v: unknown) {
+      const step = apply(next, it, [v]);
+      see(step);
+      return step;
+    },
+    get throw() {
+      return pass(it.throw);
+    },
+    get return() {
+      return pass(it.return);
+    },
+  };
 }

@@ -10,8 +10,11 @@
  * {"format":"snipexec-trace","version":2,"program":"shop.js","argv":[]}
  * {"callId":2,"parentCallId":1,...}
  * {"callId":1,"parentCallId":null,...}
+ * {"reach":[{"module":"lib.js","qualname":"<anonymous>@3","root":"lib.js","path":["module.exports","plural"],...}]}
  * {"end":true,"exitCode":0,"calls":2}
  * ```
+ * The reach line (optional, just before the end line) lists functions a test reaches through a
+ * property path from a module's reach() object, found when the program exited (ReachedFunction).
  * The end line says how the program ended, how many call lines precede it, and `truncated` when
  * a limit (`--max-calls`, `--max-trace-bytes`) dropped calls. A trace whose recorder was killed
  * (SIGKILL) gets its end line from `recordProgram`, with `interrupted: true`: calls still in the
@@ -101,7 +104,7 @@ export interface CallRecord {
   readonly parentCallId: number | null;
   /** The file, relative to the program's directory, with `/` separators (`lib/cart.js`). */
   readonly module: string;
-  /** `fn`, `Class.method`, `Class.staticMethod`, `outer.inner`, or `<anonymous>@line`. */
+  /** `fn`, `Class.method`, `Class.staticMethod`, `outer.inner`, or `<anonymous>@line` (`<anonymous>@line:column` when its line has another). */
   readonly qualname: string;
   readonly kind: CallKind;
   /** The line of the function's start in its module (1-based). */
@@ -117,6 +120,8 @@ export interface CallRecord {
   readonly threw?: true;
   /** What was thrown: the error's class name, the program module that defines that class (absent for a built-in), and its message. */
   readonly exception?: { readonly name: string; readonly module?: string; readonly message?: string };
+  /** A sync generator that ran to its end: the values it yielded, in order (absent when it stopped early, threw, delegated with `yield*` to anything but a generator, or yielded over 1,000). */
+  readonly yields?: readonly Snapshot[];
 }
 
 /** The first line of a version-2 trace. */
@@ -161,6 +166,26 @@ export interface TraceEnd {
   readonly interrupted?: true;
 }
 
+/**
+ * A function of the program a test reaches through a property path from what reach(`root`) gives
+ * (`['module.exports', 'plural']`), as the program left it at exit (reachPaths.ts): its own
+ * declaration may be anonymous or nested. With its parameters and form as the recorder saw them.
+ */
+export interface ReachedFunction {
+  readonly module: string;
+  readonly qualname: string;
+  readonly root: string;
+  readonly path: readonly string[];
+  readonly params: readonly { readonly name: string; readonly rest: boolean }[];
+  readonly async: boolean;
+  readonly generator: boolean;
+}
+
+/** The line before the end line that lists the reached functions (version 2; absent when none are). */
+export interface TraceReach {
+  readonly reach: readonly ReachedFunction[];
+}
+
 /** The trace as read (readTrace.ts): the calls sorted by callId, whatever the file's version. */
 export interface CallTrace {
   /** The file format's version it was read from. */
@@ -174,6 +199,8 @@ export interface CallTrace {
   readonly calls: readonly CallRecord[];
   /** Set when a limit dropped calls from the trace. */
   readonly truncated?: Truncation;
+  /** Functions reached through a property path at the program's exit (the reach line). */
+  readonly reach?: readonly ReachedFunction[];
 }
 
 /** Whether a parsed trace line is the end line (a call line has a `callId`, never `end`). */
@@ -211,4 +238,10 @@ export function callKey(module: string, qualname: string): string {
  *   does not export.
  */
 export const MOCKS_SYMBOL = 'snipexec.test.mocks';
+/**
+ * On globalThis, a Map from callKey to how many times that function ran, for the program's
+ * anonymous and nested functions (no test calls them by name): the test of the call that runs
+ * them asserts how often they ran.
+ */
+export const CALLS_SYMBOL = 'snipexec.test.calls';
 export const REACH_SYMBOL = 'snipexec.test.reach';

@@ -50,7 +50,7 @@ export function describeFunction(path: AstPath, module: string, rebindsArguments
     line,
     params,
     // A constructor's `this` is not bound before `super()`: its object is seen as its body ends.
-    hasThis: member && !node.static && node.kind !== 'constructor',
+    hasThis: (member && !node.static && node.kind !== 'constructor') || onPrototype(path),
     isArrow,
     isAsync: node.async === true,
     isGenerator: node.generator === true,
@@ -144,4 +144,27 @@ function qualifiedName(path: AstPath): string | undefined {
   if (prefix === undefined) return undefined;
   if (own === '') return prefix;
   return prefix ? `${prefix}.${own}` : own;
+}
+
+/** Whether `prototype` names an object the member is set on (`Foo.prototype.m`, `a.Foo.prototype.m`; not `Foo.m`, nor `Foo.prototype` itself). */
+function throughPrototype(node: t.Node): boolean {
+  if (node.type !== 'MemberExpression') return false;
+  for (let cur: t.Node = node.object; cur.type === 'MemberExpression'; cur = cur.object) if (keyName(cur.property, cur.computed) === 'prototype') return true;
+  return false;
+}
+
+/**
+ * A method of a function constructor's objects: `Foo.prototype.m = function …`, or a member of
+ * `Foo.prototype = { m() {} }`; called on an object, so its `this` is recorded.
+ */
+function onPrototype(path: AstPath): boolean {
+  const { node } = path;
+  if (node.type === 'ArrowFunctionExpression') return false;
+  const parent = path.parent;
+  if (parent?.node.type === 'AssignmentExpression' && path.key === 'right') return throughPrototype(parent.node.left);
+  const object = node.type === 'ObjectMethod' ? parent : parent?.node.type === 'ObjectProperty' && path.key === 'value' ? parent.parent : null;
+  const assigned = object?.parent;
+  if (object?.node.type !== 'ObjectExpression' || assigned?.node.type !== 'AssignmentExpression' || object.key !== 'right') return false;
+  const left = assigned.node.left;
+  return left.type === 'MemberExpression' && keyName(left.property, left.computed) === 'prototype';
 }

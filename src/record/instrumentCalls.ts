@@ -1,9 +1,9 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import type * as t from '@babel/types';
-import { callKey, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
 import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
+import { addReach, addTestPrologue, afterDirectives, expressionStart, topLevelBindings } from './instrumentPrologues.ts';
 import { TextEdits } from './textEdits.ts';
-import { functionParent, isClassNode, isFunctionNode, walkAst, type AstPath } from './walkAst.ts';
+import { functionParent, isFunctionNode, walkAst, type AstPath } from './walkAst.ts';
 
 /** The global through which recorded code reaches the recorder (recordHooks.ts defines it, non-enumerable). */
 export const RECORDER_GLOBAL = '__snipexecRecorder';
@@ -23,6 +23,8 @@ export type ModuleFormat = 'module' | 'commonjs' | 'module-typescript' | 'common
 export interface AnalysedFunction extends FunctionInfo {
   /** The function has the mock prologue: a generated test may set its callKey in the mocks Map. */
   readonly mockable: boolean;
+  /** Anonymous or nested in another function: no test calls it by name, so the test hooks count its calls (CALLS_SYMBOL) for the test that runs it inside its parent. */
+  readonly counted: boolean;
 }
 
 export interface InstrumentedModule {
@@ -42,6 +44,8 @@ interface FoundFunction {
   readonly node: t.Function;
   readonly info: FunctionInfo;
   readonly depth: number;
+  /** Inside another function. */
+  readonly nested: boolean;
 }
 
 interface Owned<N extends t.Node> {
@@ -51,9 +55,10 @@ interface Owned<N extends t.Node> {
 }
 
 interface Found {
-  readonly functions: FoundFunction[];
+  functions: FoundFunction[];
   readonly returns: Owned<t.ReturnStatement>[];
   readonly awaits: Owned<t.AwaitExpression>[];
+  readonly yields: Owned<t.YieldExpression>[];
   /** Finalizers: an async function resumes in one after a rejected await. */
   readonly finalizers: Owned<t.BlockStatement>[];
   /** Every catch clause, also at the top level (owner null): it tells the recorder what the calls it unwound threw. */
@@ -77,15 +82,20 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   const found = findFunctions(ast, module);
   const counts = new Map<string, number>();
   for (const f of found.functions) counts.set(f.info.qualname, (counts.get(f.info.qualname) ?? 0) + 1);
-  const functions = found.functions.map((f) => ({ ...f.info, mockable: counts.get(f.info.qualname) === 1 && forwarding(f.info) !== undefined }));
+  const functions = found.functions.map((f) => ({ ...f.info, mockable: counts.get(f.info.qualname) === 1 && forwarding(f.info) !== undefined, counted: f.nested || /[<@]/.test(f.info.qualname) }));
   const reachable = topLevelBindings(ast.program);
   const edits = new TextEdits();
   const names = uniqueNames(source);
   if (mode.kind === 'test') {
-    found.functions.forEach((f, i) => { if (functions[i]?.mockable) addMockPrologue(edits, source, f, names); });
+    found.functions.forEach((f, i) => {
+      const analysed = functions[i];
+      if (analysed?.mockable || analysed?.counted) addTestPrologue(edits, source, { node: f.node, module: f.info.module, qualname: f.info.qualname, depth: f.depth }, names, analysed.mockable ? forwarding(f.info) : undefined, analysed.counted);
+    });
     addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'));
   } else {
     addRecording(edits, source, found, module, mode.define, names);
+    // The recorder learns what a test's reach() will give, to find the functions reachable through it at exit (reachPaths.ts).
+    addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'), RECORDER_GLOBAL);
   }
   if (edits.size === 0) return { code: source, functions, reachable };
   const code = edits.apply(source);
@@ -96,7 +106,7 @@ export function instrumentModule(source: string, module: string, format: ModuleF
 }
 
 function findFunctions(ast: t.File, module: string): Found {
-  const found: Found = { functions: [], returns: [], awaits: [], finalizers: [], catches: [], forAwaits: [], classBodies: [] };
+  const found: Found = { functions: [], returns: [], awaits: [], yields: [], finalizers: [], catches: [], forAwaits: [], classBodies: [] };
   const owned = <N extends t.Node>(path: AstPath, into: Owned<N>[]): void => {
     const owner = functionParent(path);
     if (owner) into.push({ node: path.node as N, owner: owner.node as t.Function, depth: path.depth });
@@ -113,6 +123,7 @@ function findFunctions(ast: t.File, module: string): Found {
     switch (node.type) {
       case 'ReturnStatement': return owned(path, found.returns);
       case 'AwaitExpression': return owned(path, found.awaits);
+      case 'YieldExpression': return owned(path, found.yields);
       case 'CatchClause':
         found.catches.push({ node, owner: (functionParent(path)?.node as t.Function | undefined) ?? null, depth: path.depth });
         return;
@@ -141,8 +152,15 @@ function findFunctions(ast: t.File, module: string): Found {
     }
   });
   for (const path of functions) {
-    found.functions.push({ node: path.node as t.Function, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth });
+    found.functions.push({ node: path.node as t.Function, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth, nested: functionParent(path) !== null });
   }
+  // Anonymous functions sharing a line (minified code) are told apart by their column: `<anonymous>@1:2048`.
+  const perLine = new Map<string, number>();
+  for (const f of found.functions) if (f.info.qualname.startsWith('<anonymous>@')) perLine.set(f.info.qualname, (perLine.get(f.info.qualname) ?? 0) + 1);
+  found.functions.forEach((f, i) => {
+    if ((perLine.get(f.info.qualname) ?? 0) < 2) return;
+    found.functions[i] = { ...f, info: { ...f.info, qualname: `${f.info.qualname}:${(f.node.loc?.start.column ?? 0) + 1}` } };
+  });
   return found;
 }
 
@@ -151,12 +169,13 @@ interface Names {
   readonly call: string;
   readonly error: string;
   readonly mock: string;
+  readonly count: string;
 }
 
 function uniqueNames(source: string): Names {
   let prefix = '__snx';
   for (let i = 1; source.includes(prefix); i++) prefix = `__snx${i}`;
-  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m` };
+  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m`, count: `${prefix}_n` };
 }
 
 /** How a mock is handed the call's arguments, or undefined when they cannot be forwarded (never mockable). */
@@ -168,70 +187,30 @@ function forwarding(info: FunctionInfo): string | undefined {
   return info.params.map((p) => (p.form === 'rest' ? `...${p.name}` : p.name)).join(', ');
 }
 
-/** The offset where a block body's own statements start: after its directives (`'use strict'` must stay first). */
-function afterDirectives(body: t.BlockStatement): number {
-  const last = body.directives.at(-1);
-  return last?.end ?? (body.start ?? 0) + 1;
-}
-
-/** Where an arrow's expression body starts, before any parentheses around it. */
-function expressionStart(body: t.Expression): number {
-  const extra = body.extra as { parenStart?: number } | undefined;
-  return extra?.parenStart ?? body.start ?? 0;
-}
-
-function addMockPrologue(edits: TextEdits, source: string, f: FoundFunction, names: Names): void {
-  const args = forwarding(f.info) ?? '';
-  const key = JSON.stringify(callKey(f.info.module, f.info.qualname));
-  const call = args === 'arguments' ? `${names.mock}.apply(this, arguments)` : `${names.mock}.call(this${args ? `, ${args}` : ''})`;
-  const prologue = `const ${names.mock} = globalThis[Symbol.for(${JSON.stringify(MOCKS_SYMBOL)})]?.get(${key}); if (${names.mock} !== undefined) return ${call};`;
-  const body = f.node.body;
-  if (body.type === 'BlockStatement') {
-    edits.open(afterDirectives(body), f.depth, ` ${prologue}`);
-  } else {
-    edits.open(expressionStart(body), f.depth, `{ ${prologue} return (`);
-    edits.close(f.node.end ?? source.length, f.depth, `); }`);
-  }
-}
-
-/** `commonJs`: the module's `module.exports` is published too, as `module.exports` (what `exports.f = …` and `module.exports = {…}` define). */
-function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean): void {
-  const first = program.body[0];
-  if ((names.length === 0 && !commonJs) || !first) return;
-  const at = program.directives.at(-1)?.end ?? first.start ?? 0;
-  const getters = [...names.map((n) => `get ${n}() { return ${n}; }`), ...(commonJs ? ['get "module.exports"() { return module.exports; }'] : [])].join(', ');
-  edits.open(at, 0, `;(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set(${JSON.stringify(module)}, { ${getters} });`);
-}
-
-/** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions and of object literals (whose methods a test calls through them). */
-export function topLevelBindings(program: t.Program): string[] {
-  const names: string[] = [];
-  for (const stmt of program.body) {
-    const decl = stmt.type === 'ExportNamedDeclaration' || stmt.type === 'ExportDefaultDeclaration' ? stmt.declaration : stmt;
-    if ((decl?.type === 'FunctionDeclaration' || decl?.type === 'ClassDeclaration') && decl.id && !decl.declare) names.push(decl.id.name);
-    if (decl?.type === 'VariableDeclaration' && !decl.declare) {
-      for (const d of decl.declarations) {
-        if (d.id.type === 'Identifier' && (isFunctionNode(d.init) || isClassNode(d.init) || d.init?.type === 'ObjectExpression')) names.push(d.id.name);
-      }
-    }
-  }
-  return [...new Set(names)];
-}
-
 function addRecording(edits: TextEdits, source: string, found: Found, module: string, define: (fn: FunctionInfo) => number, names: Names): void {
   const R = RECORDER_GLOBAL;
   const C = names.call;
   const wrapped = new Set<t.Function>();
   const asyncWrapped = new Set<t.Function>();
+  const generators = new Set<t.Function>();
   for (const f of found.functions) {
     const id = define(f.info);
-    const self = f.info.hasThis ? 'this' : 'void 0';
+    // A plain function may be a constructor: `new.target` says whether `new` called it, and `this` is then the object it builds.
+    const constructible = (f.node.type === 'FunctionDeclaration' || f.node.type === 'FunctionExpression') && !f.info.isAsync && !f.info.isGenerator;
+    const self = f.info.hasThis || constructible ? 'this' : 'void 0';
     const args = f.info.params.map((p, i) => (p.form !== 'pattern' ? p.name : f.info.ownArguments ? `arguments[${i}]` : 'void 0')).join(', ');
-    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}])`;
+    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}]${constructible ? ', new.target' : ''})`;
     const body = f.node.body;
-    if (f.info.isGenerator) {
-      // A generator's body runs at its first next(): it is recorded then, and not wrapped.
+    if (f.info.isGenerator && (f.info.isAsync || body.type !== 'BlockStatement')) {
+      // An async generator's body runs at its first next(): it is recorded then, and not wrapped.
       if (body.type === 'BlockStatement') edits.open(afterDirectives(body), f.depth, ` ${enter};`);
+      continue;
+    }
+    if (f.info.isGenerator && body.type === 'BlockStatement') {
+      // A generator's body runs at its first next(): its call starts then; what it yields is kept
+      // until it returns (its values are its result), or it ends otherwise (finally: no values).
+      generators.add(f.node);
+      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${R}.genDone(${C}); } finally { ${R}.genEnd(${C}); }`);
       continue;
     }
     wrapped.add(f.node);
@@ -251,7 +230,25 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
       edits.close(f.node.end ?? source.length, f.depth, `); ${epilogue} }`);
     }
   }
+  for (const y of found.yields) {
+    if (!generators.has(y.owner)) continue;
+    const arg = y.node.argument;
+    // `yield* it`: the recorder sees the values a generator gives through it (any other iterable: none).
+    const seen = y.node.delegate ? 'genDelegates' : 'yielded';
+    if (arg) {
+      edits.open(arg.start ?? 0, y.depth + 0.5, ` ${R}.${seen}(${C}, (`);
+      edits.close(arg.end ?? 0, y.depth + 0.5, `))`);
+    } else {
+      edits.open((y.node.start ?? 0) + 'yield'.length, y.depth, ` ${R}.yielded(${C}, void 0)`);
+    }
+  }
   for (const r of found.returns) {
+    if (generators.has(r.owner)) {
+      // A generator's return ends it: done, before its finally.
+      edits.open(r.node.start ?? 0, r.depth, `{ ${R}.genDone(${C}); `);
+      edits.close(r.node.end ?? 0, r.depth, ` }`);
+      continue;
+    }
     if (!wrapped.has(r.owner)) continue;
     const arg = r.node.argument;
     if (arg) {

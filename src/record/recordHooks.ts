@@ -22,6 +22,7 @@ function startRecording(config: RecordConfig): void {
   // The trace is written as calls end (traceWriter.ts), and ended however the program ends.
   const writer = new TraceWriter(config.tracePath, { program: config.program, argv }, config.limits);
   const recorder = new CallRecorder((s) => scanner.isSecret(s), writer);
+  writer.reachAtEnd = () => recorder.reached(RECORDER_GLOBAL);
   Object.defineProperty(globalThis, RECORDER_GLOBAL, { value: recorder, enumerable: false, configurable: false, writable: false });
   // Stack frames and error excerpts of the program's files map back to the original text; files in node_modules keep theirs.
   setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });

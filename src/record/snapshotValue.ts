@@ -22,6 +22,8 @@ export interface SnapshotContext {
   readonly isSecret: (s: string) => boolean;
   /** True for a class the program defines: its objects are snapshotted as `instance`. */
   readonly isProgramClass: (ctor: unknown) => boolean;
+  /** The program function whose `new` built objects of this prototype, when one did (its prototype may name no constructor: `Foo.prototype = Object.create(null)`). */
+  readonly builtBy?: (proto: object) => object | undefined;
 }
 
 // Taken before the program runs: a program that patches built-ins does not change what is recorded.
@@ -167,9 +169,16 @@ class Walk {
   /** An object of a class or function constructor whose own fields are its state: the program's classes, and any constructor not built in. */
   private isInstance(value: object): boolean {
     if (hasInternalSlots(value)) return false;
-    const ctor = constructorOf(value);
+    const ctor = this.constructorOf(value);
     if (typeof ctor !== 'function' || types.isProxy(ctor)) return false;
     return this.ctx.isProgramClass(ctor) || (!isNative(ctor) && className(value) !== undefined);
+  }
+
+  /** The function constructor `new` built the object with, as recorded, else the constructor its prototype names. */
+  private constructorOf(value: object): unknown {
+    if (types.isProxy(value)) return undefined;
+    const proto = getPrototypeOf(value) as object | null;
+    return (proto !== null ? this.ctx.builtBy?.(proto) : undefined) ?? constructorOf(value);
   }
 
   private collection(value: object, size: () => unknown, forEach: (this: object, cb: (v: unknown, k: unknown) => void) => void, kind: 'map' | 'set', depth: number): Snapshot {
@@ -190,7 +199,9 @@ class Walk {
       fields[this.string(key)] = this.snap(d.value, depth + 1);
     }
     const symbols = this.symbolEntries(own, depth);
-    return { serialization: 'instance', class: className(value) ?? 'Object', value: fields, ...(symbols.length > 0 ? { symbols } : {}) };
+    const ctor = this.constructorOf(value);
+    const name = typeof ctor === 'function' ? dataValue(ctor, 'name')?.value : undefined;
+    return { serialization: 'instance', class: typeof name === 'string' && name !== '' ? name : (className(value) ?? 'Object'), value: fields, ...(symbols.length > 0 ? { symbols } : {}) };
   }
 
   /** A plain or null-prototype object that is not all JSON, field by field. */

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { callKey, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
+import { callKey, CALLS_SYMBOL, MOCKS_SYMBOL, REACH_SYMBOL } from './callTrace.ts';
 import { instrumentModule, type AnalysedFunction, type ModuleFormat } from './instrumentCalls.ts';
 import { programDirectory, programModuleOf, registerProgramHooks } from './programHooks.ts';
 
@@ -25,6 +25,7 @@ export function registerTestHooks(programDir: string | URL): void {
   const dir = programDirectory(programDir);
   mocks();
   reachMap();
+  callCounts();
   if (registered.has(dir)) return;
   registered.add(dir);
   registerProgramHooks(dir, (source, module, format) => {
@@ -45,6 +46,14 @@ export function mocks(): Map<string, MockFn> {
   const key = Symbol.for(MOCKS_SYMBOL);
   if (!(g[key] instanceof Map)) g[key] = new Map<string, MockFn>();
   return g[key] as Map<string, MockFn>;
+}
+
+/** How many times each anonymous or nested program function ran (callKey → count), since the hooks were registered. */
+export function callCounts(): Map<string, number> {
+  const g = globalThis as Record<symbol, unknown>;
+  const key = Symbol.for(CALLS_SYMBOL);
+  if (!(g[key] instanceof Map)) g[key] = new Map<string, number>();
+  return g[key] as Map<string, number>;
 }
 
 function reachMap(): Map<string, Record<string, unknown>> {

@@ -5,7 +5,7 @@
  * the number of calls (and a line is garbage as soon as it is copied there, never promoted). Runs inside the recorded program (recordHooks.ts): it never throws into it.
  */
 import * as fs from 'node:fs';
-import { TRACE_FORMAT, TRACE_VERSION, type CallRecord, type TraceEnd, type TraceHeader, type TraceLimits, type Truncation } from './callTrace.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type CallRecord, type ReachedFunction, type TraceEnd, type TraceHeader, type TraceLimits, type TraceReach, type Truncation } from './callTrace.ts';
 
 // Taken when loaded, before the program runs: a program that patches JSON, fs or Buffer does not change the file.
 const stringify = JSON.stringify;
@@ -76,9 +76,18 @@ export class TraceWriter implements CallSink {
     this.output(this.buffer, used);
   }
 
-  /** Writes the buffer and the end line, and closes the file; later calls do nothing. */
+  /** The reach line's entries, asked for once as the trace ends (it must not throw). */
+  reachAtEnd: (() => readonly ReachedFunction[]) | undefined;
+
+  /** Writes the buffer, the reach line and the end line, and closes the file; later calls do nothing. */
   end(exitCode: number, signal?: string): void {
     if (this.fd === undefined) return;
+    const reached = this.reachAtEnd?.() ?? [];
+    if (reached.length > 0) {
+      const line = `${stringify({ reach: reached } satisfies TraceReach)}\n`;
+      const size = byteLength(line);
+      if (this.bytes + this.used + size <= this.limits.maxTraceBytes - END_LINE_ROOM) this.append(line, size);
+    }
     const truncated: Truncation | undefined = this.truncatedBy === undefined ? undefined : { limit: this.truncatedBy, max: this.limits[this.truncatedBy], droppedCalls: this.dropped };
     const end: TraceEnd = { end: true, exitCode, calls: this.calls, ...(truncated ? { truncated } : {}), ...(signal ? { signal } : {}) };
     this.append(`${stringify(end)}\n`);

@@ -71,7 +71,7 @@ export async function generateAiTests(trace: CallTrace, options: AiTestsOptions,
   const traceDir = resolve(o.traceDir);
   const programDir = resolve(o.programDir ?? dirname(resolve(traceDir, trace.program)));
   const outDir = resolve(o.outDir);
-  const index = new ProgramIndex(programDir, [...new Set(trace.calls.map((call) => call.module))], [outDir]);
+  const index = new ProgramIndex(programDir, [...new Set(trace.calls.map((call) => call.module))], [outDir], trace.reach);
   const scanner = new SecretScanner(process.env);
   const snapshot = (value: unknown) => snapshotValue(value, { isSecret: (s) => scanner.isSecret(s), isProgramClass: () => false });
   const skipped: AiSkipped[] = [];

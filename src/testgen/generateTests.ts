@@ -37,6 +37,8 @@ export interface GeneratedTests {
   readonly skipped: readonly SkippedCall[];
   /** `gen-tests: 7 tests in 2 files; 3 calls skipped (2 a generator, 1 a redacted value)`. */
   readonly summary: string;
+  /** Skipped calls of anonymous and nested functions that a written test runs (inside the call it tests) and whose number it asserts. */
+  readonly ranInside: ReadonlySet<number>;
   /** The directory's index.js, which `node --test DIR` runs (Node 24 takes a directory argument as a file, and runs its index.js). */
   readonly index: string | undefined;
   /** The helper the tests import snipexec's test hooks through (REPLAY_HELPER) when the project does not depend on snipexec; absent when they import `snipexec/replay`. */
@@ -83,7 +85,7 @@ export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excl
   const helper = resolvesReplay(outDir) ? undefined : join(outDir, REPLAY_HELPER);
   const modules = [...new Set(trace.calls.map((call) => call.module))];
   const program = { module: relative(programDir, resolve(traceDir, trace.program)).split(sep).join('/'), argv: trace.argv, exitCode: trace.exitCode };
-  const index = new ProgramIndex(programDir, modules, [outDir]);
+  const index = new ProgramIndex(programDir, modules, [outDir], trace.reach);
   const byModule = new Map<string, { plans: TestPlan[]; skipped: SkippedCall[] }>(modules.map((module) => [module, { plans: [], skipped: [] }]));
   const skipped: SkippedCall[] = [];
   const mockable = mockableKeys(programDir, modules);
@@ -117,7 +119,9 @@ export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excl
   if (files.length > 0 && layout.writeIndex) indexPath = writeIndex(outDir, [...fileNames.values()]);
   if (files.length > 0 && helper !== undefined) writeReplayHelper(helper, parsed.data.snipexecRoot === undefined ? INSTALLATION : resolve(parsed.data.snipexecRoot));
   const tests = files.reduce((sum, file) => sum + file.tests, 0);
-  return { files, skipped, summary: summarize(tests, files.length, skipped), index: indexPath, ...(files.length > 0 && helper !== undefined ? { replayHelper: helper } : {}) };
+  const tested = new Set([...byModule.values()].flatMap((entry) => entry.plans.map((plan) => plan.call.callId)));
+  const ranInside = new Set([...byModule.values()].flatMap((entry) => entry.plans.flatMap((plan) => plan.ran.flatMap((r) => r.callIds))).filter((id) => !tested.has(id)));
+  return { files, skipped, summary: summarize(tests, files.length, skipped, ranInside.size), ranInside, index: indexPath, ...(files.length > 0 && helper !== undefined ? { replayHelper: helper } : {}) };
 }
 
 /** Whether `snipexec/replay` resolves from `dir` to a file (the project depends on snipexec), as the tests there will resolve it. */

@@ -30,7 +30,12 @@ export interface ClassShape {
   readonly construct: FunctionShape | undefined;
 }
 
-export type TopLevelBinding = { readonly kind: 'function'; readonly shape: FunctionShape } | { readonly kind: 'class'; readonly shape: ClassShape };
+/**
+ * `constructs`: a plain function (not an arrow, async or generator) seen as the class of the objects
+ * `new` makes of it: the methods the module sets on its prototype (`Foo.prototype.m = function …`,
+ * `Foo.prototype = { m() {} }`), its own parameters as the constructor's.
+ */
+export type TopLevelBinding = { readonly kind: 'function'; readonly shape: FunctionShape; readonly constructs?: ClassShape } | { readonly kind: 'class'; readonly shape: ClassShape };
 
 /** A function a test reaches as a property path from what reach() gives: `['api', 'get']`, `['module.exports', 'parse']`. */
 export interface PathFunction {
@@ -67,7 +72,11 @@ export function outlineModule(source: string, fileName: string): ModuleOutline {
   const bindings = new Map<string, TopLevelBinding>();
   const add = (node: t.Node | null | undefined, name: string | undefined): void => {
     if (node === null || node === undefined || name === undefined) return;
-    if (t.isFunction(node) && !t.isObjectMethod(node) && !t.isClassMethod(node) && !t.isClassPrivateMethod(node)) bindings.set(name, { kind: 'function', shape: functionShape(node) });
+    if (t.isFunction(node) && !t.isObjectMethod(node) && !t.isClassMethod(node) && !t.isClassPrivateMethod(node)) {
+      const plain = (t.isFunctionDeclaration(node) || t.isFunctionExpression(node)) && node.async !== true && node.generator !== true;
+      const shape = functionShape(node);
+      bindings.set(name, { kind: 'function', shape, ...(plain ? { constructs: { name, members: [], hasPrivate: false, superName: undefined, construct: shape } } : {}) });
+    }
     else if (t.isClass(node)) bindings.set(name, { kind: 'class', shape: classShape(node, name) });
   };
   for (const statement of ast.program.body) {
@@ -77,7 +86,38 @@ export function outlineModule(source: string, fileName: string): ModuleOutline {
       for (const declarator of declaration.declarations) if (t.isIdentifier(declarator.id)) add(declarator.init, declarator.id.name);
     }
   }
+  addPrototypes(ast.program, bindings);
   return { bindings, paths: pathFunctions(ast.program, bindings) };
+}
+
+/** Gives each plain top-level function's `constructs` class the methods top-level statements set on its prototype. */
+function addPrototypes(program: t.Program, bindings: Map<string, TopLevelBinding>): void {
+  const members = new Map<string, MemberShape[]>();
+  const add = (owner: string, name: string | undefined, fn: t.Node | null | undefined): void => {
+    if (name === undefined || !(isPlainFunction(fn) || t.isObjectMethod(fn))) return;
+    if (t.isObjectMethod(fn) && fn.kind !== 'method') return;
+    const list = members.get(owner) ?? [];
+    list.push({ name, static: false, access: 'method', ...functionShape(fn) });
+    members.set(owner, list);
+  };
+  for (const statement of program.body) {
+    if (!t.isExpressionStatement(statement) || !t.isAssignmentExpression(statement.expression) || statement.expression.operator !== '=') continue;
+    const path = memberPath(statement.expression.left);
+    const [owner, proto, name, ...deeper] = path ?? [];
+    if (owner === undefined || proto !== 'prototype' || deeper.length > 0) continue;
+    const right = statement.expression.right;
+    if (name !== undefined) add(owner, name, right);
+    else if (t.isObjectExpression(right)) {
+      for (const property of right.properties) {
+        if (t.isObjectMethod(property)) add(owner, propertyName(property.key, property.computed), property);
+        else if (t.isObjectProperty(property)) add(owner, propertyName(property.key, property.computed), property.value);
+      }
+    }
+  }
+  for (const [name, binding] of bindings) {
+    const found = members.get(name);
+    if (binding.kind === 'function' && binding.constructs !== undefined && found !== undefined) bindings.set(name, { ...binding, constructs: { ...binding.constructs, members: found } });
+  }
 }
 
 const isPlainFunction = (node: t.Node | null | undefined): node is t.FunctionExpression | t.ArrowFunctionExpression => t.isFunctionExpression(node) || t.isArrowFunctionExpression(node);

@@ -35,6 +35,17 @@ export class ModuleState {
     return this.#use(module).usesThis.has(line);
   }
 
+  /**
+   * The module objects the function starting on `line` of `writer` changes a member of (`P.s = …`)
+   * and the function starting on `readerLine` of the same module reads: a mock of the writer gives
+   * its result, not the change.
+   */
+  changedFor(module: string, writerLine: number, readerLine: number): readonly string[] {
+    const use = this.#use(module);
+    const read = use.memberReaders.get(readerLine);
+    return read === undefined ? [] : [...(use.memberWriters.get(writerLine) ?? [])].filter((name) => read.has(name));
+  }
+
   #use(module: string): StateUse {
     let use = this.#modules.get(module);
     if (use === undefined) {
@@ -48,7 +59,7 @@ export class ModuleState {
     try {
       return stateUse(readFileSync(join(this.#programDir, module), 'utf8'), module);
     } catch {
-      return { readers: new Map(), writers: new Map(), usesThis: new Set() }; // A module that cannot be read or parsed: gen-tests says so elsewhere.
+      return { readers: new Map(), writers: new Map(), usesThis: new Set(), memberWriters: new Map(), memberReaders: new Map() }; // A module that cannot be read or parsed: gen-tests says so elsewhere.
     }
   }
 }
@@ -64,15 +75,15 @@ export class ModuleState {
  */
 export class StateSetUp {
   readonly #state: ModuleState;
-  readonly #inline: (child: CallRecord, tested: CallRecord) => boolean;
+  readonly #inline: (child: CallRecord, tested: CallRecord, parent: CallRecord | undefined) => boolean;
   /** By `line:module`, the calls of each function, in order. */
   readonly #callsOf = new Map<string, CallRecord[]>();
   readonly #byId = new Map<number, CallRecord>();
   readonly #tested = new Set<number>();
   readonly #inlineIn = new Map<number, string>();
 
-  /** `inline(child, tested)`: whether a call below a tested call runs for real in its test (planCalls' runsInline). */
-  constructor(calls: readonly CallRecord[], state: ModuleState, inline: (child: CallRecord, tested: CallRecord) => boolean) {
+  /** `inline(child, tested, parent)`: whether a call below a tested call, made by `parent`, runs for real in its test (planCalls' runsInline). */
+  constructor(calls: readonly CallRecord[], state: ModuleState, inline: (child: CallRecord, tested: CallRecord, parent: CallRecord | undefined) => boolean) {
     this.#state = state;
     this.#inline = inline;
     for (const call of calls) {
@@ -110,7 +121,7 @@ export class StateSetUp {
       // Below a tested call, a call runs for real when every call on the way down to it does (planCalls' childMocks).
       const below = [call];
       for (let above = this.#parent(call); above !== undefined && why === ''; above = this.#parent(above)) {
-        if (this.#tested.has(above.callId) && below.every((c) => this.#inline(c, above as CallRecord))) why = `which the test of call ${above.callId} runs too`;
+        if (this.#tested.has(above.callId) && below.every((c) => this.#inline(c, above as CallRecord, this.#parent(c)))) why = `which the test of call ${above.callId} runs too`;
         below.push(above);
       }
       this.#inlineIn.set(call.callId, why);
@@ -135,6 +146,10 @@ export interface StateUse {
   readonly writers: ReadonlyMap<string, readonly number[]>;
   /** The start lines of the functions (not arrows) whose own body, arrows in it included, uses `this`. */
   readonly usesThis: ReadonlySet<number>;
+  /** By a function's start line, the top-level bindings whose members it assigns (`P["s"] = …`, `cache.x++`, `delete map.k`). */
+  readonly memberWriters: ReadonlyMap<number, ReadonlySet<string>>;
+  /** By a function's start line, those of them it (or a function nested in it) reads otherwise. */
+  readonly memberReaders: ReadonlyMap<number, ReadonlySet<string>>;
 }
 
 export function stateUse(source: string, fileName: string): StateUse {
@@ -142,6 +157,14 @@ export function stateUse(source: string, fileName: string): StateUse {
   const readers = new Map<number, Set<string>>();
   const writerLines = new Map<string, number[]>();
   const usesThis = new Set<number>();
+  const memberWriters = new Map<number, Set<string>>();
+  const memberReaders = new Map<number, Set<string>>();
+  const add = (map: Map<number, Set<string>>, line: number | undefined, name: string) => {
+    if (line === undefined) return;
+    const names = map.get(line) ?? new Set<string>();
+    names.add(name);
+    map.set(line, names);
+  };
   traverse(ast, {
     ThisExpression(path) {
       let fn = path.getFunctionParent();
@@ -153,6 +176,15 @@ export function stateUse(source: string, fileName: string): StateUse {
   traverse(ast, {
     Program(path) {
       for (const [name, binding] of Object.entries(path.scope.bindings)) {
+        const changed = binding.referencePaths.filter(changesMember);
+        const changers = changed.map((w) => w.getFunctionParent()).filter((f): f is NodePath<t.Function> => f !== null);
+        for (const fn of changers) add(memberWriters, fn.node.loc?.start.line, name);
+        if (changers.length > 0) {
+          for (const read of binding.referencePaths) {
+            if (changed.includes(read)) continue;
+            for (let fn = read.getFunctionParent(); fn !== null; fn = fn.parentPath.getFunctionParent()) add(memberReaders, fn.node.loc?.start.line, name);
+          }
+        }
         if (binding.kind !== 'let' && binding.kind !== 'var') continue;
         const writers = binding.constantViolations.map((w) => w.getFunctionParent()).filter((f): f is NodePath<t.Function> => f !== null);
         if (writers.length === 0) continue;
@@ -172,7 +204,18 @@ export function stateUse(source: string, fileName: string): StateUse {
       path.stop();
     },
   });
-  return { readers: new Map([...readers].map(([line, names]) => [line, [...names].sort()])), writers: writerLines, usesThis };
+  return { readers: new Map([...readers].map(([line, names]) => [line, [...names].sort()])), writers: writerLines, usesThis, memberWriters, memberReaders };
+}
+
+/** Whether the reference is the object of a member that is assigned, updated or deleted (`P["s"] = …`, `P.n++`, `delete P.d`). */
+function changesMember(ref: NodePath): boolean {
+  const member = ref.parentPath;
+  if (member === null || !member.isMemberExpression() || member.node.object !== ref.node) return false;
+  const user = member.parentPath;
+  if (user === null) return false;
+  if (user.isAssignmentExpression() && user.node.left === member.node) return true;
+  if (user.isUpdateExpression()) return true;
+  return user.isUnaryExpression() && user.node.operator === 'delete';
 }
 
 /** `line++`, `column += n` as a statement: the variable is read only to be assigned, so the function's result does not depend on it. */

@@ -39,6 +39,18 @@ export interface TestPlan {
   readonly async: boolean;
   readonly outcome: Outcome;
   readonly mocks: readonly ChildMock[];
+  /** A generator: the test spreads what the call gives into an array, which must be the values it yielded. */
+  readonly iterate: boolean;
+  /** The anonymous and nested functions the call runs for real (no mock): how often each ran, which the test asserts. */
+  readonly ran: readonly RanInside[];
+}
+
+/** An anonymous or nested program function that ran inside a tested call: its calls are covered by that call's test, which asserts their count. */
+export interface RanInside {
+  readonly key: string;
+  readonly qualname: string;
+  /** The recorded calls of it inside the tested call. */
+  readonly callIds: readonly number[];
 }
 
 export type CallPlan = { readonly call: CallRecord; readonly test: TestPlan } | { readonly call: CallRecord; readonly skip: SkipReason };
@@ -60,7 +72,7 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   const unstable = unstableCalls(trace.calls, children);
   const constructors = instanceClassNames(trace.calls);
   const state = new ModuleState(index.programDir);
-  const unset = new StateSetUp(trace.calls, state, (child, tested) => runsInline(child, tested, constructors));
+  const unset = new StateSetUp(trace.calls, state, (child, tested, parent) => runsInline(child, tested, constructors, parent));
   return trace.calls.map((call) => {
     const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors, state });
     // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
@@ -80,14 +92,16 @@ interface Planning {
 
 function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const { index } = planning;
-  if (call.kind === 'generator') return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
-  if (call.kind === 'function' && planning.constructors.has(call.qualname)) return skip('unreachable', `${call.qualname} is a function constructor, run by new: the object it built was not recorded`);
+  const stopped = 'a generator is replayed only when it ran to its end, yielding at most 1,000 values (none through yield* of anything but a generator), and is not async';
+  if (call.kind === 'generator' && call.yields === undefined) return skip('generator', stopped);
   const resolved = resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
-  // A top-level function using `this` ran as a constructor or a method: a test would call it with another `this`.
-  if (target.kind === 'function' && planning.state.usesThis(call.module, call.line)) return skip('not-json-safe', `its receiver (this) was not recorded: ${call.qualname} uses this, so it ran by new or as a method`);
-  if (shape.generator) return skip('generator', 'a generator is not replayed (its values come one next() at a time)');
+  // A top-level function using `this` called without `new` (`new` is recorded as a constructor call) ran as a method or
+  // on another constructor's object (`Base.call(this)`): a test would call it with another `this`.
+  if (target.kind === 'function' && planning.state.usesThis(call.module, call.line)) return skip('not-json-safe', `its receiver (this) was not recorded: ${call.qualname} uses this, so it ran as a method or on another object`);
+  if (shape.generator && call.yields === undefined) return skip('generator', stopped);
+  const iterate = shape.generator && call.yields !== undefined;
   const recorded = Object.keys(call.args);
   const current = shape.params.map((param) => param.name);
   if (recorded.join(',') !== current.join(',')) return skip('changed-signature', `recorded with (${recorded.join(', ')}), declared now as (${current.join(', ')})`);
@@ -109,11 +123,23 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const spreadLast = rest && args.at(-1)?.kind === 'json' && Array.isArray((args.at(-1) as { value: unknown }).value);
   // Omitted and undefined arguments behave the same for all but arguments.length: the call reads as written.
   while (!rest && args.at(-1)?.kind === 'undefined') args.pop();
-  const outcome = outcomeOf(call, 'its result', { ...context, isResult: true });
+  const outcome = iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true });
   if (isSkip(outcome)) return outcome;
-  const mocks = childMocks(call, planning);
-  if (isSkip(mocks)) return mocks;
-  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks };
+  const children = childMocks(call, planning);
+  if (isSkip(children)) return children;
+  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks: children.mocks, iterate, ran: children.ran };
+}
+
+/** A generator's values as the array a test compares `[...generator]` with: JSON values only. */
+function yieldedValues(yields: readonly Snapshot[], context: { index: ProgramIndex; near: string; isResult: boolean }): Outcome | SkipReason {
+  const values: unknown[] = [];
+  for (const [i, snapshot] of yields.entries()) {
+    const value = toReplayValue(snapshot, `value ${i + 1} it yielded`, context);
+    if (isSkip(value)) return value;
+    if (value.kind !== 'json') return skip('not-json-safe', `value ${i + 1} it yielded is a ${value.kind}, which a test compares only inside JSON`);
+    values.push(value.value);
+  }
+  return { kind: 'return', value: { kind: 'json', value: values } };
 }
 
 function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near: string; isResult: boolean }): ReplayValue | SkipReason {
@@ -123,8 +149,16 @@ function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near:
   return skip('private-state', `${where} was recorded as a ${snapshot.serialization} value, not as an object of its class`);
 }
 
-/** The function a call ran, as a test reaches it, and its current declaration. */
+/** The function a call ran, as a test reaches it, and its current declaration (or, reached through a path the recording found, its declaration then). */
 export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly target: Target; readonly shape: FunctionShape } | SkipReason {
+  const found = resolveDeclared(call, index);
+  if (!isSkip(found) || found.kind !== 'unreachable' || call.kind === 'getter' || call.kind === 'setter' || call.kind === 'constructor') return found;
+  const reached = index.reached(call.module, call.qualname);
+  if (reached === undefined) return found;
+  return { target: { kind: 'path', module: reached.root, path: reached.path }, shape: { params: reached.params, async: reached.async, generator: reached.generator } };
+}
+
+function resolveDeclared(call: CallRecord, index: ProgramIndex): { readonly target: Target; readonly shape: FunctionShape } | SkipReason {
   const { module, qualname } = call;
   if (/[<@]/.test(qualname)) return skip('unreachable', `${qualname} is anonymous, so no test can reach it`);
   const outline = index.outline(module);
@@ -132,10 +166,19 @@ export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly
   const [head = '', member, ...deeper] = qualname.split('.');
   const binding = outline.bindings.get(head);
   const byPath = outline.paths.get(qualname);
-  if (byPath !== undefined && binding?.kind !== 'class' && call.kind !== 'getter' && call.kind !== 'setter') return { target: { kind: 'path', module, path: byPath.path }, shape: byPath.shape };
+  // A call with a receiver of a function constructor's binding is a prototype method's, not a static one's of the same name.
+  const onPrototype = binding?.kind === 'function' && call.this !== undefined;
+  if (byPath !== undefined && binding?.kind !== 'class' && !onPrototype && call.kind !== 'getter' && call.kind !== 'setter') return { target: { kind: 'path', module, path: byPath.path }, shape: byPath.shape };
   if (member === undefined) {
-    if (binding?.kind === 'function') return { target: { kind: 'function', module, name: head }, shape: binding.shape };
+    // A function constructor called with `new`: the test calls it with `new` too.
+    if (binding?.kind === 'function' && call.kind === 'constructor' && binding.constructs !== undefined) return { target: { kind: 'construct', class: { module, name: head, shape: binding.constructs } }, shape: binding.shape };
+    if (binding?.kind === 'function' && call.kind !== 'constructor') return { target: { kind: 'function', module, name: head }, shape: binding.shape };
     return skip('unreachable', `${module} has no top-level function ${head} now`);
+  }
+  if (binding?.kind === 'function' && binding.constructs !== undefined && deeper.length === 0) {
+    // A method set on a function constructor's prototype (`Foo.prototype.m = function …`).
+    const found = pickMember(binding.constructs.members, member, call);
+    if (found !== undefined) return { target: { kind: 'member', class: { module, name: head, shape: binding.constructs }, member, static: false, access: 'method' }, shape: found };
   }
   if (binding?.kind === 'function') return skip('unreachable', `${qualname} is nested in function ${head}, which does not expose it`);
   if (binding?.kind !== 'class' || deeper.length > 0) return skip('unreachable', `${qualname} is not a function or method at the top level of ${module}`);
@@ -186,23 +229,37 @@ function outcomeOf(call: CallRecord, where: string, context: { index: ProgramInd
  * `items.reduce((sum, item) => sum + lineTotal(item), 0)`; a function value from outside could
  * only come through an argument, which is never replayed).
  */
-function childMocks(call: CallRecord, { index, children, mockable, constructors }: Planning): ChildMock[] | SkipReason {
-  const inline = (child: CallRecord): boolean => runsInline(child, call, constructors);
+function childMocks(call: CallRecord, { index, children, mockable, constructors, state }: Planning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
+  // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
+  const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
   const replayed: CallRecord[] = [];
+  const ran = new Map<string, RanInside & { callIds: number[] }>();
   for (const queue = [call]; queue.length > 0; ) {
-    for (const child of children.get((queue.shift() as CallRecord).callId) ?? []) {
-      if (inline(child)) queue.push(child);
-      else replayed.push(child);
+    const parent = queue.shift() as CallRecord;
+    for (const child of children.get(parent.callId) ?? []) {
+      if (!runsInline(child, call, constructors, parent)) {
+        replayed.push(child);
+        continue;
+      }
+      queue.push(child);
+      if (!counted(child)) continue;
+      const key = callKey(child.module, child.qualname);
+      const entry = ran.get(key) ?? { key, qualname: child.qualname, callIds: [] };
+      entry.callIds.push(child.callId);
+      ran.set(key, entry);
     }
   }
   replayed.sort((a, b) => a.callId - b.callId);
   const mocks = new Map<string, { qualname: string; async: boolean; outcomes: Outcome[] }>();
   for (const child of replayed) {
     const name = `${child.qualname} (call ${child.callId})`;
-    if (/[<@]/.test(child.qualname)) return skip('unmockable-child', `it calls ${name}, an anonymous function no mock can replace`);
     if (child.kind === 'generator') return skip('unmockable-child', `it calls ${name}, a generator, which a mock does not replay`);
+    // A mock gives the child's result, not what it changes in a module object the tested function reads (fraction.js's parse() filling P).
+    const changed = child.module === call.module ? state.changedFor(call.module, child.line, call.line) : [];
+    if (changed.length > 0) return skip('module-state', `it calls ${name}, replayed by a mock, which changes ${changed.join(', ')}, a module object it reads (a mock gives the result, not the change)`);
     const key = callKey(child.module, child.qualname);
-    if (!mockable(key)) return skip('unmockable-child', `it calls ${name}, which the test hooks cannot replace (a generator, a destructured arrow parameter, or a name its module uses twice)`);
+    // An anonymous function is mocked by its qualname too (`<anonymous>@9`) when no other function of its module has it.
+    if (!mockable(key)) return skip('unmockable-child', `it calls ${name}, which the test hooks cannot replace (${/[<@]/.test(child.qualname) ? 'an anonymous function on a line with another' : 'a generator, a destructured arrow parameter, or a name its module uses twice'})`);
     const outcome = outcomeOf(child, `the result of ${name}`, { index, near: child.module, isResult: false });
     if (isSkip(outcome)) return skip('unmockable-child', `it calls ${name}, which cannot be replayed: ${outcome.detail}`);
     const resolved = resolveTarget(child, index);
@@ -210,14 +267,27 @@ function childMocks(call: CallRecord, { index, children, mockable, constructors 
     entry.outcomes.push(outcome);
     mocks.set(key, entry);
   }
-  return [...mocks].map(([key, entry]) => ({ key, ...entry }));
+  return { mocks: [...mocks].map(([key, entry]) => ({ key, ...entry })), ran: [...ran.values()] };
 }
 
-/** Whether `child`, a call below the tested call `tested`, runs for real in its test (a mock replays the others). */
-export function runsInline(child: CallRecord, tested: CallRecord, constructors: ReadonlySet<string>): boolean {
-  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed.
-  return child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname)) ||
-    callKey(child.module, child.qualname) === callKey(tested.module, tested.qualname) || (child.module === tested.module && (child.qualname.startsWith(`${tested.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
+/**
+ * Whether `child`, a call below the tested call `tested` that `parent` made (itself running for real
+ * in the test, or the tested call), runs for real in its test (a mock replays the others).
+ */
+export function runsInline(child: CallRecord, tested: CallRecord, constructors: ReadonlySet<string>, parent: CallRecord = tested): boolean {
+  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed;
+  // so does a function constructor called without `new` on an object (`Base.call(this)`).
+  if (child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname))) return true;
+  // A method the tested object, or an object a constructor running for real builds, calls on itself (`this.format()` in a constructor)
+  // runs for real: a mock would give its result, not what it does to the object.
+  if (onOwnObject(child, tested) || onOwnObject(child, parent)) return true;
+  return callKey(child.module, child.qualname) === callKey(tested.module, tested.qualname) || (child.module === tested.module && (child.qualname.startsWith(`${tested.qualname}.`) || child.qualname.startsWith('<anonymous>@')));
+}
+
+/** Whether `child` is a method of the class of `caller`, a constructor or method, called with a receiver (taken to be the caller's object). */
+function onOwnObject(child: CallRecord, caller: CallRecord): boolean {
+  const ownClass = caller.kind === 'constructor' || caller.this !== undefined ? caller.qualname.split('.')[0] : undefined;
+  return ownClass !== undefined && child.this !== undefined && child.module === caller.module && child.qualname.startsWith(`${ownClass}.`);
 }
 
 /**
@@ -243,5 +313,5 @@ function unstableCalls(calls: readonly CallRecord[], children: ReadonlyMap<numbe
 }
 
 function resultOf(call: CallRecord): unknown {
-  return call.threw === true ? ['threw', call.exception?.name, call.exception?.message] : [call.returnSerialization, call.returnValue ?? null];
+  return call.threw === true ? ['threw', call.exception?.name, call.exception?.message] : [call.returnSerialization, call.returnValue ?? null, call.yields ?? null];
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { callKey, type ReachedFunction } from '../record/callTrace.ts';
 import { outlineModule, type ClassShape, type ModuleOutline, type TopLevelBinding } from './moduleOutline.ts';
 import { skip, type SkipReason } from './skipReasons.ts';
 
@@ -28,11 +29,23 @@ export class ProgramIndex {
   readonly #outlines = new Map<string, ModuleOutline | SkipReason>();
   #scanned: readonly string[] | undefined;
 
-  /** `traced`: the modules the trace names, searched first for a class; `skipDirs`: absolute directories never scanned (the output directory). */
-  constructor(programDir: string, traced: readonly string[], skipDirs: readonly string[] = []) {
+  readonly #reached: ReadonlyMap<string, ReachedFunction>;
+
+  /**
+   * `traced`: the modules the trace names, searched first for a class; `skipDirs`: absolute
+   * directories never scanned (the output directory); `reached`: the trace's functions reached
+   * through a property path at the program's exit.
+   */
+  constructor(programDir: string, traced: readonly string[], skipDirs: readonly string[] = [], reached: readonly ReachedFunction[] = []) {
     this.#programDir = programDir;
     this.#traced = traced;
     this.#skipDirs = new Set(skipDirs);
+    this.#reached = new Map(reached.map((r) => [callKey(r.module, r.qualname), r]));
+  }
+
+  /** How a test reaches the function `qualname` of `module` through a property path, when the recording found one. */
+  reached(module: string, qualname: string): ReachedFunction | undefined {
+    return this.#reached.get(callKey(module, qualname));
   }
 
   /** The program's directory, absolute. */
@@ -73,9 +86,8 @@ export class ProgramIndex {
       const outline = this.outline(module);
       const binding = 'bindings' in outline ? outline.bindings.get(name) : undefined;
       if (binding?.kind === 'class') return { module, name, shape: binding.shape };
-      // A function constructor (`function Point(x, y) { this.x = x; }`): its objects are built as a class's are.
-      if (binding?.kind === 'function') return { module, name, shape: { name, members: [], hasPrivate: false, superName: undefined, construct: binding.shape } };
-      return undefined;
+      // A function constructor: its objects are rebuilt from its prototype as a class's are.
+      return binding?.kind === 'function' && binding.constructs !== undefined ? { module, name, shape: binding.constructs } : undefined;
     };
     const found = inModule(near) ?? this.#traced.map(inModule).find((ref) => ref !== undefined) ?? this.#programFiles().map(inModule).find((ref) => ref !== undefined);
     return found ?? skip('unreachable-class', `class ${name} is not a top-level class of any program module`);
@@ -93,7 +105,7 @@ export class ProgramIndex {
       if (base === 'Error' || base.endsWith('Error')) return skip('private-state', `class ${shape.name} is an error, whose message and stack are not recorded`);
       const outline = this.outline(ref.module);
       const parent: TopLevelBinding | undefined = 'bindings' in outline ? outline.bindings.get(base) : undefined;
-      shape = parent?.kind === 'class' ? parent.shape : undefined;
+      shape = parent?.kind === 'class' ? parent.shape : parent?.constructs;
     }
     return undefined;
   }

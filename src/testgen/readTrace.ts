@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { CorruptTrace } from '../core/errors.ts';
-import { CALL_KINDS, SERIALIZATIONS, TRACE_FORMAT, TRACE_VERSION, isTraceEnd, type CallKind, type CallRecord, type CallTrace, type Serialization, type Snapshot, type TraceEnd, type TraceHeader } from '../record/callTrace.ts';
+import { CALL_KINDS, SERIALIZATIONS, TRACE_FORMAT, TRACE_VERSION, isTraceEnd, type CallKind, type CallRecord, type CallTrace, type Serialization, type Snapshot, type TraceEnd, type TraceHeader, type TraceReach } from '../record/callTrace.ts';
 import { lineAt, scanJson } from './jsonPositions.ts';
 
 const serialization = z.enum(SERIALIZATIONS as readonly Serialization[] as [Serialization, ...Serialization[]]);
@@ -53,6 +53,7 @@ const callRecord = z
     returnSerialization: serialization.optional(),
     threw: z.literal(true).optional(),
     exception: z.object({ name: z.string().min(1), module: modulePath.optional(), message: z.string().optional() }).optional(),
+    yields: z.array(snapshot).optional(),
   })
   .superRefine((call, context) => {
     if ((call.threw === true) === (call.returnSerialization !== undefined)) {
@@ -122,6 +123,24 @@ const end = z
   })
   .strict();
 
+const reachLine = z
+  .object({
+    reach: z.array(
+      z
+        .object({
+          module: modulePath,
+          qualname: z.string().min(1),
+          root: modulePath,
+          path: z.array(z.string()).min(1),
+          params: z.array(z.object({ name: z.string(), rest: z.boolean() }).strict()),
+          async: z.boolean(),
+          generator: z.boolean(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
 /** How much of a trace file is read at a time: lines are parsed as they come, never the whole file as one string. */
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -174,6 +193,7 @@ class TraceLines {
   private number = 0;
   private head: TraceHeader | undefined;
   private ending: TraceEnd | undefined;
+  private reach: TraceReach['reach'] | undefined;
   private readonly calls: CallRecord[] = [];
   private readonly seen = new Set<number>();
 
@@ -199,6 +219,8 @@ class TraceLines {
       this.head = this.check(header, data, line, 'not a trace header (a trace starts with {"format":"snipexec-trace",…})') as TraceHeader;
     } else if (typeof data === 'object' && data !== null && isTraceEnd(data)) {
       this.ending = this.check(end, data, line) as TraceEnd;
+    } else if (typeof data === 'object' && data !== null && 'reach' in data) {
+      this.reach = (this.check(reachLine, data, line) as TraceReach).reach;
     } else {
       const call = this.check(callRecord, data, line) as CallRecord;
       if (this.seen.has(call.callId)) throw this.corrupt(line, `not a call trace: callId ${call.callId} appears twice`);
@@ -214,7 +236,7 @@ class TraceLines {
     if (ending.calls !== this.calls.length) throw this.corrupt(this.number, `not a call trace: the end line counts ${ending.calls} calls, the file holds ${this.calls.length}`);
     // Lines come in the order calls ended; the trace lists them in the order they started.
     const calls = this.calls.sort((a, b) => a.callId - b.callId);
-    return { version: TRACE_VERSION, program: this.head.program, argv: this.head.argv, exitCode: ending.exitCode, calls, ...(ending.truncated ? { truncated: ending.truncated } : {}) };
+    return { version: TRACE_VERSION, program: this.head.program, argv: this.head.argv, exitCode: ending.exitCode, calls, ...(ending.truncated ? { truncated: ending.truncated } : {}), ...(this.reach ? { reach: this.reach } : {}) };
   }
 
   private check(schema: z.ZodType, data: unknown, line: number, what?: string): unknown {

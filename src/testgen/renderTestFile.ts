@@ -1,4 +1,5 @@
 import * as t from '@babel/types';
+import { CALLS_SYMBOL } from '../record/callTrace.ts';
 import type { ChildMock, ErrorRef, Outcome, TestPlan } from './planCalls.ts';
 import { propertyAccess, renderJson, renderValue, type RenderNames } from './renderSnapshot.ts';
 import type { ClassRef } from './programIndex.ts';
@@ -25,7 +26,7 @@ export interface TestFileInput {
 }
 
 // Names the file itself declares or imports: a module variable never takes one.
-const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'importProgram', 'quietly', 'result', 'self', 'bySymbolDescription', 'Cycle', 'cycle', 'linked']);
+const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'importProgram', 'quietly', 'result', 'self', 'ran', 'ranBefore', 'bySymbolDescription', 'Cycle', 'cycle', 'linked']);
 
 /** The console methods that print: while the program is imported, they write into a buffer. */
 const PRINTING = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir', 'dirxml', 'table', 'group', 'groupCollapsed', 'assert'];
@@ -80,6 +81,11 @@ function instance(Class, fields) {
   error: `/** An error of \`Class\` with this message, made without running its constructor. */
 function error(Class, message) {
   return Reflect.construct(Error, message === undefined ? [] : [message], Class);
+}`,
+  ran: `/** How often each of these anonymous or nested program functions has run (the test hooks count them), less \`before\`. */
+function ran(keys, before = {}) {
+  const counts = globalThis[Symbol.for(${JSON.stringify(CALLS_SYMBOL)})] ?? new Map();
+  return Object.fromEntries(keys.map((key) => [key, (counts.get(key) ?? 0) - (before[key] ?? 0)]));
 }`,
   ...VALUE_HELPERS,
   replay: `/** Replaces the program function \`key\` until mocks().delete(key): its calls get the recorded outcomes, in order. */
@@ -292,7 +298,8 @@ function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesHe
     const expected = renderValue(plan.outcome.value, names);
     // A unique symbol in the result: the test's Symbol("x") is another symbol, so both sides are compared with each one as its description.
     const compared = holdsUniqueSymbol(plan.outcome.value) ? (usesHelper('bySymbolDescription'), `bySymbolDescription(result), bySymbolDescription(${expected})`) : `result, ${expected}`;
-    body.push(`const result = ${plan.async ? 'await ' : ''}${invoke};`, `assert.deepStrictEqual(${compared});`);
+    const result = plan.iterate ? `[...${invoke}]` : `${plan.async ? 'await ' : ''}${invoke}`;
+    body.push(`const result = ${result};`, `assert.deepStrictEqual(${compared});`);
   }
   const mockNames = new Map<ChildMock, string>();
   for (const child of plan.mocks) {
@@ -304,6 +311,13 @@ function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesHe
     const outcomes = child.outcomes.map((outcome) => mockOutcome(outcome, child.async, names, errorOf));
     setup.push(`const ${name} = replay(${JSON.stringify(child.key)}, [${outcomes.join(', ')}]);`);
     body.push(`assert.strictEqual(${name}.mock.callCount(), ${child.outcomes.length}, ${JSON.stringify(`calls of ${child.qualname}`)});`);
+  }
+  if (plan.ran.length > 0) {
+    // The anonymous and nested functions the call runs: they ran as often as when recorded.
+    usesHelper('ran');
+    const keys = `[${plan.ran.map((r) => JSON.stringify(r.key)).join(', ')}]`;
+    setup.push(`const ranBefore = ran(${keys});`);
+    body.push(`assert.deepStrictEqual(ran(${keys}, ranBefore), { ${plan.ran.map((r) => `${JSON.stringify(r.key)}: ${r.callIds.length}`).join(', ')} }, "calls of the anonymous and nested functions it runs");`);
   }
   const title = JSON.stringify(`${call.qualname} (call ${call.callId})`);
   const indent = (lines: readonly string[], depth: number): string[] => lines.map((line) => `${'  '.repeat(depth)}${line}`);

@@ -44,13 +44,18 @@ export function formatSkipped(skipped: SkippedCall): string {
   return `skipped ${skipped.module}#${skipped.qualname} (call ${skipped.callId}): ${skipped.reason}`;
 }
 
-/** `gen-tests: 7 tests in 2 files; 3 calls skipped (2 a generator, 1 a redacted value)`. */
-export function summarize(tests: number, files: number, skipped: readonly SkippedCall[]): string {
+/**
+ * `gen-tests: 7 tests in 2 files; 3 calls skipped (2 a generator, 1 a redacted value)`; `ranInside`
+ * of the skipped calls (anonymous and nested functions) run inside a test that counts them: `…; 2 of
+ * them run and counted inside another call's test`.
+ */
+export function summarize(tests: number, files: number, skipped: readonly SkippedCall[], ranInside = 0): string {
   const counts = new Map<SkipKind, number>();
   for (const call of skipped) counts.set(call.kind, (counts.get(call.kind) ?? 0) + 1);
   const byKind = [...counts].sort((a, b) => b[1] - a[1] || SKIP_KINDS[a[0]].localeCompare(SKIP_KINDS[b[0]])).map(([kind, count]) => `${count} ${SKIP_KINDS[kind]}`);
   const head = `gen-tests: ${tests} ${tests === 1 ? 'test' : 'tests'} in ${files} ${files === 1 ? 'file' : 'files'}`;
-  return skipped.length === 0 ? `${head}; no call skipped` : `${head}; ${skipped.length} ${skipped.length === 1 ? 'call' : 'calls'} skipped (${byKind.join(', ')})`;
+  const inside = ranInside > 0 ? `; ${ranInside} of them run and counted inside another call's test` : '';
+  return skipped.length === 0 ? `${head}; no call skipped` : `${head}; ${skipped.length} ${skipped.length === 1 ? 'call' : 'calls'} skipped (${byKind.join(', ')})${inside}`;
 }
 
 /** What the by-kind lines need of a skipped call (gen-tests' SkippedCall, --ai's AiSkipped). */

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { recordProgram } from '../src/record/recordProgram.ts';
+import { generateTests } from '../src/testgen/generateTests.ts';
+import { readTrace } from '../src/testgen/readTrace.ts';
+
+// Kinds of functions a test reaches only through something else: each program is recorded, its
+// tests written and run green; then a bug planted in the program makes the named tests fail.
+const FIXTURE = fileURLToPath(new URL('./fixtures/record/reach/', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'snipexec-reach-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+interface Row {
+  readonly name: string;
+  readonly program: string;
+  /** Tests that must be written and pass. */
+  readonly passes: readonly string[];
+  /** How many skipped calls the tests run and count inside another call's test. */
+  readonly ranInside: number;
+  /** A bug planted in the program: in `file`, `from` becomes `to`. */
+  readonly bug: { readonly file: string; readonly from: string; readonly to: string };
+  /** Tests the bug makes fail. */
+  readonly fails: readonly string[];
+}
+
+const ROWS: readonly Row[] = [
+  {
+    name: 'function constructors: new with its arguments, prototype methods on its objects, a static method set on it, objects of a prototype naming no constructor; a class static method',
+    program: 'counterMain.cjs',
+    passes: ['Counter (call 1)', 'Counter.add (call 2)', 'Counter.double (call 3)', 'Counter.zero (call 4)', 'Counter.add (call 6)', 'Stack (call 7)', 'Stack.push (call 8)', 'Stack.peek (call 9)', 'Temperature.fromFahrenheit (call 10)', 'emptyBag (call 11)', 'Bag (call 12)', 'Bag.add (call 13)'],
+    ranInside: 0,
+    bug: { file: 'counter.cjs', from: 'this.count += n;', to: 'this.count -= n;' },
+    fails: ['Counter.add (call 2)', 'Counter.add (call 6)'],
+  },
+  {
+    name: 'methods an object calls on itself run for real, also on an object a constructor running for real builds',
+    program: 'versionsMain.cjs',
+    passes: ['Requirement.constructor (call 1)', 'Requirement.parse (call 2)', 'Version.constructor (call 3)', 'Version.format (call 4)'],
+    ranInside: 0,
+    bug: { file: 'versions.cjs', from: '`${this.major}.${this.minor}`', to: '`${this.minor}.${this.major}`' },
+    fails: ['Requirement.constructor (call 1)', 'Version.constructor (call 3)', 'Version.format (call 4)'],
+  },
+  {
+    name: 'a UMD factory: its functions are anonymous, reached through module.exports',
+    program: 'umdMain.cjs',
+    passes: ['<anonymous>@10 (call 3)', '<anonymous>@7 (call 4)', '<anonymous>@7 (call 5)', '<anonymous>@13 (call 6)', '<anonymous>@13 (call 7)'],
+    ranInside: 0,
+    bug: { file: 'umd.cjs', from: '`${word}s`', to: '`${word}es`' },
+    fails: ['<anonymous>@7 (call 4)'],
+  },
+  {
+    name: 'closures of one factory: a call of either is not told apart, so neither is tested through a path (no test of the wrong closure)',
+    program: 'closuresMain.cjs',
+    passes: ['triple (call 7)'],
+    ranInside: 0,
+    bug: { file: 'closures.cjs', from: 'return n * 3;', to: 'return n * 4;' },
+    fails: ['triple (call 7)'],
+  },
+  {
+    name: 'minified code: anonymous functions on one line, told apart by their column',
+    program: 'minifiedMain.cjs',
+    passes: ['<anonymous>@1:32 (call 2)', '<anonymous>@1:60 (call 3)', '<anonymous>@1:60 (call 4)', '<anonymous>@1:32 (call 5)'],
+    ranInside: 0,
+    bug: { file: 'minified.cjs', from: 'return x*2', to: 'return x*3' },
+    fails: ['<anonymous>@1:60 (call 3)', '<anonymous>@1:60 (call 4)'],
+  },
+  {
+    name: 'anonymous callbacks: run inside the test of the function that calls them, which asserts how often they ran',
+    program: 'callbacksMain.mjs',
+    passes: ['total (call 1)', 'total (call 6)'],
+    ranInside: 4,
+    // The same result, but the callbacks no longer run as recorded.
+    bug: { file: 'callbacks.mjs', from: 'return items.map(', to: 'if (items.length === 2) return 11; return items.map(' },
+    fails: ['total (call 1)'],
+  },
+  {
+    name: 'generators: a test spreads the call and compares the values it yielded, also through yield* (not one that stopped early)',
+    program: 'generatorsMain.mjs',
+    passes: ['range (call 1)', 'shout (call 2)', 'count (call 3)', 'range (call 4)'],
+    ranInside: 0,
+    bug: { file: 'generators.mjs', from: 'i < to; i++', to: 'i <= to; i++' },
+    fails: ['range (call 1)', 'count (call 3)', 'range (call 4)'],
+  },
+];
+
+function runTests(dir: string) {
+  // Without the parent runner's context, the child reports to its own stdout.
+  const env = { ...process.env, NODE_TEST_CONTEXT: undefined };
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', `${dir}/`], { encoding: 'utf8', timeout: 60_000, env });
+  const names = (re: RegExp) => [...r.stdout.matchAll(re)].map((m) => m[1] as string);
+  return { passed: names(/^ok \d+ - (.*)$/gm), failed: names(/^not ok \d+ - (.*)$/gm), output: r.stdout + r.stderr };
+}
+
+for (const row of ROWS) {
+  test(`record reach: ${row.name}`, { timeout: 90_000 }, async () => {
+    const dir = join(work, row.program);
+    cpSync(FIXTURE, dir, { recursive: true });
+    const trace = readTrace((await recordProgram(row.program, [], { cwd: dir, stdio: 'ignore' })).tracePath);
+    const out = join(dir, 'generated_tests');
+    const generated = generateTests(trace, { traceDir: dir, outDir: out });
+    const before = runTests(out);
+    const skipped = generated.skipped.map((s) => `${s.qualname} (call ${s.callId}): ${s.reason}`).join('\n');
+    assert.deepEqual(before.failed, [], before.output);
+    for (const name of row.passes) assert.ok(before.passed.includes(name), `${name} did not pass; passed: ${before.passed.join(', ')}\nskipped:\n${skipped}`);
+    assert.equal(generated.ranInside.size, row.ranInside, skipped);
+    const file = join(dir, row.bug.file);
+    const source = readFileSync(file, 'utf8');
+    assert.ok(source.includes(row.bug.from), `${row.bug.file} holds ${row.bug.from}`);
+    writeFileSync(file, source.replace(row.bug.from, row.bug.to));
+    const buggy = runTests(out);
+    for (const name of row.fails) assert.ok(buggy.failed.includes(name), `${name} did not fail with the planted bug; failed: ${buggy.failed.join(', ')}`);
+  });
+}
