@@ -39,6 +39,9 @@ const VALUES: readonly { name: string; kind: 'string' | 'number'; value: string 
   { name: 'key', kind: 'string', value: undefined },
   { name: 'apiKey', kind: 'string', value: 'example-token' },
   { name: 'port', kind: 'number', value: 3000 },
+  // A path's last name decides, in any case: an environment variable's PORT is a port.
+  { name: 'process.env.PORT', kind: 'number', value: 3000 },
+  { name: 'config.db.host', kind: 'string', value: 'example.com' },
   { name: 'report', kind: 'number', value: undefined },
   { name: 'account', kind: 'number', value: undefined },
   { name: 'itemCount', kind: 'number', value: 3 },

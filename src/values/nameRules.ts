@@ -82,12 +82,14 @@ export function byName(name: string): Category[] {
 
 /** The string a value of this name gets, when the name suggests one. */
 export function stringByName(name: string): string | undefined {
-  for (const [re, v] of STRING_BY_NAME) if (re.test(name)) return v;
+  const n = lastName(name);
+  for (const [re, v] of STRING_BY_NAME) if (re.test(n)) return v;
   return undefined;
 }
 
 /** The number a value of this name gets, when the name suggests one. */
 export function numberByName(name: string): number | undefined {
-  for (const [re, v] of NUMBER_BY_NAME) if (re.test(name)) return v;
+  const n = lastName(name);
+  for (const [re, v] of NUMBER_BY_NAME) if (re.test(n)) return v;
   return undefined;
 }
