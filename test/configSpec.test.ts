@@ -154,6 +154,10 @@ test('config file not valid JSON: the fault offset is where JSON.parse says it i
     else assert.ok(jsonFaultOffset(text) <= text.length);
   }), { numRuns: 3000 });
   for (const valid of ['{}', '[1, -2.5e3, "a\\u00e9", true, null]', ' {"a": {"b": []}} ']) assert.equal(jsonFaultOffset(valid), valid.length);
+  // Faults inside a token, placed where V8 places them (its message gives the position).
+  for (const [text, at] of [['{"a":"\\u12x"}', 10], ['{"a":"\\q"}', 7], ['{"a":"x\ny"}', 7], ['[-x]', 2], ['[1.e5]', 3], ['{"a" 1}', 5], ['[tru]', 4]] as const) {
+    assert.equal(jsonFaultOffset(text), at, text);
+  }
 });
 
 test('config file: a .json that does not parse and a .mjs that throws are named by the loader', async () => {

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { CorruptTrace } from '../core/errors.ts';
 import { CALL_KINDS, SERIALIZATIONS, TRACE_FORMAT, TRACE_VERSION, isTraceEnd, type CallKind, type CallRecord, type CallTrace, type Serialization, type Snapshot, type TraceEnd, type TraceHeader, type TraceReach } from '../record/callTrace.ts';
-import { lineAt, scanJson } from './jsonPositions.ts';
+import { lineAt, scanJson } from '../core/jsonPositions.ts';
 
 const serialization = z.enum(SERIALIZATIONS as readonly Serialization[] as [Serialization, ...Serialization[]]);
 const kind = z.enum(CALL_KINDS as readonly CallKind[] as [CallKind, ...CallKind[]]);

@@ -7,9 +7,8 @@ export interface JsonScan {
 }
 
 const SPACE = /[ \t\n\r]*/y;
-const STRING = /"(?:[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const LITERAL = /true|false|null/y;
+const HEX = /[0-9a-fA-F]/;
+const DIGIT = /[0-9]/;
 
 class SyntaxAt {
   readonly offset: number;
@@ -33,15 +32,50 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
     SPACE.exec(text);
     pos = SPACE.lastIndex;
   };
-  const take = (pattern: RegExp): string | undefined => {
-    pattern.lastIndex = pos;
-    const found = pattern.exec(text)?.[0];
-    if (found !== undefined) pos = pattern.lastIndex;
-    return found;
-  };
   const fail = (expected: string): never => {
     const at = text[pos];
     throw new SyntaxAt(pos, `expected ${expected}, found ${at === undefined ? 'the end of the file' : JSON.stringify(at)}`);
+  };
+  // Token readers go a character at a time, so a fault is placed where JSON.parse places it.
+  const string = (): string => {
+    const start = pos++;
+    for (;;) {
+      const ch = text[pos];
+      if (ch === undefined) fail('a closing double quote');
+      if (ch === '"') break;
+      if (text.charCodeAt(pos) < 0x20) fail('a string without raw control characters');
+      if (ch === '\\') {
+        pos++;
+        if (text[pos] === 'u') {
+          for (let k = 1; k <= 4; k++) if (!HEX.test(text[pos + k] ?? '')) (pos += k, fail('four hex digits after \\u'));
+          pos += 4;
+        } else if (!'"\\/bfnrt'.includes(text[pos] ?? 'x')) fail('an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX');
+      }
+      pos++;
+    }
+    pos++;
+    return text.slice(start, pos);
+  };
+  const digits = (): void => {
+    if (!DIGIT.test(text[pos] ?? '')) fail('a digit');
+    while (DIGIT.test(text[pos] ?? '')) pos++;
+  };
+  const number = (): void => {
+    if (text[pos] === '-') pos++;
+    if (text[pos] === '0') pos++;
+    else digits();
+    if (text[pos] === '.') (pos++, digits());
+    if (text[pos] === 'e' || text[pos] === 'E') {
+      pos++;
+      if (text[pos] === '+' || text[pos] === '-') pos++;
+      digits();
+    }
+  };
+  const literal = (word: string): void => {
+    for (const ch of word) {
+      if (text[pos] !== ch) fail(JSON.stringify(word));
+      pos++;
+    }
   };
   const value = (path: readonly (string | number)[] | undefined): void => {
     space();
@@ -54,7 +88,8 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
       if (text[pos] === '}') return void pos++;
       for (;;) {
         space();
-        const key = take(STRING) ?? fail('a property name in double quotes');
+        if (text[pos] !== '"') fail('a property name in double quotes');
+        const key = string();
         space();
         if (text[pos] !== ':') fail("':'");
         pos++;
@@ -77,11 +112,12 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
         pos++;
       }
     }
-    if (open === '"') {
-      if (take(STRING) === undefined) fail('a string without raw control characters or bad escapes');
-      return;
-    }
-    if (take(NUMBER) === undefined && take(LITERAL) === undefined) fail('a JSON value');
+    if (open === '"') return void string();
+    if (open === 't') return literal('true');
+    if (open === 'f') return literal('false');
+    if (open === 'n') return literal('null');
+    if (open === '-' || DIGIT.test(open ?? '')) return number();
+    fail('a JSON value');
   };
   try {
     value(maxDepth >= 0 ? [] : undefined);
