@@ -81,3 +81,19 @@ test('docs: the README keeps the heading the SARIF rule\'s helpUri points to', (
   assert.ok(readmeAnchor !== undefined, 'src/diff/toSarif.ts names its README anchor');
   assert.ok(anchorsOf(join(ROOT, 'README.md')).has(readmeAnchor), `README.md has a heading that anchors as #${readmeAnchor}`);
 });
+
+test('docs: the README shows the checks .ci/run makes after installing, as it runs them (typecheck, the test command)', () => {
+  const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+  // The commands after the install: every npm command but the install itself, with its environment.
+  const checks = ci.split('\n').map((l) => l.trim()).filter((l) => /^([A-Z_]+=\S+ )*npm /.test(l) && !/^npm (ci|install)\b/.test(l));
+  assert.ok(checks.some((c) => / npm test$/.test(c) || c === 'npm test'), `.ci/run runs the tests: ${checks.join(' | ')}`);
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  // The lines inside fenced code blocks (a fence opens and closes on a line starting with ```), comments cut.
+  const codeLines = new Set<string>();
+  let inCode = false;
+  for (const line of readme.split('\n')) {
+    if (line.startsWith('```')) inCode = !inCode;
+    else if (inCode) codeLines.add(line.replace(/\s+#.*$/, '').trim());
+  }
+  for (const check of checks) assert.ok(codeLines.has(check), `README.md shows \`${check}\` in a code block, as .ci/run runs it`);
+});
