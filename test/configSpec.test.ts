@@ -47,7 +47,6 @@ test('config keys: each is its flag in camelCase; the API name is its alias; no 
     const row = CONFIG_ROWS.find((r) => r.flag === flag);
     assert.deepEqual(row && { flag: row.flag, key: row.key, field: row.field }, { flag, key, field }, flag);
   }
-  for (const row of CONFIG_ROWS) if (row.flag !== undefined) assert.equal(row.key, new Option(row.flag).attributeName(), `${row.flag}: its key is commander's name of it`);
   const names = CONFIG_ROWS.flatMap((r) => (r.key === r.field ? [r.key] : [r.key, r.field]));
   assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), [], 'a name never stands for two options');
   assert.ok(!CONFIG_ROWS.some((r) => r.field === 'baseURL' || r.field === 'apiKey'), 'the endpoint and the key stay in the environment');

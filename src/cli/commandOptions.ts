@@ -4,25 +4,19 @@ import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOp
 import { LlmEnvironment } from '../llm/llmSession.ts';
 import type { CommandContext } from './commandContext.ts';
 import { reportOptionsSchema, resolveReportOptions, type ResolvedReportOptions } from '../core/reportOptions.ts';
-import { givenOptions } from './configKeys.ts';
+import { flagTable, givenOptions } from './configKeys.ts';
 import { createLogger } from './createLogger.ts';
-import { BATCH_FLAGS, checkFlags, collectFlags, LLM_BATCH_FLAGS, LLM_FLAGS, RUN_FLAGS } from './optionFlags.ts';
+import { BATCH_FLAGS, checkFlags, RUN_FLAGS } from './optionFlags.ts';
 import { REPORT_FLAGS, type ReportFlags } from './reportFlags.ts';
 
 /** Commander's parsed options: the flags of optionFlags.ts, by their attribute names, and the command's own switches. */
 export type Flags = Record<string, unknown>;
 
-/** The fields of `from` named in `keys`. */
-function pick<T extends object>(from: T, keys: readonly string[]): Partial<T> {
-  return Object.fromEntries(Object.entries(from).filter(([k]) => keys.includes(k))) as Partial<T>;
-}
-
 /** The LLM flags given, validated whatever the mode, so a wrong value is named by its flag before anything runs; the config's fill in. */
 export function llmFlags(flags: Flags, context: CommandContext): LlmFlags {
-  const table = { ...LLM_FLAGS, ...LLM_BATCH_FLAGS };
-  const given = collectFlags<LlmFlags>(flags, table, context.isDefault);
-  checkFlags(given, table, llmOptionsSchema);
-  return { ...pick(context.config, Object.keys(table)), ...given };
+  const given = givenOptions('llm', flags, context.config, context.isDefault);
+  checkFlags(given, flagTable('llm'), llmOptionsSchema);
+  return given as LlmFlags;
 }
 
 /** The LLM environment of `--mode llm`, made before anything runs so a missing endpoint fails first. */
@@ -35,7 +29,7 @@ export function llmEnvironment(flags: Flags, options: RunOptionsInput, context: 
 
 /** The run options the flags give, validated: a bad value is an error naming its flag. */
 export function toRunOptions(flags: Flags, context: CommandContext, fileName?: string): RunOptionsInput {
-  const given = { ...pick(context.config, Object.keys(runOptionsSchema.shape)), ...collectFlags<RunOptionsInput>(flags, RUN_FLAGS, context.isDefault) } as RunOptionsInput;
+  const given = givenOptions('run', flags, context.config, context.isDefault) as RunOptionsInput;
   checkFlags(given, RUN_FLAGS, runOptionsSchema);
   if (!fileName) return given;
   return { ...given, fileName: snippetFileName(fileName, given.projectDir) };
@@ -47,7 +41,7 @@ export function snippetFileName(file: string, projectDir: string | undefined): s
 }
 
 export function toBatchOptions(flags: Flags, context: CommandContext): BatchOptionsInput {
-  const given = { ...pick(context.config, Object.keys(batchOptionsSchema.shape)), ...collectFlags<BatchOptionsInput>(flags, BATCH_FLAGS, context.isDefault) } as BatchOptionsInput;
+  const given = givenOptions('batch', flags, context.config, context.isDefault) as BatchOptionsInput;
   checkFlags(given, BATCH_FLAGS, batchOptionsSchema);
   return given;
 }

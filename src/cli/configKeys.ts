@@ -116,10 +116,15 @@ export function configJsonSchemaSource(): z.ZodObject {
     .describe('snipexec config: the keys are the flags of run and batch in camelCase (--total-timeout is totalTimeout, --no-drive is drive: false); flags given on the command line win. In snipexec.config.json the keys are at the top level; in package.json they go under "snipexec".');
 }
 
+/** The flags that set `group`'s options. */
+export function flagTable(group: ConfigGroup): Readonly<Record<string, FlagSpec>> {
+  return CONFIG_GROUPS.find((g) => g.group === group)?.flags ?? {};
+}
+
 /** The options of `group` a command is given: the config's, then the flags given on the command line over them (not their --help defaults). */
 export function givenOptions(group: ConfigGroup, flags: Record<string, unknown>, config: SnipexecConfig, isDefault: (attribute: string) => boolean): Record<string, unknown> {
   const fields = CONFIG_ROWS.filter((r) => r.group === group).map((r) => r.field);
-  const table = CONFIG_GROUPS.find((g) => g.group === group)?.flags ?? {};
+  const table = flagTable(group);
   const fromConfig = Object.fromEntries(Object.entries(config).filter(([field]) => fields.includes(field)));
   return { ...fromConfig, ...collectFlags(flags, table, isDefault) };
 }

@@ -3,7 +3,7 @@ import { InvalidOptions } from '../core/errors.ts';
 import { readConfig, type SnipexecConfig } from './configKeys.ts';
 import { parseJsonText } from './jsonText.ts';
 
-export { readConfig, type SnipexecConfig };
+export type { SnipexecConfig };
 
 /** Where a config is looked for, from the working directory up: the `"snipexec"` key of package.json, then these files. */
 export const CONFIG_FILES = ['package.json', 'snipexec.config.json', 'snipexec.config.js', 'snipexec.config.mjs'] as const;

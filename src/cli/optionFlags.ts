@@ -67,7 +67,7 @@ export function configKey(field: string, spec: FlagSpec | undefined): string {
   return spec ? new Option(spec.flag).attributeName() : field;
 }
 
-// The one home of the flag ↔ field mapping. Each flag is a field of a config schema, which gives its
+// The flag tables (flag ↔ field); configKeys.ts derives the config keys from them. Each flag is a field of a config schema, which gives its
 // help text, its default and its validation; a validation message names the flag, as the user typed it.
 
 export const RUN_FLAGS = {
@@ -160,7 +160,7 @@ export function addRunFlags(cmd: Command): Command {
 export function collectFlags<Input>(opts: Record<string, unknown>, table: FlagTable<Input>, isDefault: (attribute: string) => boolean = () => false): Partial<Input> {
   const out: Record<string, unknown> = {};
   for (const [field, spec] of Object.entries(table) as [string, FlagSpec][]) {
-    const attribute = new Option(spec.flag).attributeName();
+    const attribute = configKey(field, spec);
     const value = opts[attribute];
     if (value !== undefined && !isDefault(attribute)) out[field] = value;
   }

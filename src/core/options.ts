@@ -48,9 +48,7 @@ export type Lang = (typeof LANGS)[number];
 
 /** Validates options at the API boundary and converts a zod failure into InvalidOptions. */
 export function parseRunOptions(input: unknown): RunOptions {
-  const result = runOptionsSchema.safeParse(input ?? {});
-  if (!result.success) throw new InvalidOptions(formatIssues(result.error));
-  return result.data;
+  return parseWith(runOptionsSchema, input);
 }
 
 export const batchOptionsSchema = z
@@ -66,9 +64,7 @@ export type BatchOptionsInput = z.input<typeof batchOptionsSchema>;
 export type BatchOptions = z.output<typeof batchOptionsSchema>;
 
 export function parseBatchOptions(input: unknown): BatchOptions {
-  const result = batchOptionsSchema.safeParse(input ?? {});
-  if (!result.success) throw new InvalidOptions(formatIssues(result.error));
-  return result.data;
+  return parseWith(batchOptionsSchema, input);
 }
 
 /** Limits of one recording (`snipexec record`, `recordProgram`): the trace is written as the program runs, and stops growing at either. */
@@ -83,7 +79,12 @@ export type RecordLimitsInput = z.input<typeof recordLimitsSchema>;
 export type RecordLimits = z.output<typeof recordLimitsSchema>;
 
 export function parseRecordLimits(input: unknown): RecordLimits {
-  const result = recordLimitsSchema.safeParse(input ?? {});
+  return parseWith(recordLimitsSchema, input);
+}
+
+/** `input` (undefined: no options) checked against `schema`, a failure an InvalidOptions naming each bad field. */
+function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
   if (!result.success) throw new InvalidOptions(formatIssues(result.error));
   return result.data;
 }
