@@ -1,12 +1,11 @@
 import ivm from 'isolated-vm';
 import pino, { type Logger } from 'pino';
 import { environmentFilename } from '../protocol/environment.ts';
-import { TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
+import { RUNTIME_FILENAME, TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
 import { codeCacheOf, compileRuntime, refreshRuntimeCache, runtimeSource, startRuntime } from './runtimeBundle.ts';
-import { RUNTIME_FILENAME } from '../protocol/runtime.ts';
 import { returnIsolate, takeIsolate, type DiscardReason, type PooledIsolate } from './isolatePool.ts';
 import { SharedCounters } from './sharedCounters.ts';
 import { configJson } from './configJson.ts';
@@ -100,13 +99,14 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   const snapshot = await environmentSnapshot(exec.environments.slice(0, exec.snapshotEnvironments ?? 0), { config: exec.config, log: exec.log ?? SILENT });
   const inSnapshot = new Set(snapshot.environments);
   const source = await runtimeSource();
+  const counters = new SharedCounters(exec.config.statements, exec.config.branches);
+  const waitedBefore = exec.waitedMs?.() ?? 0;
+  // Taken after what could throw before the try, so that the finally always gives it back.
   const lease = takeIsolate(snapshot, exec.memoryLimitMb);
   const isolate = lease.isolate;
   // Why the isolate must not host another run; it stays 'failed' unless the run ends as a run should.
   let verdict: DiscardReason | undefined = 'failed';
-  const counters = new SharedCounters(exec.config.statements, exec.config.branches);
   const start = Date.now();
-  const waitedBefore = exec.waitedMs?.() ?? 0;
   let inHost = 0;
   const deadline = () => start + exec.timeoutMs + ((exec.waitedMs?.() ?? 0) - waitedBefore);
   let timedOut = false;
@@ -158,7 +158,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       const raw = reportNow(lifecycle);
       if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
       const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
-      verdict = reuseVerdict(report, timedOut);
+      verdict = reuseVerdict(report);
       return finish({ status: 'completed', report });
     }
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
@@ -186,7 +186,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
     const report = withCounters(JSON.parse(raw) as RuntimeReport, counters);
     const result = statusOf(report);
-    verdict = result.status === 'timeout' ? 'timeout' : reuseVerdict(report, timedOut);
+    verdict = reuseVerdict(report);
     return finish(result);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -222,8 +222,8 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
  * every call, and what V8 could run later on its own (a FinalizationRegistry cleanup, an
  * asynchronous WebAssembly compile, Atomics.waitAsync) is noted as tainted.
  */
-function reuseVerdict(report: RuntimeReport, timedOut: boolean): DiscardReason | undefined {
-  if (timedOut || report.halted) return 'timeout';
+function reuseVerdict(report: RuntimeReport): DiscardReason | undefined {
+  if (report.halted) return 'timeout';
   if (report.tainted !== undefined) return 'tainted';
   return undefined;
 }
