@@ -19,6 +19,8 @@ const CATEGORIES: readonly { name: string; categories: readonly string[] }[] = [
   { name: 'id', categories: ['number', 'string'] },
   { name: 'valid', categories: [] },
   { name: 'url', categories: ['string'] },
+  // A status is a number (200), as numberByName gives it, not a plural.
+  { name: 'status', categories: ['number'] },
   { name: 'avatarUrl', categories: ['string'] },
   { name: 'email', categories: ['string'] },
   { name: 'date', categories: ['Date'] },
@@ -46,6 +48,17 @@ const VALUES: readonly { name: string; kind: 'string' | 'number'; value: string 
   { name: 'account', kind: 'number', value: undefined },
   { name: 'itemCount', kind: 'number', value: 3 },
   { name: 'index', kind: 'number', value: 0 },
+  // A suffix marks a word of a camelCase or SCREAMING_CASE name, never the end of a plain word.
+  { name: 'profile', kind: 'string', value: undefined },
+  { name: 'ghost', kind: 'string', value: undefined },
+  { name: 'update', kind: 'string', value: undefined },
+  { name: 'candidate', kind: 'string', value: undefined },
+  { name: 'monkey', kind: 'string', value: undefined },
+  { name: 'configFile', kind: 'string', value: '/tmp/example.txt' },
+  { name: 'process.env.DB_HOST', kind: 'string', value: 'example.com' },
+  { name: 'process.env.API_KEY', kind: 'string', value: 'example-token' },
+  { name: 'API_URL', kind: 'string', value: 'https://example.com/' },
+  { name: 'userEmail', kind: 'string', value: 'user@example.com' },
 ];
 
 for (const c of selected(CATEGORIES)) {
