@@ -23,8 +23,8 @@ const { values } = parseArgs({
 const counts = values.calls.split(',').map(Number);
 const runs = Number(values.runs);
 const root = resolve(values.root);
-type Record = (program: string, args: string[], options: object) => Promise<{ exitCode: number; calls?: number }>;
-const { recordProgram } = (await import(pathToFileURL(join(root, 'src/record/recordProgram.ts')).href)) as { recordProgram: Record };
+type RecordFn = (program: string, args: string[], options: object) => Promise<{ exitCode: number; calls?: number }>;
+const { recordProgram } = (await import(pathToFileURL(join(root, 'src/record/recordProgram.ts')).href)) as { recordProgram: RecordFn };
 
 const PROGRAM = `function step(total, i) { return total + (i % 7); }
 const n = Number(process.argv[2]);

@@ -102,8 +102,7 @@ class Walk {
   }
 
   private enter<T>(obj: object, fn: () => T): T {
-    // A stack, not a Set: it is at most maxDepth deep, and most snapshots never need one.
-    if (this.ancestors.includes(obj)) throw repr('cyclic');
+    // A stack, not a Set: it is at most maxDepth deep. Its callers (object, json) have already met a cycle.
     this.ancestors.push(obj);
     try {
       return fn();

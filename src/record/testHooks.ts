@@ -49,7 +49,7 @@ export function mocks(): Map<string, MockFn> {
 }
 
 /** How many times each anonymous or nested program function ran (callKey → count), since the hooks were registered. */
-export function callCounts(): Map<string, number> {
+function callCounts(): Map<string, number> {
   const g = globalThis as Record<symbol, unknown>;
   const key = Symbol.for(CALLS_SYMBOL);
   if (!(g[key] instanceof Map)) g[key] = new Map<string, number>();

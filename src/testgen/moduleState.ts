@@ -141,7 +141,7 @@ export class StateSetUp {
 }
 
 /** A module's state variables: by a function's start line, those it (or a function nested in it) reads; by variable, the start lines of the functions that assign it. */
-export interface StateUse {
+interface StateUse {
   readonly readers: ReadonlyMap<number, readonly string[]>;
   readonly writers: ReadonlyMap<string, readonly number[]>;
   /** The start lines of the functions (not arrows) whose own body, arrows in it included, uses `this`. */
@@ -152,7 +152,7 @@ export interface StateUse {
   readonly memberReaders: ReadonlyMap<number, ReadonlySet<string>>;
 }
 
-export function stateUse(source: string, fileName: string): StateUse {
+function stateUse(source: string, fileName: string): StateUse {
   const ast = parse(source, { sourceType: 'unambiguous', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, plugins: pluginsFor(fileName) });
   const readers = new Map<number, Set<string>>();
   const writerLines = new Map<string, number[]>();
@@ -193,11 +193,7 @@ export function stateUse(source: string, fileName: string): StateUse {
           if (onlyUpdated(read)) continue;
           for (let fn = read.getFunctionParent(); fn !== null; fn = fn.parentPath.getFunctionParent()) {
             if (ownScratch(fn, read, binding.constantViolations, writers)) break;
-            const line = fn.node.loc?.start.line;
-            if (line === undefined) continue;
-            const names = readers.get(line) ?? new Set<string>();
-            names.add(name);
-            readers.set(line, names);
+            add(readers, fn.node.loc?.start.line, name);
           }
         }
       }
