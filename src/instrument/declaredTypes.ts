@@ -1,6 +1,7 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import { traverse } from '../parse/stripTypes.ts';
+import { memberId } from '../protocol/trace.ts';
 import type { DriveTarget } from './driveTargets.ts';
 import { jsdocType, shapeOf, type ShapePart, type TypeNames, type TypeShape } from './typeShape.ts';
 import { mergeUsage, type UsageKeys, type UsageTable } from './usage.ts';
@@ -192,5 +193,5 @@ function partKey(key: string, part: ShapePart): string {
   if (step === 'call') return `${key}()`;
   if (step === 'await') return `await ${key}`;
   if ('element' in step) return `${key}[${step.element}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(step.member) ? `${key}.${step.member}` : `${key}[${JSON.stringify(step.member)}]`;
+  return memberId(key, step.member);
 }

@@ -6,7 +6,6 @@ import type { CoverageTotals, FileTotals } from './istanbulCoverage.ts';
 export const coverageThresholdsSchema = reportOptionsSchema.pick({ lines: true, statements: true, branches: true, functions: true });
 
 export type CoverageThresholds = Partial<Record<ThresholdMetric, number>>;
-export { THRESHOLD_METRICS, type ThresholdMetric };
 
 export interface ThresholdFailure {
   readonly metric: ThresholdMetric;

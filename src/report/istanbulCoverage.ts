@@ -10,7 +10,6 @@ import type { RunResult } from '../core/runResult.ts';
 import type { BranchKind, CoverageDetail } from '../core/coverageDetail.ts';
 import { COVERAGE_REPORTERS, DEFAULT_REPORTERS, type CoverageReporter } from '../core/reportOptions.ts';
 
-export { COVERAGE_REPORTERS, type CoverageReporter };
 
 /** Options of an istanbul coverage report. Every field has a description and a default; unknown keys are rejected. */
 export const coverageOptionsSchema = z

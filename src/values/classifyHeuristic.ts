@@ -4,8 +4,6 @@ import type { TypeClassifier, ValueRequest } from './types.ts';
 import type { Category } from '../core/categories.ts';
 import { byName } from './nameRules.ts';
 
-export { byName } from './nameRules.ts';
-
 /** Ranked categories for an element, from how the syntax uses it and from its name. */
 export function rankCategories(usage: Usage, name: string): Category[] {
   const out: Category[] = [];

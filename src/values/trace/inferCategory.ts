@@ -1,6 +1,7 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { instanceCategory, OBJECT_KEYS, platformValue, REGEXP_KEYS, reveals, REVEALING, SHARED_SEQUENCE_METHODS, type RevealedCategory } from '../apiTypes/platformTypes.ts';
-import { byName, rankCategories } from '../classifyHeuristic.ts';
+import { rankCategories } from '../classifyHeuristic.ts';
+import { byName } from '../nameRules.ts';
 import type { Category } from '../../core/categories.ts';
 import { isUsed, memberId, type Trace, type TraceView } from '../../protocol/trace.ts';
 
