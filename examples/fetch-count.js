@@ -1,0 +1,7 @@
+fetchCount()
+  .then((n) => {
+    console.log('Got', n.toFixed(0));
+  })
+  .catch((err) => {
+    console.log('Failed:', err.message);
+  });
