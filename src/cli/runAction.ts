@@ -64,74 +64,59 @@ function emitPrograms(result: RunResult, flags: EmitFlags): void {
 /** `run`'s parsed flags. */
 export type RunFlags = Flags & EmitFlags & ReportFlags & { json?: boolean; types?: boolean; tests?: string };
 
+/** The flags that write one snippet's output: a program, a folder of programs or tests, a page. */
+function checkSingleFileFlags(flags: RunFlags, count: number): void {
+  for (const [flag, given] of [['--emit', flags.emit], ['--emit-dir', flags.emitDir], ['--scenario', flags.scenario], ['--tests', flags.tests], ['--html', flags.html]] as const) {
+    if (given !== undefined) throw new InvalidOptions(`${flag}: writes one snippet's output, and ${count} files are given (batch --html DIR writes a page per snippet)`);
+  }
+}
+
+/** --tests: the snippet's recorded calls as node:test files. Only this flag loads the recorder and the test generator. */
+async function writeTests(result: RunResult, file: string, dir: string): Promise<void> {
+  const name = file === '-' ? 'snippet' : basename(file).replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_') || 'snippet';
+  const [{ writeSnippetTests }, { printTestsSummary }] = await Promise.all([import('../emit/snippetTests.ts'), import('./testsSummary.ts')]);
+  printTestsSummary(await writeSnippetTests(result, dir, name), dir);
+}
+
 /**
- * `snipexec run [FILES…]`: one file (or standard input) runs as below; several (directories and globs
- * expand to them) run one after the other, each printed under its name.
+ * `snipexec run [FILES…]`: runs each snippet (standard input when none is given; directories and globs
+ * expand to files), prints its result, writes what the flags ask for; exit 1 unless every one completed.
+ * Several files run one after the other, each printed under its name (or with `file` in its JSON line).
  */
 export async function runAction(inputs: string[], flags: RunFlags, context: CommandContext): Promise<void> {
   const files = inputs.length === 0 ? ['-'] : expandInputs(inputs);
-  const [first] = files;
-  if (files.length === 1 && first !== undefined) return runFile(first, flags, context);
-  // Each program, page or test folder these flags name is one snippet's.
-  for (const [flag, given] of [['--emit', flags.emit], ['--emit-dir', flags.emitDir], ['--scenario', flags.scenario], ['--tests', flags.tests], ['--html', flags.html]] as const) {
-    if (given !== undefined) throw new InvalidOptions(`${flag}: writes one snippet's output, and ${files.length} files are given (batch --html DIR writes a page per snippet)`);
-  }
+  const several = files.length > 1;
+  if (several) checkSingleFileFlags(flags, files.length);
   const runs = files.map((file) => ({ file, options: toRunOptions(flags, context, file === '-' ? undefined : file) }));
   const llm = llmEnvironment(flags, runs[0]?.options ?? {}, context);
+  checkEmitFlags(flags);
   const reports = new ReportOutputs(toReportOptions(flags, context), 'run', runs[0]?.options.mode ?? 'trace');
-  for (const { file } of runs) if (file !== '-') checkReadableFile(file);
+  if (several) for (const { file } of runs) if (file !== '-') checkReadableFile(file);
   let completed = 0;
   for (const [i, { file, options }] of runs.entries()) {
     const input = readInputFile(file);
     const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
     if (result.status === 'completed') completed++;
-    if (flags.json) {
-      const { program: _program, types, ...json } = result;
-      process.stdout.write(jsonText({ file, ...(flags.types ? { ...json, types } : json) }) + '\n');
-    } else {
+    emitPrograms(result, flags);
+    if (flags.tests !== undefined) await writeTests(result, file, flags.tests);
+    // The programs are written to files, never printed.
+    const { program: _program, types, ...json } = result;
+    const shown = flags.types ? { ...json, types } : json;
+    if (flags.json) process.stdout.write(jsonText(several ? { file, ...shown } : shown) + '\n');
+    else {
       // head(1)'s way of naming each file's part of the output.
-      process.stdout.write(`${i === 0 ? '' : '\n'}==> ${terminalLine(file)} <==\n`);
+      if (several) process.stdout.write(`${i === 0 ? '' : '\n'}==> ${terminalLine(file)} <==\n`);
       process.stdout.write(formatHuman(result, decodeForDisplay(input), colorEnabled(process.stdout)));
-      if (flags.types) process.stdout.write(`\ninferred types\n${terminalText(result.types || '  (nothing injected)\n')}`);
+      if (flags.types) process.stdout.write(`\ninferred types\n${terminalText(types || '  (nothing injected)\n')}`);
     }
+    // The text as run: coverage positions are offsets into it (line endings included).
     reports.addRun(file === '-' ? undefined : file, input.toString('utf8'), result);
   }
   const { printed, failures } = reports.finish();
+  // With --json, stdout holds the JSON objects: the coverage text goes to stderr.
   if (printed !== '') (flags.json ? process.stderr : process.stdout).write(terminalText(printed));
   for (const f of failures) process.stderr.write(`snipexec: ${terminalLine(f)}\n`);
   process.exitCode = completed === runs.length && failures.length === 0 ? 0 : 1;
-}
-
-/** `snipexec run FILE`: runs the snippet, prints its result, writes what the flags ask for; exit 1 unless it completed. */
-async function runFile(file: string, flags: RunFlags, context: CommandContext): Promise<void> {
-  const options = toRunOptions(flags, context, file === '-' ? undefined : file);
-  const llm = llmEnvironment(flags, options, context);
-  checkEmitFlags(flags);
-  const reports = new ReportOutputs(toReportOptions(flags, context), 'run', options.mode ?? 'trace');
-  const input = readInputFile(file);
-  const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
-  // The programs are written to files, never printed.
-  const { program: _program, types, ...json } = result;
-  emitPrograms(result, flags);
-  if (flags.tests !== undefined) {
-    const name = file === '-' ? 'snippet' : basename(file).replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_') || 'snippet';
-    // Only --tests loads the recorder and the test generator.
-    const [{ writeSnippetTests }, { printTestsSummary }] = await Promise.all([import('../emit/snippetTests.ts'), import('./testsSummary.ts')]);
-    const tests = await writeSnippetTests(result, flags.tests, name);
-    printTestsSummary(tests, flags.tests);
-  }
-  if (flags.json) process.stdout.write(jsonText(flags.types ? { ...json, types } : json) + '\n');
-  else {
-    process.stdout.write(formatHuman(result, decodeForDisplay(input), colorEnabled(process.stdout)));
-    if (flags.types) process.stdout.write(`\ninferred types\n${terminalText(types || '  (nothing injected)\n')}`);
-  }
-  // The text as run: coverage positions are offsets into it (line endings included).
-  reports.addRun(file === '-' ? undefined : file, input.toString('utf8'), result);
-  const { printed, failures } = reports.finish();
-  // With --json, stdout holds the one JSON object: the coverage text goes to stderr.
-  if (printed !== '') (flags.json ? process.stderr : process.stdout).write(terminalText(printed));
-  for (const f of failures) process.stderr.write(`snipexec: ${terminalLine(f)}\n`);
-  process.exitCode = result.status === 'completed' && failures.length === 0 ? 0 : 1;
 }
 
 function decodeForDisplay(input: Buffer): string {
