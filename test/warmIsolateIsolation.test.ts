@@ -209,6 +209,30 @@ for (const c of selected(LEFT_WAITING)) {
   });
 }
 
+/**
+ * What A leaves unhandled: isolated-vm raises a rejection nobody handled as the error of the call
+ * that left it (the run ends as stopped, with an UnhandledRejection) and forgets it (its list is
+ * emptied after each call into the isolate), so nothing of it reaches B, and A keeps its isolate.
+ */
+const LEFT_REJECTED: readonly { readonly name: string; readonly code: string }[] = [
+  { name: 'a rejection at the top level', code: `Object.prototype.poisonedKey = 'A';\nPromise.reject(new Error('A'));` },
+  { name: 'a rejection in a timer, with a timer still pending', code: `setTimeout(() => { Function.prototype.poisoned = 1; Promise.reject(new Error('A')); }, 1);\nsetInterval(() => { Object.prototype.poisonedKey = 'A'; }, 1e9);` },
+  { name: 'an async function that throws, never awaited, and a promise left waiting', code: `(async () => { throw new Error('A'); })();\nnew Promise(() => {}).then(() => { Object.prototype.poisonedKey = 'A'; });` },
+];
+
+for (const c of selected(LEFT_REJECTED)) {
+  test(`warm isolates: after ${c.name}, B runs in A's isolate and nothing of A shows`, async () => {
+    const expected = await fresh(PROBE);
+    const a = await isolatesOf(() => run(c.code));
+    assert.equal(a.result.status, 'stopped');
+    assert.deepEqual(a.result.errors.map((e) => e.type), ['UnhandledRejection']);
+    assert.equal(discards().get(a.isolates[0] as number), undefined, 'A cost its isolate');
+    const b = await isolatesOf(() => run(PROBE));
+    assert.deepEqual(b.isolates, a.isolates, 'B ran in the isolate A left a rejection in');
+    assert.deepEqual(observable(b.result), expected);
+  });
+}
+
 test('warm isolates: an isolate hosts at most maxRuns runs, and with 1 none is reused', async () => {
   const before = setMaxIsolateRuns(2);
   try {
