@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
 import type { RunResult } from '../src/core/runResult.ts';
-import { drainIsolatePool, setMaxIsolateRuns, watchIsolatePool, type DiscardReason, type PoolEvent } from '../src/sandbox/isolatePool.ts';
+import { drainIsolatePool, returnIsolate, setMaxIsolateRuns, takeIsolate, watchIsolatePool, type DiscardReason, type PoolEvent } from '../src/sandbox/isolatePool.ts';
+import { baseSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { selected } from './helpers.ts';
 
 /**
@@ -250,11 +251,23 @@ test('warm isolates: an isolate hosts at most maxRuns runs, and with 1 none is r
   }
 });
 
-test('warm isolates: runs in flight at once each have an isolate of their own, and as many stay idle', async () => {
-  const both = await isolatesOf(() => Promise.all([run('await null; console.log(1);'), run('await null; console.log(2);')]));
-  assert.equal(new Set(both.isolates).size, 2);
-  const next = await isolatesOf(() => Promise.all([run('console.log(3);'), run('console.log(4);')]));
-  assert.deepEqual(new Set(next.isolates), new Set(both.isolates));
+test('warm isolates: runs in flight at once each have an isolate of their own, and as many stay idle', () => {
+  // At the pool's level, where two leases are in flight at once by construction (two runs of runSnippet may not overlap).
+  const snapshot = baseSnapshot();
+  const first = [takeIsolate(snapshot, 64), takeIsolate(snapshot, 64)];
+  assert.notEqual(first[0]?.id, first[1]?.id);
+  for (const lease of first) returnIsolate(lease, undefined);
+  assert.deepEqual([...discards().keys()], []);
+  const second = [takeIsolate(snapshot, 64), takeIsolate(snapshot, 64), takeIsolate(snapshot, 64)];
+  try {
+    assert.deepEqual(new Set(second.slice(0, 2).map((l) => l.id)), new Set(first.map((l) => l.id)));
+    // A third in flight is a new isolate: no idle one was left for it.
+    assert.ok(!first.some((l) => l.id === second[2]?.id));
+  } finally {
+    for (const lease of second) returnIsolate(lease, undefined);
+  }
+  // Three ran at once: all three stay idle.
+  assert.deepEqual([...discards().keys()], []);
 });
 
 test('warm isolates: runs of another environment set in between do not cost a run its idle isolate', async () => {
