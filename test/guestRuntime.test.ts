@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import ivm from 'isolated-vm';
 import { UNIT_CONFIG } from './helpers.ts';
 import { HOOKS } from '../src/protocol/hooks.ts';
-import { NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, type StartRuntime } from '../src/protocol/runtime.ts';
+import { NODE_UTIL_GLOBAL, RUNTIME_FILENAME, TICK_BACKGROUND, TICK_IDLE, type LifecycleDispatch, type StartRuntime, type TickOutcome } from '../src/protocol/runtime.ts';
 import { codeCacheOf, compileRuntime, createStartupSnapshot, refreshRuntimeCache, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 
@@ -133,3 +133,29 @@ test('guest runtime: the lifecycle dispatch calls only the lifecycle\'s own meth
     isolate.dispose();
   }
 });
+
+/**
+ * What a tick answers when no timer is left and the top level still waits: TICK_BACKGROUND only
+ * when the run started work V8 settles off the isolate's thread (an asynchronous WebAssembly
+ * compile, Atomics.waitAsync), which the host then waits for; the synchronous WebAssembly API
+ * starts none, so its top level waits on nothing that could settle and the run ends at once.
+ */
+const WAITING: readonly { readonly name: string; readonly code: string; readonly outcome: TickOutcome }[] = [
+  { name: 'a WebAssembly.Memory', code: 'new WebAssembly.Memory({ initial: 1 });', outcome: TICK_IDLE },
+  { name: 'a WebAssembly.Module and Instance compiled synchronously', code: 'new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])));', outcome: TICK_IDLE },
+  { name: 'WebAssembly.validate', code: 'WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));', outcome: TICK_IDLE },
+  { name: 'Atomics.waitAsync left pending', code: 'Atomics.waitAsync(new Int32Array(new SharedArrayBuffer(16)), 0, 0, 100000);', outcome: TICK_BACKGROUND },
+];
+
+for (const c of WAITING) {
+  test(`guest runtime: a top level waiting forever after ${c.name}: the tick answers ${c.outcome === TICK_IDLE ? 'idle' : 'background work'}`, async () => {
+    const { isolate, context, lifecycle } = await started();
+    try {
+      const script = (await context.eval(`(h) => h.main(async function () { ${c.code} await new Promise(() => {}); })`, { reference: true })) as ivm.Reference<unknown>;
+      await lifecycle.apply(undefined, ['enter', script.derefInto()] as never);
+      assert.equal(await lifecycle.apply(undefined, ['tick'] as never, { result: { copy: true } }), c.outcome);
+    } finally {
+      isolate.dispose();
+    }
+  });
+}

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
 import type { RunResult } from '../src/core/runResult.ts';
-import { drainIsolatePool, setMaxIsolateRuns, watchIsolatePool, type DiscardReason, type PoolEvent } from '../src/sandbox/isolatePool.ts';
+import { drainIsolatePool, returnIsolate, setMaxIsolateRuns, takeIsolate, watchIsolatePool, type DiscardReason, type PoolEvent } from '../src/sandbox/isolatePool.ts';
+import { baseSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { selected } from './helpers.ts';
 
 /**
@@ -209,6 +210,30 @@ for (const c of selected(LEFT_WAITING)) {
   });
 }
 
+/**
+ * What A leaves unhandled: isolated-vm raises a rejection nobody handled as the error of the call
+ * that left it (the run ends as stopped, with an UnhandledRejection) and forgets it (its list is
+ * emptied after each call into the isolate), so nothing of it reaches B, and A keeps its isolate.
+ */
+const LEFT_REJECTED: readonly { readonly name: string; readonly code: string }[] = [
+  { name: 'a rejection at the top level', code: `Object.prototype.poisonedKey = 'A';\nPromise.reject(new Error('A'));` },
+  { name: 'a rejection in a timer, with a timer still pending', code: `setTimeout(() => { Function.prototype.poisoned = 1; Promise.reject(new Error('A')); }, 1);\nsetInterval(() => { Object.prototype.poisonedKey = 'A'; }, 1e9);` },
+  { name: 'an async function that throws, never awaited, and a promise left waiting', code: `(async () => { throw new Error('A'); })();\nnew Promise(() => {}).then(() => { Object.prototype.poisonedKey = 'A'; });` },
+];
+
+for (const c of selected(LEFT_REJECTED)) {
+  test(`warm isolates: after ${c.name}, B runs in A's isolate and nothing of A shows`, async () => {
+    const expected = await fresh(PROBE);
+    const a = await isolatesOf(() => run(c.code));
+    assert.equal(a.result.status, 'stopped');
+    assert.deepEqual(a.result.errors.map((e) => e.type), ['UnhandledRejection']);
+    assert.equal(discards().get(a.isolates[0] as number), undefined, 'A cost its isolate');
+    const b = await isolatesOf(() => run(PROBE));
+    assert.deepEqual(b.isolates, a.isolates, 'B ran in the isolate A left a rejection in');
+    assert.deepEqual(observable(b.result), expected);
+  });
+}
+
 test('warm isolates: an isolate hosts at most maxRuns runs, and with 1 none is reused', async () => {
   const before = setMaxIsolateRuns(2);
   try {
@@ -226,11 +251,23 @@ test('warm isolates: an isolate hosts at most maxRuns runs, and with 1 none is r
   }
 });
 
-test('warm isolates: runs in flight at once each have an isolate of their own, and as many stay idle', async () => {
-  const both = await isolatesOf(() => Promise.all([run('await null; console.log(1);'), run('await null; console.log(2);')]));
-  assert.equal(new Set(both.isolates).size, 2);
-  const next = await isolatesOf(() => Promise.all([run('console.log(3);'), run('console.log(4);')]));
-  assert.deepEqual(new Set(next.isolates), new Set(both.isolates));
+test('warm isolates: runs in flight at once each have an isolate of their own, and as many stay idle', () => {
+  // At the pool's level, where two leases are in flight at once by construction (two runs of runSnippet may not overlap).
+  const snapshot = baseSnapshot();
+  const first = [takeIsolate(snapshot, 64), takeIsolate(snapshot, 64)];
+  assert.notEqual(first[0]?.id, first[1]?.id);
+  for (const lease of first) returnIsolate(lease, undefined);
+  assert.deepEqual([...discards().keys()], []);
+  const second = [takeIsolate(snapshot, 64), takeIsolate(snapshot, 64), takeIsolate(snapshot, 64)];
+  try {
+    assert.deepEqual(new Set(second.slice(0, 2).map((l) => l.id)), new Set(first.map((l) => l.id)));
+    // A third in flight is a new isolate: no idle one was left for it.
+    assert.ok(!first.some((l) => l.id === second[2]?.id));
+  } finally {
+    for (const lease of second) returnIsolate(lease, undefined);
+  }
+  // Three ran at once: all three stay idle.
+  assert.deepEqual([...discards().keys()], []);
 });
 
 test('warm isolates: runs of another environment set in between do not cost a run its idle isolate', async () => {

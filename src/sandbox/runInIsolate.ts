@@ -201,6 +201,10 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     // (a SyntaxError too: JSON.parse's, in the snippet's code or an environment's); a script of
     // the run that did not compile is the host's fault.
     if (complete && !(error instanceof ScriptNotCompiled)) {
+      // The isolate may host another run: isolated-vm forgets the rejections after each call (its
+      // list is emptied as it raises the first), it drained the microtasks, and what is left is
+      // in the released context, as after any run (reuseVerdict).
+      verdict = reuseVerdict(report);
       return finish({ status: 'stopped', report: { ...report, errors: [...report.errors, { type: 'UnhandledRejection', message, sid: report.lastSite, attribution: 'snippet' }] } });
     }
     return finish({ status: 'internal-error', report, reason: message }, 'internal-error');

@@ -31,6 +31,19 @@ export function taints(): readonly string[] {
 }
 
 /**
+ * The notes of work V8 finishes off the isolate's thread and settles through its task queue, which
+ * a top level may await with no timer left: only the asynchronous compiles, not the synchronous
+ * WebAssembly API (a Memory, a Module compiled at once), which settles nothing later.
+ */
+const BACKGROUND_WORK = ['WebAssembly.compile', 'WebAssembly.instantiate', 'WebAssembly.compileStreaming', 'WebAssembly.instantiateStreaming', 'Atomics.waitAsync'];
+
+/** Whether the run started work that settles off the isolate's thread (BACKGROUND_WORK). */
+export function startedBackgroundWork(): boolean {
+  for (let i = 0; i < notes.length; i++) for (let j = 0; j < BACKGROUND_WORK.length; j++) if (notes[i] === BACKGROUND_WORK[j]) return true;
+  return false;
+}
+
+/**
  * fn as a proxy that notes `what` whenever it is called or constructed, then calls or constructs
  * fn as it was (a subclass's `new.target` is kept; the proxy's own is fn's). Its handler has no
  * prototype, so nothing put on Object.prototype becomes a trap.
@@ -88,7 +101,7 @@ export function watchLastingEffects(): void {
   const names = ownKeys(WA);
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (typeof name === 'string' && name.length > 5 && apply(strSlice, name, [-5]) === 'Error') continue;
-    mark(WA, name, 'WebAssembly');
+    if (typeof name !== 'string' || (name.length > 5 && apply(strSlice, name, [-5]) === 'Error')) continue;
+    mark(WA, name, `WebAssembly.${name}`);
   }
 }

@@ -17,7 +17,7 @@ import { cut, list, push, rec, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, G, isArray, ObjectCreate, ObjectFreeze, objHasOwn, parse, strSlice } from './primordials.ts';
 import { traces } from './probes.ts';
-import { taints } from './lastingEffects.ts';
+import { startedBackgroundWork, taints } from './lastingEffects.ts';
 import { EXIT, run } from './run.ts';
 import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
@@ -25,10 +25,7 @@ import { adoptModule, adoptReceiver, answers, callees, iterables } from './value
 
 /** Whether the top level still waits with no timer left, on work V8 finishes off the isolate's thread (RuntimeLifecycle.backgroundWork). */
 function awaitsBackgroundWork(): boolean {
-  if (run.stopped || run.done || timers.length > 0) return false;
-  const used = taints();
-  for (let i = 0; i < used.length; i++) if (used[i] === 'WebAssembly' || used[i] === 'Atomics.waitAsync') return true;
-  return false;
+  return !run.stopped && !run.done && timers.length === 0 && startedBackgroundWork();
 }
 
 function hasAny(record: Record<string, unknown>): boolean {
