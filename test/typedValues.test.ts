@@ -31,6 +31,11 @@ const CASES: readonly { name: string; code: string; lang?: Lang; out: string; el
   { name: 'JSDoc @returns', code: '/** @returns {boolean} */\nfunction ready() {\n  return state.flag;\n}\nconsole.log(kind(ready()));', out: 'Boolean' },
   { name: 'JSDoc @param', code: '/**\n * @param {string} a\n * @param {boolean} b\n */\nfunction f(a, b) {\n  console.log(kind(a), kind(b));\n}', out: 'String Boolean' },
   { name: 'JSDoc @type', code: '/** @type {number[]} */\nconst xs = loadAll();\nconsole.log(kind(xs), kind(xs[0]));', out: 'Array Number' },
+  // A type nothing resolves (an imported or a library's): it asks for no category, and the name's guess does not apply.
+  { name: 'a JSDoc type nothing resolves seeds nothing: a node is no DOM element', code: '/**\n * @param {ASTNode} node\n * @param {Token} prevNode\n */\nfunction f(node, prevNode) {\n  console.log(kind(node), kind(prevNode));\n}', out: 'Object Object', element: 'f#arg1', category: 'object' },
+  { name: 'a TypeScript type nothing resolves seeds nothing', lang: 'ts', code: 'import type { ASTNode } from "./ast";\nfunction f(node: ASTNode, count: Counter) {\n  console.log(kind(node), kind(count));\n}', out: 'Object Object', element: 'f#arg0', category: 'object' },
+  { name: 'a union member nothing resolves yields to one with a category', code: '/** @param {Token|string} node */\nfunction f(node) {\n  console.log(kind(node));\n}', out: 'String' },
+  { name: 'a type parameter says nothing: the name still guesses', lang: 'ts', code: 'function f<T>(node: T, itemCount: T) {\n  console.log(kind(node), kind(itemCount));\n}', out: 'Object Number', element: 'f#arg0', category: 'element' },
   // Names
   { name: 'names of driven arguments', code: 'function f(isOpen, userId, itemCount, startDate, userName) {\n  console.log(kind(isOpen), kind(userId), kind(itemCount), kind(startDate), kind(userName));\n}', out: 'Boolean Number Number Date String' },
   { name: 'url and email names give a URL and an address', code: 'function send(url, email) {\n  console.log(url.startsWith("https://"), email.includes("@"));\n}', out: 'true true' },
