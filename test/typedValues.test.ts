@@ -66,3 +66,35 @@ test('typed values: a React prop given to useState and used as a number is a num
   const r = await runSnippet(code, { mode: 'trace', lang: 'jsx' });
   assert.equal(r.injections.find((i) => i.element === 'Counter#props.initial')?.category, 'number', JSON.stringify(r.injections.map((i) => [i.element, i.category])));
 });
+
+// eslint's lines-between-class-members, cut down: with `maxLine` the declared number 1 and the mocked
+// tokens all on line 1, the function recurses until the stack overflows; `{}` (what usage gives) ends it.
+const ENDLESS = `const sourceCode = context.sourceCode;
+/**
+ * @param {Token} prevLastToken
+ * @param {Token} nextFirstToken
+ * @param {number} maxLine
+ */
+function findLastConsecutiveTokenAfter(prevLastToken, nextFirstToken, maxLine) {
+  const after = sourceCode.getTokenAfter(prevLastToken, { includeComments: true });
+  if (after !== nextFirstToken && after.loc.start.line - prevLastToken.loc.end.line <= maxLine) {
+    return findLastConsecutiveTokenAfter(after, nextFirstToken, maxLine);
+  }
+  return prevLastToken;
+}`;
+
+test('typed values: a declared type whose value makes a run worse (an endless recursion) gives way to the value usage gives', async () => {
+  const r = await runSnippet(ENDLESS, { mode: 'trace', scenarios: 1 });
+  assert.ok(!r.lines.uncovered.includes(12), `line 12 is covered; uncovered ${JSON.stringify(r.lines.uncovered)}, errors ${JSON.stringify(r.errors)}`);
+  assert.deepEqual(r.errors.filter((e) => e.type === 'RangeError'), []);
+  const maxLine = r.injections.find((i) => i.element === 'findLastConsecutiveTokenAfter#arg2');
+  assert.notEqual(maxLine?.category, 'number');
+  assert.deepEqual(maxLine?.declared, { type: 'number', category: 'number', setAside: true });
+});
+
+test('typed values: a declared type stands when setting it aside covers no more (the run throws either way)', async () => {
+  const r = await runSnippet(`${KIND}/** @param {number} amountDue */\nfunction f(amountDue) {\n  console.log(kind(amountDue));\n  throw new Error("not yet");\n}`, { mode: 'trace', scenarios: 1 });
+  assert.equal(r.stdout.trim(), 'Number');
+  assert.deepEqual(r.injections.find((i) => i.element === 'f#arg0')?.declared, { type: 'number', category: 'number' });
+  assert.equal(r.drives?.find((d) => d.target === 'f')?.outcome, 'threw');
+});

@@ -210,6 +210,9 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
   let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
   // The definitions of the last run that neither timed out nor ran out of memory.
   let finished: ReturnType<DefinitionBook['snapshot']> | undefined;
+  // A measured run that went wrong and the definitions it ran with, while the next run tries its declared types set aside (once).
+  let beforeTrial: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; changed: boolean } | undefined;
+  let trialDone = false;
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
     const left = deadline.remainingMs() + book.providerMs;
@@ -217,11 +220,29 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     runs++;
     book.changed = false;
     // Recording proxies may stand in for missing values in any run but the last one allowed.
-    book.mayProbe = runs < options.maxRuns && left >= 50;
+    book.mayProbe = runs < options.maxRuns && left >= 50 && !beforeTrial;
     const defsBefore = book.snapshot();
     last = await runOnce(Math.min(options.timeoutMs, Math.max(50, left)));
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
+    if (beforeTrial) {
+      // The values usage gives, for those the snippet declares a type of, are kept only when they cover more; else it is as if they were never tried.
+      if (!last.report || !beforeTrial.last.report || coveredStatements(last.report, instrumented.map.statements.length) <= coveredStatements(beforeTrial.last.report, instrumented.map.statements.length)) {
+        ({ last, ranWith } = beforeTrial);
+        book.restore(ranWith);
+        book.changed = beforeTrial.changed;
+      }
+      beforeTrial = undefined;
+    } else if (!trialDone && !lastLearnt && runs < options.maxRuns && wentWrong(last) && !book.hostError) {
+      // A measured run that threw or stalled: it may be a declared type's doing (a declared `number` that makes a recursion endless).
+      trialDone = true;
+      const changed = book.changed;
+      if (await book.setAsideDeclared()) {
+        beforeTrial = { last, ranWith, changed };
+        if (last.status === 'timeout' || last.status === 'memory-limit') stalledAny = true;
+        continue;
+      }
+    }
     // A scenario whose first learning run reaches no line that matters (exploration's: none no kept
     // scenario covered) is given up: recording proxies take every path the learnt values would.
     if (runs === 1 && lastLearnt && promising && last.report && !promising(last.report)) break;
@@ -304,6 +325,11 @@ class Replays {
     const finished = result.status === 'completed' || result.status === 'stopped';
     if (finished && result.report && !result.report.halted && book.consulted === 0 && book.probed.size === 0 && !book.hostError) this.runs.set(key, { result: structuredClone(result), ms });
   }
+}
+
+/** A run that stalled, or in which the code raised an error nothing caught (at its top level or in a driven call): the snippet's or an injected value's, not the sandbox's. */
+function wentWrong(run: ExecutionResult): boolean {
+  return run.status === 'timeout' || run.status === 'memory-limit' || (run.report?.errors ?? []).some((e) => e.attribution === 'snippet' || e.attribution === 'injected');
 }
 
 /** How many of the first `statements` counters (the statements'; the functions' follow them) ran. */
