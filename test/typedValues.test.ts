@@ -31,6 +31,11 @@ const CASES: readonly { name: string; code: string; lang?: Lang; out: string; el
   { name: 'JSDoc @returns', code: '/** @returns {boolean} */\nfunction ready() {\n  return state.flag;\n}\nconsole.log(kind(ready()));', out: 'Boolean' },
   { name: 'JSDoc @param', code: '/**\n * @param {string} a\n * @param {boolean} b\n */\nfunction f(a, b) {\n  console.log(kind(a), kind(b));\n}', out: 'String Boolean' },
   { name: 'JSDoc @type', code: '/** @type {number[]} */\nconst xs = loadAll();\nconsole.log(kind(xs), kind(xs[0]));', out: 'Array Number' },
+  // A type nothing resolves (an imported or a library's): it asks for no category, and the name's guess does not apply.
+  { name: 'a JSDoc type nothing resolves seeds nothing: a node is no DOM element', code: '/**\n * @param {ASTNode} node\n * @param {Token} prevNode\n */\nfunction f(node, prevNode) {\n  console.log(kind(node), kind(prevNode));\n}', out: 'Object Object', element: 'f#arg1', category: 'object' },
+  { name: 'a TypeScript type nothing resolves seeds nothing', lang: 'ts', code: 'import type { ASTNode } from "./ast";\nfunction f(node: ASTNode, count: Counter) {\n  console.log(kind(node), kind(count));\n}', out: 'Object Object', element: 'f#arg0', category: 'object' },
+  { name: 'a union member nothing resolves yields to one with a category', code: '/** @param {Token|string} node */\nfunction f(node) {\n  console.log(kind(node));\n}', out: 'String' },
+  { name: 'a type parameter says nothing: the name still guesses', lang: 'ts', code: 'function f<T>(node: T, itemCount: T) {\n  console.log(kind(node), kind(itemCount));\n}', out: 'Object Number', element: 'f#arg0', category: 'element' },
   // Names
   { name: 'names of driven arguments', code: 'function f(isOpen, userId, itemCount, startDate, userName) {\n  console.log(kind(isOpen), kind(userId), kind(itemCount), kind(startDate), kind(userName));\n}', out: 'Boolean Number Number Date String' },
   { name: 'url and email names give a URL and an address', code: 'function send(url, email) {\n  console.log(url.startsWith("https://"), email.includes("@"));\n}', out: 'true true' },
@@ -60,4 +65,36 @@ test('typed values: a React prop given to useState and used as a number is a num
   const code = 'import { useState } from "react";\nfunction Counter({ initial }) {\n  const [count, setCount] = useState(initial);\n  return <button onClick={() => setCount(count + 1)}>{count * 2}</button>;\n}';
   const r = await runSnippet(code, { mode: 'trace', lang: 'jsx' });
   assert.equal(r.injections.find((i) => i.element === 'Counter#props.initial')?.category, 'number', JSON.stringify(r.injections.map((i) => [i.element, i.category])));
+});
+
+// eslint's lines-between-class-members, cut down: with `maxLine` the declared number 1 and the mocked
+// tokens all on line 1, the function recurses until the stack overflows; `{}` (what usage gives) ends it.
+const ENDLESS = `const sourceCode = context.sourceCode;
+/**
+ * @param {Token} prevLastToken
+ * @param {Token} nextFirstToken
+ * @param {number} maxLine
+ */
+function findLastConsecutiveTokenAfter(prevLastToken, nextFirstToken, maxLine) {
+  const after = sourceCode.getTokenAfter(prevLastToken, { includeComments: true });
+  if (after !== nextFirstToken && after.loc.start.line - prevLastToken.loc.end.line <= maxLine) {
+    return findLastConsecutiveTokenAfter(after, nextFirstToken, maxLine);
+  }
+  return prevLastToken;
+}`;
+
+test('typed values: a declared type whose value makes a run worse (an endless recursion) gives way to the value usage gives', async () => {
+  const r = await runSnippet(ENDLESS, { mode: 'trace', scenarios: 1 });
+  assert.ok(!r.lines.uncovered.includes(12), `line 12 is covered; uncovered ${JSON.stringify(r.lines.uncovered)}, errors ${JSON.stringify(r.errors)}`);
+  assert.deepEqual(r.errors.filter((e) => e.type === 'RangeError'), []);
+  const maxLine = r.injections.find((i) => i.element === 'findLastConsecutiveTokenAfter#arg2');
+  assert.notEqual(maxLine?.category, 'number');
+  assert.deepEqual(maxLine?.declared, { type: 'number', category: 'number', setAside: true });
+});
+
+test('typed values: a declared type stands when setting it aside covers no more (the run throws either way)', async () => {
+  const r = await runSnippet(`${KIND}/** @param {number} amountDue */\nfunction f(amountDue) {\n  console.log(kind(amountDue));\n  throw new Error("not yet");\n}`, { mode: 'trace', scenarios: 1 });
+  assert.equal(r.stdout.trim(), 'Number');
+  assert.deepEqual(r.injections.find((i) => i.element === 'f#arg0')?.declared, { type: 'number', category: 'number' });
+  assert.equal(r.drives?.find((d) => d.target === 'f')?.outcome, 'threw');
 });

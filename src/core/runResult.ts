@@ -27,8 +27,12 @@ export interface Injection {
   readonly attempts: number;
   /** False only for the universal Dummy, which stands for anything. */
   readonly concrete: boolean;
-  /** The type the snippet declares for it (a TypeScript annotation, a JSDoc type), as written, and the category that type asks for. */
-  readonly declared?: { readonly type: string; readonly category: Category };
+  /**
+   * The type the snippet declares for it (a TypeScript annotation, a JSDoc type), as written, and the
+   * category that type asks for. `setAside`: the value is the one usage gives instead, since the run
+   * with the declared types covered fewer lines.
+   */
+  readonly declared?: { readonly type: string; readonly category: Category; readonly setAside?: true };
   /** The snippet line where the code first asked for it (for a part of a value, its owner's line when the code never reached the part itself); absent when no line did. */
   readonly line?: number;
 }

@@ -178,7 +178,8 @@ class Version {
     if (defs) book.restore(new Map(defs));
     const options = maxRuns === undefined ? session.options : { ...session.options, maxRuns };
     const arity = driveArity(session.instrumented.driveTargets, edge);
-    const scenario = await session.run({ ...this.config, ...(arity ? { driveArity: arity } : {}) }, book, options);
+    // The declared types stand: an error the declared inputs raise is a finding, not a reason to set them aside.
+    const scenario = await session.run({ ...this.config, ...(arity ? { driveArity: arity } : {}) }, book, options, undefined, false);
     book.restore(scenario.ranWith);
     const rendered = renderDefinitions(book.defs);
     const result = session.result(scenario.last, book, rendered, scenario.runs);

@@ -98,7 +98,7 @@ export function buildResult(parts: ResultParts): RunResult {
   // In dependency order, as the completed program defines them: a definition after the ones it references.
   const injections: Injection[] = inRenderedOrder([...book.defs.values()], rendered).map((d) => ({
     element: d.id, kind: d.kind, category: d.proposal.category, source: rendered.statements.get(d.id) ?? d.proposal.source,
-    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs), ...declaredOf(instrumented.usage[d.usageKey]?.declared),
+    provider: d.provider, attempts: d.attempts, concrete: d.proposal.category !== 'Dummy', ...lineOf(d, book.defs), ...declaredOf(instrumented.usage[d.usageKey]?.declared, d.undeclared === true),
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
@@ -218,7 +218,7 @@ function drivesOf(targets: InstrumentedSnippet['driveTargets'], drives: readonly
   return { drives: out };
 }
 
-/** The type the snippet declares for an injected element, when it declares one with a category. */
-function declaredOf(declared: DeclaredType | undefined): Pick<Injection, 'declared'> {
-  return declared?.category === undefined ? {} : { declared: { type: declared.type ?? declared.category, category: declared.category } };
+/** The type the snippet declares for an injected element, when it declares one with a category; `setAside` when the value is usage's instead. */
+function declaredOf(declared: DeclaredType | undefined, setAside: boolean): Pick<Injection, 'declared'> {
+  return declared?.category === undefined ? {} : { declared: { type: declared.type ?? declared.category, category: declared.category, ...(setAside ? { setAside: true as const } : {}) } };
 }

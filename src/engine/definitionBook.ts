@@ -34,6 +34,8 @@ export interface Definition {
   readonly rejected: Category[];
   /** Fallback categories picked so far. */
   fallbacks: number;
+  /** Learnt as if the snippet declared no type for it (or its owner): the declared one did worse (setAsideDeclared). */
+  undeclared?: true;
 }
 
 export interface BookContext {
@@ -168,6 +170,8 @@ export class DefinitionBook {
 
   private request(def: Definition, message: string, extra: Usage = {}, mayProbe = this.mayProbe): ValueRequest {
     const usage = mergeUsage(mergeUsage({}, this.ctx.usage[def.usageKey] ?? {}), extra);
+    // Set aside, a declared type leaves only the parameter name a driven argument is known by.
+    if (def.undeclared && usage.declared) usage.declared = usage.declared.name === undefined ? undefined : { name: usage.declared.name };
     return {
       element: def.id, kind: def.kind, name: def.name, usage, site: undefined, snippet: this.ctx.snippet, line: def.line,
       message, attempt: def.attempts + 1, history: def.history, rejected: def.rejected,
@@ -216,10 +220,7 @@ export class DefinitionBook {
     const learning = this.probed.size > 0;
     if (learning) this.learningRuns++;
     const { provider } = this.broker;
-    // Values the trace generator synthesised are synthesised again from a grown trace, whichever
-    // provider the mode has (an LLM's parts and trace-fallback values learn as trace's do).
-    const traceMade = (d: Definition) => (provider.resynthesizes === true && d.provider === provider.name) || (provider.resynthesizes !== true && TRACE_MADE.has(d.provider));
-    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && traceMade(d)));
+    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && this.traceMade(d)));
     this.probed.clear();
     for (const def of redo) {
       const wasProbe = def.proposal.probe === true;
@@ -237,6 +238,43 @@ export class DefinitionBook {
     for (const def of redo) await this.resolveParts(def, 0);
     if (learning) this.changed = true;
     this.prune();
+  }
+
+  /**
+   * Values the trace generator synthesised, whichever provider the mode has (an LLM's parts and
+   * trace-fallback values learn as trace's do): synthesised again from a grown trace.
+   */
+  private traceMade(d: Definition): boolean {
+    const { provider } = this.broker;
+    return (provider.resynthesizes === true && d.provider === provider.name) || (provider.resynthesizes !== true && TRACE_MADE.has(d.provider));
+  }
+
+  /**
+   * Sets aside the declared type of every learnt value that honours one (a TypeScript annotation, a
+   * JSDoc tag: annotation > usage > name): each is synthesised again from its trace, usage and name
+   * alone, and the parts it refers to with it. The session runs once so and keeps that run only
+   * when it covers more (runScenario): a declared `number` that makes a recursion endless gives
+   * way to the value usage gives. Returns whether any value changed.
+   */
+  async setAsideDeclared(): Promise<boolean> {
+    return this.guarded(async () => {
+      const honouring = [...this.defs.values()].filter((d) => !d.undeclared && !d.proposal.probe && !this.isHeld(d.id) && this.traceMade(d)
+        && d.proposal.category === this.ctx.usage[d.usageKey]?.declared?.category);
+      let any = false;
+      for (const def of honouring) {
+        def.undeclared = true;
+        const usageOnly = await this.broker.synthesize(this.request(def, def.message, {}, false), traceProvider);
+        if (!usageOnly || usageOnly.source === def.proposal.source) {
+          delete def.undeclared;
+          continue;
+        }
+        def.proposal = usageOnly;
+        await this.resolveParts(def, 0);
+        any = true;
+      }
+      if (any) this.prune();
+      return any;
+    }, false);
   }
 
   /**
@@ -369,10 +407,11 @@ export class DefinitionBook {
     if (existing && req.refine) return this.retry(existing, req.message ?? 'failed again', OBSERVED[req.kind ?? 'member'] ?? {});
     if (this.defs.size >= this.ctx.maxInjections) return undefined;
     const site = this.site(req.sid);
+    const owner = req.parent === undefined ? undefined : this.defs.get(req.parent);
     const def: Definition = {
-      id: req.id, kind: req.kind ?? 'global', parent: req.parent, name: req.key ?? req.id, usageKey: usageKeyOf(req, site, req.parent === undefined ? undefined : this.defs.get(req.parent)?.usageKey),
+      id: req.id, kind: req.kind ?? 'global', parent: req.parent, name: req.key ?? req.id, usageKey: usageKeyOf(req, site, owner?.usageKey),
       line: site?.line ?? 0, message: req.message ?? '', proposal: { source: 'undefined', refs: [], category: 'undefined' }, provider: this.broker.provider.name,
-      attempts: 0, history: [], rejected: [], fallbacks: 0,
+      attempts: 0, history: [], rejected: [], fallbacks: 0, ...(owner?.undeclared ? { undeclared: true as const } : {}),
     };
     const request = { ...this.request(def, req.message ?? ''), site };
     // A call whose result the snippet never uses needs no return value.

@@ -142,9 +142,13 @@ export class SnippetSession {
     });
   }
 
-  /** One scenario: learning runs, then the measured run (runScenario). */
-  run(config: RuntimeConfig, book: DefinitionBook, options: RunOptions = this.options, promising?: (report: RuntimeReport) => boolean): Promise<ScenarioRun> {
-    return runScenario(this.instrumented, config, this.environments, book, options, this.deadline, this.log, promising, this.replays);
+  /**
+   * One scenario: learning runs, then the measured run (runScenario). `setAsideDeclared` false: the
+   * declared types stand even when the run goes wrong (diff, whose findings are the errors the
+   * declared inputs raise).
+   */
+  run(config: RuntimeConfig, book: DefinitionBook, options: RunOptions = this.options, promising?: (report: RuntimeReport) => boolean, setAsideDeclared = true): Promise<ScenarioRun> {
+    return runScenario(this.instrumented, config, this.environments, book, options, this.deadline, this.log, promising, this.replays, setAsideDeclared);
   }
 
   /** The JSON result of a measured run with the definitions it used; `final` counts the LLM calls so far in it. */
@@ -183,7 +187,7 @@ export interface ScenarioRun {
  * One scenario: runs the snippet in a fresh isolate as often as new elements are injected, up to
  * `maxRuns`, and reports the last measured run, which starts with every definition already in place.
  */
-async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger, promising?: (report: RuntimeReport) => boolean, replays?: Replays): Promise<ScenarioRun> {
+async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger, promising?: (report: RuntimeReport) => boolean, replays?: Replays, setAsideDeclared = true): Promise<ScenarioRun> {
   let executed = 0;
   // One run with the book as it stands: replayed when a run with the same definitions and config asked no provider (Replays).
   const runOnce = async (timeoutMs: number): Promise<ExecutionResult> => {
@@ -210,6 +214,9 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
   let best: { covered: number; defs: ReturnType<DefinitionBook['snapshot']> } | undefined;
   // The definitions of the last run that neither timed out nor ran out of memory.
   let finished: ReturnType<DefinitionBook['snapshot']> | undefined;
+  // A measured run that went wrong and the definitions it ran with, while the next run tries its declared types set aside (once).
+  let beforeTrial: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; defsBefore: ReturnType<DefinitionBook['snapshot']>; changed: boolean } | undefined;
+  let trialDone = !setAsideDeclared;
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
     const left = deadline.remainingMs() + book.providerMs;
@@ -217,11 +224,29 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
     runs++;
     book.changed = false;
     // Recording proxies may stand in for missing values in any run but the last one allowed.
-    book.mayProbe = runs < options.maxRuns && left >= 50;
-    const defsBefore = book.snapshot();
+    book.mayProbe = runs < options.maxRuns && left >= 50 && !beforeTrial;
+    let defsBefore = book.snapshot();
     last = await runOnce(Math.min(options.timeoutMs, Math.max(50, left)));
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
+    if (beforeTrial) {
+      // The values usage gives, for those the snippet declares a type of, are kept only when they cover more; else it is as if they were never tried.
+      if (!last.report || !beforeTrial.last.report || coveredStatements(last.report, instrumented.map.statements.length) <= coveredStatements(beforeTrial.last.report, instrumented.map.statements.length)) {
+        ({ last, ranWith, defsBefore } = beforeTrial);
+        book.restore(ranWith);
+        book.changed = beforeTrial.changed;
+      }
+      beforeTrial = undefined;
+    } else if (!trialDone && !lastLearnt && runs < options.maxRuns && wentWrong(last) && !book.hostError) {
+      // A measured run that threw or stalled: it may be a declared type's doing (a declared `number` that makes a recursion endless).
+      trialDone = true;
+      const changed = book.changed;
+      if (await book.setAsideDeclared()) {
+        beforeTrial = { last, ranWith, defsBefore, changed };
+        if (last.status === 'timeout' || last.status === 'memory-limit') stalledAny = true;
+        continue;
+      }
+    }
     // A scenario whose first learning run reaches no line that matters (exploration's: none no kept
     // scenario covered) is given up: recording proxies take every path the learnt values would.
     if (runs === 1 && lastLearnt && promising && last.report && !promising(last.report)) break;
@@ -304,6 +329,11 @@ class Replays {
     const finished = result.status === 'completed' || result.status === 'stopped';
     if (finished && result.report && !result.report.halted && book.consulted === 0 && book.probed.size === 0 && !book.hostError) this.runs.set(key, { result: structuredClone(result), ms });
   }
+}
+
+/** A run that stalled, or in which the code raised an error nothing caught (at its top level or in a driven call): the snippet's or an injected value's, not the sandbox's. */
+function wentWrong(run: ExecutionResult): boolean {
+  return run.status === 'timeout' || run.status === 'memory-limit' || (run.report?.errors ?? []).some((e) => e.attribution === 'snippet' || e.attribution === 'injected');
 }
 
 /** How many of the first `statements` counters (the statements'; the functions' follow them) ran. */

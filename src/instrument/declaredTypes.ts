@@ -31,10 +31,13 @@ export function mayDeclareTypes(source: string, typed: boolean): boolean {
 /** Reads the declarations of a parsed snippet; call before stripTypes. */
 export function collectDeclarations(ast: t.File, code: string): Declarations {
   const byName = new Map<string, t.TSInterfaceDeclaration | t.TSTypeAliasDeclaration | t.TSEnumDeclaration>();
+  const generic = new Set<string>();
   t.traverseFast(ast, (n) => {
     if ((t.isTSInterfaceDeclaration(n) || t.isTSTypeAliasDeclaration(n) || t.isTSEnumDeclaration(n)) && !byName.has(n.id.name)) byName.set(n.id.name, n);
+    if (t.isTSTypeParameter(n)) generic.add(typeof n.name === 'string' ? n.name : (n.name as t.Identifier).name);
   });
-  const names: TypeNames = { byName, code };
+  for (const m of code.matchAll(/@template\s+(?:\{[^}]*\}\s*)?([\w$]+(?:\s*,\s*[\w$]+)*)/g)) for (const n of (m[1] as string).split(/\s*,\s*/)) generic.add(n);
+  const names: TypeNames = { byName, code, generic };
   const out: Declarations = { bindings: new Map(), globals: new Map(), params: new WeakMap(), asserted: new Map() };
   const annotated = (node: t.Node | null | undefined): TypeShape | undefined => {
     const ann = node && 'typeAnnotation' in node ? node.typeAnnotation : undefined;
@@ -150,7 +153,9 @@ export function applyDeclarations(ast: t.File, decl: Declarations | undefined, k
     if (budget-- <= 0) return;
     const parts = depth < MAX_PART_DEPTH ? shape.parts() : [];
     const returns = parts.some((p) => p.step === 'call');
-    usage[key] = mergeUsage(usage[key] ?? {}, { declared: { category: shape.category, type: shape.type, ...(returns ? { returns: true } : {}) } });
+    // A type nothing resolves is written only where nothing with a category was (TypeShape.category).
+    if (shape.category === undefined && usage[key]?.declared?.category !== undefined) return;
+    usage[key] = mergeUsage(usage[key] ?? {}, { declared: { ...(shape.category !== undefined ? { category: shape.category } : {}), type: shape.type, ...(returns ? { returns: true } : {}) } });
     for (const p of parts) {
       emit(partKey(key, p), p.shape, depth + 1);
       // An element reached by iterating is `xs[0]`; one read by index, `xs["0"]` (its id) or `xs.0` (its site's usage key).

@@ -8,7 +8,12 @@ import type { Category } from '../core/categories.ts';
  * gives). Plain data; parts are resolved lazily through `part`.
  */
 export interface TypeShape {
-  readonly category: Category;
+  /**
+   * Undefined for a type the snippet names and snipexec cannot resolve (an imported or a library's
+   * type: `ASTNode`, `Token`): it asks for no category, yet it is a declaration, so a guess from the
+   * value's name does not apply (`@param {ASTNode} node` is no DOM node).
+   */
+  readonly category: Category | undefined;
   readonly type: string;
   /** The shapes one step below: members (`.name`), elements (`[0]`), a call's result, what `await` gives. */
   readonly parts: () => readonly ShapePart[];
@@ -28,6 +33,8 @@ export interface TypeNames {
   readonly byName: ReadonlyMap<string, t.TSInterfaceDeclaration | t.TSTypeAliasDeclaration | t.TSEnumDeclaration>;
   /** The snippet's source, which the declarations' offsets index. */
   readonly code: string;
+  /** Type parameters declared anywhere in the snippet (`<T>`, JSDoc `@template T`): a reference to one says nothing of the value. */
+  readonly generic: ReadonlySet<string>;
 }
 
 const BY_REFERENCE: Readonly<Record<string, Category>> = {
@@ -87,7 +94,8 @@ function nonNullish(types: readonly t.TSType[]): t.TSType[] {
 
 /**
  * The shape of a TypeScript type node; undefined for what says nothing of the value's kind (`any`,
- * `unknown`, a type parameter, an unresolved name) or says it is nothing (`void`, `never`).
+ * `unknown`, a type parameter) or says it is nothing (`void`, `never`). A name nothing resolves
+ * gives a shape without a category (TypeShape.category).
  */
 export function shapeOf(node: t.TSType, names: TypeNames, code: string, depth = 0): TypeShape | undefined {
   return shape(node, names, code, depth, node);
@@ -95,8 +103,8 @@ export function shapeOf(node: t.TSType, names: TypeNames, code: string, depth = 
 
 function shape(node: t.TSType, names: TypeNames, code: string, depth: number, shown: t.TSType): TypeShape | undefined {
   if (depth > MAX_DEPTH) return undefined;
-  const make = (category: Category, parts: () => (ShapePart | undefined)[] = () => []): TypeShape => ({
-    category, type: text(shown, code) || category, parts: () => parts().filter((p): p is ShapePart => p !== undefined),
+  const make = (category: Category | undefined, parts: () => (ShapePart | undefined)[] = () => []): TypeShape => ({
+    category, type: text(shown, code) || (category ?? 'unknown'), parts: () => parts().filter((p): p is ShapePart => p !== undefined),
   });
   const below = (step: PartStep, n: t.TSType | undefined, at = code): ShapePart | undefined => {
     const sh = n === undefined ? undefined : shapeOf(n, names, at, depth + 1);
@@ -138,7 +146,15 @@ function shape(node: t.TSType, names: TypeNames, code: string, depth: number, sh
   if (t.isTSUnionType(node)) {
     const kept = nonNullish(node.types);
     const first = kept[0];
-    return first === undefined ? undefined : shape(first, names, code, depth, kept.length === 1 ? first : shown);
+    if (first === undefined) return undefined;
+    const chosen = shape(first, names, code, depth, kept.length === 1 ? first : shown);
+    // `Token | string`: a member nothing resolves yields to a later one that has a category.
+    if (!chosen || chosen.category !== undefined) return chosen;
+    for (const other of kept.slice(1)) {
+      const known = shape(other, names, code, depth, shown);
+      if (known?.category !== undefined) return known;
+    }
+    return chosen;
   }
   if (t.isTSIntersectionType(node)) {
     const first = node.types[0];
@@ -163,7 +179,8 @@ function shape(node: t.TSType, names: TypeNames, code: string, depth: number, sh
     }
     if (/^HTML\w*Element$|^SVG\w*Element$/.test(ref)) return make('element');
     const category = BY_REFERENCE[ref];
-    if (category === undefined) return undefined;
+    // A name nothing resolves (an imported type, a library's): declared, with no category; a type parameter says nothing.
+    if (category === undefined) return names.generic.has(ref) ? undefined : make(undefined);
     if (category === 'array') return make('array', elements(args[0]));
     if (category === 'promise') return make('promise', () => [below('await', args[0])]);
     return make(category);

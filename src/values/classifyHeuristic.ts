@@ -2,7 +2,7 @@ import type { Usage } from '../instrument/usage.ts';
 import { platformValue, reveals } from './apiTypes/platformTypes.ts';
 import type { TypeClassifier, ValueRequest } from './types.ts';
 import type { Category } from '../core/categories.ts';
-import { byName } from './nameRules.ts';
+import { guessedByName } from './nameRules.ts';
 
 /** Ranked categories for an element, from how the syntax uses it and from its name. */
 export function rankCategories(usage: Usage, name: string): Category[] {
@@ -30,7 +30,7 @@ export function rankCategories(usage: Usage, name: string): Category[] {
   if (used.includes('length') && !usage.members?.some((m) => m !== 'length')) add('string');
   if (used.some((m) => m === 'message' || m === 'stack') && !used.some((m) => m !== 'message' && m !== 'stack' && m !== 'code')) add('Error');
   if (used.some((m) => m !== 'length') || usage.objectPattern || usage.assignedMembers) add('object');
-  for (const c of byName(name)) add(c);
+  for (const c of guessedByName(name, usage)) add(c);
   if (usage.stringified) add('string');
   if (usage.tested) add('boolean');
   add('object');

@@ -1,4 +1,5 @@
 import type { Category } from '../core/categories.ts';
+import type { Usage } from '../instrument/usage.ts';
 
 /**
  * What naming conventions say of a value: one home for the rules. A name guess is the weakest
@@ -86,6 +87,16 @@ export function byName(name: string): Category[] {
   const n = lastName(name);
   for (const [re, categories] of CATEGORY_BY_NAME) if (re.test(n)) return [...categories];
   return [];
+}
+
+/**
+ * The categories a name suggests for a value used so: none when the snippet declares the value a
+ * type nothing resolves (`@param {ASTNode} node`, an imported type): a declaration outranks the
+ * name even when it says no category, so such a node is no DOM node. (A declared type that has a
+ * category comes before the name anyway.)
+ */
+export function guessedByName(name: string, usage: Usage): Category[] {
+  return usage.declared?.type !== undefined && usage.declared.category === undefined ? [] : byName(name);
 }
 
 /** The string a value of this name gets, when the name suggests one. */

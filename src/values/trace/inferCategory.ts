@@ -1,7 +1,7 @@
 import type { Usage } from '../../instrument/usage.ts';
 import { instanceCategory, OBJECT_KEYS, platformValue, REGEXP_KEYS, reveals, REVEALING, SHARED_SEQUENCE_METHODS, type RevealedCategory } from '../apiTypes/platformTypes.ts';
 import { rankCategories } from '../classifyHeuristic.ts';
-import { byName } from '../nameRules.ts';
+import { guessedByName } from '../nameRules.ts';
 import type { Category } from '../../core/categories.ts';
 import { isUsed, memberId, type Trace, type TraceView } from '../../protocol/trace.ts';
 
@@ -90,19 +90,19 @@ export function inferCategories(id: string, name: string, facts: TraceFacts, usa
     const results = facts.methods.filter((m) => SHARED_SEQUENCE_METHODS.has(m)).map((m) => traces.get(`${memberId(id, m)}()`)?.reads ?? []);
     const resultString = results.some((r) => r.some((k) => REVEALING.string.methods.has(k)));
     const resultArray = results.some((r) => r.some((k) => REVEALING.array.methods.has(k)));
-    const named = byName(name);
+    const named = guessedByName(name, usage);
     add(stringArg || resultString || (!resultArray && (facts.reads.includes('length') || named.includes('string'))) ? 'string' : 'array');
   }
   for (const tp of types) add(tp === 'string' || tp === 'number' || tp === 'boolean' ? tp : undefined);
   for (const a of t?.arith ?? []) add(a.op === '+' && a.type === 'string' ? 'string' : 'number');
   if (facts.reads.length > 0 || (t?.has?.length ?? 0) > 0 || (t?.writes?.length ?? 0) > 0) {
     // Only `length` read: a string is the simplest thing that has one.
-    if (facts.reads.length === 1 && facts.reads[0] === 'length' && !t?.has?.length) add(byName(name).includes('array') ? 'array' : 'string');
+    if (facts.reads.length === 1 && facts.reads[0] === 'length' && !t?.has?.length) add(guessedByName(name, usage).includes('array') ? 'array' : 'string');
     if (facts.reads.every((k) => k === 'message' || k === 'stack' || k === 'code' || k === 'name') && facts.reads.some((k) => k === 'message' || k === 'stack')) add('Error');
     add('object');
   }
   if (t?.hints?.includes('number')) add('number');
-  if (!isUsed(t)) for (const c of byName(name)) add(c);
+  if (!isUsed(t)) for (const c of guessedByName(name, usage)) add(c);
   for (const c of rankCategories(usage, name)) if (out.length === 0 || c !== 'object' || facts.reads.length > 0) add(c);
   if (t?.hints?.length) add('string');
   add('string');
