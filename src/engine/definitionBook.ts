@@ -328,16 +328,6 @@ export class DefinitionBook {
     return JSON.stringify([defs, [...(this.ctx.held ?? [])]]);
   }
 
-  /**
-   * Everything the book's answers to a run's requests depend on, with a deterministic value source:
-   * every definition whole (attempts, failures, rejected categories, fallbacks), the traces, whether
-   * recording proxies may stand in, the held elements, the provider's state. Two books with the same
-   * key answer the same requests alike (Replays).
-   */
-  stateKey(): string {
-    return JSON.stringify([[...this.defs.values()], [...this.traces.all()], this.mayProbe, [...this.probed], [...(this.ctx.held ?? [])], this.broker.degraded ?? null, this.broker.errors, this.hostError?.message ?? null]);
-  }
-
   /** A way back to the book as it stands, after requests were answered (a replay whose answers differed). */
   checkpoint(): () => void {
     const defs = this.snapshot();

@@ -7,14 +7,6 @@ import type { DefinitionBook } from './definitionBook.ts';
 /** A run's requests to the book and the book's answers, in order: request, answer, request, answer… */
 export type Transcript = string[];
 
-/** What a run about to start is keyed by (Replays.keyOf). */
-export interface RunKey {
-  /** The definitions and the config without `prefer`/`cases`: a run that asks no provider depends on these alone. */
-  readonly pure: string | undefined;
-  /** The whole book (traces, attempts, whether proxies may stand in…) and the same config digest: what a run that asks the book for new values depends on too. */
-  readonly state: string | undefined;
-}
-
 /** A kept run that asked the book for values: its answers are asked again on replay, and must come back the same. */
 interface LearntRun {
   readonly result: ExecutionResult;
@@ -34,23 +26,24 @@ const sha = (text: string): string => createHash('sha256').update(text).digest('
 
 /**
  * The runs of a session that can be handed back instead of executed, because the isolate would run
- * them exactly as it ran an earlier one: it is deterministic (virtual clock, seeded Math.random), so
- * a run is a function of the snippet, the config, the definitions in its prelude, and the answers
- * the book gives to its requests.
- * - A run that asked no provider, retried no definition and handed out no recording proxy depends
- *   on the definitions and the config without `prefer`/`cases` alone (only recording proxies read
- *   those, and it had none): kept by that key (`pure`).
- * - A run that asked the book for new values (a learning run) is kept by the whole state of the
- *   book (`state`: the answers the book gives depend on it, the value source being deterministic)
- *   with its transcript. It is replayed for a run that starts from the same state, with the same
- *   `prefer` and `cases` at every decision its recording proxies answered (report.answers: `prefer`
- *   and `cases` are read only there, or at instanceof/in sites, whose `prefer` is the
- *   instrumenter's in every run of a session; exploration changes only answered decisions), by
- *   asking the book the same requests in the same order: every answer must come back as it did, or
- *   the book is rolled back and the run executed. The book so ends as the run would have left it.
- *   Exploration's scenarios that flip a decision the earlier runs never reached share these runs.
- * Runs that timed out, ran out of memory, were halted or met a host bug are never kept; nor is one
- * whose run took more than half the new run's budget (it might not finish there).
+ * them exactly as it ran an earlier one. It is deterministic (virtual clock, seeded Math.random), so
+ * a run is a function of the snippet, the config, the definitions its prelude renders, and the
+ * answers the book gives to its requests. Runs are kept by the definitions (DefinitionBook.answersKey)
+ * and the config without `prefer`/`cases` (the key).
+ * - A run that asked no provider, retried no definition and handed out no recording proxy got only
+ *   definitions as answers, and read no `prefer`/`cases` (only recording proxies do): the same key
+ *   gives the same run.
+ * - A run that asked the book for new values (a learning run) is kept with its transcript. It is
+ *   replayed for a run with the same key and the same `prefer` and `cases` at every decision its
+ *   recording proxies answered (report.answers; `prefer` and `cases` are read only there, and at
+ *   instanceof/in sites, whose `prefer` is the instrumenter's in every run of a session: exploration
+ *   changes only answered decisions), by asking the book the same requests in the same order. Every
+ *   answer must come back as the run got it, so the isolate would have asked exactly these: the run
+ *   would repeat, and the book ends as it would have left it. Otherwise the book is rolled back and
+ *   the run executes. Exploration's scenarios that flip a decision earlier runs never reached so
+ *   share those runs.
+ * Runs that timed out, ran out of memory, were halted or met a host bug are never kept; nor handed
+ * back to a run whose budget is less than twice the time the kept one took (it might not finish).
  */
 export class Replays {
   private readonly pureRuns = new Map<string, { readonly result: ExecutionResult; readonly ms: number }>();
@@ -72,30 +65,25 @@ export class Replays {
     return this.learnt;
   }
 
-  keyOf(config: RuntimeConfig, book: DefinitionBook, options: RunOptions): RunKey {
-    const digest = this.configDigest(config);
-    const limits = [options.memoryLimitMb, options.maxTimerTicks];
+  /** Undefined while a recording proxy stands for a value (no run starts so). */
+  keyOf(config: RuntimeConfig, book: DefinitionBook, options: RunOptions): string | undefined {
     const answers = book.answersKey();
-    return {
-      pure: answers === undefined ? undefined : sha(JSON.stringify([answers, digest, limits])),
-      state: this.learnt ? sha(JSON.stringify([book.stateKey(), digest, limits])) : undefined,
-    };
+    return answers === undefined ? undefined : sha(JSON.stringify([answers, this.configDigest(config), options.memoryLimitMb, options.maxTimerTicks]));
   }
 
   /**
    * The result of an earlier run this one would repeat, or undefined (then it must execute). A
    * learning run's replay asks the book its requests again, as the run would have.
    */
-  async replay(key: RunKey, config: RuntimeConfig, book: DefinitionBook, timeoutMs: number): Promise<ExecutionResult | undefined> {
-    const pure = key.pure === undefined ? undefined : this.pureRuns.get(key.pure);
+  async replay(key: string, config: RuntimeConfig, book: DefinitionBook, timeoutMs: number): Promise<ExecutionResult | undefined> {
+    const pure = this.pureRuns.get(key);
     if (pure && pure.ms * 2 <= timeoutMs) {
       stats.pure++;
       return structuredClone(pure.result);
     }
-    for (const kept of (key.state === undefined ? undefined : this.learntRuns.get(key.state)) ?? []) {
+    for (const kept of this.learntRuns.get(key) ?? []) {
       if (kept.ms * 2 > timeoutMs || !kept.decided.every(([sid, prefer, chosen]) => config.prefer?.[sid] === prefer && config.cases?.[sid] === chosen)) continue;
       const rollback = book.checkpoint();
-      book.consulted = 0;
       if (await answersAgain(book, kept.transcript)) {
         stats.learnt++;
         return structuredClone(kept.result);
@@ -107,18 +95,18 @@ export class Replays {
   }
 
   /** Keeps a run that finished as a run should, by the key it applies to. */
-  keep(key: RunKey, config: RuntimeConfig, result: ExecutionResult, book: DefinitionBook, ms: number, transcript: Transcript | undefined): void {
+  keep(key: string, config: RuntimeConfig, result: ExecutionResult, book: DefinitionBook, ms: number, transcript: Transcript | undefined): void {
     const report = result.report;
     if ((result.status !== 'completed' && result.status !== 'stopped') || !report || report.halted || book.hostError) return;
     if (book.consulted === 0 && book.probed.size === 0) {
-      if (key.pure !== undefined) this.pureRuns.set(key.pure, { result: structuredClone(result), ms });
+      this.pureRuns.set(key, { result: structuredClone(result), ms });
       return;
     }
-    if (key.state === undefined || !transcript) return;
+    if (!this.learnt || !transcript) return;
     const decided = Object.keys(report.answers ?? {}).map(Number).map((sid) => [sid, config.prefer?.[sid], config.cases?.[sid]] as const);
-    const runs = this.learntRuns.get(key.state) ?? [];
+    const runs = this.learntRuns.get(key) ?? [];
     runs.push({ result: structuredClone(result), ms, transcript, decided });
-    this.learntRuns.set(key.state, runs);
+    this.learntRuns.set(key, runs);
   }
 
   /** The config without `prefer`/`cases`, by content: each field's digest is made once per field value. */

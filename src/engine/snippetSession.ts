@@ -188,15 +188,15 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
   let executed = 0;
   // One run with the book as it stands: replayed when it would repeat an earlier run of the session (Replays).
   const runOnce = async (timeoutMs: number): Promise<ExecutionResult> => {
-    const key = replays?.keyOf(config, book, options);
-    const replayed = key && (await replays!.replay(key, config, book, timeoutMs));
-    if (replayed) return replayed;
     book.consulted = 0;
+    const key = replays?.keyOf(config, book, options);
+    const replayed = key !== undefined && (await replays!.replay(key, config, book, timeoutMs));
+    if (replayed) return replayed;
     const transcript: Transcript | undefined = replays?.recordsTranscripts ? [] : undefined;
     const started = Date.now();
     const result = await execute(instrumented, config, environments, book, options, timeoutMs, log, transcript);
     executed++;
-    if (key) replays!.keep(key, config, result, book, Date.now() - started, transcript);
+    if (key !== undefined) replays!.keep(key, config, result, book, Date.now() - started, transcript);
     return result;
   };
   let last: ExecutionResult | undefined;
