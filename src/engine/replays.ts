@@ -60,7 +60,7 @@ export class Replays {
     this.learnt = learnt;
   }
 
-  /** Whether runs are recorded for `state` replays (a transcript is then worth keeping). */
+  /** Whether learning runs are kept, so a run's transcript is worth recording. */
   get recordsTranscripts(): boolean {
     return this.learnt;
   }
