@@ -165,20 +165,20 @@ if (wants('functions')) {
     // Mode none first (instrumented, nothing injected, one execution): the floor the trace figures are ratios to.
     const n = await throughput(() => readDataset(values.functions), 'none', concurrency, limit, { drive: false, scenarios: 1 });
     result.functionsNone = { file: values.functions, drive: false, scenarios: 1, ...n.figures };
-    lines.push(`| none throughput, function bodies, one execution (--mode none --no-drive --scenarios 1; ${n.figures.snippets}, concurrency ${concurrency}) | ${f(n.figures.perSecond)} snippets/s (${f(n.figures.seconds)} s), ${f(n.figures.meanAllRuns)} runs per snippet; ${f(n.figures.perCpuSecond)} per CPU-s |`);
+    lines.push(`| none throughput, function bodies, one execution (--mode none --no-drive --scenarios 1; ${n.figures.snippets}, concurrency ${concurrency}) | ${f(n.figures.perSecond)} snippets/s (${f(n.figures.seconds)} s), ${f(n.figures.meanAllRuns, 2)} runs per snippet; ${f(n.figures.perCpuSecond)} per CPU-s |`);
     const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { drive: false, scenarios: 1 });
     result.functions = { file: values.functions, drive: false, scenarios: 1, ...t.figures };
-    lines.push(`| trace throughput, function bodies, as written, one execution (--no-drive --scenarios 1; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
+    lines.push(`| trace throughput, function bodies, as written, one execution (--no-drive --scenarios 1; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns, 2)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
     const d = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { scenarios: 1 });
     result.functionsDrive = { file: values.functions, drive: true, scenarios: 1, ...d.figures };
-    lines.push(`| trace throughput, function bodies, drive, one execution (--scenarios 1) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s), ${f(d.figures.meanAllRuns)} runs per snippet; ${f(d.figures.perCpuSecond)} per CPU-s |`);
+    lines.push(`| trace throughput, function bodies, drive, one execution (--scenarios 1) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s), ${f(d.figures.meanAllRuns, 2)} runs per snippet; ${f(d.figures.perCpuSecond)} per CPU-s |`);
     const e = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, {});
     result.functionsExplore = { file: values.functions, drive: true, scenarios: 'default', ...e.figures };
     // Targets (issue 30): as written ≥ 100 snippets/s, defaults ≥ 40 snippets/s; each beside none, as the share of none's rate.
     const ratio = (x: ThroughputFigures) => ({ perSecond: x.perSecond / n.figures.perSecond, perCpuSecond: x.perCpuSecond / n.figures.perCpuSecond });
     result.functionsRatiosToNone = { asWritten: ratio(t.figures), drive: ratio(d.figures), defaults: ratio(e.figures) };
     lines.push(`| trace throughput as a share of none's, as written / drive / defaults (snippets/s; per CPU-s) | ${f(ratio(t.figures).perSecond)} / ${f(ratio(d.figures).perSecond)} / ${f(ratio(e.figures).perSecond)}; ${f(ratio(t.figures).perCpuSecond)} / ${f(ratio(d.figures).perCpuSecond)} / ${f(ratio(e.figures).perCpuSecond)} |`);
-    lines.push(`| trace throughput, function bodies, drive and exploration (the defaults) | ${f(e.figures.perSecond)} snippets/s (${f(e.figures.seconds)} s), ${f(e.figures.meanAllRuns)} runs per snippet; ${f(e.figures.perCpuSecond)} per CPU-s; ${f(e.figures.meanRuns)} runs per snippet in the first scenario; ${f(e.figures.scenariosTried)} scenarios tried per snippet beyond the first, ${f(e.figures.msPerScenario)} wall ms each |`);
+    lines.push(`| trace throughput, function bodies, drive and exploration (the defaults) | ${f(e.figures.perSecond)} snippets/s (${f(e.figures.seconds)} s), ${f(e.figures.meanAllRuns, 2)} runs per snippet; ${f(e.figures.perCpuSecond)} per CPU-s; ${f(e.figures.meanRuns, 2)} runs per snippet in the first scenario; ${f(e.figures.scenariosTried)} scenarios tried per snippet beyond the first, ${f(e.figures.msPerScenario)} wall ms each |`);
   }
 }
 
@@ -199,7 +199,7 @@ if (wants('handwritten')) {
     return [part, { snippets: rows.length, meanMs: mean(ms), p95Ms: percentile(ms, 0.95), withEnvironment: withEnv }];
   }));
   result.handwritten = { set: hand.length, rounds, ...t.figures, parts: byPart };
-  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run${environmentNote(t.figures)} |`);
+  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns, 2)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run${environmentNote(t.figures)} |`);
   lines.push(`| handwritten per part, mean ms per snippet (runs with an environment) | ${Object.entries(byPart).map(([p, v]) => `${p} ${f(v.meanMs, 0)}${hasEnvironments ? ` (${v.withEnvironment}/${v.snippets})` : ''}`).join(', ')} |`);
 }
 
@@ -210,8 +210,8 @@ if (wants('subset')) await subsetRows();
 if (wants('queue')) {
   const q = await queueThroughput(values.functions, values['functions-limit'] ? positive('functions-limit') : 300, concurrency, { drive: false, scenarios: 1 });
   result.queue = q;
-  lines.push(`| trace, function bodies as written (--no-drive --scenarios 1), ${q.snippets} snippets, local batch at concurrency ${q.concurrency} | ${f(q.local.perSecond)} snippets/s (${f(q.local.seconds)} s), ${f(q.local.runsPerSnippet)} runs per snippet |`);
-  for (const w of q.workers) lines.push(`| the same through the queue: ${w.workers} worker process${w.workers === 1 ? '' : 'es'} at concurrency ${q.concurrency} each, local redis-server | ${f(w.perSecond)} snippets/s (${f(w.seconds)} s), ${f(w.runsPerSnippet)} runs per snippet |`);
+  lines.push(`| trace, function bodies as written (--no-drive --scenarios 1), ${q.snippets} snippets, local batch at concurrency ${q.concurrency} | ${f(q.local.perSecond)} snippets/s (${f(q.local.seconds)} s), ${f(q.local.runsPerSnippet, 2)} runs per snippet |`);
+  for (const w of q.workers) lines.push(`| the same through the queue: ${w.workers} worker process${w.workers === 1 ? '' : 'es'} at concurrency ${q.concurrency} each, local redis-server | ${f(w.perSecond)} snippets/s (${f(w.seconds)} s), ${f(w.runsPerSnippet, 2)} runs per snippet |`);
   lines.push(`| queue overhead per job (1 worker's time − the local batch's, over the snippets) | ${f(q.overheadMsPerJob)} ms |`);
 }
 
@@ -525,10 +525,10 @@ async function subsetRows(): Promise<void> {
   };
   Object.assign(result, subset); // the same top-level fields as before the sections
   lines.push(
-    `| trace throughput, concurrency 1 (${subsetName}, ${items.length} × 3) | ${f(subset.traceSnippetsPerSecondC1)} snippets/s, ${f(trace1.figures.meanAllRuns)} runs per snippet |`,
-    `| trace throughput, concurrency 2 | ${f(subset.traceSnippetsPerSecondC2)} snippets/s, ${f(trace2.figures.meanAllRuns)} runs per snippet |`,
-    `| none throughput, concurrency 2 | ${f(subset.noneSnippetsPerSecondC2)} snippets/s, ${f(none2.figures.meanAllRuns)} runs per snippet |`,
-    `| dummy throughput, concurrency 2 | ${f(subset.dummySnippetsPerSecondC2)} snippets/s, ${f(dummy2.figures.meanAllRuns)} runs per snippet |`,
+    `| trace throughput, concurrency 1 (${subsetName}, ${items.length} × 3) | ${f(subset.traceSnippetsPerSecondC1)} snippets/s, ${f(trace1.figures.meanAllRuns, 2)} runs per snippet |`,
+    `| trace throughput, concurrency 2 | ${f(subset.traceSnippetsPerSecondC2)} snippets/s, ${f(trace2.figures.meanAllRuns, 2)} runs per snippet |`,
+    `| none throughput, concurrency 2 | ${f(subset.noneSnippetsPerSecondC2)} snippets/s, ${f(none2.figures.meanAllRuns, 2)} runs per snippet |`,
+    `| dummy throughput, concurrency 2 | ${f(subset.dummySnippetsPerSecondC2)} snippets/s, ${f(dummy2.figures.meanAllRuns, 2)} runs per snippet |`,
     `| trace time / none time (concurrency 2) | ${f(subset.traceOverNoneTime, 2)}× |`,
     `| trace latency p50 / p95 (concurrency 1) | ${f(subset.latencyP50Ms)} ms / ${f(subset.latencyP95Ms)} ms |`,
     `| time per injected value (trace) | ${f(subset.msPerInjectedValue, 2)} ms |`,
