@@ -68,7 +68,9 @@ export class Replays {
   /** Undefined while a recording proxy stands for a value (no run starts so). */
   keyOf(config: RuntimeConfig, book: DefinitionBook, options: RunOptions): string | undefined {
     const answers = book.answersKey();
-    return answers === undefined ? undefined : sha(JSON.stringify([answers, this.configDigest(config), options.memoryLimitMb, options.maxTimerTicks]));
+    if (answers === undefined) return undefined;
+    // JSON escapes control characters, so NUL separates the parts unambiguously (no second JSON of the definitions).
+    return createHash('sha256').update(answers).update(`\0${this.configDigest(config)}\0${options.memoryLimitMb}\0${options.maxTimerTicks}`).digest('hex');
   }
 
   /**
