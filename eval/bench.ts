@@ -45,8 +45,10 @@
 //                ratio, median CPU ms (the program's process and recordProgram's own work; Linux) and
 //                theirs, the calls recorded and the trace's bytes; the median ratio over the programs
 //                (empty/ alone measures the fixed cost of a recorded run and is left out of it).
-// Every report ends with the warm isolates' figures (src/sandbox/isolatePool.ts): isolates made, runs in a reused
-// one, and why isolates were disposed; SNIPEXEC_ISOLATE_RUNS=N sets how many runs an isolate hosts (1: none reused).
+// Every section that runs snippets gives the isolate runs per snippet (exploration's included) beside its
+// figures; cli and record run none. Every report ends with the warm isolates' figures (src/sandbox/isolatePool.ts):
+// isolates made, runs in a reused one, and why isolates were disposed; SNIPEXEC_ISOLATE_RUNS=N sets how many runs
+// an isolate hosts (1: none reused); then the runs replayed instead of executed (src/engine/replays.ts).
 // --rows FILE appends each snippet of the functions and handwritten sections (id, status, runs,
 // elapsedMs, environments) to FILE as JSONL, to compare two versions snippet by snippet.
 // Timings are wall clock on a shared machine: compare runs of the same machine and load only.
@@ -66,6 +68,7 @@ import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';
 import { parseSnippet } from '../src/parse/parseSnippet.ts';
 import { recordProgram } from '../src/record/recordProgram.ts';
 import { isolatePoolStats } from '../src/sandbox/isolatePool.ts';
+import { replayStats } from '../src/engine/replays.ts';
 import type { RunResult } from '../src/core/runResult.ts';
 import { HOST_SHAPES, type HostShape } from './hostShapes.ts';
 import { queueThroughput } from './benchQueue.ts';
@@ -140,7 +143,7 @@ if (wants('start')) {
   result.startTime = start;
   for (const s of start.snippets) {
     const env = s.environments === null ? 'no environments in this version' : s.environments.length === 0 ? 'no environment' : s.environments.join(' + ');
-    lines.push(`| start \`${s.code}\` (none; ${env}; ${s.status}), median / p95 of ${start.runs}; median CPU | ${f(s.medianMs)} ms / ${f(s.p95Ms)} ms; CPU ${f(s.medianCpuMs)} ms |`);
+    lines.push(`| start \`${s.code}\` (none; ${env}; ${s.status}), median / p95 of ${start.runs}; median CPU; runs per snippet | ${f(s.medianMs)} ms / ${f(s.p95Ms)} ms; CPU ${f(s.medianCpuMs)} ms; ${f(s.runsPerSnippet, 2)} runs |`);
   }
   for (const s of start.snippets) {
     lines.push(`| cold start \`${s.code}\` (first call in the process; bundle cache ${s.cold.cache}) | ${f(s.cold.ms)} ms; CPU ${f(s.cold.cpuMs)} ms |`);
@@ -162,20 +165,20 @@ if (wants('functions')) {
     // Mode none first (instrumented, nothing injected, one execution): the floor the trace figures are ratios to.
     const n = await throughput(() => readDataset(values.functions), 'none', concurrency, limit, { drive: false, scenarios: 1 });
     result.functionsNone = { file: values.functions, drive: false, scenarios: 1, ...n.figures };
-    lines.push(`| none throughput, function bodies, one execution (--mode none --no-drive --scenarios 1; ${n.figures.snippets}, concurrency ${concurrency}) | ${f(n.figures.perSecond)} snippets/s (${f(n.figures.seconds)} s), ${f(n.figures.meanAllRuns)} runs per snippet; ${f(n.figures.perCpuSecond)} per CPU-s |`);
+    lines.push(`| none throughput, function bodies, one execution (--mode none --no-drive --scenarios 1; ${n.figures.snippets}, concurrency ${concurrency}) | ${f(n.figures.perSecond)} snippets/s (${f(n.figures.seconds)} s), ${f(n.figures.meanAllRuns, 2)} runs per snippet; ${f(n.figures.perCpuSecond)} per CPU-s |`);
     const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { drive: false, scenarios: 1 });
     result.functions = { file: values.functions, drive: false, scenarios: 1, ...t.figures };
-    lines.push(`| trace throughput, function bodies, as written, one execution (--no-drive --scenarios 1; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
+    lines.push(`| trace throughput, function bodies, as written, one execution (--no-drive --scenarios 1; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns, 2)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
     const d = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { scenarios: 1 });
     result.functionsDrive = { file: values.functions, drive: true, scenarios: 1, ...d.figures };
-    lines.push(`| trace throughput, function bodies, drive, one execution (--scenarios 1) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s), ${f(d.figures.meanAllRuns)} runs per snippet; ${f(d.figures.perCpuSecond)} per CPU-s |`);
+    lines.push(`| trace throughput, function bodies, drive, one execution (--scenarios 1) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s), ${f(d.figures.meanAllRuns, 2)} runs per snippet; ${f(d.figures.perCpuSecond)} per CPU-s |`);
     const e = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, {});
     result.functionsExplore = { file: values.functions, drive: true, scenarios: 'default', ...e.figures };
     // Targets (issue 30): as written ≥ 100 snippets/s, defaults ≥ 40 snippets/s; each beside none, as the share of none's rate.
     const ratio = (x: ThroughputFigures) => ({ perSecond: x.perSecond / n.figures.perSecond, perCpuSecond: x.perCpuSecond / n.figures.perCpuSecond });
     result.functionsRatiosToNone = { asWritten: ratio(t.figures), drive: ratio(d.figures), defaults: ratio(e.figures) };
     lines.push(`| trace throughput as a share of none's, as written / drive / defaults (snippets/s; per CPU-s) | ${f(ratio(t.figures).perSecond)} / ${f(ratio(d.figures).perSecond)} / ${f(ratio(e.figures).perSecond)}; ${f(ratio(t.figures).perCpuSecond)} / ${f(ratio(d.figures).perCpuSecond)} / ${f(ratio(e.figures).perCpuSecond)} |`);
-    lines.push(`| trace throughput, function bodies, drive and exploration (the defaults) | ${f(e.figures.perSecond)} snippets/s (${f(e.figures.seconds)} s), ${f(e.figures.meanAllRuns)} runs per snippet; ${f(e.figures.perCpuSecond)} per CPU-s; ${f(e.figures.meanRuns)} runs per snippet in the first scenario; ${f(e.figures.scenariosTried)} scenarios tried per snippet beyond the first, ${f(e.figures.msPerScenario)} wall ms each |`);
+    lines.push(`| trace throughput, function bodies, drive and exploration (the defaults) | ${f(e.figures.perSecond)} snippets/s (${f(e.figures.seconds)} s), ${f(e.figures.meanAllRuns, 2)} runs per snippet; ${f(e.figures.perCpuSecond)} per CPU-s; ${f(e.figures.meanRuns, 2)} runs per snippet in the first scenario; ${f(e.figures.scenariosTried)} scenarios tried per snippet beyond the first, ${f(e.figures.msPerScenario)} wall ms each |`);
   }
 }
 
@@ -196,7 +199,7 @@ if (wants('handwritten')) {
     return [part, { snippets: rows.length, meanMs: mean(ms), p95Ms: percentile(ms, 0.95), withEnvironment: withEnv }];
   }));
   result.handwritten = { set: hand.length, rounds, ...t.figures, parts: byPart };
-  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run${environmentNote(t.figures)} |`);
+  lines.push(`| trace throughput, datasets/handwritten (${hand.length} × ${rounds}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns, 2)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run${environmentNote(t.figures)} |`);
   lines.push(`| handwritten per part, mean ms per snippet (runs with an environment) | ${Object.entries(byPart).map(([p, v]) => `${p} ${f(v.meanMs, 0)}${hasEnvironments ? ` (${v.withEnvironment}/${v.snippets})` : ''}`).join(', ')} |`);
 }
 
@@ -207,8 +210,8 @@ if (wants('subset')) await subsetRows();
 if (wants('queue')) {
   const q = await queueThroughput(values.functions, values['functions-limit'] ? positive('functions-limit') : 300, concurrency, { drive: false, scenarios: 1 });
   result.queue = q;
-  lines.push(`| trace, function bodies as written (--no-drive --scenarios 1), ${q.snippets} snippets, local batch at concurrency ${q.concurrency} | ${f(q.local.perSecond)} snippets/s (${f(q.local.seconds)} s) |`);
-  for (const w of q.workers) lines.push(`| the same through the queue: ${w.workers} worker process${w.workers === 1 ? '' : 'es'} at concurrency ${q.concurrency} each, local redis-server | ${f(w.perSecond)} snippets/s (${f(w.seconds)} s) |`);
+  lines.push(`| trace, function bodies as written (--no-drive --scenarios 1), ${q.snippets} snippets, local batch at concurrency ${q.concurrency} | ${f(q.local.perSecond)} snippets/s (${f(q.local.seconds)} s), ${f(q.local.runsPerSnippet, 2)} runs per snippet |`);
+  for (const w of q.workers) lines.push(`| the same through the queue: ${w.workers} worker process${w.workers === 1 ? '' : 'es'} at concurrency ${q.concurrency} each, local redis-server | ${f(w.perSecond)} snippets/s (${f(w.seconds)} s), ${f(w.runsPerSnippet, 2)} runs per snippet |`);
   lines.push(`| queue overhead per job (1 worker's time − the local batch's, over the snippets) | ${f(q.overheadMsPerJob)} ms |`);
 }
 
@@ -230,6 +233,9 @@ clearInterval(sampler);
 const pool = isolatePoolStats();
 result.isolatePool = pool;
 lines.push(`| warm isolates (src/sandbox/isolatePool.ts; at most ${pool.maxRuns} runs each) | ${pool.made} made, ${pool.reused} runs in a reused isolate; disposed by reason: ${Object.entries(pool.discarded).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} |`);
+const replays = replayStats();
+result.replays = replays;
+lines.push(`| runs replayed instead of executed (src/engine/replays.ts; not counted in runs per snippet) | ${replays.pure} that asked no provider, ${replays.learnt} that asked the book for values; ${replays.diverged} replays abandoned (an answer differed) |`);
 result.peakRssMb = mb(peakRss);
 lines.push(`| peak RSS (whole run) | ${f(mb(peakRss), 0)} MB |`);
 result.loadAverageAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -254,6 +260,8 @@ interface StartSnippet {
   readonly minMs: number;
   readonly maxMs: number;
   readonly samplesMs: readonly number[];
+  /** Isolate runs per call (exploration's included), over the measured calls. */
+  readonly runsPerSnippet: number;
 }
 
 /** Wall time of runSnippet in mode none on three trivial snippets: cold, then warm (median, p95). */
@@ -280,11 +288,13 @@ async function startTimes(runs: number): Promise<{ runs: number; cacheDir: strin
   for (const code of codes) await timed(code); // warm-up
   const samples = codes.map(() => [] as number[]);
   const cpu = codes.map(() => [] as number[]);
+  const runCounts = codes.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) {
     for (const [k, code] of codes.entries()) {
       const { ms, cpuMs, r } = await timed(code);
       samples[k]?.push(ms);
       cpu[k]?.push(cpuMs);
+      runCounts[k]?.push(allRuns(r));
       last.set(code, r);
     }
   }
@@ -298,6 +308,7 @@ async function startTimes(runs: number): Promise<{ runs: number; cacheDir: strin
         code, status: r ? statusOf(r) : 'not run', environments: r ? environmentsOf(r) : null, cold: cold[k] ?? { ms: 0, cpuMs: 0, cache: 'not run', bundlesWritten: 0 },
         medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), medianCpuMs: percentile(sortedCpu, 0.5), p95CpuMs: percentile(sortedCpu, 0.95), minMs: sorted[0] ?? 0, maxMs: sorted.at(-1) ?? 0,
         samplesMs: sorted.map((x) => Math.round(x * 10) / 10),
+        runsPerSnippet: mean(runCounts[k] ?? []),
       };
     }),
   };
@@ -317,6 +328,11 @@ function environmentNote(t: ThroughputFigures): string {
   const { loaded, none } = t.byEnvironment;
   const pct = (100 * loaded.elapsedMs) / Math.max(1, loaded.elapsedMs + none.elapsedMs);
   return `; environments loaded: ${used.map(([e, n]) => `${e} ${n}`).join(', ')} (by ${loaded.snippets} snippets, ${f(pct, 0)} % of the snippets' summed time)`;
+}
+
+/** The isolate runs a result cost: its first scenario's and exploration's. */
+function allRuns(r: RunResult | BatchRow): number {
+  return r.runs + (r.explored?.runs ?? 0);
 }
 
 function statusOf(r: RunResult): string {
@@ -391,7 +407,7 @@ async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c
     figures: {
       snippets: rows.length, seconds, perSecond: rows.length / seconds, cpuSeconds, perCpuSecond: rows.length / cpuSeconds, cpuMsPerRun: (cpuSeconds * 1000) / Math.max(1, runs), environments,
       byEnvironment: { loaded: share(loaded), none: share(rows.filter((r) => !loaded.includes(r))) },
-      latencyP50Ms: percentile(ms, 0.5), latencyP95Ms: percentile(ms, 0.95), statuses, meanRuns: mean(rows.map((r) => r.runs)), meanAllRuns: mean(rows.map((r) => r.runs + (r.explored?.runs ?? 0))),
+      latencyP50Ms: percentile(ms, 0.5), latencyP95Ms: percentile(ms, 0.95), statuses, meanRuns: mean(rows.map((r) => r.runs)), meanAllRuns: mean(rows.map(allRuns)),
       // Exploration: the scenarios tried beyond the first, and the wall time per scenario (the snippet's time beyond its first scenario's share).
       scenariosTried: mean(rows.map((r) => (r.explored ? r.explored.tried - 1 : 0))),
       msPerScenario: (() => {
@@ -500,6 +516,7 @@ async function subsetRows(): Promise<void> {
     traceSnippetsPerSecondC1: trace1.figures.perSecond, traceSnippetsPerSecondC2: trace2.figures.perSecond,
     noneSnippetsPerSecondC2: none2.figures.perSecond, dummySnippetsPerSecondC2: dummy2.figures.perSecond,
     traceOverNoneTime: none2.figures.perSecond / trace2.figures.perSecond,
+    runsPerSnippet: { traceC1: trace1.figures.meanAllRuns, traceC2: trace2.figures.meanAllRuns, noneC2: none2.figures.meanAllRuns, dummyC2: dummy2.figures.meanAllRuns },
     latencyP50Ms: percentile(latencies, 0.5), latencyP95Ms: percentile(latencies, 0.95),
     msPerInjectedValue: injected === 0 ? 0 : traceMs / injected,
     overhead: { programs, instrumentedMs: instrumentedMs / Math.max(1, programs * 3), bareMs: bareMs / Math.max(1, programs * 3), ratio: bareMs === 0 ? 0 : instrumentedMs / bareMs },
@@ -508,10 +525,10 @@ async function subsetRows(): Promise<void> {
   };
   Object.assign(result, subset); // the same top-level fields as before the sections
   lines.push(
-    `| trace throughput, concurrency 1 (${subsetName}, ${items.length} × 3) | ${f(subset.traceSnippetsPerSecondC1)} snippets/s |`,
-    `| trace throughput, concurrency 2 | ${f(subset.traceSnippetsPerSecondC2)} snippets/s |`,
-    `| none throughput, concurrency 2 | ${f(subset.noneSnippetsPerSecondC2)} snippets/s |`,
-    `| dummy throughput, concurrency 2 | ${f(subset.dummySnippetsPerSecondC2)} snippets/s |`,
+    `| trace throughput, concurrency 1 (${subsetName}, ${items.length} × 3) | ${f(subset.traceSnippetsPerSecondC1)} snippets/s, ${f(trace1.figures.meanAllRuns, 2)} runs per snippet |`,
+    `| trace throughput, concurrency 2 | ${f(subset.traceSnippetsPerSecondC2)} snippets/s, ${f(trace2.figures.meanAllRuns, 2)} runs per snippet |`,
+    `| none throughput, concurrency 2 | ${f(subset.noneSnippetsPerSecondC2)} snippets/s, ${f(none2.figures.meanAllRuns, 2)} runs per snippet |`,
+    `| dummy throughput, concurrency 2 | ${f(subset.dummySnippetsPerSecondC2)} snippets/s, ${f(dummy2.figures.meanAllRuns, 2)} runs per snippet |`,
     `| trace time / none time (concurrency 2) | ${f(subset.traceOverNoneTime, 2)}× |`,
     `| trace latency p50 / p95 (concurrency 1) | ${f(subset.latencyP50Ms)} ms / ${f(subset.latencyP95Ms)} ms |`,
     `| time per injected value (trace) | ${f(subset.msPerInjectedValue, 2)} ms |`,

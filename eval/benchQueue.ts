@@ -7,7 +7,8 @@ import { runBatch } from '../src/batch/runBatch.ts';
 import type { RunOptionsInput } from '../src/core/options.ts';
 import { runQueueBatch } from '../src/queue/queueBatch.ts';
 import { startRedis } from '../test/redisServer.ts';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { BatchRow } from '../src/core/batchSummary.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,11 +17,14 @@ const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
 export interface QueueFigures {
   readonly snippets: number;
   readonly concurrency: number;
-  readonly local: { seconds: number; perSecond: number };
-  readonly workers: { workers: number; seconds: number; perSecond: number }[];
+  readonly local: { seconds: number; perSecond: number; runsPerSnippet: number };
+  readonly workers: { workers: number; seconds: number; perSecond: number; runsPerSnippet: number }[];
   /** (1 worker's wall time − the local batch's) / snippets. */
   readonly overheadMsPerJob: number;
 }
+
+/** The isolate runs a row cost, exploration's included. */
+const runsOf = (r: BatchRow): number => r.runs + (r.explored?.runs ?? 0);
 
 function startWorker(url: string, name: string, concurrency: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--no-node-snapshot', BIN, 'worker', '--queue', url, '--name', name, '--concurrency', String(concurrency)], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -48,7 +52,8 @@ export async function queueThroughput(functions: string, limit: number, concurre
   const redis = await startRedis();
   try {
     let t = performance.now();
-    await runBatch(data, run, { concurrency });
+    let localRuns = 0;
+    await runBatch(data, run, { concurrency }, (p) => { localRuns += runsOf(p.last); });
     const localSeconds = (performance.now() - t) / 1000;
     const workers: QueueFigures['workers'] = [];
     for (const n of [1, 2]) {
@@ -57,11 +62,12 @@ export async function queueThroughput(functions: string, limit: number, concurre
       t = performance.now();
       await runQueueBatch(data, run, { out: join(dir, `out-${n}.jsonl`) }, { url: redis.url, name, version: 'bench' });
       const seconds = (performance.now() - t) / 1000;
-      workers.push({ workers: n, seconds, perSecond: items.length / seconds });
+      const rows = readFileSync(join(dir, `out-${n}.jsonl`), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as BatchRow);
+      workers.push({ workers: n, seconds, perSecond: items.length / seconds, runsPerSnippet: rows.reduce((k, r) => k + runsOf(r), 0) / Math.max(1, rows.length) });
       await Promise.all(procs.map((p) => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); })));
     }
     const one = workers[0]?.seconds ?? localSeconds;
-    return { snippets: items.length, concurrency, local: { seconds: localSeconds, perSecond: items.length / localSeconds }, workers, overheadMsPerJob: ((one - localSeconds) * 1000) / items.length };
+    return { snippets: items.length, concurrency, local: { seconds: localSeconds, perSecond: items.length / localSeconds, runsPerSnippet: localRuns / items.length }, workers, overheadMsPerJob: ((one - localSeconds) * 1000) / items.length };
   } finally {
     await redis.dispose();
     rmSync(dir, { recursive: true, force: true });

@@ -366,6 +366,21 @@ export class DefinitionBook {
     return JSON.stringify([defs, [...(this.ctx.held ?? [])]]);
   }
 
+  /** A way back to the book as it stands, after requests were answered (a replay whose answers differed). */
+  checkpoint(): () => void {
+    const defs = this.snapshot();
+    const probed = [...this.probed];
+    const { changed, consulted, probesInjected, hostError } = this;
+    const broker = this.broker.checkpoint();
+    return () => {
+      this.restore(defs);
+      this.probed.clear();
+      for (const id of probed) this.probed.add(id);
+      Object.assign(this, { changed, consulted, probesInjected, hostError });
+      broker();
+    };
+  }
+
   /** The definitions as they stand, to come back to when later attempts did worse. */
   snapshot(): Map<string, Definition> {
     return new Map([...this.defs].map(([id, d]) => [id, { ...d, history: [...d.history], rejected: [...d.rejected] }]));

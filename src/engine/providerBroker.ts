@@ -36,6 +36,17 @@ export class ProviderBroker {
     this.original = source;
   }
 
+  /** A way back to the broker as it stands (the failures kept, the source answering); the time waited stays spent. */
+  checkpoint(): () => void {
+    const { source, degraded } = this;
+    const errors = this.errors.length;
+    return () => {
+      this.source = source;
+      this.degraded = degraded;
+      this.errors.length = errors;
+    };
+  }
+
   /** The provider now answering: the mode's, or its degraded stand-in. */
   get provider(): ValueProvider {
     return this.source.provider;

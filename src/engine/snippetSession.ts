@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
 import { counterCount } from '../instrument/coverageModel.ts';
@@ -23,6 +22,7 @@ import { LARGE_INPUT_BYTES, prepareInWorker } from './prepareInWorker.ts';
 import { prepareSnippet, StackTooShallow, type PreparedSnippet } from './prepareSnippet.ts';
 import pino, { type Logger } from 'pino';
 import { renderDefinitions } from './renderDefinitions.ts';
+import { Replays, type Transcript } from './replays.ts';
 import { type RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { jsString } from '../core/sourceText.ts';
 import { loadEnvironments, type LoadedEnvironments } from '../environments/loadEnvironments.ts';
@@ -81,7 +81,7 @@ export class SnippetSession {
   private readonly checker: DefinitionCheck | undefined;
   private readonly replays: Replays | undefined;
 
-  private constructor(options: RunOptions, deadline: HostDeadline, prepared: PreparedSnippet, environments: LoadedEnvironments, values: ValueSource, log: Logger, llm: LlmSession | undefined, replay: boolean) {
+  private constructor(options: RunOptions, deadline: HostDeadline, prepared: PreparedSnippet, environments: LoadedEnvironments, values: ValueSource, log: Logger, llm: LlmSession | undefined, replay: boolean, customValues: boolean) {
     this.options = options;
     this.deadline = deadline;
     this.environments = environments;
@@ -91,7 +91,8 @@ export class SnippetSession {
     this.parsed = prepared.parsed;
     this.instrumented = prepared.instrumented;
     this.config = runtimeConfig(this.instrumented, options);
-    this.replays = replay ? new Replays() : undefined;
+    // A run that asked for values is replayed only when the values come from a deterministic source (not an LLM's, not a test's).
+    this.replays = replay ? new Replays(llm === undefined && !customValues) : undefined;
     // An LLM's definitions are checked by execution, within their own budget, before the snippet runs with them.
     this.checker = llm && definitionChecker({
       hook: this.instrumented.hook, config: { ...this.config, drive: false }, environments, memoryLimitMb: options.memoryLimitMb,
@@ -130,7 +131,7 @@ export class SnippetSession {
     }
     values ??= valueSourceFor(options.mode);
     const log = deps.logger ?? llm?.log ?? deps.llm?.log ?? SILENT;
-    return new SnippetSession(options, deadline, prepared, environments, values, log, llm, deps.replay !== false);
+    return new SnippetSession(options, deadline, prepared, environments, values, log, llm, deps.replay !== false, deps.values !== undefined);
   }
 
   /** A fresh book of definitions; `held` elements keep the values they are given (BookContext.held). */
@@ -189,16 +190,17 @@ export interface ScenarioRun {
  */
 async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, deadline: HostDeadline, log: Logger, promising?: (report: RuntimeReport) => boolean, replays?: Replays, setAsideDeclared = true): Promise<ScenarioRun> {
   let executed = 0;
-  // One run with the book as it stands: replayed when a run with the same definitions and config asked no provider (Replays).
+  // One run with the book as it stands: replayed when it would repeat an earlier run of the session (Replays).
   const runOnce = async (timeoutMs: number): Promise<ExecutionResult> => {
-    const key = replays?.key(config, book, options);
-    const replayed = key === undefined ? undefined : replays!.replay(key, timeoutMs);
-    if (replayed) return replayed;
     book.consulted = 0;
+    const key = replays?.keyOf(config, book, options);
+    const replayed = key !== undefined && (await replays!.replay(key, config, book, timeoutMs));
+    if (replayed) return replayed;
+    const transcript: Transcript | undefined = replays?.recordsTranscripts ? [] : undefined;
     const started = Date.now();
-    const result = await execute(instrumented, config, environments, book, options, timeoutMs, log);
+    const result = await execute(instrumented, config, environments, book, options, timeoutMs, log, transcript);
     executed++;
-    if (key !== undefined) replays!.keep(key, result, book, Date.now() - started);
+    if (key !== undefined) replays!.keep(key, config, result, book, Date.now() - started, transcript);
     return result;
   };
   let last: ExecutionResult | undefined;
@@ -292,45 +294,6 @@ async function runScenario(instrumented: InstrumentedSnippet, config: RuntimeCon
   return { last, ranWith, runs: executed, answers, callees, iterables, stalled: stalledAny };
 }
 
-/**
- * The runs of a session that asked no provider and retried no definition, by what they depended
- * on: the definitions (DefinitionBook.answersKey) and the runtime config without `prefer` and
- * `cases`, which only recording proxies read (none was in such a run). The isolate is
- * deterministic (virtual clock, seeded Math.random), so the same key gives the same result: it is
- * handed back instead of run again (an exploration scenario that learnt the values another ran
- * with, a retry that changed no definition, the best run run again).
- */
-class Replays {
-  private readonly runs = new Map<string, { readonly result: ExecutionResult; readonly ms: number }>();
-  /** Each config's digest without `prefer`/`cases`, made once per config object (a scenario's runs share one): the config holds the helpers' source and every site. */
-  private readonly configs = new WeakMap<RuntimeConfig, string>();
-
-  /** Undefined while a recording proxy stands for a value: such a run learns, and is never replayed. */
-  key(config: RuntimeConfig, book: DefinitionBook, options: RunOptions): string | undefined {
-    const answers = book.answersKey();
-    if (answers === undefined) return undefined;
-    let digest = this.configs.get(config);
-    if (digest === undefined) {
-      const { prefer: _prefer, cases: _cases, ...rest } = config;
-      digest = createHash('sha256').update(JSON.stringify(rest)).digest('hex');
-      this.configs.set(config, digest);
-    }
-    return createHash('sha256').update(JSON.stringify([answers, digest, options.memoryLimitMb, options.maxTimerTicks])).digest('hex');
-  }
-
-  /** The kept result for this key, when its run took well within this run's budget (it would finish here too). */
-  replay(key: string, timeoutMs: number): ExecutionResult | undefined {
-    const kept = this.runs.get(key);
-    return kept && kept.ms * 2 <= timeoutMs ? structuredClone(kept.result) : undefined;
-  }
-
-  /** Keeps a run that finished without consulting a provider (book.consulted still 0) or meeting a host bug. */
-  keep(key: string, result: ExecutionResult, book: DefinitionBook, ms: number): void {
-    const finished = result.status === 'completed' || result.status === 'stopped';
-    if (finished && result.report && !result.report.halted && book.consulted === 0 && book.probed.size === 0 && !book.hostError) this.runs.set(key, { result: structuredClone(result), ms });
-  }
-}
-
 /** A run that stalled, or in which the code raised an error nothing caught (at its top level or in a driven call): the snippet's or an injected value's, not the sandbox's. */
 function wentWrong(run: ExecutionResult): boolean {
   return run.status === 'timeout' || run.status === 'memory-limit' || (run.report?.errors ?? []).some((e) => e.attribution === 'snippet' || e.attribution === 'injected');
@@ -364,7 +327,8 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
   };
 }
 
-async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number, log: Logger): Promise<ExecutionResult> {
+/** One run in an isolate; `transcript`, when given, gets each request to the book and its answer. */
+async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number, log: Logger, transcript?: Transcript): Promise<ExecutionResult> {
   const rendered = renderDefinitions(book.defs);
   // A script that evaluates to the `[id, value]` pairs the runtime adopts.
   const adopt = rendered.accessors.length === 0 ? '' : `[${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}];`;
@@ -379,7 +343,7 @@ async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig,
     timeoutMs,
     memoryLimitMb: options.memoryLimitMb,
     maxTimerTicks: options.maxTimerTicks,
-    onRequest: (json) => book.handle(json),
+    onRequest: transcript ? async (json) => { const answer = await book.handle(json); transcript.push(json, answer); return answer; } : (json) => book.handle(json),
     waitedMs: () => book.providerMs,
   });
 }
