@@ -1,5 +1,6 @@
 // Compares two `runEval.ts --out DIR` results snippet by snippet: line coverage per dataset and mode
-// (one execution, and with explored lines), and every snippet that lost a covered line.
+// (one execution, and with explored lines), and every snippet that lost or gained a covered line, in
+// one execution or with explored lines.
 //
 // Usage: node eval/lostLines.ts BEFORE_DIR AFTER_DIR
 import { readdirSync, readFileSync } from 'node:fs';
@@ -50,6 +51,11 @@ for (const file of readdirSync(beforeDir).filter((f) => f.endsWith('.jsonl')).so
     const come = [...ca].filter((l) => !cb.has(l));
     if (gone.length > 0) lost.push(`  ${id}: lost lines ${gone.join(', ')}${come.length ? `; gained ${come.join(', ')}` : ''} (${rb.status} → ${ra.status})`);
     else if (come.length > 0) gained.push(`  ${id}: gained lines ${come.join(', ')}`);
+    const xb = explored(rb), xa = explored(ra);
+    const xgone = [...xb].filter((l) => !xa.has(l));
+    const xcome = [...xa].filter((l) => !xb.has(l));
+    if (xgone.length > 0) lost.push(`  ${id}: with explored lines, lost ${xgone.join(', ')}${xcome.length ? `; gained ${xcome.join(', ')}` : ''}`);
+    else if (xcome.length > 0) gained.push(`  ${id}: with explored lines, gained ${xcome.join(', ')}`);
   }
   console.log(`${file.replace(/\.jsonl$/, '')}: ${before.size} snippets; lines covered ${b} → ${a} of ${total} (${percent(b, total)} → ${percent(a, total)}); with explored lines ${bx} → ${ax} (${percent(bx, total)} → ${percent(ax, total)})`);
   for (const line of [...lost, ...gained]) console.log(line);
