@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import ivm from 'isolated-vm';
 import { environmentFilename } from '../protocol/environment.ts';
-import { ENVIRONMENT_MODULES_GLOBAL, NODE_UTIL_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, type StartRuntime } from '../protocol/runtime.ts';
+import { ENVIRONMENT_MODULES_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, type StartRuntime } from '../protocol/runtime.ts';
 import { bundleGuest, type GuestBundle, type GuestBundleRequest } from './bundleGuest.ts';
 import { ScriptCodeCache, type CodeCacheCounts } from './scriptCodeCache.ts';
+import { nodeUtilScript } from './nodeUtil.ts';
 
 /**
  * A startup snapshot isolates are made from, with V8's code caches of the scripts compiled in
@@ -16,19 +15,6 @@ export interface StartupSnapshot {
   readonly environments: readonly string[];
   /** V8's code caches of the scripts compiled in isolates made from this snapshot (the runtime, the environments loaded at run time), by filename. */
   readonly codeCaches: Map<string, ScriptCodeCache>;
-}
-
-let nodeUtilSource: string | undefined;
-/**
- * What every isolate starts from. Node's util.inspect (node-inspect-extracted, one self-contained
- * file), which the console prints with: evaluating it takes 10-20 ms, so it is evaluated once, into
- * the startup snapshot, and the runtime takes it off the global object before any other code runs.
- * It reads a global URL (to print URL objects, which an isolate has none of): it gets a class of its own.
- */
-function nodeUtilScript(): ivm.SnapshotScriptInfo {
-  nodeUtilSource ??= readFileSync(createRequire(import.meta.url).resolve('node-inspect-extracted'), 'utf8');
-  const code = `globalThis.${NODE_UTIL_GLOBAL} = (function () { const URL = class URL {}, module = { exports: {} }, exports = module.exports;\n${nodeUtilSource}\n;return module.exports; })();`;
-  return { code, filename: 'snipexec:node-util' };
 }
 
 /**
