@@ -1,0 +1,120 @@
+// Host CPU of preparing snippets (parse with repair, lower, instrument, generate) and of emitting
+// their completed program, per snippet: the first pass over the set (cold: a fresh process) and the
+// passes after it (steady state). Nothing runs in an isolate.
+//
+// Usage: npx node --no-node-snapshot --expose-gc eval/prepareCost.ts [--passes N] [--limit N]
+//          [--datasets functions,so-node-edits] [--profile FILE] [--digest FILE]
+//   --profile FILE  a CPU profile (.cpuprofile) of the steady passes (node:inspector)
+//   --digest FILE   one line per snippet: what preparing and emitting gave (the hook's salted name
+//                   replaced by HOOK), to compare two checkouts byte for byte
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { FUNCTIONS_FILE, SHARED_DIR } from '../datasets/loadDatasets.ts';
+import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
+import { parseRunOptions, type RunOptions } from '../src/core/options.ts';
+import { HostDeadline } from '../src/core/hostDeadline.ts';
+import { prepareSnippet, type PreparedSnippet } from '../src/engine/prepareSnippet.ts';
+import { buildProgram, programLayout, type ProgramParts } from '../src/emit/buildProgram.ts';
+import type { RenderedDefinitions } from '../src/emit/renderedDefinitions.ts';
+
+const { values } = parseArgs({
+  options: {
+    passes: { type: 'string', default: '5' },
+    limit: { type: 'string' },
+    datasets: { type: 'string', default: 'functions,so-node-edits' },
+    profile: { type: 'string' },
+    digest: { type: 'string' },
+  },
+});
+
+const FILES: Record<string, string> = { functions: FUNCTIONS_FILE, 'so-node-edits': join(SHARED_DIR, 'so-node-edits.jsonl') };
+const items: (DatasetItem & { dataset: string })[] = [];
+for (const name of values.datasets.split(',')) {
+  const file = FILES[name];
+  if (file === undefined) throw new Error(`unknown dataset ${name}`);
+  let n = 0;
+  for await (const item of readDataset(file)) {
+    if (values.limit !== undefined && n++ >= Number(values.limit)) break;
+    items.push({ ...item, dataset: name });
+  }
+}
+
+const base = parseRunOptions({ mode: 'trace' });
+const optionsOf = (item: DatasetItem): RunOptions => ({ ...base, ...(item.lang ? { lang: item.lang } : {}) });
+/** No definitions: the program is the snippet's own code with what the sandbox lowered. */
+const EMPTY: RenderedDefinitions = { source: '', statements: new Map(), accessors: [], receiver: undefined, identifiers: new Set(), guarded: () => '' };
+
+function prepare(item: DatasetItem): PreparedSnippet | undefined {
+  const prepared = prepareSnippet(item.code, optionsOf(item), new HostDeadline(60_000));
+  return 'status' in prepared ? undefined : prepared;
+}
+
+/** The program of a run that drove every target: the nested ones are registered in a copy of the lowered tree. */
+function partsOf(prepared: PreparedSnippet): ProgramParts {
+  const drives = prepared.instrumented.driveTargets.map((_, k) => ({ k, outcome: 'returned' as const }));
+  return { parsed: prepared.parsed, instrumented: prepared.instrumented, rendered: EMPTY, drives };
+}
+
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const passes = Number(values.passes);
+const names = [...new Set(items.map((i) => i.dataset))];
+const rows: { pass: number; dataset: string; prepareMs: number; emitMs: number; n: number }[] = [];
+let session: Session | undefined;
+for (let pass = 1; pass <= passes; pass++) {
+  if (pass === 2 && values.profile) {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  for (const dataset of names) {
+    const set = items.filter((i) => i.dataset === dataset);
+    (globalThis as { gc?: () => void }).gc?.();
+    // Timed over the whole set: a CPU reading per snippet would cost more than some snippets.
+    const start = cpu();
+    const prepared = set.map(prepare);
+    const mid = cpu();
+    for (const p of prepared) if (p) buildProgram(partsOf(p));
+    const end = cpu();
+    rows.push({ pass, dataset, prepareMs: mid - start, emitMs: end - mid, n: set.length });
+    console.log(`pass ${pass} ${dataset}: prepare ${((mid - start) / set.length).toFixed(3)} CPU ms per snippet, emit ${((end - mid) / set.length).toFixed(3)} (${set.length} snippets)`);
+  }
+}
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(values.profile!, JSON.stringify(profile));
+  session.disconnect();
+}
+for (const dataset of names) {
+  const steady = rows.filter((r) => r.dataset === dataset && r.pass > 1);
+  if (steady.length === 0) continue;
+  const n = steady[0]!.n;
+  const mean = (f: (r: (typeof rows)[number]) => number) => steady.reduce((s, r) => s + f(r), 0) / steady.length / n;
+  console.log(`steady ${dataset} (passes 2-${passes}): prepare ${mean((r) => r.prepareMs).toFixed(3)} CPU ms per snippet, emit ${mean((r) => r.emitMs).toFixed(3)}`);
+}
+console.log(JSON.stringify(rows));
+
+if (values.digest) {
+  const lines: string[] = [];
+  for (const item of items) {
+    const prepared = prepareSnippet(item.code, optionsOf(item), new HostDeadline(60_000));
+    if ('status' in prepared) {
+      lines.push(JSON.stringify({ id: item.id, result: { ...prepared, elapsedMs: 0 } }));
+      continue;
+    }
+    const { instrumented: i, parsed, names } = prepared;
+    const hookFree = (s: string) => s.split(i.hook).join('HOOK');
+    const parts = partsOf(prepared);
+    lines.push(hookFree(JSON.stringify({
+      id: item.id, lang: parsed.lang, repairs: parsed.repairs, dropped: parsed.droppedLines, names,
+      code: i.code, shownHook: i.shownHook, async: i.async, topLevelNames: i.topLevelNames, topLevelReturn: i.topLevelReturn,
+      driveTargets: i.driveTargets, positions: i.positions, usage: i.usage, map: i.map,
+      lowered: i.lowered && { directives: i.lowered.directives, rewrite: i.lowered.rewrite },
+      program: buildProgram(parts), layout: programLayout(parts), typed: buildProgram(parts, 'ts'),
+    }, (_k, v: unknown) => (v instanceof Map ? [...v] : v instanceof Set ? [...v] : v))));
+  }
+  writeFileSync(values.digest, lines.join('\n') + '\n');
+  console.log(`digest: ${lines.length} snippets → ${values.digest}`);
+}
