@@ -127,6 +127,8 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
   };
 
   traverse(ast, {
+    // Nothing here reads a scope: no scope is made or crawled (the instrumenter crawls the program once after these rewrites).
+    noScope: true,
     Function: {
       enter(path) {
         const fn = path.node;

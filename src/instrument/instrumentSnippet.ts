@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import _generate from '@babel/generator';
-import type { NodePath, Visitor } from '@babel/traverse';
+import type { NodePath, Scope, Visitor } from '@babel/traverse';
+import { nullThrows } from '../core/errors.ts';
 import * as t from '@babel/types';
 import type { Lang } from '../core/options.ts';
 import { stripTypes, traverse } from '../parse/stripTypes.ts';
@@ -111,10 +112,8 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const topLevelReturn = hasTopLevelReturn(ast);
   const driven: { target: DriveTarget; fn: t.Function }[] = [];
   const driveTargets = markDriveTargets(ast, hook, { found: (target, fn) => driven.push({ target, fn }) });
-  let programPath: NodePath<t.Program> | undefined;
-  traverse(ast, { Program(p) { programPath = p; p.stop(); } });
-  programPath?.scope.crawl();
-  const topLevelNames = Object.keys(programPath?.scope.bindings ?? {});
+  const programScope = crawledProgramScope(ast);
+  const topLevelNames = Object.keys(programScope.bindings);
   check('reading scopes');
 
   const keys = new UsageKeys();
@@ -167,6 +166,27 @@ export function needsRewrite(ast: t.File): boolean {
     return t.traverseFast.stop;
   });
   return found;
+}
+
+/** Stops at the program, whose path it keeps; made (and exploded by Babel) once. */
+const PROGRAM_PATH: Visitor<{ path?: NodePath<t.Program> }> = {
+  Program(path, state) {
+    state.path = path;
+    path.stop();
+  },
+};
+
+/**
+ * The program's scope, crawled once after the rewrites: a scope kept from an earlier pass (the
+ * parser's crawl) is crawled again; one made just now was crawled as it was made (Scope#init).
+ */
+function crawledProgramScope(ast: t.File): Scope {
+  const kept = traverse.cache.scope.get(ast.program);
+  const found: { path?: NodePath<t.Program> } = {};
+  traverse(ast, PROGRAM_PATH, undefined, found);
+  const scope = nullThrows(found.path, 'a file has a program').scope;
+  if (scope === kept) scope.crawl();
+  return scope;
 }
 
 /** A traversal's state with the deadline's check, called on every node. */
