@@ -10,7 +10,7 @@ import type { DeadlineCheck } from '../core/hostDeadline.ts';
 import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
-import { locateHookCalls, positionTable } from './stackPositions.ts';
+import { locateSiteCalls, positionTable } from './stackPositions.ts';
 import { applyDeclarations, collectDeclarations, mayDeclareTypes } from './declaredTypes.ts';
 import { markDriveTargets, type DriveTarget } from './driveTargets.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
@@ -127,7 +127,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const visitTick = options.deadline ? tickerOf(options.deadline, 'instrumentation') : undefined;
   const state: TickedState = {
     model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(ast), blockFunctions: blockFunctionNames(ast),
-    done: new WeakSet(), thrown: new WeakSet(), pending: new WeakMap(), selfCompared: new WeakSet(), ...(visitTick ? { tick: visitTick } : {}),
+    done: new WeakSet(), thrown: new WeakSet(), pending: new WeakMap(), selfCompared: new WeakSet(), siteCalls: [], ...(visitTick ? { tick: visitTick } : {}),
   };
   const isAsync = hasTopLevelAwait(ast);
   check('path preferences');
@@ -142,7 +142,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   // arrow has no `.arguments` a stack-trace trick could read them from.
   const wrapper = t.expressionStatement(t.arrowFunctionExpression([t.identifier(hook)], t.blockStatement([main])));
   const generated = t.program([wrapper]);
-  locateHookCalls(generated, hook, model.sites);
+  locateSiteCalls(state.siteCalls, model.sites);
   const output = generate(generated, { comments: false, compact: false, sourceMaps: true, sourceFileName: 'snippet' });
   // The decoded mappings are on the result, though @babel/generator's types leave them out.
   const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
