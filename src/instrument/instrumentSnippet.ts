@@ -15,6 +15,7 @@ import { applyDeclarations, collectDeclarations, mayDeclareTypes } from './decla
 import { markDriveTargets, type DriveTarget } from './driveTargets.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
 import { pathPreferences } from './pathPreference.ts';
+import { syntaxFacts, treeFacts } from './treeFacts.ts';
 import { directUsage, mergeUsage, UsageKeys, type UsageTable } from './usage.ts';
 import { hookVisitor, type VisitorState } from './visitor.ts';
 
@@ -96,20 +97,20 @@ export function hookNameFor(source: string, secret = ''): string {
 export function instrumentSnippet(ast: t.File, source: string, options: InstrumentOptions): InstrumentedSnippet {
   const check = (phase: string) => options.deadline?.check(phase);
   // Read before the rewrites: what the snippet itself holds.
-  const kept = options.keepLowered ? { directives: ast.program.directives.length > 0, rewrite: needsRewrite(ast) } : undefined;
+  const syntax = options.keepLowered || (options.lang !== 'jsx' && options.lang !== 'tsx') ? syntaxFacts(ast) : undefined;
+  const kept = options.keepLowered ? { directives: ast.program.directives.length > 0, rewrite: syntax?.rewrite === true } : undefined;
   const typed = options.lang === 'ts' || options.lang === 'tsx';
   // Read before stripping: the annotations go with the types.
   const declarations = mayDeclareTypes(source, typed) ? collectDeclarations(ast, source) : undefined;
   if (typed) stripTypes(ast);
   check('stripping types');
-  if (options.lang === 'jsx' || options.lang === 'tsx' || containsJsx(ast)) transformJsx(ast);
+  if (options.lang === 'jsx' || options.lang === 'tsx' || syntax?.jsx) transformJsx(ast);
   check('transforming JSX');
   normalizeSyntax(ast, options.deadline ? tickerOf(options.deadline, 'normalizing syntax') : undefined);
   check('normalizing syntax');
   const lowered = kept && { ...kept, ast: loweredCopy(ast) };
   const shownHook = hookNameFor(source);
   const hook = options.hookSalt === undefined ? shownHook : hookNameFor(source, options.hookSalt);
-  const topLevelReturn = hasTopLevelReturn(ast);
   const driven: { target: DriveTarget; fn: t.Function }[] = [];
   const driveTargets = markDriveTargets(ast, hook, { found: (target, fn) => driven.push({ target, fn }) });
   const programScope = crawledProgramScope(ast);
@@ -125,11 +126,12 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const model = new CoverageModel();
   for (const line of options.droppedLines ?? []) model.newDroppedLine(line);
   const visitTick = options.deadline ? tickerOf(options.deadline, 'instrumentation') : undefined;
+  const facts = treeFacts(ast);
   const state: TickedState = {
-    model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(ast), blockFunctions: blockFunctionNames(ast),
+    model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(facts.nodes), blockFunctions: facts.blockFunctions,
     done: new WeakSet(), thrown: new WeakSet(), pending: new WeakMap(), selfCompared: new WeakSet(), siteCalls: [], ...(visitTick ? { tick: visitTick } : {}),
   };
-  const isAsync = hasTopLevelAwait(ast);
+  const isAsync = facts.topLevelAwait;
   check('path preferences');
   traverse(ast, visitTick ? INSTRUMENT_TICKED : INSTRUMENT, undefined, state);
   model.finishFunctions();
@@ -146,7 +148,7 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const output = generate(generated, { comments: false, compact: false, sourceMaps: true, sourceFileName: 'snippet' });
   // The decoded mappings are on the result, though @babel/generator's types leave them out.
   const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
-  return { code: output.code, hook, shownHook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions, ...(lowered ? { lowered } : {}) };
+  return { code: output.code, hook, shownHook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn: facts.topLevelReturn, positions, ...(lowered ? { lowered } : {}) };
 }
 
 /** A copy of the lowered tree for the completed program: a `#!` line becomes nothing there, since the definitions come first. */
@@ -154,18 +156,6 @@ function loweredCopy(ast: t.File): t.File {
   const program = t.cloneNode(ast.program, true);
   program.interpreter = null;
   return t.file(program);
-}
-
-/** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
-export function needsRewrite(ast: t.File): boolean {
-  let found = false;
-  // A fast walk (no paths, no scope crawl): the rewrites, when needed, build their own.
-  t.traverseFast(ast, (n) => {
-    if (!t.isImportDeclaration(n) && !t.isExportDeclaration(n) && !t.isJSX(n) && !t.isDecorator(n)) return undefined;
-    found = true;
-    return t.traverseFast.stop;
-  });
-  return found;
 }
 
 /** Stops at the program, whose path it keeps; made (and exploded by Babel) once. */
@@ -220,53 +210,4 @@ function tickerOf(deadline: DeadlineCheck, phase: string): () => void {
   return () => {
     if (++n % 2048 === 0) deadline.check(phase);
   };
-}
-
-// The whole-tree questions below walk with traverseFast: no paths, no scopes, several times faster
-// than a Babel traversal, so a large snippet pays for them little.
-
-function containsJsx(ast: t.File): boolean {
-  let found = false;
-  t.traverseFast(ast, (node) => {
-    if (!t.isJSXElement(node) && !t.isJSXFragment(node)) return undefined;
-    found = true;
-    return t.traverseFast.stop;
-  });
-  return found;
-}
-
-/** `{ function f() {} } f();`: names of functions declared inside blocks, which sloppy code sees outside them. */
-function blockFunctionNames(ast: t.File): Set<string> {
-  const names = new Set<string>();
-  const functionBodies = new Set<t.Node>();
-  const add = (statements: readonly t.Statement[]) => {
-    for (const s of statements) if (t.isFunctionDeclaration(s) && s.id) names.add(s.id.name);
-  };
-  t.traverseFast(ast, (node) => {
-    // A function is met before its body, so its body is known when the body's turn comes.
-    if (t.isFunction(node)) functionBodies.add(node.body);
-    else if (t.isBlockStatement(node) && !functionBodies.has(node)) add(node.body);
-    else if (t.isSwitchCase(node)) add(node.consequent);
-  });
-  return names;
-}
-
-/** Whether code outside every function and class matches `found`. */
-function atTopLevel(ast: t.File, found: (node: t.Node) => boolean): boolean {
-  let result = false;
-  t.traverseFast(ast, (node) => {
-    if (t.isFunction(node) || t.isClass(node)) return t.traverseFast.skip;
-    if (!found(node)) return undefined;
-    result = true;
-    return t.traverseFast.stop;
-  });
-  return result;
-}
-
-function hasTopLevelReturn(ast: t.File): boolean {
-  return atTopLevel(ast, (node) => t.isReturnStatement(node));
-}
-
-function hasTopLevelAwait(ast: t.File): boolean {
-  return atTopLevel(ast, (node) => t.isAwaitExpression(node) || (t.isForOfStatement(node) && node.await));
 }
