@@ -3,7 +3,7 @@
 // passes after it (steady state). Nothing runs in an isolate.
 //
 // Usage: npx node --no-node-snapshot --expose-gc eval/prepareCost.ts [--passes N] [--limit N]
-//          [--datasets functions,so-node-edits] [--profile FILE] [--digest FILE]
+//          [--datasets functions,so-node-edits,handwritten] [--profile FILE] [--digest FILE]
 //   --profile FILE  a CPU profile (.cpuprofile) of the steady passes (node:inspector)
 //   --digest FILE   one line per snippet: what preparing and emitting gave (the hook's salted name
 //                   replaced by HOOK), to compare two checkouts byte for byte
@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { FUNCTIONS_FILE, SHARED_DIR } from '../datasets/loadDatasets.ts';
+import { FUNCTIONS_FILE, readHandwritten, SHARED_DIR } from '../datasets/loadDatasets.ts';
 import { readDataset, type DatasetItem } from '../src/batch/readDataset.ts';
 import { parseRunOptions, type RunOptions } from '../src/core/options.ts';
 import { HostDeadline } from '../src/core/hostDeadline.ts';
@@ -29,13 +29,17 @@ const { values } = parseArgs({
   },
 });
 
-const FILES: Record<string, string> = { functions: FUNCTIONS_FILE, 'so-node-edits': join(SHARED_DIR, 'so-node-edits.jsonl') };
+const SETS: Record<string, () => AsyncIterable<DatasetItem>> = {
+  functions: () => readDataset(FUNCTIONS_FILE),
+  'so-node-edits': () => readDataset(join(SHARED_DIR, 'so-node-edits.jsonl')),
+  handwritten: () => readHandwritten(),
+};
 const items: (DatasetItem & { dataset: string })[] = [];
 for (const name of values.datasets.split(',')) {
-  const file = FILES[name];
-  if (file === undefined) throw new Error(`unknown dataset ${name}`);
+  const set = SETS[name];
+  if (set === undefined) throw new Error(`unknown dataset ${name}`);
   let n = 0;
-  for await (const item of readDataset(file)) {
+  for await (const item of set()) {
     if (values.limit !== undefined && n++ >= Number(values.limit)) break;
     items.push({ ...item, dataset: name });
   }

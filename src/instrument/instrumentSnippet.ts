@@ -11,7 +11,7 @@ import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
 import { locateSiteCalls, positionTable } from './stackPositions.ts';
-import { applyDeclarations, collectDeclarations, mayDeclareTypes } from './declaredTypes.ts';
+import { applyDeclarations, collectDeclarations, DECLARED_VISITOR, mayDeclareTypes, typesTreeNodes, type DeclaredAt, type DeclaredState } from './declaredTypes.ts';
 import { markDriveTargets, type DriveTarget } from './driveTargets.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
 import { pathPreferences } from './pathPreference.ts';
@@ -120,8 +120,12 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   const keys = new UsageKeys();
   const usage: UsageTable = Object.create(null) as UsageTable;
   const usageTick = options.deadline ? tickerOf(options.deadline, 'usage analysis') : undefined;
-  traverse(ast, USAGE_VISITOR, undefined, { keys, usage, ...(usageTick ? { tick: usageTick } : {}) });
-  applyDeclarations(ast, declarations, keys, usage, driven);
+  // One walk for the usage and what the declarations type: written into the table after it.
+  const met: DeclaredAt[] = [];
+  const usageState: UsageState = { keys, usage, ...(usageTick ? { tick: usageTick } : {}) };
+  if (typesTreeNodes(declarations)) traverse(ast, USAGE_AND_DECLARED, undefined, { ...usageState, declarations, met });
+  else traverse(ast, USAGE_VISITOR, undefined, usageState);
+  applyDeclarations(declarations, keys, usage, driven, met);
 
   const model = new CoverageModel();
   for (const line of options.droppedLines ?? []) model.newDroppedLine(line);
@@ -199,6 +203,9 @@ const USAGE_VISITOR: Visitor<UsageState> = {
     if (Object.keys(direct).length > 0) state.usage[key] = mergeUsage(state.usage[key] ?? {}, direct);
   },
 };
+
+/** The usage pass noting, as it goes, what the snippet's declarations type. */
+const USAGE_AND_DECLARED = traverse.visitors.merge<UsageState & DeclaredState>([USAGE_VISITOR, DECLARED_VISITOR] as Visitor<UsageState & DeclaredState>[]);
 
 /** The hook and coverage visitors in one traversal; with the deadline's check on every node after them. */
 const INSTRUMENT = traverse.visitors.merge<TickedState>([hookVisitor, coverageVisitor] as Visitor<TickedState>[]);
