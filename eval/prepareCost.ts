@@ -5,6 +5,7 @@
 // Usage: npx node --no-node-snapshot --expose-gc eval/prepareCost.ts [--passes N] [--limit N]
 //          [--datasets functions,so-node-edits,handwritten] [--profile FILE] [--digest FILE]
 //   --profile FILE  a CPU profile (.cpuprofile) of the steady passes (node:inspector)
+//   --prepare-only  no program emitted
 //   --digest FILE   one line per snippet: what preparing and emitting gave (the hook's salted name
 //                   replaced by HOOK), to compare two checkouts byte for byte
 import { writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     datasets: { type: 'string', default: 'functions,so-node-edits' },
     profile: { type: 'string' },
     digest: { type: 'string' },
+    'prepare-only': { type: 'boolean', default: false },
   },
 });
 
@@ -61,10 +63,16 @@ function partsOf(prepared: PreparedSnippet): ProgramParts {
   return { parsed: prepared.parsed, instrumented: prepared.instrumented, rendered: EMPTY, drives };
 }
 
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+/** Process CPU (every thread: the main one, GC and compiler helpers) and the main thread's, in ms. */
+const cpu = () => {
+  const u = process.cpuUsage();
+  const m = process.threadCpuUsage();
+  return { all: (u.user + u.system) / 1000, main: (m.user + m.system) / 1000 };
+};
 const passes = Number(values.passes);
 const names = [...new Set(items.map((i) => i.dataset))];
-const rows: { pass: number; dataset: string; prepareMs: number; emitMs: number; n: number }[] = [];
+interface Row { pass: number; dataset: string; n: number; prepareMs: number; prepareMainMs: number; emitMs: number; emitMainMs: number }
+const rows: Row[] = [];
 let session: Session | undefined;
 for (let pass = 1; pass <= passes; pass++) {
   if (pass === 2 && values.profile) {
@@ -80,10 +88,11 @@ for (let pass = 1; pass <= passes; pass++) {
     const start = cpu();
     const prepared = set.map(prepare);
     const mid = cpu();
-    for (const p of prepared) if (p) buildProgram(partsOf(p));
+    if (!values['prepare-only']) for (const p of prepared) if (p) buildProgram(partsOf(p));
     const end = cpu();
-    rows.push({ pass, dataset, prepareMs: mid - start, emitMs: end - mid, n: set.length });
-    console.log(`pass ${pass} ${dataset}: prepare ${((mid - start) / set.length).toFixed(3)} CPU ms per snippet, emit ${((end - mid) / set.length).toFixed(3)} (${set.length} snippets)`);
+    const row = { pass, dataset, n: set.length, prepareMs: mid.all - start.all, prepareMainMs: mid.main - start.main, emitMs: end.all - mid.all, emitMainMs: end.main - mid.main };
+    rows.push(row);
+    console.log(`pass ${pass} ${dataset}: ${perSnippet(row)} (${set.length} snippets)`);
   }
 }
 if (session) {
@@ -94,11 +103,17 @@ if (session) {
 for (const dataset of names) {
   const steady = rows.filter((r) => r.dataset === dataset && r.pass > 1);
   if (steady.length === 0) continue;
+  // The median pass: a pass the machine's other work slowed is left out.
+  const median = (f: (r: Row) => number) => [...steady].map(f).sort((a, b) => a - b)[Math.floor((steady.length - 1) / 2)] as number;
   const n = steady[0]!.n;
-  const mean = (f: (r: (typeof rows)[number]) => number) => steady.reduce((s, r) => s + f(r), 0) / steady.length / n;
-  console.log(`steady ${dataset} (passes 2-${passes}): prepare ${mean((r) => r.prepareMs).toFixed(3)} CPU ms per snippet, emit ${mean((r) => r.emitMs).toFixed(3)}`);
+  console.log(`steady ${dataset} (median of passes 2-${passes}): ${perSnippet({ prepareMs: median((r) => r.prepareMs), prepareMainMs: median((r) => r.prepareMainMs), emitMs: median((r) => r.emitMs), emitMainMs: median((r) => r.emitMainMs), n })}`);
 }
 console.log(JSON.stringify(rows));
+
+function perSnippet(r: Pick<Row, 'prepareMs' | 'prepareMainMs' | 'emitMs' | 'emitMainMs' | 'n'>): string {
+  const f = (ms: number) => (ms / r.n).toFixed(3);
+  return `prepare ${f(r.prepareMs)} CPU ms per snippet (main thread ${f(r.prepareMainMs)}), emit ${f(r.emitMs)} (${f(r.emitMainMs)})`;
+}
 
 if (values.digest) {
   const lines: string[] = [];
