@@ -1,7 +1,8 @@
 import _generate from '@babel/generator';
 import * as t from '@babel/types';
 import type { RenderedDefinitions } from './renderedDefinitions.ts';
-import { needsRewrite, type InstrumentedSnippet, type LoweredSnippet } from '../instrument/instrumentSnippet.ts';
+import type { InstrumentedSnippet, LoweredSnippet } from '../instrument/instrumentSnippet.ts';
+import { needsRewrite } from '../instrument/treeFacts.ts';
 import { normalizeSyntax } from '../instrument/normalizeSyntax.ts';
 import { parseSnippet, type ParsedSnippet } from '../parse/parseSnippet.ts';
 import { lowerForTypeStripping, stripTypes } from '../parse/stripTypes.ts';

@@ -1,4 +1,4 @@
-import type { NodePath } from '@babel/traverse';
+import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
 import { traverse } from '../parse/stripTypes.ts';
 import { memberId } from '../protocol/trace.ts';
@@ -141,13 +141,49 @@ function docOf(path: NodePath): { params: Map<string, string>; type: string | un
 const MAX_ENTRIES = 400;
 const MAX_PART_DEPTH = 4;
 
+/** A declared type the usage pass met: an expression's (an assertion, a declared result), or a binding identifier's. */
+export interface DeclaredAt {
+  readonly path: NodePath;
+  readonly shape: TypeShape;
+  readonly binding: boolean;
+}
+
+/** What DECLARED_VISITOR reads and writes: the declarations, and what it met of them, in the traversal's order. */
+export interface DeclaredState {
+  readonly declarations: Declarations;
+  readonly met: DeclaredAt[];
+}
+
+/**
+ * Notes the expressions and binding identifiers the declarations type, in the order the traversal
+ * meets them: merged into the usage pass (instrumentSnippet), so that one walk of the tree serves
+ * both; applyDeclarations writes them into the table after it, in that order.
+ */
+export const DECLARED_VISITOR: Visitor<DeclaredState> = {
+  Expression(path, state) {
+    const shape = state.declarations.asserted.get(path.node);
+    if (shape && shape !== NOTHING) state.met.push({ path, shape, binding: false });
+  },
+  // Not in Expression: Babel's Expression leaves out identifiers that declare a binding.
+  Identifier(path, state) {
+    const shape = state.declarations.bindings.get(path.node);
+    if (shape) state.met.push({ path, shape, binding: true });
+  },
+};
+
+/** Whether the usage pass has anything to note for DECLARED_VISITOR. */
+export function typesTreeNodes(decl: Declarations | undefined): decl is Declarations {
+  return decl !== undefined && (decl.bindings.size > 0 || decl.asserted.size > 0);
+}
+
 /**
  * Writes the declarations into the usage table, under the usage keys of what they type: a free
  * name's, a binding's (`const u: User = getUser()` types `getUser()`), and each drive target's
  * arguments (`greet#arg0`); with the parts below them (`.name`, `[0]`, `()`, `await`). A drive
- * target's parameter also gives its argument its name, which says what the value is for.
+ * target's parameter also gives its argument its name, which says what the value is for. `met`:
+ * what the usage pass met of the declarations (DECLARED_VISITOR), in its order.
  */
-export function applyDeclarations(ast: t.File, decl: Declarations | undefined, keys: UsageKeys, usage: UsageTable, targets: readonly { target: DriveTarget; fn: t.Function }[]): void {
+export function applyDeclarations(decl: Declarations | undefined, keys: UsageKeys, usage: UsageTable, targets: readonly { target: DriveTarget; fn: t.Function }[], met: readonly DeclaredAt[]): void {
   let budget = MAX_ENTRIES;
   const emit = (key: string, shape: TypeShape, depth: number): void => {
     if (budget-- <= 0) return;
@@ -177,20 +213,14 @@ export function applyDeclarations(ast: t.File, decl: Declarations | undefined, k
   }
   if (!decl) return;
   for (const [name, shape] of decl.globals) emit(name, shape, 0);
-  if (decl.bindings.size === 0 && decl.asserted.size === 0) return;
-  traverse(ast, {
-    Expression(path) {
-      const asserted = decl.asserted.get(path.node);
-      if (asserted && asserted !== NOTHING) emit(keys.keyOf(path), asserted, 0);
-    },
-    // Not in Expression: Babel's Expression leaves out identifiers that declare a binding.
-    Identifier(path) {
-      const shape = decl.bindings.get(path.node);
-      if (!shape) return;
-      const binding = path.scope.getBinding(path.node.name);
-      if (binding?.identifier === path.node) emit(keys.bindingKey(binding), shape, 0);
-    },
-  });
+  for (const { path, shape, binding } of met) {
+    if (!binding) {
+      emit(keys.keyOf(path), shape, 0);
+      continue;
+    }
+    const declared = path.scope.getBinding((path.node as t.Identifier).name);
+    if (declared?.identifier === path.node) emit(keys.bindingKey(declared), shape, 0);
+  }
 }
 
 function partKey(key: string, part: ShapePart): string {

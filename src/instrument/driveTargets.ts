@@ -1,4 +1,4 @@
-import type { NodePath } from '@babel/traverse';
+import type { NodePath, TraverseOptions } from '@babel/traverse';
 import * as t from '@babel/types';
 import { CALLBACK_CONVENTIONS } from '../protocol/callbackConventions.ts';
 import { traverse } from '../parse/stripTypes.ts';
@@ -126,138 +126,8 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
     return k;
   };
 
-  traverse(ast, {
-    Function: {
-      enter(path) {
-        const fn = path.node;
-        if (!fn.loc || fn.generator || indexOf.has(fn)) return;
-        const { prefix, topLevel } = enclosing(path);
-        if (path.isFunctionDeclaration()) {
-          const id = path.node.id;
-          if (!id) return;
-          const k = add(fn, { name: prefix + id.name, kind: constructorByConvention(fn, id.name) ? 'constructor' : 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) });
-          let block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
-          // `value: function f() {…}` (a labelled declaration, sloppy code): f is declared in the block around the label.
-          while (block?.isLabeledStatement()) block = block.parentPath;
-          if (!block || !wanted(k)) return;
-          const list = hoisted.get(block.node) ?? [];
-          list.push(statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(id.name)]));
-          hoisted.set(block.node, list);
-          return;
-        }
-        if (path.isObjectMethod() || path.isClassMethod() || path.isClassPrivateMethod()) return; // with their owner, below
-        if (!path.isFunctionExpression() && !path.isArrowFunctionExpression()) return;
-        const expr = path as NodePath<t.FunctionExpression | t.ArrowFunctionExpression>;
-        const parentNode = expr.parent;
-        // `const f = …`, `let f = …`: registered after its statement, so `.name` stays 'f'.
-        if (t.isVariableDeclarator(parentNode) && parentNode.init === fn && t.isIdentifier(parentNode.id)) {
-          const declaration = expr.parentPath.parentPath;
-          if (declaration?.isVariableDeclaration() && isStatementInList(declaration)) {
-            const name = parentNode.id.name;
-            const k = add(fn, { name: prefix + name, kind: constructorByConvention(fn, name) ? 'constructor' : 'function', topLevel, ...(topLevel ? { owner: name } : {}) });
-            if (wanted(k)) after.push({ at: declaration, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(name)]) });
-          }
-          return;
-        }
-        if (t.isAssignmentExpression(parentNode) && parentNode.right === fn && parentNode.operator === '=') {
-          const left = parentNode.left;
-          if (t.isIdentifier(left)) {
-            const assignment = expr.parentPath.parentPath;
-            if (assignment?.isExpressionStatement() && isStatementInList(assignment)) {
-              const k = add(fn, { name: prefix + left.name, kind: 'function', topLevel: false, ...(topLevel ? { owner: left.name } : {}) });
-              if (wanted(k)) after.push({ at: assignment, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(left.name)]) });
-            }
-            return;
-          }
-          const member = memberPath(left);
-          if (member) {
-            // `module.exports = function …` and `exports = …` are called plain, as a require()r would.
-            const plain = member.owner === 'module' && member.key === 'exports';
-            const isPrototype = /(^|\.)prototype$/.test(member.owner);
-            const k = plain
-              ? add(fn, { name: `${member.owner}.${member.key}`, kind: 'function', topLevel: false, ...(topLevel ? { owner: `${member.owner}.${member.key}` } : {}) })
-              : add(fn, { name: `${member.owner}.${member.key}`, kind: 'method', memberOf: isPrototype ? 'prototype' : 'object', key: member.key, topLevel: false, ...(topLevel ? { owner: member.owner } : {}) });
-            if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, plain ? [t.numericLiteral(k), expr.node] : [t.numericLiteral(k), expr.node, thunk(member.owner)]));
-            return;
-          }
-        }
-        // `obj.__defineGetter__('host', function () {…})`: a getter (or setter) of obj, read on it.
-        const accessor = definedAccessor(fn, parentNode);
-        if (accessor) {
-          const k = add(fn, { name: `${accessor.owner}.${accessor.key}`, kind: accessor.kind, memberOf: 'object', key: accessor.key, topLevel: false, ...(topLevel ? { owner: accessor.owner } : {}) });
-          if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node, thunk(accessor.owner)]));
-          return;
-        }
-        // Where a function takes its name from its place, wrapping it would change `.name`.
-        if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
-        const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parentNode);
-        if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node]));
-      },
-    },
-    // Classes and object literals bound to a name, or assigned to one: their members, after the statement.
-    Class: {
-      enter(path) {
-        const cls = path.node;
-        if (!cls.loc) return;
-        const bound = boundName(path);
-        if (!bound) return;
-        const { prefix, topLevel } = enclosing(path);
-        const owner = topLevel ? bound.name : undefined;
-        for (const member of cls.body.body) {
-          if (!t.isClassMethod(member) || member.generator || !member.loc || member.computed || !staticKey(member.key)) continue;
-          const key = staticKey(member.key)!;
-          const kind: DriveKind = member.kind === 'constructor' ? 'constructor' : member.kind === 'get' ? 'getter' : member.kind === 'set' ? 'setter' : member.static ? 'static' : 'method';
-          const name = kind === 'constructor' ? prefix + bound.name : `${prefix}${bound.name}.${key}`;
-          const k = add(member, { name, kind, memberOf: 'class', key, topLevel: false, ...(member.static && kind !== 'static' ? { static: true } : {}), ...(owner ? { owner } : {}) });
-          if (wanted(k)) after.push({ at: bound.statement, statement: statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(bound.name)]) });
-        }
-      },
-    },
-    // Every object literal: its methods, getters, setters and function-valued properties, called on
-    // the object. The literal is wrapped, `hook.fo(obj, k…)` (an object has no name to keep).
-    ObjectExpression: {
-      enter(path) {
-        const obj = path.node;
-        if (!obj.loc || wrapped.has(obj)) return;
-        const { prefix, topLevel } = enclosing(path);
-        // `Object.defineProperty(req, 'host', { get() {…} })` at the top level: the accessor is req's, read on it.
-        const defined = topLevel ? definedProperty(path) : undefined;
-        if (defined) {
-          for (const p of obj.properties) {
-            const kind = accessorKind(p);
-            if (!kind || !t.isObjectMember(p)) continue;
-            const fn = t.isObjectMethod(p) ? p : (p.value as t.FunctionExpression | t.ArrowFunctionExpression);
-            const k = add(fn, { name: `${defined.owner}.${defined.key}`, kind, memberOf: 'object', key: defined.key, topLevel: false, owner: defined.owner });
-            if (wanted(k)) after.push({ at: defined.statement, statement: statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(defined.owner)]) });
-          }
-          return;
-        }
-        const bound = boundName(path);
-        const source = bound?.name ?? objectSources.get(obj);
-        const label = source ?? `<object>@${obj.loc.start.line}`;
-        const ks: t.NumericLiteral[] = [];
-        for (const p of obj.properties) {
-          if (t.isSpreadElement(p) || p.computed) continue;
-          const key = staticKey(p.key);
-          if (key === undefined) continue;
-          const owner = topLevel && source !== undefined ? { owner: source } : {};
-          if (t.isObjectMethod(p)) {
-            if (p.generator || !p.loc) continue;
-            const kind: DriveKind = p.kind === 'get' ? 'getter' : p.kind === 'set' ? 'setter' : 'method';
-            ks.push(t.numericLiteral(add(p, { name: `${prefix}${label}.${key}`, kind, memberOf: 'object', key, topLevel: false, ...owner })));
-          } else if ((t.isFunctionExpression(p.value) || t.isArrowFunctionExpression(p.value)) && !p.value.generator && p.value.loc) {
-            ks.push(t.numericLiteral(add(p.value, { name: `${prefix}${label}.${key}`, kind: 'method', memberOf: 'object', key, topLevel: false, ...owner })));
-          } else if (t.isObjectExpression(p.value) && source !== undefined && isPropertyName(key)) {
-            objectSources.set(p.value, `${source}.${key}`);
-          }
-        }
-        const registered = ks.filter((k) => wanted(k.value));
-        if (registered.length === 0) return;
-        wrapped.add(obj);
-        path.replaceWith(call(HOOKS.objectRegister, [obj, ...registered]));
-      },
-    },
-  });
+  const marking: Marking = { indexOf, wrapped, objectSources, after, hoisted, enclosing, add, wanted, call, statement, thunk };
+  traverse(ast, DRIVE_VISITOR, undefined, marking);
 
   // A function whose prototype gets methods is a constructor: driven with `new`, as its methods' receivers are made.
   const constructors = new Set(targets.filter((d) => d.memberOf === 'prototype' && d.owner !== undefined).map((d) => d.owner!.replace(/\.prototype$/, '')));
@@ -275,6 +145,161 @@ export function markDriveTargets(ast: t.File, hook: string, options: MarkOptions
   }
   return targets;
 }
+
+/** What DRIVE_VISITOR works with: one snippet's marking, as markDriveTargets sets it up. */
+interface Marking {
+  readonly indexOf: WeakMap<t.Node, number>;
+  readonly wrapped: WeakSet<t.Node>;
+  /** An object literal that is a property of one reached from the top level: how it is reached (`api.users`). */
+  readonly objectSources: WeakMap<t.Node, string>;
+  readonly after: Pending[];
+  readonly hoisted: Map<t.Node, t.Statement[]>;
+  readonly enclosing: (path: NodePath) => { prefix: string; topLevel: boolean };
+  readonly add: (fn: t.Function, target: Omit<DriveTarget, 'params' | 'line'>, parent?: t.Node) => number;
+  readonly wanted: (k: number) => boolean;
+  readonly call: (method: HookName, args: t.Expression[]) => t.CallExpression;
+  readonly statement: (method: HookName, args: t.Expression[]) => t.ExpressionStatement;
+  readonly thunk: (owner: string) => t.ArrowFunctionExpression;
+}
+
+/** markDriveTargets' traversal, made (and exploded by Babel) once, not per snippet. */
+const DRIVE_VISITOR: TraverseOptions<Marking> = {
+  // Nothing here reads a scope: no scope is made or crawled (the instrumenter crawls the program once after these rewrites).
+  noScope: true,
+  Function: {
+    enter(path, m) {
+      const { indexOf, enclosing, add, wanted, hoisted, statement, after, call, thunk } = m;
+      const fn = path.node;
+      if (!fn.loc || fn.generator || indexOf.has(fn)) return;
+      const { prefix, topLevel } = enclosing(path);
+      if (path.isFunctionDeclaration()) {
+        const id = path.node.id;
+        if (!id) return;
+        const k = add(fn, { name: prefix + id.name, kind: constructorByConvention(fn, id.name) ? 'constructor' : 'function', topLevel, ...(topLevel ? { owner: id.name } : {}) });
+        let block = path.parentPath.isExportNamedDeclaration() || path.parentPath.isExportDefaultDeclaration() ? path.parentPath.parentPath : path.parentPath;
+        // `value: function f() {…}` (a labelled declaration, sloppy code): f is declared in the block around the label.
+        while (block?.isLabeledStatement()) block = block.parentPath;
+        if (!block || !wanted(k)) return;
+        const list = hoisted.get(block.node) ?? [];
+        list.push(statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(id.name)]));
+        hoisted.set(block.node, list);
+        return;
+      }
+      if (path.isObjectMethod() || path.isClassMethod() || path.isClassPrivateMethod()) return; // with their owner, below
+      if (!path.isFunctionExpression() && !path.isArrowFunctionExpression()) return;
+      const expr = path as NodePath<t.FunctionExpression | t.ArrowFunctionExpression>;
+      const parentNode = expr.parent;
+      // `const f = …`, `let f = …`: registered after its statement, so `.name` stays 'f'.
+      if (t.isVariableDeclarator(parentNode) && parentNode.init === fn && t.isIdentifier(parentNode.id)) {
+        const declaration = expr.parentPath.parentPath;
+        if (declaration?.isVariableDeclaration() && isStatementInList(declaration)) {
+          const name = parentNode.id.name;
+          const k = add(fn, { name: prefix + name, kind: constructorByConvention(fn, name) ? 'constructor' : 'function', topLevel, ...(topLevel ? { owner: name } : {}) });
+          if (wanted(k)) after.push({ at: declaration, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(name)]) });
+        }
+        return;
+      }
+      if (t.isAssignmentExpression(parentNode) && parentNode.right === fn && parentNode.operator === '=') {
+        const left = parentNode.left;
+        if (t.isIdentifier(left)) {
+          const assignment = expr.parentPath.parentPath;
+          if (assignment?.isExpressionStatement() && isStatementInList(assignment)) {
+            const k = add(fn, { name: prefix + left.name, kind: 'function', topLevel: false, ...(topLevel ? { owner: left.name } : {}) });
+            if (wanted(k)) after.push({ at: assignment, statement: statement(HOOKS.entryRegister, [t.numericLiteral(k), t.identifier(left.name)]) });
+          }
+          return;
+        }
+        const member = memberPath(left);
+        if (member) {
+          // `module.exports = function …` and `exports = …` are called plain, as a require()r would.
+          const plain = member.owner === 'module' && member.key === 'exports';
+          const isPrototype = /(^|\.)prototype$/.test(member.owner);
+          const k = plain
+            ? add(fn, { name: `${member.owner}.${member.key}`, kind: 'function', topLevel: false, ...(topLevel ? { owner: `${member.owner}.${member.key}` } : {}) })
+            : add(fn, { name: `${member.owner}.${member.key}`, kind: 'method', memberOf: isPrototype ? 'prototype' : 'object', key: member.key, topLevel: false, ...(topLevel ? { owner: member.owner } : {}) });
+          if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, plain ? [t.numericLiteral(k), expr.node] : [t.numericLiteral(k), expr.node, thunk(member.owner)]));
+          return;
+        }
+      }
+      // `obj.__defineGetter__('host', function () {…})`: a getter (or setter) of obj, read on it.
+      const accessor = definedAccessor(fn, parentNode);
+      if (accessor) {
+        const k = add(fn, { name: `${accessor.owner}.${accessor.key}`, kind: accessor.kind, memberOf: 'object', key: accessor.key, topLevel: false, ...(topLevel ? { owner: accessor.owner } : {}) });
+        if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node, thunk(accessor.owner)]));
+        return;
+      }
+      // Where a function takes its name from its place, wrapping it would change `.name`.
+      if (t.isVariableDeclarator(parentNode) || t.isAssignmentExpression(parentNode) || t.isObjectProperty(parentNode) || t.isAssignmentPattern(parentNode) || t.isClassProperty(parentNode) || t.isClassPrivateProperty(parentNode) || t.isClassAccessorProperty(parentNode) || t.isExportDefaultDeclaration(parentNode)) return;
+      const k = add(fn, { name: `${prefix}<anonymous>@${fn.loc.start.line}`, kind: 'function', topLevel: false }, parentNode);
+      if (wanted(k)) expr.replaceWith(call(HOOKS.entryRegister, [t.numericLiteral(k), expr.node]));
+    },
+  },
+  // Classes and object literals bound to a name, or assigned to one: their members, after the statement.
+  Class: {
+    enter(path, m) {
+      const { enclosing, add, wanted, after, statement, thunk } = m;
+      const cls = path.node;
+      if (!cls.loc) return;
+      const bound = boundName(path);
+      if (!bound) return;
+      const { prefix, topLevel } = enclosing(path);
+      const owner = topLevel ? bound.name : undefined;
+      for (const member of cls.body.body) {
+        if (!t.isClassMethod(member) || member.generator || !member.loc || member.computed || !staticKey(member.key)) continue;
+        const key = staticKey(member.key)!;
+        const kind: DriveKind = member.kind === 'constructor' ? 'constructor' : member.kind === 'get' ? 'getter' : member.kind === 'set' ? 'setter' : member.static ? 'static' : 'method';
+        const name = kind === 'constructor' ? prefix + bound.name : `${prefix}${bound.name}.${key}`;
+        const k = add(member, { name, kind, memberOf: 'class', key, topLevel: false, ...(member.static && kind !== 'static' ? { static: true } : {}), ...(owner ? { owner } : {}) });
+        if (wanted(k)) after.push({ at: bound.statement, statement: statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(bound.name)]) });
+      }
+    },
+  },
+  // Every object literal: its methods, getters, setters and function-valued properties, called on
+  // the object. The literal is wrapped, `hook.fo(obj, k…)` (an object has no name to keep).
+  ObjectExpression: {
+    enter(path, m) {
+      const { wrapped, enclosing, add, wanted, after, statement, thunk, objectSources, call } = m;
+      const obj = path.node;
+      if (!obj.loc || wrapped.has(obj)) return;
+      const { prefix, topLevel } = enclosing(path);
+      // `Object.defineProperty(req, 'host', { get() {…} })` at the top level: the accessor is req's, read on it.
+      const defined = topLevel ? definedProperty(path) : undefined;
+      if (defined) {
+        for (const p of obj.properties) {
+          const kind = accessorKind(p);
+          if (!kind || !t.isObjectMember(p)) continue;
+          const fn = t.isObjectMethod(p) ? p : (p.value as t.FunctionExpression | t.ArrowFunctionExpression);
+          const k = add(fn, { name: `${defined.owner}.${defined.key}`, kind, memberOf: 'object', key: defined.key, topLevel: false, owner: defined.owner });
+          if (wanted(k)) after.push({ at: defined.statement, statement: statement(HOOKS.methodRegister, [t.numericLiteral(k), thunk(defined.owner)]) });
+        }
+        return;
+      }
+      const bound = boundName(path);
+      const source = bound?.name ?? objectSources.get(obj);
+      const label = source ?? `<object>@${obj.loc.start.line}`;
+      const ks: t.NumericLiteral[] = [];
+      for (const p of obj.properties) {
+        if (t.isSpreadElement(p) || p.computed) continue;
+        const key = staticKey(p.key);
+        if (key === undefined) continue;
+        const owner = topLevel && source !== undefined ? { owner: source } : {};
+        if (t.isObjectMethod(p)) {
+          if (p.generator || !p.loc) continue;
+          const kind: DriveKind = p.kind === 'get' ? 'getter' : p.kind === 'set' ? 'setter' : 'method';
+          ks.push(t.numericLiteral(add(p, { name: `${prefix}${label}.${key}`, kind, memberOf: 'object', key, topLevel: false, ...owner })));
+        } else if ((t.isFunctionExpression(p.value) || t.isArrowFunctionExpression(p.value)) && !p.value.generator && p.value.loc) {
+          ks.push(t.numericLiteral(add(p.value, { name: `${prefix}${label}.${key}`, kind: 'method', memberOf: 'object', key, topLevel: false, ...owner })));
+        } else if (t.isObjectExpression(p.value) && source !== undefined && isPropertyName(key)) {
+          objectSources.set(p.value, `${source}.${key}`);
+        }
+      }
+      const registered = ks.filter((k) => wanted(k.value));
+      if (registered.length === 0) return;
+      wrapped.add(obj);
+      path.replaceWith(call(HOOKS.objectRegister, [obj, ...registered]));
+    },
+  },
+};
 
 /**
  * A constructor function by the ES5 convention: a capitalised name (`AxiosError`, `Receiver`) and

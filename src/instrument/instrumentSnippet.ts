@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import _generate from '@babel/generator';
-import type { NodePath, Visitor } from '@babel/traverse';
+import type { NodePath, Scope, Visitor } from '@babel/traverse';
+import { nullThrows } from '../core/errors.ts';
 import * as t from '@babel/types';
 import type { Lang } from '../core/options.ts';
 import { stripTypes, traverse } from '../parse/stripTypes.ts';
@@ -9,11 +10,12 @@ import type { DeadlineCheck } from '../core/hostDeadline.ts';
 import { HOOKS } from '../protocol/hooks.ts';
 import { CoverageModel, type CoverageMap } from './coverageModel.ts';
 import { coverageVisitor } from './coverageVisitor.ts';
-import { locateHookCalls, positionTable } from './stackPositions.ts';
-import { applyDeclarations, collectDeclarations, mayDeclareTypes } from './declaredTypes.ts';
+import { locateSiteCalls, positionTable } from './stackPositions.ts';
+import { applyDeclarations, collectDeclarations, DECLARED_VISITOR, mayDeclareTypes, typesTreeNodes, type DeclaredAt, type DeclaredState } from './declaredTypes.ts';
 import { markDriveTargets, type DriveTarget } from './driveTargets.ts';
 import { normalizeSyntax } from './normalizeSyntax.ts';
 import { pathPreferences } from './pathPreference.ts';
+import { syntaxFacts, treeFacts } from './treeFacts.ts';
 import { directUsage, mergeUsage, UsageKeys, type UsageTable } from './usage.ts';
 import { hookVisitor, type VisitorState } from './visitor.ts';
 
@@ -95,42 +97,45 @@ export function hookNameFor(source: string, secret = ''): string {
 export function instrumentSnippet(ast: t.File, source: string, options: InstrumentOptions): InstrumentedSnippet {
   const check = (phase: string) => options.deadline?.check(phase);
   // Read before the rewrites: what the snippet itself holds.
-  const kept = options.keepLowered ? { directives: ast.program.directives.length > 0, rewrite: needsRewrite(ast) } : undefined;
+  const syntax = options.keepLowered || (options.lang !== 'jsx' && options.lang !== 'tsx') ? syntaxFacts(ast) : undefined;
+  const kept = options.keepLowered ? { directives: ast.program.directives.length > 0, rewrite: syntax?.rewrite === true } : undefined;
   const typed = options.lang === 'ts' || options.lang === 'tsx';
   // Read before stripping: the annotations go with the types.
   const declarations = mayDeclareTypes(source, typed) ? collectDeclarations(ast, source) : undefined;
   if (typed) stripTypes(ast);
   check('stripping types');
-  if (options.lang === 'jsx' || options.lang === 'tsx' || containsJsx(ast)) transformJsx(ast);
+  if (options.lang === 'jsx' || options.lang === 'tsx' || syntax?.jsx) transformJsx(ast);
   check('transforming JSX');
   normalizeSyntax(ast, options.deadline ? tickerOf(options.deadline, 'normalizing syntax') : undefined);
   check('normalizing syntax');
   const lowered = kept && { ...kept, ast: loweredCopy(ast) };
   const shownHook = hookNameFor(source);
   const hook = options.hookSalt === undefined ? shownHook : hookNameFor(source, options.hookSalt);
-  const topLevelReturn = hasTopLevelReturn(ast);
   const driven: { target: DriveTarget; fn: t.Function }[] = [];
   const driveTargets = markDriveTargets(ast, hook, { found: (target, fn) => driven.push({ target, fn }) });
-  let programPath: NodePath<t.Program> | undefined;
-  traverse(ast, { Program(p) { programPath = p; p.stop(); } });
-  programPath?.scope.crawl();
-  const topLevelNames = Object.keys(programPath?.scope.bindings ?? {});
+  const programScope = crawledProgramScope(ast);
+  const topLevelNames = Object.keys(programScope.bindings);
   check('reading scopes');
 
   const keys = new UsageKeys();
   const usage: UsageTable = Object.create(null) as UsageTable;
   const usageTick = options.deadline ? tickerOf(options.deadline, 'usage analysis') : undefined;
-  traverse(ast, USAGE_VISITOR, undefined, { keys, usage, ...(usageTick ? { tick: usageTick } : {}) });
-  applyDeclarations(ast, declarations, keys, usage, driven);
+  // One walk for the usage and what the declarations type: written into the table after it.
+  const met: DeclaredAt[] = [];
+  const usageState: UsageState = { keys, usage, ...(usageTick ? { tick: usageTick } : {}) };
+  if (typesTreeNodes(declarations)) traverse(ast, USAGE_AND_DECLARED, undefined, { ...usageState, declarations, met });
+  else traverse(ast, USAGE_VISITOR, undefined, usageState);
+  applyDeclarations(declarations, keys, usage, driven, met);
 
   const model = new CoverageModel();
   for (const line of options.droppedLines ?? []) model.newDroppedLine(line);
   const visitTick = options.deadline ? tickerOf(options.deadline, 'instrumentation') : undefined;
+  const facts = treeFacts(ast);
   const state: TickedState = {
-    model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(ast), blockFunctions: blockFunctionNames(ast),
-    done: new WeakSet(), thrown: new WeakSet(), pending: new WeakMap(), selfCompared: new WeakSet(), ...(visitTick ? { tick: visitTick } : {}),
+    model, keys, hook, source, operatorHooks: options.operatorHooks, preferences: pathPreferences(facts.nodes), blockFunctions: facts.blockFunctions,
+    done: new WeakSet(), thrown: new WeakSet(), pending: new WeakMap(), selfCompared: new WeakSet(), siteCalls: [], ...(visitTick ? { tick: visitTick } : {}),
   };
-  const isAsync = hasTopLevelAwait(ast);
+  const isAsync = facts.topLevelAwait;
   check('path preferences');
   traverse(ast, visitTick ? INSTRUMENT_TICKED : INSTRUMENT, undefined, state);
   model.finishFunctions();
@@ -143,11 +148,11 @@ export function instrumentSnippet(ast: t.File, source: string, options: Instrume
   // arrow has no `.arguments` a stack-trace trick could read them from.
   const wrapper = t.expressionStatement(t.arrowFunctionExpression([t.identifier(hook)], t.blockStatement([main])));
   const generated = t.program([wrapper]);
-  locateHookCalls(generated, hook, model.sites);
+  locateSiteCalls(state.siteCalls, model.sites);
   const output = generate(generated, { comments: false, compact: false, sourceMaps: true, sourceFileName: 'snippet' });
   // The decoded mappings are on the result, though @babel/generator's types leave them out.
   const positions = positionTable((output as { decodedMap?: { mappings: number[][][] } }).decodedMap?.mappings ?? []);
-  return { code: output.code, hook, shownHook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn, positions, ...(lowered ? { lowered } : {}) };
+  return { code: output.code, hook, shownHook, map: model, usage, async: isAsync, topLevelNames, driveTargets, drive: options.drive === true, topLevelReturn: facts.topLevelReturn, positions, ...(lowered ? { lowered } : {}) };
 }
 
 /** A copy of the lowered tree for the completed program: a `#!` line becomes nothing there, since the definitions come first. */
@@ -157,16 +162,25 @@ function loweredCopy(ast: t.File): t.File {
   return t.file(program);
 }
 
-/** Syntax plain Node cannot run as a CommonJS script after the definitions: module syntax, JSX, decorators. */
-export function needsRewrite(ast: t.File): boolean {
-  let found = false;
-  // A fast walk (no paths, no scope crawl): the rewrites, when needed, build their own.
-  t.traverseFast(ast, (n) => {
-    if (!t.isImportDeclaration(n) && !t.isExportDeclaration(n) && !t.isJSX(n) && !t.isDecorator(n)) return undefined;
-    found = true;
-    return t.traverseFast.stop;
-  });
-  return found;
+/** Stops at the program, whose path it keeps; made (and exploded by Babel) once. */
+const PROGRAM_PATH: Visitor<{ path?: NodePath<t.Program> }> = {
+  Program(path, state) {
+    state.path = path;
+    path.stop();
+  },
+};
+
+/**
+ * The program's scope, crawled once after the rewrites: a scope kept from an earlier pass (the
+ * parser's crawl) is crawled again; one made just now was crawled as it was made (Scope#init).
+ */
+function crawledProgramScope(ast: t.File): Scope {
+  const kept = traverse.cache.scope.get(ast.program);
+  const found: { path?: NodePath<t.Program> } = {};
+  traverse(ast, PROGRAM_PATH, undefined, found);
+  const scope = nullThrows(found.path, 'a file has a program').scope;
+  if (scope === kept) scope.crawl();
+  return scope;
 }
 
 /** A traversal's state with the deadline's check, called on every node. */
@@ -190,6 +204,9 @@ const USAGE_VISITOR: Visitor<UsageState> = {
   },
 };
 
+/** The usage pass noting, as it goes, what the snippet's declarations type. */
+const USAGE_AND_DECLARED = traverse.visitors.merge<UsageState & DeclaredState>([USAGE_VISITOR, DECLARED_VISITOR] as Visitor<UsageState & DeclaredState>[]);
+
 /** The hook and coverage visitors in one traversal; with the deadline's check on every node after them. */
 const INSTRUMENT = traverse.visitors.merge<TickedState>([hookVisitor, coverageVisitor] as Visitor<TickedState>[]);
 const INSTRUMENT_TICKED = traverse.visitors.merge<TickedState>([hookVisitor, coverageVisitor, { enter: (_path, state) => state.tick?.() }] as Visitor<TickedState>[]);
@@ -200,53 +217,4 @@ function tickerOf(deadline: DeadlineCheck, phase: string): () => void {
   return () => {
     if (++n % 2048 === 0) deadline.check(phase);
   };
-}
-
-// The whole-tree questions below walk with traverseFast: no paths, no scopes, several times faster
-// than a Babel traversal, so a large snippet pays for them little.
-
-function containsJsx(ast: t.File): boolean {
-  let found = false;
-  t.traverseFast(ast, (node) => {
-    if (!t.isJSXElement(node) && !t.isJSXFragment(node)) return undefined;
-    found = true;
-    return t.traverseFast.stop;
-  });
-  return found;
-}
-
-/** `{ function f() {} } f();`: names of functions declared inside blocks, which sloppy code sees outside them. */
-function blockFunctionNames(ast: t.File): Set<string> {
-  const names = new Set<string>();
-  const functionBodies = new Set<t.Node>();
-  const add = (statements: readonly t.Statement[]) => {
-    for (const s of statements) if (t.isFunctionDeclaration(s) && s.id) names.add(s.id.name);
-  };
-  t.traverseFast(ast, (node) => {
-    // A function is met before its body, so its body is known when the body's turn comes.
-    if (t.isFunction(node)) functionBodies.add(node.body);
-    else if (t.isBlockStatement(node) && !functionBodies.has(node)) add(node.body);
-    else if (t.isSwitchCase(node)) add(node.consequent);
-  });
-  return names;
-}
-
-/** Whether code outside every function and class matches `found`. */
-function atTopLevel(ast: t.File, found: (node: t.Node) => boolean): boolean {
-  let result = false;
-  t.traverseFast(ast, (node) => {
-    if (t.isFunction(node) || t.isClass(node)) return t.traverseFast.skip;
-    if (!found(node)) return undefined;
-    result = true;
-    return t.traverseFast.stop;
-  });
-  return result;
-}
-
-function hasTopLevelReturn(ast: t.File): boolean {
-  return atTopLevel(ast, (node) => t.isReturnStatement(node));
-}
-
-function hasTopLevelAwait(ast: t.File): boolean {
-  return atTopLevel(ast, (node) => t.isAwaitExpression(node) || (t.isForOfStatement(node) && node.await));
 }

@@ -1,4 +1,4 @@
-import type { NodePath, Visitor } from '@babel/traverse';
+import type { Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
 import { traverse } from '../parse/stripTypes.ts';
 
@@ -9,8 +9,29 @@ import { traverse } from '../parse/stripTypes.ts';
  * node: the snippet's deadline, read every so often.
  */
 export function normalizeSyntax(ast: t.File, tick?: () => void): void {
+  // The blocks are made in a fast walk (no paths, no scopes); module syntax and decorators, which
+  // need Babel's paths to be replaced and removed as Babel does it, take a traversal after it.
+  if (!blocksAndModuleSyntax(ast, tick)) return;
   if (tick) traverse(ast, NORMALIZE_TICKED, undefined, { tick });
   else traverse(ast, NORMALIZE);
+}
+
+/**
+ * Gives single statements in loop, `if` and `with` bodies their block (ensureBlock, as REWRITES
+ * does it: the walk then goes into the new block); true when the tree has module syntax or a
+ * decorator, left for the traversal.
+ */
+function blocksAndModuleSyntax(ast: t.File, tick?: () => void): boolean {
+  let found = false;
+  t.traverseFast(ast, (node) => {
+    tick?.();
+    if (t.isIfStatement(node)) {
+      ensureBlock(node, 'consequent');
+      if (node.alternate) ensureBlock(node, 'alternate');
+    } else if (t.isLoop(node) || t.isWithStatement(node)) ensureBlock(node, 'body');
+    else if (t.isImportDeclaration(node) || t.isExportDeclaration(node) || t.isDecorator(node)) found = true;
+  });
+  return found;
 }
 
 /** The rewrites, keyed by node type; made (and exploded by Babel, which expands the Loop alias) once, not per snippet. */
@@ -48,14 +69,14 @@ const REWRITES: Visitor = {
       else path.replaceWith(doesNothing(path.node));
     },
     IfStatement(path) {
-      ensureBlock(path, 'consequent');
-      if (path.node.alternate) ensureBlock(path, 'alternate');
+      ensureBlock(path.node, 'consequent');
+      if (path.node.alternate) ensureBlock(path.node, 'alternate');
     },
     Loop(path) {
-      ensureBlock(path, 'body');
+      ensureBlock(path.node, 'body');
     },
     WithStatement(path) {
-      ensureBlock(path, 'body');
+      ensureBlock(path.node, 'body');
     },
 };
 const NORMALIZE: Visitor = traverse.visitors.merge([REWRITES]);
@@ -72,8 +93,8 @@ function doesNothing(node: t.Node): t.ExpressionStatement {
   return stmt;
 }
 
-function ensureBlock(path: NodePath, key: 'consequent' | 'alternate' | 'body'): void {
-  const node = path.node as unknown as Record<string, t.Statement | null>;
+function ensureBlock(at: t.Node, key: 'consequent' | 'alternate' | 'body'): void {
+  const node = at as unknown as Record<string, t.Statement | null>;
   const stmt = node[key];
   if (stmt && !t.isBlockStatement(stmt)) node[key] = t.blockStatement([stmt]);
 }

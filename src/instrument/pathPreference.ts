@@ -1,4 +1,5 @@
 import * as t from '@babel/types';
+import { forEachChild } from './treeFacts.ts';
 
 /**
  * Which way each decision on a missing value should go, read off the code: the outcome that runs
@@ -20,7 +21,8 @@ export interface PathPreferences {
 
 const COMPARISONS = new Set(['===', '==', '!==', '!=', '<', '>', '<=', '>=', 'instanceof', 'in']);
 
-export function pathPreferences(ast: t.File): PathPreferences {
+/** `nodes`: every node of the tree, parents before their children (treeFacts). */
+export function pathPreferences(nodes: readonly t.Node[]): PathPreferences {
   const comparisons = new WeakMap<t.Node, boolean>();
   const tests = new WeakMap<t.Node, boolean>();
   const undecided = new WeakSet<t.Node>();
@@ -47,7 +49,6 @@ export function pathPreferences(ast: t.File): PathPreferences {
   };
   // Linear in the snippet: every node's statement count is computed once, bottom up, and what
   // follows an `if` in its block is a suffix sum over that block.
-  const nodes = preOrder(ast);
   const sizes = new Map<t.Node, number>();
   for (let i = nodes.length - 1; i >= 0; i--) {
     const node = nodes[i] as t.Node;
@@ -82,28 +83,6 @@ export function pathPreferences(ast: t.File): PathPreferences {
     }
   }
   return { comparisons, tests, undecided };
-}
-
-/** Every node of the tree, parents before their children; iterative, so depth costs no stack. */
-function preOrder(root: t.Node): t.Node[] {
-  const out: t.Node[] = [];
-  const stack: t.Node[] = [root];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    out.push(node);
-    const children: t.Node[] = [];
-    forEachChild(node, (child) => { children.push(child); });
-    for (let k = children.length - 1; k >= 0; k--) stack.push(children[k] as t.Node);
-  }
-  return out;
-}
-
-function forEachChild(node: t.Node, visit: (child: t.Node) => void): void {
-  for (const key of t.VISITOR_KEYS[node.type] ?? []) {
-    const value = (node as unknown as Record<string, unknown>)[key];
-    if (Array.isArray(value)) {
-      for (const item of value) if (item && typeof (item as t.Node).type === 'string') visit(item as t.Node);
-    } else if (value && typeof (value as t.Node).type === 'string') visit(value as t.Node);
-  }
 }
 
 /**

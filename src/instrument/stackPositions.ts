@@ -1,5 +1,4 @@
-import * as t from '@babel/types';
-import { SITE_HOOKS } from '../protocol/hooks.ts';
+import type * as t from '@babel/types';
 import type { HookSite } from './coverageModel.ts';
 
 /**
@@ -14,31 +13,25 @@ import type { HookSite } from './coverageModel.ts';
 /** One generated segment of the decoded source map: [generated column, source, original line, original column, name?], all 0-based. */
 type Segment = readonly number[];
 
-/** Gives each value hook call (`hook.m(sid, …)`) the location of its site's operation, for the source map. */
-export function locateHookCalls(program: t.Program, hook: string, sites: readonly HookSite[]): void {
-  const stack: unknown[] = [program];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (const n of node) stack.push(n);
-      continue;
-    }
-    if (!isNode(node)) continue;
-    if (t.isCallExpression(node) && t.isMemberExpression(node.callee) && t.isIdentifier(node.callee.object, { name: hook }) && t.isIdentifier(node.callee.property)) {
-      const first = node.arguments[0];
-      const site = SITE_HOOKS.has(node.callee.property.name) && t.isNumericLiteral(first) ? sites[first.value] : undefined;
-      if (site !== undefined && site.line > 0) {
-        const [line, column] = site.point ?? [site.line, site.column];
-        const at = { line, column: column - 1, index: -1 };
-        node.callee.property.loc = { start: at, end: at, filename: '', identifierName: undefined };
-      }
-    }
-    for (const key of t.VISITOR_KEYS[node.type] ?? []) stack.push((node as unknown as Record<string, unknown>)[key]);
-  }
+/** A value hook call (`hook.m(sid, …)`) as the instrumenter made it: the identifier of its method, and its site. */
+export interface SiteCall {
+  readonly property: t.Identifier;
+  readonly site: number;
 }
 
-function isNode(v: unknown): v is t.Node {
-  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
+/**
+ * Gives each value hook call the location of its site's operation, for the source map; called once
+ * the sites are final (a switch's site takes its line after its call is made). The instrumenter
+ * lists the calls as it makes them, so no walk of the instrumented tree looks for them.
+ */
+export function locateSiteCalls(calls: readonly SiteCall[], sites: readonly HookSite[]): void {
+  for (const { property, site: id } of calls) {
+    const site = sites[id];
+    if (site === undefined || site.line <= 0) continue;
+    const [line, column] = site.point ?? [site.line, site.column];
+    const at = { line, column: column - 1, index: -1 };
+    property.loc = { start: at, end: at, filename: '', identifierName: undefined };
+  }
 }
 
 /**

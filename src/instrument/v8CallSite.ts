@@ -31,7 +31,16 @@ export function callSiteText(node: t.Node, iterator = false): string {
   return s === '' ? INTERMEDIATE : s;
 }
 
+/** Nodes whose text is their own (no child, no context): printed each time they are asked for, without the memo. */
+const LEAVES = new Set(['Identifier', 'ThisExpression', 'StringLiteral', 'NumericLiteral', 'BooleanLiteral', 'NullLiteral']);
+
 function print(node: t.Node, it: boolean, inChain: boolean): string {
+  if (LEAVES.has(node.type)) {
+    const s = render(node, it, inChain);
+    callSiteWork.steps++;
+    callSiteWork.chars += s.length;
+    return s.length > MAX ? s.slice(0, MAX) : s;
+  }
   const memo = it ? memos.iterator : memos.plain;
   if (!inChain) {
     const known = memo.get(node);
@@ -60,6 +69,8 @@ const strings = new WeakMap<t.Node, string | typeof NOT_FOLDED>();
 
 /** Number literals the parser folds: `-1`, `+1`, `1 + 2`; undefined for anything else. Memoised: linear over a chain. */
 function foldedNumber(node: t.Node): number | undefined {
+  // Only these fold: any other node is answered without the memo (most nodes, asked once each as they are printed).
+  if (node.type !== 'NumericLiteral' && node.type !== 'UnaryExpression' && node.type !== 'BinaryExpression') return undefined;
   let v = numbers.get(node);
   if (v === undefined) {
     v = foldNumber(node) ?? NOT_FOLDED;
@@ -95,6 +106,7 @@ function arithmetic(op: string, a: number, b: number): number {
 
 /** String literals the parser folds: `'a' + 'b'`. Memoised, and cut as texts are. */
 function foldedString(node: t.Node): string | undefined {
+  if (node.type !== 'StringLiteral' && node.type !== 'TemplateLiteral' && node.type !== 'BinaryExpression') return undefined;
   let v = strings.get(node);
   if (v === undefined) {
     const s = foldString(node);

@@ -1,6 +1,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
-import { HOOKS, type HookName } from '../protocol/hooks.ts';
+import { HOOKS, SITE_HOOKS, type HookName } from '../protocol/hooks.ts';
+import type { SiteCall } from './stackPositions.ts';
 import type { CoverageModel, HookKind } from './coverageModel.ts';
 import type { PathPreferences } from './pathPreference.ts';
 import { requireSpecifier, staticPropertyName, type UsageKeys } from './usage.ts';
@@ -41,6 +42,8 @@ export interface VisitorState {
   readonly pending: WeakMap<t.Node, number>;
   /** Comparisons of a name or member with itself (`v !== v`), marked on enter. */
   readonly selfCompared: WeakSet<t.Node>;
+  /** Each value hook call made (a hook of SITE_HOOKS): its method's identifier and its site. */
+  readonly siteCalls: SiteCall[];
 }
 
 const EQUALITY = new Set(['===', '==', '!==', '!=']);
@@ -57,7 +60,11 @@ function reserve(owner: NodePath, operand: NodePath, state: VisitorState, kind: 
 }
 
 function h(state: VisitorState, method: HookName, args: t.Expression[]): t.CallExpression {
-  return t.callExpression(t.memberExpression(t.identifier(state.hook), t.identifier(method)), args);
+  const property = t.identifier(method);
+  const first = args[0];
+  // Told to the source map where its site's operation is, once every site is final (locateSiteCalls).
+  if (SITE_HOOKS.has(method) && t.isNumericLiteral(first)) state.siteCalls.push({ property, site: first.value });
+  return t.callExpression(t.memberExpression(t.identifier(state.hook), property), args);
 }
 
 function original(path: NodePath, state: VisitorState): boolean {

@@ -4,6 +4,7 @@ import { SyntaxRepairFailed, UnreadableInput } from '../core/errors.ts';
 import type { Lang } from '../core/options.ts';
 import { REPAIRS } from './repairSnippet.ts';
 import { checkSnippetSize, SNIPPET_LIMITS, type SnippetLimits } from './snippetSize.ts';
+import type { Visitor } from '@babel/traverse';
 import { traverse } from './stripTypes.ts';
 import type { DeadlineCheck } from '../core/hostDeadline.ts';
 
@@ -79,6 +80,14 @@ export function undeclaredNames(ast: t.File): readonly string[] | undefined {
   return undeclared.get(ast);
 }
 
+/** Reads the program scope's globals (entering the program crawled it), and goes no further. Made (and exploded by Babel) once. */
+const PROGRAM_GLOBALS: Visitor<{ readonly ast: t.File }> = {
+  Program(path, state) {
+    undeclared.set(state.ast, Object.keys((path.scope as unknown as { globals: Record<string, unknown> }).globals));
+    path.stop();
+  },
+};
+
 /**
  * A name declared twice in one scope (`import { v4 as id } …` and `const { v4: id } = …`, which
  * the TypeScript parser lets through) is the snippet's syntax error, as V8 reports it: thrown
@@ -87,20 +96,17 @@ export function undeclaredNames(ast: t.File): readonly string[] | undefined {
 function checkDeclarations(ast: t.File): void {
   try {
     // Entering the program crawls its scope (Scope#init), where a duplicate declaration throws: one crawl of the tree.
-    traverse(ast, {
-      Program(path) {
-        undeclared.set(ast, Object.keys((path.scope as unknown as { globals: Record<string, unknown> }).globals));
-        path.stop();
-      },
-    });
+    traverse(ast, PROGRAM_GLOBALS, undefined, { ast });
   } catch (error) {
+    // A crawl that threw leaves scopes marked as crawling, which would make any later crawl of them a no-op.
+    traverse.cache.clear();
     const name = /^Duplicate declaration "(.+)"$/.exec(error instanceof Error ? error.message : '')?.[1];
     if (name === undefined) throw error;
     const second = declarationsOf(ast, name)[1] ?? declarationsOf(ast, name)[0];
     throw Object.assign(new SyntaxError(`Identifier '${name}' has already been declared`), { loc: { line: second?.line ?? 1, column: second?.column ?? 0 } });
-  } finally {
-    traverse.cache.clear(); // the scopes of the tree as parsed: instrumentation builds its own
   }
+  // The scopes stay cached with the tree: the first pass over it reuses them instead of crawling it
+  // again, and instrumentation crawls the program once more after its rewrites (instrumentSnippet).
 }
 
 /** Where `name` is declared (variables, imports, functions, classes), in source order. */
