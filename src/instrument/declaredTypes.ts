@@ -47,66 +47,81 @@ export function collectDeclarations(ast: t.File, code: string): Declarations {
     const parsed = text === undefined ? undefined : jsdocType(text);
     return parsed && shapeOf(parsed.node, names, parsed.code);
   };
-  traverse(ast, {
-    Function(path) {
-      const fn = path.node;
-      const doc = docOf(path);
-      const params = fn.params.filter((p) => !(t.isIdentifier(p) && p.name === 'this'));
-      out.params.set(fn, params.map((p) => {
-        const inner = t.isTSParameterProperty(p) ? p.parameter : p;
-        const id = t.isAssignmentPattern(inner) ? inner.left : inner;
-        const name = t.isIdentifier(id) ? id.name : undefined;
-        const shape = annotated(id) ?? (name === undefined ? undefined : jsdoc(doc.params.get(name)));
-        if (shape && t.isIdentifier(id)) out.bindings.set(id, shape);
-        return shape;
-      }));
-      // A declared result types what the function returns (`return cart.total` in `(): number`); an async one's, what its promise gives.
-      const declaredReturn = t.isTSTypeAnnotation(fn.returnType) ? shapeOf(fn.returnType.typeAnnotation, names, code) : jsdoc(doc.returns);
-      const returned = fn.async ? declaredReturn?.parts().find((p) => p.step === 'await')?.shape : declaredReturn;
-      if (!returned) return;
-      if (!t.isBlockStatement(fn.body)) return void (out.asserted.has(fn.body) || out.asserted.set(fn.body, returned));
-      path.traverse({
-        Function(inner) { inner.skip(); },
-        ReturnStatement(ret) {
-          const arg = ret.node.argument;
-          if (arg && !out.asserted.has(arg)) out.asserted.set(arg, returned);
-        },
-      });
-    },
-    TSDeclareFunction(path) {
-      const { id, returnType } = path.node;
-      if (!id || out.globals.has(id.name)) return;
-      const ret = returnType && t.isTSTypeAnnotation(returnType) ? shapeOf(returnType.typeAnnotation, names, code) : undefined;
-      out.globals.set(id.name, functionShape(code.slice(path.node.start ?? 0, path.node.end ?? 0), ret));
-    },
-    VariableDeclaration(path) {
-      const doc = path.node.declarations.length === 1 ? docOf(path).type : undefined;
-      for (const d of path.node.declarations) {
-        if (!t.isIdentifier(d.id)) continue;
-        const shape = annotated(d.id) ?? jsdoc(doc);
-        if (!shape) continue;
-        if (path.node.declare) out.globals.set(d.id.name, shape);
-        else out.bindings.set(d.id, shape);
-      }
-    },
-    'TSAsExpression|TSTypeAssertion|TSSatisfiesExpression'(path) {
-      const node = path.node as t.TSAsExpression | t.TSTypeAssertion | t.TSSatisfiesExpression;
-      // `x as unknown as T`: the outer assertion says what the value is.
-      if (out.asserted.has(node as unknown as t.Expression)) return;
-      const shape = shapeOf(node.typeAnnotation, names, code);
-      let inner: t.Expression = node.expression;
-      while (t.isTSAsExpression(inner) || t.isTSTypeAssertion(inner) || t.isTSSatisfiesExpression(inner) || t.isTSNonNullExpression(inner) || t.isParenthesizedExpression(inner)) {
-        out.asserted.set(inner, shape ?? NOTHING);
-        inner = inner.expression;
-      }
-      if (shape) out.asserted.set(inner, shape);
-    },
-    ClassDeclaration(path) {
-      if (path.node.declare && path.node.id) out.globals.set(path.node.id.name, { category: 'class', type: `typeof ${path.node.id.name}`, parts: () => [] });
-    },
-  });
+  traverse(ast, COLLECT, undefined, { out, names, code, annotated, jsdoc });
   return out;
 }
+
+/** What COLLECT works with: one snippet's declarations so far, and how to read a type. */
+interface Collecting {
+  readonly out: Declarations;
+  readonly names: TypeNames;
+  readonly code: string;
+  readonly annotated: (node: t.Node | null | undefined) => TypeShape | undefined;
+  readonly jsdoc: (text: string | undefined) => TypeShape | undefined;
+}
+
+/** collectDeclarations' traversal, made (and exploded by Babel) once. */
+const COLLECT: Visitor<Collecting> = {
+  Function(path, { out, names, code, annotated, jsdoc }) {
+    const fn = path.node;
+    const doc = docOf(path);
+    const params = fn.params.filter((p) => !(t.isIdentifier(p) && p.name === 'this'));
+    out.params.set(fn, params.map((p) => {
+      const inner = t.isTSParameterProperty(p) ? p.parameter : p;
+      const id = t.isAssignmentPattern(inner) ? inner.left : inner;
+      const name = t.isIdentifier(id) ? id.name : undefined;
+      const shape = annotated(id) ?? (name === undefined ? undefined : jsdoc(doc.params.get(name)));
+      if (shape && t.isIdentifier(id)) out.bindings.set(id, shape);
+      return shape;
+    }));
+    // A declared result types what the function returns (`return cart.total` in `(): number`); an async one's, what its promise gives.
+    const declaredReturn = t.isTSTypeAnnotation(fn.returnType) ? shapeOf(fn.returnType.typeAnnotation, names, code) : jsdoc(doc.returns);
+    const returned = fn.async ? declaredReturn?.parts().find((p) => p.step === 'await')?.shape : declaredReturn;
+    if (!returned) return;
+    if (!t.isBlockStatement(fn.body)) return void (out.asserted.has(fn.body) || out.asserted.set(fn.body, returned));
+    path.traverse(RETURNS, { asserted: out.asserted, returned });
+  },
+  TSDeclareFunction(path, { out, names, code }) {
+    const { id, returnType } = path.node;
+    if (!id || out.globals.has(id.name)) return;
+    const ret = returnType && t.isTSTypeAnnotation(returnType) ? shapeOf(returnType.typeAnnotation, names, code) : undefined;
+    out.globals.set(id.name, functionShape(code.slice(path.node.start ?? 0, path.node.end ?? 0), ret));
+  },
+  VariableDeclaration(path, { out, annotated, jsdoc }) {
+    const doc = path.node.declarations.length === 1 ? docOf(path).type : undefined;
+    for (const d of path.node.declarations) {
+      if (!t.isIdentifier(d.id)) continue;
+      const shape = annotated(d.id) ?? jsdoc(doc);
+      if (!shape) continue;
+      if (path.node.declare) out.globals.set(d.id.name, shape);
+      else out.bindings.set(d.id, shape);
+    }
+  },
+  'TSAsExpression|TSTypeAssertion|TSSatisfiesExpression'(path, { out, names, code }) {
+    const node = path.node as t.TSAsExpression | t.TSTypeAssertion | t.TSSatisfiesExpression;
+    // `x as unknown as T`: the outer assertion says what the value is.
+    if (out.asserted.has(node as unknown as t.Expression)) return;
+    const shape = shapeOf(node.typeAnnotation, names, code);
+    let inner: t.Expression = node.expression;
+    while (t.isTSAsExpression(inner) || t.isTSTypeAssertion(inner) || t.isTSSatisfiesExpression(inner) || t.isTSNonNullExpression(inner) || t.isParenthesizedExpression(inner)) {
+      out.asserted.set(inner, shape ?? NOTHING);
+      inner = inner.expression;
+    }
+    if (shape) out.asserted.set(inner, shape);
+  },
+  ClassDeclaration(path, { out }) {
+    if (path.node.declare && path.node.id) out.globals.set(path.node.id.name, { category: 'class', type: `typeof ${path.node.id.name}`, parts: () => [] });
+  },
+};
+
+/** The return statements of one function (not of the functions inside it): what they return is of the declared result. */
+const RETURNS: Visitor<{ readonly asserted: Map<t.Expression, TypeShape>; readonly returned: TypeShape }> = {
+  Function(inner) { inner.skip(); },
+  ReturnStatement(ret, { asserted, returned }) {
+    const arg = ret.node.argument;
+    if (arg && !asserted.has(arg)) asserted.set(arg, returned);
+  },
+};
 
 /** Marks an expression an outer assertion already typed. */
 const NOTHING: TypeShape = { category: 'undefined', type: '', parts: () => [] };

@@ -43,56 +43,60 @@ const RUNTIME_TS_SYNTAX: Visitor = {
  * is measured on its own lines. Enums become objects; parameter properties become assignments.
  */
 export function stripTypes(ast: t.File): void {
-  const remove = (path: NodePath) => { path.remove(); };
-  const unwrap = (path: NodePath<t.TSAsExpression | t.TSSatisfiesExpression | t.TSNonNullExpression | t.TSTypeAssertion | t.TSInstantiationExpression>) => {
-    path.replaceWith(path.node.expression);
-  };
-  traverse(ast, {
-    TSTypeAnnotation: remove,
-    TSTypeParameterDeclaration: remove,
-    TSTypeParameterInstantiation: remove,
-    TSInterfaceDeclaration: remove,
-    TSTypeAliasDeclaration: remove,
-    TSDeclareFunction: remove,
-    TSDeclareMethod: remove,
-    TSIndexSignature: remove,
-    TSAsExpression: unwrap,
-    TSSatisfiesExpression: unwrap,
-    TSNonNullExpression: unwrap,
-    TSTypeAssertion: unwrap,
-    TSInstantiationExpression: unwrap,
-    ...RUNTIME_TS_SYNTAX,
-    VariableDeclaration(path) {
-      if (path.node.declare) path.remove();
-      else for (const d of path.node.declarations) d.definite = null;
-    },
-    ClassDeclaration(path) {
-      if (path.node.declare) path.remove();
-    },
-    Class(path) {
-      path.node.implements = null;
-      (path.node as { abstract?: boolean | null }).abstract = null;
-      for (const member of path.get('body').get('body')) {
-        const node = member.node as t.ClassProperty & { declare?: boolean; abstract?: boolean };
-        if ((t.isClassProperty(node) && (node.declare || node.abstract)) || t.isTSIndexSignature(node)) member.remove();
-        else if (t.isClassProperty(node) || t.isClassMethod(node) || t.isClassPrivateProperty(node)) {
-          const m = node as { accessibility?: unknown; optional?: unknown; definite?: unknown; readonly?: unknown; override?: unknown };
-          m.accessibility = null;
-          m.optional = null;
-          m.definite = null;
-          m.readonly = null;
-          m.override = null;
-        }
-      }
-    },
-    Function(path) {
-      const first = path.node.params[0];
-      if (t.isIdentifier(first, { name: 'this' })) path.node.params.shift();
-      for (const p of path.node.params) if (t.isIdentifier(p) || t.isObjectPattern(p) || t.isArrayPattern(p)) p.optional = null;
-      if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
-    },
-  });
+  traverse(ast, STRIP_TYPES);
 }
+
+const remove = (path: NodePath) => { path.remove(); };
+const unwrap = (path: NodePath<t.TSAsExpression | t.TSSatisfiesExpression | t.TSNonNullExpression | t.TSTypeAssertion | t.TSInstantiationExpression>) => {
+  path.replaceWith(path.node.expression);
+};
+
+/** stripTypes' visitor, made (and exploded by Babel) once. */
+const STRIP_TYPES: Visitor = {
+  TSTypeAnnotation: remove,
+  TSTypeParameterDeclaration: remove,
+  TSTypeParameterInstantiation: remove,
+  TSInterfaceDeclaration: remove,
+  TSTypeAliasDeclaration: remove,
+  TSDeclareFunction: remove,
+  TSDeclareMethod: remove,
+  TSIndexSignature: remove,
+  TSAsExpression: unwrap,
+  TSSatisfiesExpression: unwrap,
+  TSNonNullExpression: unwrap,
+  TSTypeAssertion: unwrap,
+  TSInstantiationExpression: unwrap,
+  ...RUNTIME_TS_SYNTAX,
+  VariableDeclaration(path) {
+    if (path.node.declare) path.remove();
+    else for (const d of path.node.declarations) d.definite = null;
+  },
+  ClassDeclaration(path) {
+    if (path.node.declare) path.remove();
+  },
+  Class(path) {
+    path.node.implements = null;
+    (path.node as { abstract?: boolean | null }).abstract = null;
+    for (const member of path.get('body').get('body')) {
+      const node = member.node as t.ClassProperty & { declare?: boolean; abstract?: boolean };
+      if ((t.isClassProperty(node) && (node.declare || node.abstract)) || t.isTSIndexSignature(node)) member.remove();
+      else if (t.isClassProperty(node) || t.isClassMethod(node) || t.isClassPrivateProperty(node)) {
+        const m = node as { accessibility?: unknown; optional?: unknown; definite?: unknown; readonly?: unknown; override?: unknown };
+        m.accessibility = null;
+        m.optional = null;
+        m.definite = null;
+        m.readonly = null;
+        m.override = null;
+      }
+    }
+  },
+  Function(path) {
+    const first = path.node.params[0];
+    if (t.isIdentifier(first, { name: 'this' })) path.node.params.shift();
+    for (const p of path.node.params) if (t.isIdentifier(p) || t.isObjectPattern(p) || t.isArrayPattern(p)) p.optional = null;
+    if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
+  },
+};
 
 /**
  * Lowers the TypeScript that Node's type stripping cannot erase, and keeps every other type: enums
@@ -101,13 +105,15 @@ export function stripTypes(ast: t.File): void {
  * What is left runs under `node file.ts`.
  */
 export function lowerForTypeStripping(ast: t.File): void {
-  traverse(ast, {
-    ...RUNTIME_TS_SYNTAX,
-    Function(path) {
-      if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
-    },
-  });
+  traverse(ast, LOWER_FOR_TYPE_STRIPPING);
 }
+
+const LOWER_FOR_TYPE_STRIPPING: Visitor = {
+  ...RUNTIME_TS_SYNTAX,
+  Function(path) {
+    if (t.isClassMethod(path.node) && path.node.kind === 'constructor') lowerParameterProperties(path.node);
+  },
+};
 
 function entityToExpression(ref: t.TSEntityName): t.Expression {
   if (t.isIdentifier(ref)) return ref;

@@ -1,3 +1,4 @@
+import type { Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
 import { traverse } from './stripTypes.ts';
 
@@ -6,14 +7,17 @@ import { traverse } from './stripTypes.ts';
  * element's location, so `React` is a missing element like any other and gets injected.
  */
 export function transformJsx(ast: t.File): void {
-  traverse(ast, {
-    exit(path) {
-      const node = path.node;
-      if (t.isJSXElement(node)) path.replaceWith(createElement(node, tagOf(node.openingElement.name), attributes(node.openingElement.attributes), node.children));
-      else if (t.isJSXFragment(node)) path.replaceWith(createElement(node, reactMember(node, 'Fragment'), t.nullLiteral(), node.children));
-    },
-  });
+  traverse(ast, TRANSFORM_JSX);
 }
+
+/** transformJsx's visitor, made (and exploded by Babel) once. */
+const TRANSFORM_JSX: Visitor = {
+  exit(path) {
+    const node = path.node;
+    if (t.isJSXElement(node)) path.replaceWith(createElement(node, tagOf(node.openingElement.name), attributes(node.openingElement.attributes), node.children));
+    else if (t.isJSXFragment(node)) path.replaceWith(createElement(node, reactMember(node, 'Fragment'), t.nullLiteral(), node.children));
+  },
+};
 
 function reactMember(at: t.Node, name: string): t.MemberExpression {
   const react = t.identifier('React');
