@@ -192,7 +192,31 @@ const PREAMBLE_NAMES: ReadonlySet<string> = new Set(['globalThis', 'Date', 'Math
  * decorators). A `#!` line becomes a comment, since the definitions come before it. With
  * `mapLines`, also where each of the snippet's lines went (the generator's source map, when regenerated).
  */
-function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, lowered: LoweredSnippet | undefined, target: ProgramTarget, register: ReadonlySet<number>, mapLines: boolean): { code: string; directives: boolean; registers: boolean; lines?: LineMap } {
+function snippetSource(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, lowered: LoweredSnippet | undefined, target: ProgramTarget, register: ReadonlySet<number>, mapLines: boolean): SnippetSource {
+  // Every result of a run (each kept scenario's too) builds its program: the same snippet with the
+  // same registrations is generated once. A line map is asked for rarely, and is not kept.
+  if (mapLines) return snippetSourceOf(parsed, lowered, target, register, true);
+  const owner = target === 'js' && lowered ? lowered : parsed;
+  const key = `${target} ${[...register].sort((a, b) => a - b).join(',')}`;
+  let made = madeSources.get(owner);
+  if (!made) madeSources.set(owner, made = new Map());
+  let source = made.get(key);
+  if (!source) made.set(key, source = snippetSourceOf(parsed, lowered, target, register, false));
+  return source;
+}
+
+/** The snippet's source as a program holds it: code, whether it has a directive prologue, whether it registers drive targets. */
+interface SnippetSource {
+  readonly code: string;
+  readonly directives: boolean;
+  readonly registers: boolean;
+  readonly lines?: LineMap;
+}
+
+/** The sources made of each lowered snippet (or parsed one, for a typed program), by target and registrations. */
+const madeSources = new WeakMap<object, Map<string, SnippetSource>>();
+
+function snippetSourceOf(parsed: Pick<ParsedSnippet, 'code' | 'lang'>, lowered: LoweredSnippet | undefined, target: ProgramTarget, register: ReadonlySet<number>, mapLines: boolean): SnippetSource {
   const asText = (directives: boolean, code = parsed.code) => ({ code, directives, registers: false, ...(mapLines ? { lines: textLines(code) } : {}) });
   // JavaScript comes from the form instrumentation lowered (the snippet is not parsed again); types kept need a parse of their own.
   const form = target === 'js' && lowered ? { ...lowered, fresh: false } : parsedForm(parsed);
