@@ -1,6 +1,7 @@
 import { parseExpression } from '@babel/parser';
 import * as t from '@babel/types';
 import type { Category } from '../core/categories.ts';
+import { API_CATEGORIES } from '../core/platformCategories.ts';
 
 /**
  * What a type annotation says of a value, as far as a learnt value can honour it: its category,
@@ -37,12 +38,17 @@ export interface TypeNames {
   readonly generic: ReadonlySet<string>;
 }
 
-const BY_REFERENCE: Readonly<Record<string, Category>> = {
-  Array: 'array', ReadonlyArray: 'array', Promise: 'promise', PromiseLike: 'promise', Date: 'Date', Map: 'Map', ReadonlyMap: 'Map', WeakMap: 'Map',
-  Set: 'Set', ReadonlySet: 'Set', WeakSet: 'Set', RegExp: 'RegExp', Error: 'Error', TypeError: 'Error', RangeError: 'Error', Function: 'function',
-  Record: 'object', Partial: 'object', Required: 'object', Readonly: 'object', Pick: 'object', Omit: 'object', Object: 'object',
-  String: 'string', Number: 'number', Boolean: 'boolean', Element: 'element', Node: 'element', HTMLElement: 'element', EventTarget: 'element',
-};
+/**
+ * Type names that say a value's category: the platform interfaces each category stands for (its
+ * roots and representative, core/platformCategories.ts, from which the platform table is made too),
+ * and beside them the names TypeScript's library adds: utility types, like-types, weak collections,
+ * Error subclasses and DOM interfaces a snippet names often.
+ */
+const BY_REFERENCE: ReadonlyMap<string, Category> = new Map<string, Category>([
+  ...Object.entries(API_CATEGORIES).flatMap(([category, { roots, representative }]) => [...roots, representative].map((name) => [name, category as Category] as const)),
+  ['PromiseLike', 'promise'], ['WeakMap', 'Map'], ['WeakSet', 'Set'], ['TypeError', 'Error'], ['RangeError', 'Error'], ['Element', 'element'], ['EventTarget', 'element'],
+  ['Record', 'object'], ['Partial', 'object'], ['Required', 'object'], ['Readonly', 'object'], ['Pick', 'object'], ['Omit', 'object'],
+]);
 
 /** `Partial<T>`, `Readonly<T>`…: the same members as T. */
 const WRAPPERS = new Set(['Partial', 'Required', 'Readonly']);
@@ -178,7 +184,7 @@ function shape(node: t.TSType, names: TypeNames, code: string, depth: number, sh
       return inner && { ...inner, category: 'object' };
     }
     if (/^HTML\w*Element$|^SVG\w*Element$/.test(ref)) return make('element');
-    const category = BY_REFERENCE[ref];
+    const category = BY_REFERENCE.get(ref);
     // A name nothing resolves (an imported type, a library's): declared, with no category; a type parameter says nothing.
     if (category === undefined) return names.generic.has(ref) ? undefined : make(undefined);
     if (category === 'array') return make('array', elements(args[0]));

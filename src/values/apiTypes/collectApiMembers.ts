@@ -2,7 +2,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
-import { API_CATEGORIES, type ApiKind } from './apiKinds.ts';
+import { API_CATEGORIES } from '../../core/platformCategories.ts';
+import type { ApiKind } from './apiKinds.ts';
 
 /** One declaration of a member in one interface or class of the platform. */
 export interface MemberDeclaration {

@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { API_CATEGORIES, type ApiKind, type ApiTypeRow } from './apiKinds.ts';
+import { API_CATEGORIES } from '../../core/platformCategories.ts';
+import type { ApiKind, ApiTypeRow } from './apiKinds.ts';
 import { collectApiMembers, type ApiMembers, type MemberDeclaration } from './collectApiMembers.ts';
 
 /** Where the generated table lives. */

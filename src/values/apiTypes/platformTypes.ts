@@ -1,5 +1,6 @@
 import type { Category } from '../../core/categories.ts';
-import type { ApiCategory, ApiKind } from './apiKinds.ts';
+import type { ApiCategory } from '../../core/platformCategories.ts';
+import type { ApiKind } from './apiKinds.ts';
 import { API_INSTANCE_ROWS, API_TYPE_ROWS } from './apiTypeTable.ts';
 
 /** What the platform's declaration files say of one member name (one row of apiTypeTable.ts). */
