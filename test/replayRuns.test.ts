@@ -52,6 +52,16 @@ test('a learning run is replayed for a scenario that starts from the same book a
   assert.equal(bookState(b), bookState(a), 'definitions, attempts, traces and counters as the first scenario left them');
 });
 
+test('with one execution (scenarios 1) learning runs are not kept: nothing would replay them; pure runs still are', async () => {
+  const session = await SnippetSession.open("console.log(opts.name.toUpperCase(), opts.size > 2);", { mode: 'trace', scenarios: 1 });
+  assert.ok(session instanceof SnippetSession);
+  const first = await session.run(session.config, session.newBook());
+  const second = await session.run(session.config, session.newBook());
+  assert.equal(first.runs, 2);
+  assert.equal(second.runs, 1, 'its learning run executed; the measured run was replayed');
+  assert.deepEqual(second.last, first.last);
+});
+
 /** The operator site (a decision) on a line of the snippet. */
 function decisionOn(session: SnippetSession, line: number): number {
   const site = session.instrumented.map.sites.find((s) => s.kind === 'operator' && s.line === line);

@@ -91,8 +91,11 @@ export class SnippetSession {
     this.parsed = prepared.parsed;
     this.instrumented = prepared.instrumented;
     this.config = runtimeConfig(this.instrumented, options);
-    // A run that asked for values is replayed only when the values come from a deterministic source (not an LLM's, not a test's).
-    this.replays = replay ? new Replays(llm === undefined && !customValues) : undefined;
+    // A run that asked for values is replayed only when the values come from a deterministic source
+    // (not an LLM's, not a test's), and kept only when another scenario may follow: with one
+    // execution nothing would replay it, and keeping it costs about 1 % of the snippet's CPU.
+    // (diff's sessions explore on their own with `scenarios: 1`: they replay pure runs only.)
+    this.replays = replay ? new Replays(llm === undefined && !customValues && options.scenarios > 1) : undefined;
     // An LLM's definitions are checked by execution, within their own budget, before the snippet runs with them.
     this.checker = llm && definitionChecker({
       hook: this.instrumented.hook, config: { ...this.config, drive: false }, environments, memoryLimitMb: options.memoryLimitMb,
