@@ -1,6 +1,8 @@
 import * as t from '@babel/types';
 import { CALLS_SYMBOL } from '../record/callTrace.ts';
-import type { ChildMock, ErrorRef, Outcome, TestPlan } from './planCalls.ts';
+import type { ChildMock } from './childMocks.ts';
+import type { ErrorRef, Outcome } from './outcomes.ts';
+import type { TestPlan } from './planCalls.ts';
 import { propertyAccess, renderJson, renderValue, type RenderNames } from './renderSnapshot.ts';
 import type { ClassRef } from './programIndex.ts';
 import { holdsUniqueSymbol, replayParts, type ReplayValue } from './replayValue.ts';
