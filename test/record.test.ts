@@ -170,9 +170,9 @@ test('record: every kind of function and the statements the instrumentation rewr
     '27<- ticks:generator', '28<26 api.twice:function',
   ]);
   const byId = (id: number) => trace.calls[id - 1];
-  // A constructor's result is the object it built, as its body ended (its arrow field is a function).
+  // A constructor's result is the object it built, as its body ended (its arrow field is a function, named as the program function it is).
   assert.deepEqual(byId(2)?.args, { balance: { serialization: 'json', value: 10 } });
-  assert.deepEqual(byId(2)?.returnValue, { class: 'Account', value: { owner: { serialization: 'json', value: 'ann' }, onChange: { serialization: 'function', value: 'onChange' }, balance: { serialization: 'json', value: 10 } } });
+  assert.deepEqual(byId(2)?.returnValue, { class: 'Account', value: { owner: { serialization: 'json', value: 'ann' }, onChange: { serialization: 'function', value: 'onChange', function: { module: 'kinds.mjs', qualname: 'Account.onChange' } }, balance: { serialization: 'json', value: 10 } } });
   assert.deepEqual(byId(13)?.args, { a: { serialization: 'json', value: 1 }, b: { serialization: 'json', value: 5 }, rest: { serialization: 'json', value: [6, 7] } });
   assert.deepEqual(byId(14)?.args.arg0, { serialization: 'repr', value: 'destructured parameter of an arrow function' });
   assert.deepEqual(byId(15)?.args.arg0, { serialization: 'json', value: { name: 'p' } });

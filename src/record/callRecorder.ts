@@ -1,5 +1,6 @@
 import { types } from 'node:util';
-import { returnFields, type CallRecord, type ReachedFunction, type Snapshot } from './callTrace.ts';
+import { returnFields, UNINITIALIZED, type CallRecord, type ReachedFunction, type Snapshot } from './callTrace.ts';
+import { functionId } from './functionIds.ts';
 import { reachPaths } from './reachPaths.ts';
 import type { FunctionInfo } from './functionNames.ts';
 import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
@@ -14,6 +15,8 @@ export interface ActiveCall {
   saved: ActiveCall | null;
   readonly args: Record<string, Snapshot> | undefined;
   readonly self: Snapshot | undefined;
+  /** The module state variables the function names, as the call started. */
+  readonly state: Record<string, Snapshot> | undefined;
   outcome: 'none' | 'returned' | 'threw';
   value: unknown;
   /** A plain function called with `new`: the object it builds (what `new` gives unless it returns another object). */
@@ -63,7 +66,20 @@ export class CallRecorder {
   /** Each call goes to `sink` when it ends; the sink's limits say which calls are recorded at all. */
   constructor(isSecret: (s: string) => boolean, sink: CallSink) {
     this.sink = sink;
-    this.ctx = { isSecret, isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor), builtBy: (proto) => this.builtBy.get(proto) };
+    this.ctx = {
+      isSecret,
+      isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor),
+      builtBy: (proto) => this.builtBy.get(proto),
+      programFunction: (fn) => {
+        const id = functionId(fn);
+        const info = id === undefined ? undefined : this.functions[id];
+        if (info !== undefined) return { module: info.module, qualname: info.qualname };
+        // A class of the program (told apart from a function constructor, which has an id): named as its module names it.
+        const module = this.classModules.get(fn);
+        const name = module === undefined ? undefined : getOwnPropertyDescriptor(fn, 'name');
+        return name !== undefined && 'value' in name && typeof name.value === 'string' && name.value !== '' ? { module: module as string, qualname: name.value } : undefined;
+      },
+    };
   }
 
   /** A module's reach() object (its top-level bindings and `module.exports`, as getters), published as the module starts. */
@@ -71,10 +87,10 @@ export class CallRecorder {
     this.reachRoots.set(module, getters);
   }
 
-  /** The functions a test reaches through a property path from a module's reach(), as the program leaves them (at exit); `recorderGlobal` names the recorder in the instrumented text. */
-  reached(recorderGlobal: string): readonly ReachedFunction[] {
+  /** The functions a test reaches through a property path from a module's reach(), as the program leaves them (at exit). */
+  reached(): readonly ReachedFunction[] {
     try {
-      return reachPaths(this.reachRoots, this.functions, recorderGlobal);
+      return reachPaths(this.reachRoots, this.functions);
     } catch {
       return [];
     }
@@ -90,8 +106,12 @@ export class CallRecorder {
     this.classModules.set(klass, module);
   }
 
-  /** A call starts: its arguments (and receiver) are snapshotted now. `newTarget`: a plain function's `new.target` (it may be a constructor). */
-  enter(fn: number, self: unknown, args: readonly unknown[], newTarget?: unknown): ActiveCall {
+  /**
+   * A call starts: its arguments (and receiver) are snapshotted now. `newTarget`: a plain function's
+   * `new.target` (it may be a constructor); `state`: its module's state reader (stateVariables.ts),
+   * when the function names state variables, which are snapshotted now too.
+   */
+  enter(fn: number, self: unknown, args: readonly unknown[], newTarget?: unknown, state?: (name: string) => unknown): ActiveCall {
     const parent = this.current;
     const callId = this.nextCallId++;
     const recorded = this.sink.accepts(callId);
@@ -110,6 +130,7 @@ export class CallRecorder {
       saved: parent,
       args: recorded ? this.args(fn, args) : undefined,
       self: recorded && info?.hasThis === true ? snapshotValue(self, this.ctx) : undefined,
+      state: recorded && info?.state !== undefined && typeof state === 'function' ? this.state(info.state, state) : undefined,
       outcome: 'none',
       value: undefined,
     };
@@ -123,8 +144,10 @@ export class CallRecorder {
    */
   gen(fn: number, self: unknown, args: readonly unknown[]): ActiveCall {
     const call = this.enter(fn, self, args);
-    this.current = call.saved;
-    if (this.functions[fn]?.isAsync === true || call.args === undefined) {
+    const isAsync = this.functions[fn]?.isAsync === true;
+    // A sync generator's body is the current call until it yields (its yields are wrapped; an async one's are not).
+    if (isAsync) this.current = call.saved;
+    if (isAsync || call.args === undefined) {
       this.finish(call, GENERATOR);
       return call;
     }
@@ -133,36 +156,41 @@ export class CallRecorder {
     this.openGenerators.add(call);
     if (this.openGenerators.size > MAX_OPEN_GENERATORS) {
       const [oldest] = this.openGenerators;
-      if (oldest !== undefined) this.genEnd(oldest);
+      if (oldest !== undefined) this.closeGenerator(oldest);
     }
     return call;
   }
 
-  /** A sync generator yields `value`. */
+  /** A sync generator yields `value`: its consumer runs next. */
   yielded<T>(call: ActiveCall, value: T): T {
     if (call.yields) {
       if (call.yields.length >= MAX_YIELDS) call.yields = null;
       else call.yields.push(snapshotValue(value, this.ctx));
     }
-    return value;
+    return this.suspend(call, value);
   }
 
   /**
    * A sync generator delegates (`yield*`). To a generator object, yield* is given one that passes
    * each step on and keeps the values (the steps are the generator's own objects, read as data);
-   * anything else is passed as it is, and the call keeps no values.
+   * anything else is passed as it is, and the call keeps no values. Either way the generator is
+   * off the stack while its consumer runs (between steps), and on it while an inner generator's step runs.
    */
   genDelegates<T>(call: ActiveCall, iterable: T): T {
-    if (!call.yields || !types.isGeneratorObject(iterable)) {
+    if (!types.isGeneratorObject(iterable)) {
       call.yields = null;
-      return iterable;
+      // Its consumer runs between the steps, which are no code of this generator: it is off the stack until yield* ends.
+      return this.suspend(call, iterable);
     }
-    return delegating(iterable as Iterator<unknown> & object, (step) => {
+    // Each step of the inner generator runs inside this one (its parent), and the consumer after it.
+    return delegating(iterable as Iterator<unknown> & object, () => this.at(call), (step) => {
+      this.suspend(call, undefined);
       if (!call.yields || typeof step !== 'object' || step === null) return;
       const done = getOwnPropertyDescriptor(step, 'done');
       const value = getOwnPropertyDescriptor(step, 'value');
       if (done === undefined || !('value' in done) || value === undefined || !('value' in value)) call.yields = null;
-      else if (done.value !== true) this.yielded(call, value.value);
+      else if (done.value !== true && call.yields.length >= MAX_YIELDS) call.yields = null;
+      else if (done.value !== true) call.yields.push(snapshotValue(value.value, this.ctx));
     }) as T;
   }
 
@@ -171,8 +199,13 @@ export class CallRecorder {
     call.done = true;
   }
 
-  /** A sync generator's body is left for good (its finally): it is recorded. */
+  /** A sync generator's body is left for good (its finally): its consumer runs again, and it is recorded. */
   genEnd(call: ActiveCall): void {
+    if (this.current === call) this.current = call.saved;
+    this.closeGenerator(call);
+  }
+
+  private closeGenerator(call: ActiveCall): void {
     if (!this.openGenerators.delete(call)) return;
     this.finish(call, GENERATOR);
   }
@@ -257,7 +290,7 @@ export class CallRecorder {
   /** The program ends: calls still unwinding are recorded, with an unknown exception. */
   settle(): void {
     for (const o of [...this.unwound.keys()]) this.settleUnwound(o, undefined, true);
-    for (const call of [...this.openGenerators]) this.genEnd(call);
+    for (const call of [...this.openGenerators]) this.closeGenerator(call);
   }
 
   /** A sync call threw: it waits, with the calls it unwound, for the catch clause of the call it threw into. */
@@ -296,6 +329,22 @@ export class CallRecorder {
     return out;
   }
 
+  /** The state variables' values; one not initialized yet (its `let` not reached) is the `repr` UNINITIALIZED. */
+  private state(names: readonly string[], read: (name: string) => unknown): Record<string, Snapshot> {
+    const out: Record<string, Snapshot> = {};
+    for (const name of names) {
+      let value: unknown;
+      try {
+        value = read(name);
+      } catch {
+        out[name] = { serialization: 'repr', value: UNINITIALIZED };
+        continue;
+      }
+      out[name] = snapshotValue(value, this.ctx);
+    }
+    return out;
+  }
+
   private returned(value: unknown): Outcome {
     return returnFields(snapshotValue(value, this.ctx));
   }
@@ -329,6 +378,7 @@ export class CallRecorder {
       line: info.line,
       args: call.args,
       ...(call.self !== undefined ? { this: call.self } : {}),
+      ...(call.state !== undefined ? { state: call.state } : {}),
       ...outcome,
       ...(call.done === true && call.yields ? { yields: call.yields } : {}),
     });
@@ -340,10 +390,11 @@ export class CallRecorder {
  * it gets the iterator as yield* would (inner[Symbol.iterator]() once, its `next` once), and gives
  * `throw` and `return` as inner has them when yield* asks, so yield* does what it does with inner.
  */
-function delegating(inner: Iterator<unknown> & object, see: (step: unknown) => void): object {
+function delegating(inner: Iterator<unknown> & object, before: () => void, see: (step: unknown) => void): object {
   const it = apply((inner as unknown as Record<symbol, () => unknown>)[Symbol.iterator] as () => unknown, inner, []) as Record<string, unknown>;
   const next = it.next as (v: unknown) => unknown;
   const pass = (method: unknown) => (typeof method !== 'function' ? method : (v: unknown) => {
+    before();
     const step = apply(method, it, [v]);
     see(step);
     return step;
@@ -353,6 +404,7 @@ function delegating(inner: Iterator<unknown> & object, see: (step: unknown) => v
       return this;
     },
     next(v: unknown) {
+      before();
       const step = apply(next, it, [v]);
       see(step);
       return step;

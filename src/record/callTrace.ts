@@ -48,7 +48,8 @@ export interface SymbolEntry {
  * - `map`: `value` is its entries, each `[key, value]` a snapshot pair;
  * - `set`: `value` is its values, each a snapshot;
  * - `regexp`: `value` is `{ source, flags }`;
- * - `function`: `value` is its name;
+ * - `function`: `value` is its name; `function` names the program function it is (its module and qualname), when it is one,
+ *   and `withState` says that function object holds more than a function (own properties, a prototype of its own);
  * - `instance`: an object of a class: `class` names it, `value` holds its own enumerable fields as snapshots,
  *   `symbols` its symbol-keyed own data properties (enumerable or not: `Symbol.for('yaml.node.type')` state);
  * - `object`: a plain or null-prototype object that is not all JSON: `value` holds its own enumerable
@@ -76,6 +77,10 @@ export interface Snapshot {
   readonly symbols?: readonly SymbolEntry[];
   /** `symbol` only. */
   readonly symbol?: SymbolRegistry;
+  /** `function` only: the program function it is (by its text: which closure of that text is not known). */
+  readonly function?: { readonly module: string; readonly qualname: string };
+  /** `function` only, with `function`: the function object holds own properties or has a prototype of its own, beyond a plain function's. */
+  readonly withState?: true;
 }
 
 /**
@@ -90,6 +95,9 @@ export function returnFields(s: Snapshot): { readonly returnValue?: unknown; rea
   }
   return { returnValue: s.value, returnSerialization: s.serialization };
 }
+
+/** The `repr` value of a state variable read before its `let` ran (CallRecord `state`). */
+export const UNINITIALIZED = 'uninitialized';
 
 /** `constructor`: a class's constructor run by `new` (qualname `Class.constructor`); its result is the object it built. */
 export type CallKind = 'function' | 'method' | 'static' | 'getter' | 'setter' | 'async' | 'generator' | 'arrow' | 'constructor';
@@ -113,6 +121,12 @@ export interface CallRecord {
   readonly args: Readonly<Record<string, Snapshot>>;
   /** Methods, getters and setters: the receiver's own state and its class (`class`). */
   readonly this?: Snapshot;
+  /**
+   * The module's state variables the function names (top-level `let`/`var` some function assigns:
+   * record/stateVariables.ts), by name, as the call started; one whose `let` had not run yet is the
+   * `repr` `uninitialized`. A test sets them again before the call.
+   */
+  readonly state?: Readonly<Record<string, Snapshot>>;
   /** Present when the call returned (async: fulfilled); a constructor's is the object it built, snapshotted as its body ended. */
   readonly returnValue?: unknown;
   readonly returnSerialization?: Serialization;

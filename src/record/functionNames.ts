@@ -23,6 +23,8 @@ export interface FunctionInfo {
   readonly isGenerator: boolean;
   /** The function has its own `arguments` (not an arrow, and the name is not rebound). */
   readonly ownArguments: boolean;
+  /** Recording: the module's state variables its body names (stateVariables.ts), read as a call starts. */
+  readonly state?: readonly string[];
 }
 
 /** Functions with a body the instrumentation can enter (a constructor is recorded, never mocked: see instrumentCalls' forwarding). */

@@ -1,12 +1,12 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import type * as t from '@babel/types';
+import { RECORDER_GLOBAL } from './functionIds.ts';
 import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
-import { addReach, addTestPrologue, afterDirectives, expressionStart, topLevelBindings } from './instrumentPrologues.ts';
+import { addReach, addStateReader, addTestPrologue, afterDirectives, expressionStart, topLevelBindings } from './instrumentPrologues.ts';
+import { stateVariables, type StateVariables } from './stateVariables.ts';
 import { TextEdits } from './textEdits.ts';
 import { functionParent, isFunctionNode, walkAst, type AstPath } from './walkAst.ts';
 
-/** The global through which recorded code reaches the recorder (recordHooks.ts defines it, non-enumerable). */
-export const RECORDER_GLOBAL = '__snipexecRecorder';
 
 /**
  * - `test`: each mockable function gets the mock prologue of the test-time contract (callTrace.ts),
@@ -23,6 +23,8 @@ export type ModuleFormat = 'module' | 'commonjs' | 'module-typescript' | 'common
 export interface AnalysedFunction extends FunctionInfo {
   /** The function has the mock prologue: a generated test may set its callKey in the mocks Map. */
   readonly mockable: boolean;
+  /** No other function of its module has its qualname: a call or a function value naming it names this one. */
+  readonly unique: boolean;
   /** Anonymous or nested in another function: no test calls it by name, so the test hooks count its calls (CALLS_SYMBOL) for the test that runs it inside its parent. */
   readonly counted: boolean;
 }
@@ -82,18 +84,20 @@ export function instrumentModule(source: string, module: string, format: ModuleF
   const found = findFunctions(ast, module);
   const counts = new Map<string, number>();
   for (const f of found.functions) counts.set(f.info.qualname, (counts.get(f.info.qualname) ?? 0) + 1);
-  const functions = found.functions.map((f) => ({ ...f.info, mockable: counts.get(f.info.qualname) === 1 && forwarding(f.info) !== undefined, counted: f.nested || /[<@]/.test(f.info.qualname) }));
+  const functions = found.functions.map((f) => ({ ...f.info, mockable: counts.get(f.info.qualname) === 1 && forwarding(f.info) !== undefined, unique: counts.get(f.info.qualname) === 1, counted: f.nested || /[<@]/.test(f.info.qualname) }));
   const reachable = topLevelBindings(ast.program);
   const edits = new TextEdits();
   const names = uniqueNames(source);
+  const state = stateVariables(ast.program);
   if (mode.kind === 'test') {
     found.functions.forEach((f, i) => {
       const analysed = functions[i];
       if (analysed?.mockable || analysed?.counted) addTestPrologue(edits, source, { node: f.node, module: f.info.module, qualname: f.info.qualname, depth: f.depth }, names, analysed.mockable ? forwarding(f.info) : undefined, analysed.counted);
     });
-    addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'));
+    addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'), undefined, { names: state.names, value: names.value });
   } else {
-    addRecording(edits, source, found, module, mode.define, names);
+    addRecording(edits, source, found, module, mode.define, names, state);
+    if (state.readBy.size > 0) addStateReader(edits, ast.program, state.names, names.state);
     // The recorder learns what a test's reach() will give, to find the functions reachable through it at exit (reachPaths.ts).
     addReach(edits, ast.program, module, reachable, ast.program.sourceType === 'script' && format.startsWith('commonjs'), RECORDER_GLOBAL);
   }
@@ -170,12 +174,16 @@ interface Names {
   readonly error: string;
   readonly mock: string;
   readonly count: string;
+  /** The module's reader of its state variables (stateVariables.ts), a function declaration. */
+  readonly state: string;
+  /** A setter's parameter. */
+  readonly value: string;
 }
 
 function uniqueNames(source: string): Names {
   let prefix = '__snx';
   for (let i = 1; source.includes(prefix); i++) prefix = `__snx${i}`;
-  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m`, count: `${prefix}_n` };
+  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m`, count: `${prefix}_n`, state: `${prefix}_s`, value: `${prefix}_v` };
 }
 
 /** How a mock is handed the call's arguments, or undefined when they cannot be forwarded (never mockable). */
@@ -187,19 +195,22 @@ function forwarding(info: FunctionInfo): string | undefined {
   return info.params.map((p) => (p.form === 'rest' ? `...${p.name}` : p.name)).join(', ');
 }
 
-function addRecording(edits: TextEdits, source: string, found: Found, module: string, define: (fn: FunctionInfo) => number, names: Names): void {
+function addRecording(edits: TextEdits, source: string, found: Found, module: string, define: (fn: FunctionInfo) => number, names: Names, state: StateVariables): void {
   const R = RECORDER_GLOBAL;
   const C = names.call;
   const wrapped = new Set<t.Function>();
   const asyncWrapped = new Set<t.Function>();
   const generators = new Set<t.Function>();
   for (const f of found.functions) {
-    const id = define(f.info);
+    const reads = f.info.isGenerator ? undefined : state.readBy.get(f.node);
+    const id = define(reads === undefined ? f.info : { ...f.info, state: reads });
     // A plain function may be a constructor: `new.target` says whether `new` called it, and `this` is then the object it builds.
     const constructible = (f.node.type === 'FunctionDeclaration' || f.node.type === 'FunctionExpression') && !f.info.isAsync && !f.info.isGenerator;
     const self = f.info.hasThis || constructible ? 'this' : 'void 0';
     const args = f.info.params.map((p, i) => (p.form !== 'pattern' ? p.name : f.info.ownArguments ? `arguments[${i}]` : 'void 0')).join(', ');
-    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}]${constructible ? ', new.target' : ''})`;
+    // The module's state reader, for a function naming state variables: the recorder reads them as the call starts.
+    const extra = `${constructible || reads !== undefined ? `, ${constructible ? 'new.target' : 'void 0'}` : ''}${reads !== undefined ? `, ${names.state}` : ''}`;
+    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}]${extra})`;
     const body = f.node.body;
     if (f.info.isGenerator && (f.info.isAsync || body.type !== 'BlockStatement')) {
       // An async generator's body runs at its first next(): it is recorded then, and not wrapped.
@@ -235,6 +246,9 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     const arg = y.node.argument;
     // `yield* it`: the recorder sees the values a generator gives through it (any other iterable: none).
     const seen = y.node.delegate ? 'genDelegates' : 'yielded';
+    // The generator leaves the stack at each yield (yielded, genDelegates) and comes back to it (resume), as an async call at an await.
+    edits.open(y.node.start ?? 0, y.depth, `${R}.resume(${C}, `);
+    edits.close(y.node.end ?? 0, y.depth, `)`);
     if (arg) {
       edits.open(arg.start ?? 0, y.depth + 0.5, ` ${R}.${seen}(${C}, (`);
       edits.close(arg.end ?? 0, y.depth + 0.5, `))`);
@@ -269,12 +283,14 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     edits.open(a.node.argument.start ?? 0, a.depth + 0.5, ` ${R}.suspend(${C}, (`);
     edits.close(a.node.argument.end ?? 0, a.depth + 0.5, `))`);
   }
+  // A suspended call resumes in a catch or finally when an await rejects, or when its generator is thrown into or returned.
+  const resumable = (owner: t.Function | null): boolean => owner !== null && (asyncWrapped.has(owner) || generators.has(owner));
   for (const b of found.finalizers) {
-    if (asyncWrapped.has(b.owner)) edits.open((b.node.start ?? 0) + 1, b.depth, ` ${R}.at(${C});`);
+    if (resumable(b.owner)) edits.open((b.node.start ?? 0) + 1, b.depth, ` ${R}.at(${C});`);
   }
   for (const c of found.catches) {
     const param = c.node.param;
-    const resume = c.owner && asyncWrapped.has(c.owner) ? ` ${R}.at(${C});` : '';
+    const resume = resumable(c.owner) ? ` ${R}.at(${C});` : '';
     let caught = '';
     if (!param) {
       edits.open((c.node.start ?? 0) + 'catch'.length, c.depth, ` (${names.error})`);

@@ -53,13 +53,28 @@ export function addTestPrologue(edits: TextEdits, source: string, f: PrologueTar
  * `commonJs`: the module's `module.exports` is published too, as `module.exports` (what `exports.f = …` and `module.exports = {…}` define).
  * `recorder`: published to the recorder (its `reach`) instead of the test-time REACH_SYMBOL Map.
  */
-export function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean, recorder?: string): void {
+export function addReach(edits: TextEdits, program: t.Program, module: string, names: readonly string[], commonJs: boolean, recorder?: string, state?: { readonly names: readonly string[]; readonly value: string }): void {
   const first = program.body[0];
-  if ((names.length === 0 && !commonJs) || !first) return;
+  const settable = new Set(state?.names ?? []);
+  if ((names.length === 0 && settable.size === 0 && !commonJs) || !first) return;
   const at = program.directives.at(-1)?.end ?? first.start ?? 0;
-  const getters = [...names.map((n) => `get ${n}() { return ${n}; }`), ...(commonJs ? ['get "module.exports"() { return module.exports; }'] : [])].join(', ');
+  // A state variable has a setter too: a test sets the values its call started with (stateVariables.ts).
+  const accessors = (n: string): string => `get ${n}() { return ${n}; }${settable.has(n) ? `, set ${n}(${state?.value ?? 'v'}) { ${n} = ${state?.value ?? 'v'}; }` : ''}`;
+  const getters = [...new Set([...names, ...settable])].map(accessors).concat(commonJs ? ['get "module.exports"() { return module.exports; }'] : []).join(', ');
   const into = recorder === undefined ? `(globalThis[Symbol.for(${JSON.stringify(REACH_SYMBOL)})] ??= new Map()).set` : `${recorder}.reach`;
   edits.open(at, 0, `;${into}(${JSON.stringify(module)}, { ${getters} });`);
+}
+
+/**
+ * The module's reader of its state variables, `function NAME(n) { switch (n) { case "pos": return pos; … } }`:
+ * a declaration, so a hoisted function called before the module's body runs finds it; a variable
+ * not yet initialized throws, which the recorder catches.
+ */
+export function addStateReader(edits: TextEdits, program: t.Program, names: readonly string[], reader: string): void {
+  const first = program.body[0];
+  if (!first) return;
+  const at = program.directives.at(-1)?.end ?? first.start ?? 0;
+  edits.open(at, 0, `;function ${reader}(n) { switch (n) { ${names.map((n) => `case ${JSON.stringify(n)}: return ${n};`).join(' ')} } }`);
 }
 
 /** Top-level function and class declarations, and `const/let/var` bindings of function and class expressions and of object literals (whose methods a test calls through them). */

@@ -1,11 +1,10 @@
 import { types } from 'node:util';
 import type { ReachedFunction } from './callTrace.ts';
+import { functionId } from './functionIds.ts';
 import type { FunctionInfo } from './functionNames.ts';
 
 // Taken before the program runs: a program that patches built-ins does not change what is found.
-const fnToString = Function.prototype.toString;
 const { getOwnPropertyDescriptor, getOwnPropertyNames } = Object;
-const { apply } = Reflect;
 const isArray = Array.isArray;
 
 /** How deep a path goes below what reach() gives (`module.exports`, `plural`: 2). */
@@ -27,8 +26,7 @@ const SKIPPED_KEYS = new Set(['prototype', 'caller', 'arguments', 'constructor']
  * breadth first from the function's own module, then from the others. Reads only data
  * properties, and the recorder's own getters: no program code runs.
  */
-export function reachPaths(roots: ReadonlyMap<string, object>, functions: readonly FunctionInfo[], recorderGlobal: string): ReachedFunction[] {
-  const idPattern = new RegExp(`${recorderGlobal}\\.(?:enter|gen)\\((\\d+),`);
+export function reachPaths(roots: ReadonlyMap<string, object>, functions: readonly FunctionInfo[]): ReachedFunction[] {
   const unique = new Map<string, number>();
   for (const f of functions) unique.set(`${f.module}#${f.qualname}`, (unique.get(`${f.module}#${f.qualname}`) ?? 0) + 1);
   const found = new Map<number, ReachedFunction>();
@@ -51,7 +49,7 @@ export function reachPaths(roots: ReadonlyMap<string, object>, functions: readon
       if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value) || types.isProxy(value)) continue;
       seen.add(value);
       if (typeof value === 'function') {
-        const id = idOf(value, idPattern);
+        const id = functionId(value);
         const info = id === undefined ? undefined : functions[id];
         if (id !== undefined && (objectOf.get(id) ?? value) !== value) ambiguous.add(id);
         if (id !== undefined) objectOf.set(id, value);
@@ -70,17 +68,4 @@ export function reachPaths(roots: ReadonlyMap<string, object>, functions: readon
   for (const [root, getters] of roots) search(root, getters, (info) => info.module === root);
   for (const [root, getters] of roots) search(root, getters, () => true);
   return [...found].filter(([id]) => !ambiguous.has(id)).map(([, reached]) => reached);
-}
-
-/** The recorder's id of an instrumented function (not a class, bound or built-in one), read from its text. */
-function idOf(fn: object, pattern: RegExp): number | undefined {
-  let text: string;
-  try {
-    text = apply(fnToString, fn, []) as string;
-  } catch {
-    return undefined;
-  }
-  if (text.startsWith('class')) return undefined;
-  const match = pattern.exec(text);
-  return match === null ? undefined : Number(match[1]);
 }

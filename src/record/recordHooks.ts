@@ -6,7 +6,8 @@
  * says so: childNotice.ts). Without it, it does nothing.
  */
 import { setSourceMapsSupport } from 'node:module';
-import { instrumentModule, RECORDER_GLOBAL } from './instrumentCalls.ts';
+import { RECORDER_GLOBAL } from './functionIds.ts';
+import { instrumentModule } from './instrumentCalls.ts';
 import { CallRecorder } from './callRecorder.ts';
 import { noteUnrecordedChildren } from './childNotice.ts';
 import { endTraceOnExit } from './endTraceOnExit.ts';
@@ -22,7 +23,7 @@ function startRecording(config: RecordConfig): void {
   // The trace is written as calls end (traceWriter.ts), and ended however the program ends.
   const writer = new TraceWriter(config.tracePath, { program: config.program, argv }, config.limits);
   const recorder = new CallRecorder((s) => scanner.isSecret(s), writer);
-  writer.reachAtEnd = () => recorder.reached(RECORDER_GLOBAL);
+  writer.reachAtEnd = () => recorder.reached();
   Object.defineProperty(globalThis, RECORDER_GLOBAL, { value: recorder, enumerable: false, configurable: false, writable: false });
   // Stack frames and error excerpts of the program's files map back to the original text; files in node_modules keep theirs.
   setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });

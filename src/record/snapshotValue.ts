@@ -24,6 +24,8 @@ export interface SnapshotContext {
   readonly isProgramClass: (ctor: unknown) => boolean;
   /** The program function whose `new` built objects of this prototype, when one did (its prototype may name no constructor: `Foo.prototype = Object.create(null)`). */
   readonly builtBy?: (proto: object) => object | undefined;
+  /** The program function a function value is (its text's), when it is one of the program's. */
+  readonly programFunction?: (fn: object) => { readonly module: string; readonly qualname: string } | undefined;
 }
 
 // Taken before the program runs: a program that patches built-ins does not change what is recorded.
@@ -39,6 +41,15 @@ const MapForEach = Map.prototype.forEach;
 const SetForEach = Set.prototype.forEach;
 const MapSize = getOwnPropertyDescriptor(Map.prototype, 'size')?.get;
 const SetSize = getOwnPropertyDescriptor(Set.prototype, 'size')?.get;
+
+/** The own keys every function may have; any other is state a stand-in would lack. */
+const FUNCTION_KEYS = new Set<PropertyKey>(['length', 'name', 'prototype', 'arguments', 'caller']);
+const FUNCTION_PROTOTYPES = new Set<unknown>([Function.prototype, getPrototypeOf(async () => {}), getPrototypeOf(function* () {}), getPrototypeOf(async function* () {})]);
+
+/** Whether a function object holds more than a function: own properties (chalk's builders keep their styles so) or a prototype of its own. */
+function hasOwnState(fn: object): boolean {
+  return !FUNCTION_PROTOTYPES.has(getPrototypeOf(fn)) || ownKeys(fn).some((key) => !FUNCTION_KEYS.has(key));
+}
 
 /** Thrown inside a walk: the whole snapshot becomes this `repr`. */
 class Unreplayable {
@@ -122,7 +133,9 @@ class Walk {
         // A proxied function's traps are the program's code: its name is not read.
         if (types.isProxy(value)) throw repr('Proxy');
         const name = dataValue(value, 'name')?.value;
-        return { serialization: 'function', value: typeof name === 'string' ? this.string(name) : '' };
+        const program = this.ctx.programFunction?.(value);
+        const own = program !== undefined && hasOwnState(value) ? { withState: true as const } : {};
+        return { serialization: 'function', value: typeof name === 'string' ? this.string(name) : '', ...(program !== undefined ? { function: program } : {}), ...own };
       }
       case 'object': if (value !== null) return this.object(value, depth);
     }

@@ -92,8 +92,13 @@ export function moduleFunctions(programDir: string | URL, module: string): reado
  * A module that does not parse has none.
  */
 export function mockableKeys(programDir: string | URL, modules?: readonly string[]): Set<string> {
+  return functionKeys(programDir, modules).mockable;
+}
+
+/** The callKeys of the functions of these modules (by default every program file) that mockableKeys gives, and of those no other function of their module shares a qualname with. */
+export function functionKeys(programDir: string | URL, modules?: readonly string[]): { readonly mockable: Set<string>; readonly unique: Set<string> } {
   const dir = programDirectory(programDir);
-  const keys = new Set<string>();
+  const keys = { mockable: new Set<string>(), unique: new Set<string>() };
   for (const module of modules ?? programModules(dir)) {
     let functions: readonly AnalysedFunction[];
     try {
@@ -101,7 +106,10 @@ export function mockableKeys(programDir: string | URL, modules?: readonly string
     } catch {
       continue;
     }
-    for (const f of functions) if (f.mockable) keys.add(callKey(f.module, f.qualname));
+    for (const f of functions) {
+      if (f.mockable) keys.mockable.add(callKey(f.module, f.qualname));
+      if (f.unique) keys.unique.add(callKey(f.module, f.qualname));
+    }
   }
   return keys;
 }

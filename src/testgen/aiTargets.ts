@@ -1,7 +1,7 @@
 import type { FunctionForInputs } from './proposeInputs.ts';
 import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../record/callTrace.ts';
 import type { AiSkipKind } from './aiSkips.ts';
-import { planCalls } from './planCalls.ts';
+import { NO_KEYS, planCalls } from './planCalls.ts';
 import type { ProgramIndex } from './programIndex.ts';
 import { SKIP_KINDS } from './skipReasons.ts';
 
@@ -44,7 +44,7 @@ export function aiTargets(trace: CallTrace, index: ProgramIndex): AiCandidate[] 
     }
     // The same call with placeholder arguments, once per recorded receiver: the first one a test can make is the template.
     const probes = calls.map((call) => callLike(call, call.callId, params.map(() => ({ serialization: 'json', value: null }))));
-    const plans = planCalls({ ...trace, calls: probes }, index, () => false);
+    const plans = planCalls({ ...trace, calls: probes }, index, NO_KEYS);
     const planned = plans.find((plan) => 'test' in plan);
     if (planned !== undefined) {
       const template = calls.find((call) => call.callId === planned.call.callId) as CallRecord;

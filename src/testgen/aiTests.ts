@@ -13,7 +13,7 @@ import { summarizeAi, type AiSkipped } from './aiSkips.ts';
 import { aiTargets, proposedCall } from './aiTargets.ts';
 import { generateCheckedTests, type TestWriter } from './checkTests.ts';
 import { readIndex, writeIndex, writeTests, type GeneratedFile, type TestFileLayout } from './generateTests.ts';
-import { planCalls, type TestPlan } from './planCalls.ts';
+import { NO_KEYS, planCalls, type TestPlan } from './planCalls.ts';
 import { ProgramIndex } from './programIndex.ts';
 import { SKIP_KINDS } from './skipReasons.ts';
 
@@ -110,7 +110,7 @@ export async function generateAiTests(trace: CallTrace, options: AiTestsOptions,
     callId: call.callId, module: call.module, qualname: call.qualname, kind, reason, input: inputs.get(call.callId) ?? [],
   });
   const byModule = new Map<string, TestPlan[]>();
-  for (const planned of planCalls({ ...trace, calls: proposed }, index, () => false)) {
+  for (const planned of planCalls({ ...trace, calls: proposed }, index, NO_KEYS)) {
     if ('skip' in planned) skipped.push(inputSkipped(planned.call, planned.skip.kind, `${SKIP_KINDS[planned.skip.kind]}: ${planned.skip.detail}`));
     else byModule.set(planned.call.module, [...(byModule.get(planned.call.module) ?? []), planned.test]);
   }

@@ -1,7 +1,9 @@
 import { callKey, type CallRecord } from '../record/callTrace.ts';
 import type { ModuleState } from './moduleState.ts';
+import type { StandIn } from './functionValues.ts';
 import { outcomeOf, type Outcome } from './outcomes.ts';
 import type { ProgramIndex } from './programIndex.ts';
+import { stateConflict } from './recordedState.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 import { resolveTarget } from './targets.ts';
 
@@ -26,8 +28,6 @@ export interface ChildPlanning {
   readonly index: ProgramIndex;
   readonly children: ReadonlyMap<number, readonly CallRecord[]>;
   readonly mockable: (key: string) => boolean;
-  /** Class names of the trace's objects: a plain function of such a name is a function constructor, run for real as a constructor is. */
-  readonly constructors: ReadonlySet<string>;
   readonly state: ModuleState;
 }
 
@@ -36,18 +36,26 @@ export interface ChildPlanning {
  * children of its calls of itself too (those run for real: a mock would replace the tested call).
  * A child that is the tested function's own code runs for real too, and its children are replayed:
  * a nested function (`outer.inner`) or an anonymous one of the same module (the callback of
- * `items.reduce((sum, item) => sum + lineTotal(item), 0)`; a function value from outside could
- * only come through an argument, which is never replayed).
+ * `items.reduce((sum, item) => sum + lineTotal(item), 0)`). A call of a function value the test
+ * gives a stand-in for (`standIns`, by callKey) is the stand-in's: it gets the recorded outcome.
  */
-export function childMocks(call: CallRecord, { index, children, mockable, constructors, state }: ChildPlanning): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
+export function childMocks(call: CallRecord, { index, children, mockable, state }: ChildPlanning, standIns: ReadonlyMap<string, StandIn> = new Map()): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
   // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
   const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
   const replayed: CallRecord[] = [];
+  const stoodIn: CallRecord[] = [];
   const ran = new Map<string, RanInside & { callIds: number[] }>();
   for (const queue = [call]; queue.length > 0; ) {
     const parent = queue.shift() as CallRecord;
     for (const child of children.get(parent.callId) ?? []) {
-      if (!runsInline(child, call, constructors, parent)) {
+      if (standIns.has(callKey(child.module, child.qualname))) {
+        stoodIn.push(child);
+        continue;
+      }
+      const inline = runsInline(child, call, index, parent);
+      const conflict = stateConflict(call, child, !inline, state);
+      if (conflict !== undefined) return skip('module-state', conflict);
+      if (!inline) {
         replayed.push(child);
         continue;
       }
@@ -59,11 +67,19 @@ export function childMocks(call: CallRecord, { index, children, mockable, constr
       ran.set(key, entry);
     }
   }
+  for (const child of stoodIn.sort((a, b) => a.callId - b.callId)) {
+    const standIn = standIns.get(callKey(child.module, child.qualname)) as StandIn;
+    const outcome = outcomeOf(child, `the result of ${child.qualname} (call ${child.callId})`, { index, near: child.module, isResult: false });
+    if (isSkip(outcome)) return skip('function-value', `${standIn.places[0] ?? 'a function value'} is ${child.qualname}, called (call ${child.callId}) with a result a stand-in cannot give: ${outcome.detail}`);
+    if (child.kind === 'generator') return skip('function-value', `${standIn.places[0] ?? 'a function value'} is ${child.qualname}, a generator, which a stand-in does not replay`);
+    standIn.calls.push(child.callId);
+    standIn.outcomes.push(outcome);
+    standIn.async ||= child.kind === 'async';
+  }
   replayed.sort((a, b) => a.callId - b.callId);
   const mocks = new Map<string, { qualname: string; async: boolean; outcomes: Outcome[] }>();
   for (const child of replayed) {
     const name = `${child.qualname} (call ${child.callId})`;
-    if (child.kind === 'generator') return skip('unmockable-child', `it calls ${name}, a generator, which a mock does not replay`);
     // A mock gives the child's result, not what it changes in a module object the tested function reads (fraction.js's parse() filling P).
     const changed = child.module === call.module ? state.changedFor(call.module, child.line, call.line) : [];
     if (changed.length > 0) return skip('module-state', `it calls ${name}, replayed by a mock, which changes ${changed.join(', ')}, a module object it reads (a mock gives the result, not the change)`);
@@ -84,10 +100,12 @@ export function childMocks(call: CallRecord, { index, children, mockable, constr
  * Whether `child`, a call below the tested call `tested` that `parent` made (itself running for real
  * in the test, or the tested call), runs for real in its test (a mock replays the others).
  */
-export function runsInline(child: CallRecord, tested: CallRecord, constructors: ReadonlySet<string>, parent: CallRecord = tested): boolean {
-  // A constructor is never mocked (a mock cannot stand in for `new`): it runs for real, its own children replayed;
-  // so does a function constructor called without `new` on an object (`Base.call(this)`).
-  if (child.kind === 'constructor' || (child.kind === 'function' && constructors.has(child.qualname))) return true;
+export function runsInline(child: CallRecord, tested: CallRecord, index: Pick<ProgramIndex, 'usesThis'>, parent: CallRecord = tested): boolean {
+  // A constructor or a generator is never mocked (a mock cannot stand in for `new`, nor give the values a
+  // generator yields as it is iterated): it runs for real, its own children replayed; so does a plain function
+  // using `this` (a mock gives its result, not what it does to the object): a function constructor called without
+  // `new` on an object (`Base.call(this)`), or a method set as a plain function.
+  if (child.kind === 'constructor' || child.kind === 'generator' || (child.kind === 'function' && index.usesThis(child.module, child.line))) return true;
   // A method the tested object, or an object a constructor running for real builds, calls on itself (`this.format()` in a constructor)
   // runs for real: a mock would give its result, not what it does to the object.
   if (onOwnObject(child, tested) || onOwnObject(child, parent)) return true;

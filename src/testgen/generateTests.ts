@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { InvalidOptions } from '../core/errors.ts';
 import { siblingModule } from '../core/moduleFile.ts';
 import { traceFileFor, type CallTrace } from '../record/callTrace.ts';
-import { mockableKeys } from '../record/testHooks.ts';
+import { functionKeys } from '../record/testHooks.ts';
 import { planCalls, type TestPlan } from './planCalls.ts';
 import { ProgramIndex } from './programIndex.ts';
 import { renderTestFile } from './renderTestFile.ts';
@@ -88,8 +88,16 @@ export function writeTests(trace: CallTrace, options: GenerateTestsOptions, excl
   const index = new ProgramIndex(programDir, modules, [outDir], trace.reach);
   const byModule = new Map<string, { plans: TestPlan[]; skipped: SkippedCall[] }>(modules.map((module) => [module, { plans: [], skipped: [] }]));
   const skipped: SkippedCall[] = [];
-  const mockable = mockableKeys(programDir, modules);
-  for (const planned of planCalls(trace, index, (key) => mockable.has(key), excluded)) {
+  // By module, on demand: a function value may come from a module none of whose calls is recorded.
+  const keysByModule = new Map<string, ReturnType<typeof functionKeys>>();
+  const keysOf = (key: string): ReturnType<typeof functionKeys> => {
+    const module = key.slice(0, key.indexOf('#'));
+    let keys = keysByModule.get(module);
+    if (keys === undefined) keysByModule.set(module, (keys = functionKeys(programDir, [module])));
+    return keys;
+  };
+  const keys = { mockable: (key: string) => keysOf(key).mockable.has(key), unique: (key: string) => keysOf(key).unique.has(key) };
+  for (const planned of planCalls(trace, index, keys, excluded)) {
     const entry = byModule.get(planned.call.module);
     if (entry === undefined) continue;
     if ('test' in planned) entry.plans.push(planned.test);

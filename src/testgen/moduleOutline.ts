@@ -1,5 +1,6 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import * as t from '@babel/types';
+import { functionParent, walkAst, type AstPath } from '../record/walkAst.ts';
 
 /** A parameter as the recorder names it: its identifier, or `arg<index>` when it is destructured. */
 export interface ParamShape {
@@ -53,6 +54,12 @@ export interface ModuleOutline {
    * (`exports.f = …`, `module.exports = { f() {} }`, `module.exports = function f() {}`).
    */
   readonly paths: ReadonlyMap<string, PathFunction>;
+  /**
+   * The start lines of the functions (not arrows) whose own body, arrows in it included, uses `this`.
+   * A plain function among them is a function constructor or a method: run by `new`, or on an object
+   * (`Base.call(this)`, `P.cmp = function …`), never as a plain call a test could make.
+   */
+  readonly usesThis: ReadonlySet<number>;
 }
 
 export function pluginsFor(fileName: string): ParserPlugin[] {
@@ -87,7 +94,19 @@ export function outlineModule(source: string, fileName: string): ModuleOutline {
     }
   }
   addPrototypes(ast.program, bindings);
-  return { bindings, paths: pathFunctions(ast.program, bindings) };
+  return { bindings, paths: pathFunctions(ast.program, bindings), usesThis: thisUsers(ast.program) };
+}
+
+function thisUsers(program: t.Program): Set<number> {
+  const lines = new Set<number>();
+  walkAst(program, (path) => {
+    if (path.node.type !== 'ThisExpression') return;
+    let fn: AstPath | null = functionParent(path);
+    while (fn !== null && fn.node.type === 'ArrowFunctionExpression') fn = functionParent(fn);
+    const line = fn?.node.loc?.start.line;
+    if (line !== undefined) lines.add(line);
+  });
+  return lines;
 }
 
 /** Gives each plain top-level function's `constructs` class the methods top-level statements set on its prototype. */

@@ -2,7 +2,7 @@ import { parse } from '@babel/parser';
 import _traverse, { type NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CallRecord } from '../record/callTrace.ts';
 import { pluginsFor } from './moduleOutline.ts';
 import { skip, type SkipReason } from './skipReasons.ts';
@@ -30,9 +30,18 @@ export class ModuleState {
     return (use.readers.get(line) ?? []).map((name) => [name, use.writers.get(name) ?? []] as const);
   }
 
-  /** Whether the function (not an arrow) starting on `line` of `module` uses `this` in its own body: a call of it as a plain function is not how it ran (`new`, or as a method). */
-  usesThis(module: string, line: number): boolean {
-    return this.#use(module).usesThis.has(line);
+  /**
+   * The module's WeakMaps and WeakSets (`const producers = new WeakMap()`) the function starting on
+   * `line` of `module` (or a function nested in it) uses: state keyed by the identity of objects,
+   * which an object a test builds again is not (emittery keeps each emitter's listeners so).
+   */
+  identityKeyed(module: string, line: number): readonly string[] {
+    return [...(this.#use(module).identityKeyed.get(line) ?? [])];
+  }
+
+  /** The state variables the function starting on `line` of `module` (or a function nested in it) assigns: a mock of it does not. */
+  writesAt(module: string, line: number): readonly string[] {
+    return [...(this.#use(module).assigns.get(line) ?? [])];
   }
 
   /**
@@ -57,9 +66,10 @@ export class ModuleState {
 
   #analyse(module: string): StateUse {
     try {
-      return stateUse(readFileSync(join(this.#programDir, module), 'utf8'), module);
+      const path = join(this.#programDir, module);
+      return stateUse(readFileSync(path, 'utf8'), module, (from, name) => exportsWeakCollection(join(dirname(path), from), name));
     } catch {
-      return { readers: new Map(), writers: new Map(), usesThis: new Set(), memberWriters: new Map(), memberReaders: new Map() }; // A module that cannot be read or parsed: gen-tests says so elsewhere.
+      return { readers: new Map(), writers: new Map(), assigns: new Map(), memberWriters: new Map(), memberReaders: new Map(), identityKeyed: new Map() }; // A module that cannot be read or parsed: gen-tests says so elsewhere.
     }
   }
 }
@@ -144,21 +154,58 @@ export class StateSetUp {
 interface StateUse {
   readonly readers: ReadonlyMap<number, readonly string[]>;
   readonly writers: ReadonlyMap<string, readonly number[]>;
-  /** The start lines of the functions (not arrows) whose own body, arrows in it included, uses `this`. */
-  readonly usesThis: ReadonlySet<number>;
+  /** By a function's start line, the state variables it (or a function nested in it) assigns. */
+  readonly assigns: ReadonlyMap<number, ReadonlySet<string>>;
   /** By a function's start line, the top-level bindings whose members it assigns (`P["s"] = …`, `cache.x++`, `delete map.k`). */
   readonly memberWriters: ReadonlyMap<number, ReadonlySet<string>>;
   /** By a function's start line, those of them it (or a function nested in it) reads otherwise. */
   readonly memberReaders: ReadonlyMap<number, ReadonlySet<string>>;
+  /** By a function's start line, the top-level WeakMaps and WeakSets (`new WeakMap()`) it (or a function nested in it) uses. */
+  readonly identityKeyed: ReadonlyMap<number, ReadonlySet<string>>;
 }
 
-function stateUse(source: string, fileName: string): StateUse {
+/** A declarator of a WeakMap or WeakSet (`const producers = new WeakMap()`): state keyed by the identity of objects. */
+function keyedByIdentity(node: t.Node): boolean {
+  if (node.type !== 'VariableDeclarator' || node.init?.type !== 'NewExpression' || node.init.callee.type !== 'Identifier') return false;
+  return node.init.callee.name === 'WeakMap' || node.init.callee.name === 'WeakSet';
+}
+
+/** `import { producersMap } from './maps.js'` of a WeakMap or WeakSet that module declares (emittery's). */
+function importedWeak(path: NodePath, weakImport: (source: string, name: string) => boolean): boolean {
+  const { node, parent } = path;
+  if (node.type !== 'ImportSpecifier' || parent?.type !== 'ImportDeclaration' || !parent.source.value.startsWith('.')) return false;
+  return weakImport(parent.source.value, node.imported.type === 'Identifier' ? node.imported.name : node.imported.value);
+}
+
+/** Whether the module file at `path` declares `name` at its top level as a WeakMap or WeakSet. */
+function exportsWeakCollection(path: string, name: string): boolean {
+  try {
+    const ast = parse(readFileSync(path, 'utf8'), { sourceType: 'unambiguous', plugins: pluginsFor(path) });
+    return ast.program.body.some((statement) => {
+      const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+      return declaration?.type === 'VariableDeclaration' && declaration.declarations.some((d) => d.id.type === 'Identifier' && d.id.name === name && keyedByIdentity(d));
+    });
+  } catch {
+    return false; // not readable or not parseable: not known to be one
+  }
+}
+
+/** Whether the reference is the object of a call of one of these methods (`producers.get(key)`). */
+function collectionCall(ref: NodePath, methods: readonly string[]): boolean {
+  const member = ref.parentPath;
+  if (member === null || !member.isMemberExpression() || member.node.object !== ref.node || member.node.computed || member.node.property.type !== 'Identifier') return false;
+  return methods.includes(member.node.property.name) && member.parentPath?.isCallExpression() === true && (member.parentPath.node as t.CallExpression).callee === member.node;
+}
+
+/** `weakImport(source, name)`: whether the module a relative import names declares `name` as a WeakMap or WeakSet. */
+function stateUse(source: string, fileName: string, weakImport: (source: string, name: string) => boolean): StateUse {
   const ast = parse(source, { sourceType: 'unambiguous', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, plugins: pluginsFor(fileName) });
   const readers = new Map<number, Set<string>>();
   const writerLines = new Map<string, number[]>();
-  const usesThis = new Set<number>();
+  const assigns = new Map<number, Set<string>>();
   const memberWriters = new Map<number, Set<string>>();
   const memberReaders = new Map<number, Set<string>>();
+  const identityKeyed = new Map<number, Set<string>>();
   const add = (map: Map<number, Set<string>>, line: number | undefined, name: string) => {
     if (line === undefined) return;
     const names = map.get(line) ?? new Set<string>();
@@ -166,16 +213,16 @@ function stateUse(source: string, fileName: string): StateUse {
     map.set(line, names);
   };
   traverse(ast, {
-    ThisExpression(path) {
-      let fn = path.getFunctionParent();
-      while (fn !== null && fn.isArrowFunctionExpression()) fn = fn.parentPath.getFunctionParent();
-      const line = fn?.node.loc?.start.line;
-      if (line !== undefined) usesThis.add(line);
-    },
-  });
-  traverse(ast, {
     Program(path) {
       for (const [name, binding] of Object.entries(path.scope.bindings)) {
+        if (keyedByIdentity(binding.path.node) || importedWeak(binding.path, weakImport)) {
+          // A function storing into it too is a cache (immer's cachedCtorStrings): it computes what it misses.
+          const stores = new Set(binding.referencePaths.filter((ref) => collectionCall(ref, ['set', 'add', 'delete'])).map((ref) => ref.getFunctionParent()?.node));
+          for (const ref of binding.referencePaths) {
+            if (!collectionCall(ref, ['get', 'has']) || stores.has(ref.getFunctionParent()?.node)) continue;
+            for (let fn = ref.getFunctionParent(); fn !== null; fn = fn.parentPath.getFunctionParent()) add(identityKeyed, fn.node.loc?.start.line, name);
+          }
+        }
         const changed = binding.referencePaths.filter(changesMember);
         const changers = changed.map((w) => w.getFunctionParent()).filter((f): f is NodePath<t.Function> => f !== null);
         for (const fn of changers) add(memberWriters, fn.node.loc?.start.line, name);
@@ -189,6 +236,7 @@ function stateUse(source: string, fileName: string): StateUse {
         const writers = binding.constantViolations.map((w) => w.getFunctionParent()).filter((f): f is NodePath<t.Function> => f !== null);
         if (writers.length === 0) continue;
         writerLines.set(name, [...new Set(writers.map((w) => w.node.loc?.start.line ?? 0))]);
+        for (const writer of writers) for (let fn: NodePath<t.Function> | null = writer; fn !== null; fn = fn.parentPath.getFunctionParent()) add(assigns, fn.node.loc?.start.line, name);
         for (const read of binding.referencePaths) {
           if (onlyUpdated(read)) continue;
           for (let fn = read.getFunctionParent(); fn !== null; fn = fn.parentPath.getFunctionParent()) {
@@ -200,7 +248,7 @@ function stateUse(source: string, fileName: string): StateUse {
       path.stop();
     },
   });
-  return { readers: new Map([...readers].map(([line, names]) => [line, [...names].sort()])), writers: writerLines, usesThis, memberWriters, memberReaders };
+  return { readers: new Map([...readers].map(([line, names]) => [line, [...names].sort()])), writers: writerLines, assigns, memberWriters, memberReaders, identityKeyed };
 }
 
 /** Whether the reference is the object of a member that is assigned, updated or deleted (`P["s"] = …`, `P.n++`, `delete P.d`). */

@@ -1,9 +1,11 @@
 import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../record/callTrace.ts';
 import { childMocks, runsInline, type ChildMock, type ChildPlanning, type RanInside } from './childMocks.ts';
+import { FunctionValues, type StandIn } from './functionValues.ts';
 import { ModuleState, StateSetUp } from './moduleState.ts';
 import { outcomeOf, yieldedValues, type Outcome } from './outcomes.ts';
 import type { ProgramIndex } from './programIndex.ts';
-import { instanceClassNames, toReplayValue, type ReplayValue } from './replayValue.ts';
+import { recordedState, type StateValue } from './recordedState.ts';
+import { toReplayValue, type ReplayValue, type ReplayValueContext } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 import { resolveTarget, type Target } from './targets.ts';
 
@@ -23,16 +25,30 @@ export interface TestPlan {
   readonly iterate: boolean;
   /** The anonymous and nested functions the call runs for real (no mock): how often each ran, which the test asserts. */
   readonly ran: readonly RanInside[];
+  /** The module state variables the test sets before the call, as it started; undefined when the trace holds none (earlier tests set it up: StateSetUp). */
+  readonly state: readonly StateValue[] | undefined;
+  /** Stand-ins for the program function values among its inputs that no test reaches, with the outcomes of their calls. */
+  readonly standIns: readonly StandIn[];
 }
+
+/** Which callKeys the test-time hooks can replace (mockable), and which name one function of their module (unique). */
+export interface FunctionKeys {
+  readonly mockable: (key: string) => boolean;
+  readonly unique: (key: string) => boolean;
+}
+
+/** No key is mockable or known unique: plans without mocks or function values (gen-tests --ai's probes). */
+export const NO_KEYS: FunctionKeys = { mockable: () => false, unique: () => false };
 
 export type CallPlan = { readonly call: CallRecord; readonly test: TestPlan } | { readonly call: CallRecord; readonly skip: SkipReason };
 
 /**
  * Plans a test for every call of the trace, or the reason it is skipped, in the trace's order.
- * `mockable` says which callKeys the test-time hooks can replace (testHooks' mockableKeys);
+ * `keys` says which callKeys the test-time hooks can replace, and which name one function of their
+ * module (testHooks' functionKeys);
  * `excluded` holds calls already known to be skipped, and why.
  */
-export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key: string) => boolean, excluded: ReadonlyMap<number, SkipReason> = new Map()): CallPlan[] {
+export function planCalls(trace: CallTrace, index: ProgramIndex, keys: FunctionKeys, excluded: ReadonlyMap<number, SkipReason> = new Map()): CallPlan[] {
   const children = new Map<number, CallRecord[]>();
   for (const call of trace.calls) {
     if (call.parentCallId === null) continue;
@@ -42,20 +58,19 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, mockable: (key:
   }
   for (const list of children.values()) list.sort((a, b) => a.callId - b.callId);
   const unstable = unstableCalls(trace.calls, children);
-  const constructors = instanceClassNames(trace.calls);
   const state = new ModuleState(index.programDir);
-  const unset = new StateSetUp(trace.calls, state, (child, tested, parent) => runsInline(child, tested, constructors, parent));
+  const unset = new StateSetUp(trace.calls, state, (child, tested, parent) => runsInline(child, tested, index, parent));
   return trace.calls.map((call) => {
-    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable, constructors, state });
+    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable: keys.mockable, state }, keys);
     // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
-    const result = isSkip(planned) ? planned : (unset.check(call) ?? planned);
+    const result = isSkip(planned) || planned.state !== undefined ? planned : (unset.check(call) ?? planned);
     return isSkip(result) ? { call, skip: result } : (unset.tested(call), { call, test: result });
   });
 }
 
 type Planning = ChildPlanning;
 
-function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
+function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys): TestPlan | SkipReason {
   const { index } = planning;
   const stopped = 'a generator is replayed only when it ran to its end, yielding at most 1,000 values (none through yield* of anything but a generator), and is not async';
   if (call.kind === 'generator' && call.yields === undefined) return skip('generator', stopped);
@@ -64,13 +79,14 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
   const { target, shape } = resolved;
   // A top-level function using `this` called without `new` (`new` is recorded as a constructor call) ran as a method or
   // on another constructor's object (`Base.call(this)`): a test would call it with another `this`.
-  if (target.kind === 'function' && planning.state.usesThis(call.module, call.line)) return skip('not-json-safe', `its receiver (this) was not recorded: ${call.qualname} uses this, so it ran as a method or on another object`);
+  if (target.kind === 'function' && index.usesThis(call.module, call.line)) return skip('not-json-safe', `its receiver (this) was not recorded: ${call.qualname} uses this, so it ran as a method or on another object`);
   if (shape.generator && call.yields === undefined) return skip('generator', stopped);
   const iterate = shape.generator && call.yields !== undefined;
   const recorded = Object.keys(call.args);
   const current = shape.params.map((param) => param.name);
   if (recorded.join(',') !== current.join(',')) return skip('changed-signature', `recorded with (${recorded.join(', ')}), declared now as (${current.join(', ')})`);
-  const context = { index, near: call.module, isResult: false };
+  const functions = new FunctionValues(index, keys.unique);
+  const context = { index, near: call.module, isResult: false, functions };
   let receiver: ReplayValue | undefined;
   if (target.kind === 'member' && !target.static) {
     if (call.this === undefined) return skip('not-json-safe', 'its receiver (this) was not recorded');
@@ -84,18 +100,31 @@ function planCall(call: CallRecord, planning: Planning): TestPlan | SkipReason {
     if (isSkip(value)) return value;
     args.push(value);
   }
+  const keyed = planning.state.identityKeyed(call.module, call.line);
+  if (keyed.length > 0 && [receiver, ...args].some((value) => value !== undefined && rebuiltObject(value))) {
+    return skip('module-state', `it uses ${keyed.join(', ')}, module state keyed by the identity of objects, and the objects its test builds again are not its keys`);
+  }
   const rest = shape.params.at(-1)?.rest === true;
   const spreadLast = rest && args.at(-1)?.kind === 'json' && Array.isArray((args.at(-1) as { value: unknown }).value);
   // Omitted and undefined arguments behave the same for all but arguments.length: the call reads as written.
   while (!rest && args.at(-1)?.kind === 'undefined') args.pop();
+  const state = recordedState(call, planning.state, context);
+  if (state !== undefined && isSkip(state)) return state;
   const outcome = iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true });
   if (isSkip(outcome)) return outcome;
-  const children = childMocks(call, planning);
+  const children = childMocks(call, planning, functions.standIns);
   if (isSkip(children)) return children;
-  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks: children.mocks, iterate, ran: children.ran };
+  const ambiguous = functions.ambiguity();
+  if (ambiguous !== undefined) return ambiguous;
+  return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks: children.mocks, iterate, ran: children.ran, state, standIns: [...functions.standIns.values()] };
 }
 
-function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near: string; isResult: boolean }): ReplayValue | SkipReason {
+/** Whether a test builds the value as a new object (not a primitive, nor a program function reached as itself). */
+function rebuiltObject(value: ReplayValue): boolean {
+  return value.kind === 'json' ? typeof value.value === 'object' && value.value !== null : !['undefined', 'bigint', 'symbol', 'function'].includes(value.kind);
+}
+
+function receiverValue(snapshot: Snapshot, context: ReplayValueContext): ReplayValue | SkipReason {
   const where = 'its receiver (this)';
   if (snapshot.serialization === 'instance' || snapshot.serialization === 'repr') return toReplayValue(snapshot, where, context);
   // A Map or Set subclass is recorded as its entries: Object.create would not give it the built-in's internal state.
@@ -103,14 +132,14 @@ function receiverValue(snapshot: Snapshot, context: { index: ProgramIndex; near:
 }
 
 /**
- * Calls of one function that had the same receiver, arguments and child outcomes yet gave
+ * Calls of one function that had the same receiver, arguments, module state and child outcomes yet gave
  * different results: they depend on something else (the time, a counter), so none is replayed.
  */
 function unstableCalls(calls: readonly CallRecord[], children: ReadonlyMap<number, readonly CallRecord[]>): Map<number, SkipReason> {
   const groups = new Map<string, CallRecord[]>();
   for (const call of calls) {
     const childOutcomes = (children.get(call.callId) ?? []).map((child) => [callKey(child.module, child.qualname), resultOf(child)]);
-    const key = JSON.stringify([callKey(call.module, call.qualname), call.this ?? null, call.args, childOutcomes]);
+    const key = JSON.stringify([callKey(call.module, call.qualname), call.this ?? null, call.args, call.state ?? null, childOutcomes]);
     const group = groups.get(key) ?? [];
     group.push(call);
     groups.set(key, group);

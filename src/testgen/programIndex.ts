@@ -48,6 +48,12 @@ export class ProgramIndex {
     return this.#reached.get(callKey(module, qualname));
   }
 
+  /** Whether the function (not an arrow) starting on `line` of `module` uses `this` (moduleOutline's `usesThis`): a function constructor or a method. */
+  usesThis(module: string, line: number): boolean {
+    const outline = this.outline(module);
+    return 'usesThis' in outline && outline.usesThis.has(line);
+  }
+
   /** The program's directory, absolute. */
   get programDir(): string {
     return this.#programDir;

@@ -20,7 +20,7 @@ const snapshot: z.ZodType<Snapshot> = z.lazy(() =>
     z.object({ serialization: z.literal('map'), value: z.array(z.tuple([snapshot, snapshot])) }),
     z.object({ serialization: z.literal('set'), value: z.array(snapshot) }),
     z.object({ serialization: z.literal('regexp'), value: z.object({ source: z.string(), flags: z.string().regex(/^[dgimsuvy]*$/, 'unknown regexp flag') }) }),
-    z.object({ serialization: z.literal('function'), value: z.string().optional() }),
+    z.object({ serialization: z.literal('function'), value: z.string().optional(), function: z.object({ module: modulePath, qualname: z.string().min(1) }).optional(), withState: z.literal(true).optional() }),
     // A returned instance in the older form (its fields as returnValue) names no class: the generator skips it.
     z.object({ serialization: z.literal('instance'), value: z.record(z.string(), snapshot), class: z.string().min(1).optional(), symbols: z.array(symbolEntry).optional() }),
     z.object({ serialization: z.literal('object'), value: z.record(z.string(), snapshot), nullPrototype: z.literal(true).optional(), symbols: z.array(symbolEntry).optional() }),
@@ -49,6 +49,7 @@ const callRecord = z
     line: z.int().nonnegative(),
     args: z.record(z.string(), snapshot),
     this: snapshot.optional(),
+    state: z.record(z.string(), snapshot).optional(),
     returnValue: z.unknown().optional(),
     returnSerialization: serialization.optional(),
     threw: z.literal(true).optional(),

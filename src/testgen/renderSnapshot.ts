@@ -81,6 +81,12 @@ function renderParts(value: ReplayValue, names: RenderNames): string {
     }
     case 'symbol':
       return renderSymbol(value);
+    case 'function': {
+      const [head = '', ...rest] = value.path;
+      return `${names.reached(value.module, head)}${rest.map(propertyAccess).join('')}`;
+    }
+    case 'stand-in':
+      return value.variable;
   }
 }
 

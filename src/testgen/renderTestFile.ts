@@ -1,5 +1,4 @@
 import * as t from '@babel/types';
-import { CALLS_SYMBOL } from '../record/callTrace.ts';
 import type { ChildMock } from './childMocks.ts';
 import type { ErrorRef, Outcome } from './outcomes.ts';
 import type { TestPlan } from './planCalls.ts';
@@ -7,7 +6,7 @@ import { propertyAccess, renderJson, renderValue, type RenderNames } from './ren
 import type { ClassRef } from './programIndex.ts';
 import { holdsUniqueSymbol, replayParts, type ReplayValue } from './replayValue.ts';
 import type { SkippedCall } from './skipReasons.ts';
-import { VALUE_HELPERS } from './valueHelpers.ts';
+import { HELPERS } from './testFileHelpers.ts';
 
 export interface TestFileInput {
   /** The program module the file tests (`lib/cart.js`). */
@@ -28,76 +27,7 @@ export interface TestFileInput {
 }
 
 // Names the file itself declares or imports: a module variable never takes one.
-const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'importProgram', 'quietly', 'result', 'self', 'ran', 'ranBefore', 'bySymbolDescription', 'Cycle', 'cycle', 'linked']);
-
-/** The console methods that print: while the program is imported, they write into a buffer. */
-const PRINTING = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir', 'dirxml', 'table', 'group', 'groupCollapsed', 'assert'];
-
-const HELPERS = {
-  quietly: `/**
- * Runs \`load\` (the imports of the program) with the console writing into a buffer: what the program
- * prints when it loads is not the tests' output. When \`load\` fails, the buffer goes to stderr.
- */
-async function quietly(load) {
-  const held = [];
-  const sink = new Writable({ write(chunk, encoding, done) { held.push(String(chunk)); done(); } });
-  const quiet = new Console({ stdout: sink, stderr: sink });
-  const printing = ${JSON.stringify(PRINTING)}.filter((name) => typeof console[name] === 'function');
-  const mocked = printing.map((name) => mock.method(console, name, quiet[name]));
-  try {
-    await load();
-  } catch (error) {
-    process.stderr.write(held.join(''));
-    throw error;
-  } finally {
-    for (const method of mocked) method.mock.restore();
-  }
-}`,
-  importProgram: `/**
- * Imports the program itself, which runs it, as it ran when recorded: with its arguments, and with
- * process.exit held off (it throws instead) until the import is done. When the recorded run failed
- * (\`crashed\`), the same failure here is expected: the module's functions are reachable all the same.
- */
-async function importProgram(specifier, argv, crashed) {
-  const { argv: saved, exitCode } = process;
-  process.argv = [saved[0], fileURLToPath(new URL(specifier, import.meta.url)), ...argv];
-  const exit = mock.method(process, 'exit', (code) => {
-    throw Object.assign(new Error(\`the program called process.exit(\${code ?? ''}) when imported\`), { programExit: true });
-  });
-  try {
-    await import(specifier);
-  } catch (error) {
-    if (!crashed && error?.programExit !== true) throw error;
-  } finally {
-    exit.mock.restore();
-    process.argv = saved;
-    process.exitCode = exitCode;
-  }
-}`,
-  instance: `/** An object of \`Class\` with these own fields, made without running its constructor. */
-function instance(Class, fields) {
-  const object = Object.create(Class.prototype);
-  for (const [key, value] of Object.entries(fields)) Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  return object;
-}`,
-  error: `/** An error of \`Class\` with this message, made without running its constructor. */
-function error(Class, message) {
-  return Reflect.construct(Error, message === undefined ? [] : [message], Class);
-}`,
-  ran: `/** How often each of these anonymous or nested program functions has run (the test hooks count them), less \`before\`. */
-function ran(keys, before = {}) {
-  const counts = globalThis[Symbol.for(${JSON.stringify(CALLS_SYMBOL)})] ?? new Map();
-  return Object.fromEntries(keys.map((key) => [key, (counts.get(key) ?? 0) - (before[key] ?? 0)]));
-}`,
-  ...VALUE_HELPERS,
-  replay: `/** Replaces the program function \`key\` until mocks().delete(key): its calls get the recorded outcomes, in order. */
-function replay(key, outcomes) {
-  const fn = mock.fn(() => { throw new Error(\`\${key} was called more often than when it was recorded\`); });
-  outcomes.forEach((outcome, index) => fn.mock.mockImplementationOnce(outcome, index));
-  mocks().set(key, fn);
-  return fn;
-}`,
-} as const;
+const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'standIn', 'importProgram', 'quietly', 'result', 'self', 'ran', 'ranBefore', 'bySymbolDescription', 'Cycle', 'cycle', 'linked']);
 
 /** The text of one `<module>.test.mjs`: one `node:test` test per plan. */
 export function renderTestFile(input: TestFileInput): string {
@@ -149,7 +79,7 @@ export interface RenderedCall {
  * them calls the real functions the way the generated tests will (gen-tests --ai runs it).
  */
 export function renderCallScript(input: ProgramFileInput): { readonly prelude: readonly string[]; readonly calls: readonly RenderedCall[] } {
-  const { prelude, body } = renderProgramFile(input, (names) => input.plans.map((plan) => ({ ...renderInvocation(plan, names), async: plan.async })));
+  const { prelude, body } = renderProgramFile(input, (names, errorOf, usesHelper) => input.plans.map((plan) => ({ ...renderInvocation(plan, names, errorOf, usesHelper), async: plan.async })));
   return { prelude, calls: body };
 }
 
@@ -214,6 +144,7 @@ function moduleVariables(input: ProgramFileInput): Map<string, string> {
   const visit = (value: ReplayValue | undefined): void => {
     if (value === undefined) return;
     if (value.kind === 'instance') modules.add(value.class.module);
+    if (value.kind === 'function') modules.add(value.module);
     replayParts(value).forEach(visit);
   };
   const visitOutcome = (outcome: Outcome): void => {
@@ -225,8 +156,10 @@ function moduleVariables(input: ProgramFileInput): Map<string, string> {
     else if (plan.target.kind === 'path') modules.add(plan.target.module);
     visit(plan.receiver);
     plan.args.forEach(visit);
+    plan.state?.forEach(([, value]) => visit(value));
     visitOutcome(plan.outcome);
     plan.mocks.forEach((m) => m.outcomes.forEach(visitOutcome));
+    plan.standIns.forEach((s) => s.outcomes.forEach(visitOutcome));
   }
   const taken = new Set(FILE_NAMES);
   const variables = new Map<string, string>();
@@ -245,14 +178,19 @@ function identifierFrom(text: string): string {
   return /^[A-Za-z_$]/.test(name) ? name : `_${name}`;
 }
 
-/** How a test calls the plan's function: the receiver it builds, and the call expression. */
-function renderInvocation(plan: TestPlan, names: RenderNames): { setup: string[]; invoke: string } {
+/** How a test calls the plan's function: the stand-ins, module state and receiver it sets up, and the call expression. */
+function renderInvocation(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesHelper: (helper: keyof typeof HELPERS) => void): { setup: string[]; invoke: string } {
   const { target } = plan;
   const args = plan.args.map((arg, index) =>
     plan.spreadLast && index === plan.args.length - 1 && arg.kind === 'json' ? (arg.value as unknown[]).map(renderJson).join(', ') : renderValue(arg, names),
   );
   const argList = args.filter((arg) => arg !== '').join(', ');
-  const setup: string[] = [];
+  const setup: string[] = plan.standIns.map((s) => {
+    usesHelper('standIn');
+    return `const ${s.variable} = standIn(${JSON.stringify(s.qualname)}, [${s.outcomes.map((outcome) => mockOutcome(outcome, s.async, names, errorOf)).join(', ')}]);`;
+  });
+  // The module state the call started with, set through its module's reach() (a setter per state variable).
+  setup.push(...(plan.state ?? []).map(([name, value]) => `${names.reached(plan.call.module, name)} = ${renderValue(value, names)};`));
   let invoke: string;
   if (target.kind === 'function') invoke = `${names.reached(target.module, target.name)}(${argList})`;
   else if (target.kind === 'construct') invoke = constructInvocation(target.class, argList, names);
@@ -287,7 +225,7 @@ function pathInvocation(module: string, path: readonly string[], argList: string
 
 function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesHelper: (helper: keyof typeof HELPERS) => void): string {
   const { call, target } = plan;
-  const { setup, invoke } = renderInvocation(plan, names);
+  const { setup, invoke } = renderInvocation(plan, names, errorOf, usesHelper);
   const body: string[] = [];
   if (plan.outcome.kind === 'throw') {
     const { error, message } = plan.outcome;
@@ -314,6 +252,7 @@ function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesHe
     setup.push(`const ${name} = replay(${JSON.stringify(child.key)}, [${outcomes.join(', ')}]);`);
     body.push(`assert.strictEqual(${name}.mock.callCount(), ${child.outcomes.length}, ${JSON.stringify(`calls of ${child.qualname}`)});`);
   }
+  for (const s of plan.standIns) body.push(`assert.strictEqual(${s.variable}.mock.callCount(), ${s.outcomes.length}, ${JSON.stringify(`calls of ${s.qualname}, a function value it was given`)});`);
   if (plan.ran.length > 0) {
     // The anonymous and nested functions the call runs: they ran as often as when recorded.
     usesHelper('ran');

@@ -1,5 +1,4 @@
-import type { CallRecord, Snapshot, SymbolRegistry } from '../record/callTrace.ts';
-import { returnSnapshot } from './readTrace.ts';
+import type { Snapshot, SymbolRegistry } from '../record/callTrace.ts';
 import type { ClassRef, ProgramIndex } from './programIndex.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
@@ -17,6 +16,10 @@ export type ReplayValue =
   | { readonly kind: 'array'; readonly items: readonly ReplayValue[]; readonly fields: readonly (readonly [string, ReplayValue])[] }
   /** The object `up` levels above (1: the one holding it), as recorded (callTrace.ts `cycle`). */
   | { readonly kind: 'cycle'; readonly up: number }
+  /** A program function, the object itself: reached from `module`'s reach() through `path` (functionValues.ts). */
+  | { readonly kind: 'function'; readonly module: string; readonly path: readonly string[] }
+  /** A stand-in for a program function no test reaches, held in the test's variable (functionValues.ts). */
+  | { readonly kind: 'stand-in'; readonly variable: string }
   | SymbolValue;
 
 /** A symbol as a test makes it: `Symbol.for(name)`, `Symbol[name]`, or a new `Symbol(name)` (unique: equal to the recorded one only by description). */
@@ -39,6 +42,8 @@ export interface ReplayValueContext {
   readonly near: string;
   /** A call's own result: a date in it may come from the clock. */
   readonly isResult: boolean;
+  /** How the tested call's inputs give function values again (functionValues.ts); without it, a function value is skipped. */
+  readonly functions?: { resolve(snapshot: Snapshot, where: string): ReplayValue | SkipReason };
 }
 
 /** The snapshot as a value a test can build, or why it cannot be; `where` names it in the reason (`argument items`). */
@@ -106,6 +111,7 @@ export function toReplayValue(snapshot: Snapshot, where: string, context: Replay
       return symbol;
     }
     case 'function':
+      if (context.functions !== undefined && !context.isResult) return context.functions.resolve(snapshot, where);
       return skip('function-value', `${where} is a function${typeof snapshot.value === 'string' && snapshot.value !== '' ? ` (${snapshot.value})` : ''}`);
     case 'repr':
       if (snapshot.redacted === true) return skip('redacted', `${where} held a secret and was redacted`);
@@ -179,31 +185,4 @@ export function refersTo(value: ReplayValue): boolean {
 /** Whether a value holds a unique symbol (as a value or a key): a test compares it by description. */
 export function holdsUniqueSymbol(value: ReplayValue): boolean {
   return (value.kind === 'symbol' && value.registry === 'unique') || replayParts(value).some(holdsUniqueSymbol);
-}
-
-/**
- * The names of the classes the trace's values are objects of (`instance` snapshots, at any depth).
- * A plain function of that name is a function constructor: a call of it comes from `new`, which a
- * mock cannot stand in for (the object it fills is not its result), so a test runs it for real.
- */
-export function instanceClassNames(calls: readonly CallRecord[]): Set<string> {
-  const names = new Set<string>();
-  const visit = (s: Snapshot | undefined): void => {
-    if (s === undefined) return;
-    if (s.serialization === 'instance' && s.class !== undefined) names.add(s.class);
-    if (s.serialization === 'instance' || s.serialization === 'object') {
-      for (const field of Object.values(s.value as Record<string, Snapshot>)) visit(field);
-      for (const entry of s.symbols ?? []) visit(entry.value);
-    } else if (s.serialization === 'array' || s.serialization === 'set') {
-      (s.value as Snapshot[]).forEach(visit);
-      Object.values(s.fields ?? {}).forEach(visit);
-    }
-    else if (s.serialization === 'map') (s.value as [Snapshot, Snapshot][]).forEach(([k, v]) => (visit(k), visit(v)));
-  };
-  for (const call of calls) {
-    Object.values(call.args).forEach(visit);
-    visit(call.this);
-    if (call.returnSerialization !== undefined) visit(returnSnapshot(call));
-  }
-  return names;
 }
