@@ -1,6 +1,6 @@
-import { callKey, type CallRecord } from '../record/callTrace.ts';
+import { callKey, type CallRecord, type Snapshot } from '../record/callTrace.ts';
 import type { ModuleState } from './moduleState.ts';
-import type { StandIn } from './functionValues.ts';
+import type { FunctionValues, StandIn } from './functionValues.ts';
 import { outcomeOf, type Outcome } from './outcomes.ts';
 import type { ProgramIndex } from './programIndex.ts';
 import { stateConflict } from './recordedState.ts';
@@ -37,9 +37,12 @@ export interface ChildPlanning {
  * A child that is the tested function's own code runs for real too, and its children are replayed:
  * a nested function (`outer.inner`) or an anonymous one of the same module (the callback of
  * `items.reduce((sum, item) => sum + lineTotal(item), 0)`). A call of a function value the test
- * gives a stand-in for (`standIns`, by callKey) is the stand-in's: it gets the recorded outcome.
+ * gives a stand-in for (`functions`' stand-ins, by callKey) is the stand-in's: it gets the recorded outcome.
  */
-export function childMocks(call: CallRecord, { index, children, mockable, state }: ChildPlanning, standIns: ReadonlyMap<string, StandIn> = new Map()): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
+export function childMocks(call: CallRecord, { index, children, mockable, state }: ChildPlanning, functions?: FunctionValues): { mocks: ChildMock[]; ran: RanInside[] } | SkipReason {
+  const standIns: ReadonlyMap<string, StandIn> = functions?.standIns ?? new Map();
+  // What a mock or a stand-in gives: a function in it is the program's own, reached as itself.
+  const given = { index, near: call.module, isResult: false, ...(functions !== undefined ? { functions: functions.references() } : {}) };
   // The test hooks count the calls of anonymous functions and of functions nested in another (instrumentCalls' `counted`).
   const counted = (child: CallRecord): boolean => child.module === call.module && (child.qualname.startsWith(`${call.qualname}.`) || child.qualname.startsWith('<anonymous>@'));
   const replayed: CallRecord[] = [];
@@ -69,7 +72,7 @@ export function childMocks(call: CallRecord, { index, children, mockable, state 
   }
   for (const child of stoodIn.sort((a, b) => a.callId - b.callId)) {
     const standIn = standIns.get(callKey(child.module, child.qualname)) as StandIn;
-    const outcome = outcomeOf(child, `the result of ${child.qualname} (call ${child.callId})`, { index, near: child.module, isResult: false });
+    const outcome = outcomeOf(child, `the result of ${child.qualname} (call ${child.callId})`, { ...given, near: child.module });
     if (isSkip(outcome)) return skip('function-value', `${standIn.places[0] ?? 'a function value'} is ${child.qualname}, called (call ${child.callId}) with a result a stand-in cannot give: ${outcome.detail}`);
     if (child.kind === 'generator') return skip('function-value', `${standIn.places[0] ?? 'a function value'} is ${child.qualname}, a generator, which a stand-in does not replay`);
     standIn.calls.push(child.callId);
@@ -83,10 +86,13 @@ export function childMocks(call: CallRecord, { index, children, mockable, state 
     // A mock gives the child's result, not what it changes in a module object the tested function reads (fraction.js's parse() filling P).
     const changed = child.module === call.module ? state.changedFor(call.module, child.line, call.line) : [];
     if (changed.length > 0) return skip('module-state', `it calls ${name}, replayed by a mock, which changes ${changed.join(', ')}, a module object it reads (a mock gives the result, not the change)`);
+    // A mock gives a method's result, not what it does to its object (yaml's Directives.atDocument() resetting its state):
+    // an object the test gives the call (recorded as it was then) would not be changed.
+    if (child.this !== undefined && index.changesThis(child.module, child.line) && givenTo(call, child.this)) return skip('unmockable-child', `it calls ${name}, replayed by a mock, which changes its object (this), an object the call was given, which a mock would not`);
     const key = callKey(child.module, child.qualname);
     // An anonymous function is mocked by its qualname too (`<anonymous>@9`) when no other function of its module has it.
     if (!mockable(key)) return skip('unmockable-child', `it calls ${name}, which the test hooks cannot replace (${/[<@]/.test(child.qualname) ? 'an anonymous function on a line with another' : 'a generator, a destructured arrow parameter, or a name its module uses twice'})`);
-    const outcome = outcomeOf(child, `the result of ${name}`, { index, near: child.module, isResult: false });
+    const outcome = outcomeOf(child, `the result of ${name}`, { ...given, near: child.module });
     if (isSkip(outcome)) return skip('unmockable-child', `it calls ${name}, which cannot be replayed: ${outcome.detail}`);
     const resolved = resolveTarget(child, index);
     const entry = mocks.get(key) ?? { qualname: child.qualname, async: child.kind === 'async' || (!isSkip(resolved) && resolved.shape.async), outcomes: [] };
@@ -116,4 +122,22 @@ export function runsInline(child: CallRecord, tested: CallRecord, index: Pick<Pr
 function onOwnObject(child: CallRecord, caller: CallRecord): boolean {
   const ownClass = caller.kind === 'constructor' || caller.this !== undefined ? caller.qualname.split('.')[0] : undefined;
   return ownClass !== undefined && child.this !== undefined && child.module === caller.module && child.qualname.startsWith(`${ownClass}.`);
+}
+
+/** Whether `object`, a snapshot, equals the call's receiver, an argument, a module state value, or a part of one of them. */
+function givenTo(call: CallRecord, object: Snapshot): boolean {
+  const wanted = JSON.stringify(object);
+  const visit = (s: Snapshot | undefined): boolean => s !== undefined && (JSON.stringify(s) === wanted || snapshotParts(s).some(visit));
+  return [call.this, ...Object.values(call.args), ...Object.values(call.state ?? {})].some(visit);
+}
+
+function snapshotParts(s: Snapshot): Snapshot[] {
+  switch (s.serialization) {
+    case 'instance':
+    case 'object': return [...Object.values(s.value as Record<string, Snapshot>), ...(s.symbols ?? []).map((e) => e.value)];
+    case 'array': return [...(s.value as Snapshot[]), ...Object.values(s.fields ?? {})];
+    case 'set': return s.value as Snapshot[];
+    case 'map': return (s.value as [Snapshot, Snapshot][]).flat();
+    default: return [];
+  }
 }

@@ -46,7 +46,8 @@ export class FunctionValues {
     return this.#standIns;
   }
 
-  resolve(snapshot: Snapshot, where: string): ReplayValue | SkipReason {
+  /** The function value as a test gives it; `mayStandIn`: a closure may be a stand-in (not in a result, which is compared with the program's own objects). */
+  resolve(snapshot: Snapshot, where: string, mayStandIn = true): ReplayValue | SkipReason {
     const program = snapshot.function;
     const named = typeof snapshot.value === 'string' && snapshot.value !== '' ? ` (${snapshot.value})` : '';
     if (program === undefined) return skip('function-value', `${where} is a function${named}, not one of the program's`);
@@ -55,6 +56,7 @@ export class FunctionValues {
     if (reached?.class === true) return { kind: 'function', module: reached.module, path: reached.path };
     if (!this.#unique(key)) return skip('function-value', `${where} is the function ${program.qualname}${named}, whose module gives its name to another function too`);
     if (reached !== undefined) return { kind: 'function', module: reached.module, path: reached.path };
+    if (!mayStandIn) return skip('function-value', `${where} is ${program.qualname}${named}, a function no test reaches as the object it is`);
     if (snapshot.withState === true) return skip('function-value', `${where} is ${program.qualname}${named}, a function object holding state of its own (properties, a prototype), which a stand-in would lack`);
     let standIn = this.#standIns.get(key);
     if (standIn === undefined) {
@@ -67,6 +69,11 @@ export class FunctionValues {
     }
     standIn.places.push(where);
     return { kind: 'stand-in', variable: standIn.variable };
+  }
+
+  /** A resolver for the values mocks give: the program's own functions only (a closure a mocked child returned is not stood in for). */
+  references(): { resolve(snapshot: Snapshot, where: string): ReplayValue | SkipReason } {
+    return { resolve: (snapshot, where) => this.resolve(snapshot, where, false) };
   }
 
   /** Why the stand-ins cannot replay the calls made of them, or undefined when they can: two values of one text, one of them called (which one ran is not known). */

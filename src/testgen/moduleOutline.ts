@@ -60,6 +60,8 @@ export interface ModuleOutline {
    * (`Base.call(this)`, `P.cmp = function …`), never as a plain call a test could make.
    */
   readonly usesThis: ReadonlySet<number>;
+  /** The start lines of the functions (not arrows) whose own body, arrows in it included, assigns or deletes a member of `this`. */
+  readonly changesThis: ReadonlySet<number>;
 }
 
 export function pluginsFor(fileName: string): ParserPlugin[] {
@@ -94,19 +96,27 @@ export function outlineModule(source: string, fileName: string): ModuleOutline {
     }
   }
   addPrototypes(ast.program, bindings);
-  return { bindings, paths: pathFunctions(ast.program, bindings), usesThis: thisUsers(ast.program) };
+  return { bindings, paths: pathFunctions(ast.program, bindings), ...thisUsers(ast.program) };
 }
 
-function thisUsers(program: t.Program): Set<number> {
-  const lines = new Set<number>();
+function thisUsers(program: t.Program): { usesThis: Set<number>; changesThis: Set<number> } {
+  const usesThis = new Set<number>();
+  const changesThis = new Set<number>();
   walkAst(program, (path) => {
     if (path.node.type !== 'ThisExpression') return;
     let fn: AstPath | null = functionParent(path);
     while (fn !== null && fn.node.type === 'ArrowFunctionExpression') fn = functionParent(fn);
     const line = fn?.node.loc?.start.line;
-    if (line !== undefined) lines.add(line);
+    if (line === undefined) return;
+    usesThis.add(line);
+    // `this.x = …`, `this.n++`, `delete this.k`
+    const member = path.parent;
+    const user = member?.parent?.node;
+    if (member?.node.type !== 'MemberExpression' || path.key !== 'object' || user === undefined) return;
+    const changed = (user.type === 'AssignmentExpression' && member.key === 'left') || user.type === 'UpdateExpression' || (user.type === 'UnaryExpression' && user.operator === 'delete');
+    if (changed) changesThis.add(line);
   });
-  return lines;
+  return { usesThis, changesThis };
 }
 
 /** Gives each plain top-level function's `constructs` class the methods top-level statements set on its prototype. */

@@ -1,7 +1,7 @@
 import type { CallRecord, Snapshot } from '../record/callTrace.ts';
-import type { ClassRef, ProgramIndex } from './programIndex.ts';
+import type { ClassRef } from './programIndex.ts';
 import { returnSnapshot } from './readTrace.ts';
-import { toReplayValue, type ReplayValue } from './replayValue.ts';
+import { toReplayValue, type ReplayValue, type ReplayValueContext } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
 
 /** An error class as a test names it: a global built-in, or a class reached from its program module. */
@@ -10,7 +10,7 @@ export type ErrorRef = { readonly kind: 'builtin'; readonly name: string } | { r
 export type Outcome = { readonly kind: 'return'; readonly value: ReplayValue } | { readonly kind: 'throw'; readonly error: ErrorRef; readonly message: string | undefined };
 
 /** A generator's values as the array a test compares `[...generator]` with: JSON values only. */
-export function yieldedValues(yields: readonly Snapshot[], context: { index: ProgramIndex; near: string; isResult: boolean }): Outcome | SkipReason {
+export function yieldedValues(yields: readonly Snapshot[], context: ReplayValueContext): Outcome | SkipReason {
   const values: unknown[] = [];
   for (const [i, snapshot] of yields.entries()) {
     const value = toReplayValue(snapshot, `value ${i + 1} it yielded`, context);
@@ -21,7 +21,7 @@ export function yieldedValues(yields: readonly Snapshot[], context: { index: Pro
   return { kind: 'return', value: { kind: 'json', value: values } };
 }
 
-export function outcomeOf(call: CallRecord, where: string, context: { index: ProgramIndex; near: string; isResult: boolean }): Outcome | SkipReason {
+export function outcomeOf(call: CallRecord, where: string, context: ReplayValueContext): Outcome | SkipReason {
   if (call.threw !== true) {
     const value = toReplayValue(returnSnapshot(call), where, context);
     return isSkip(value) ? value : { kind: 'return', value };

@@ -112,7 +112,7 @@ function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys): Tes
   if (state !== undefined && isSkip(state)) return state;
   const outcome = iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true });
   if (isSkip(outcome)) return outcome;
-  const children = childMocks(call, planning, functions.standIns);
+  const children = childMocks(call, planning, functions);
   if (isSkip(children)) return children;
   const ambiguous = functions.ambiguity();
   if (ambiguous !== undefined) return ambiguous;

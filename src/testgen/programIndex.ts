@@ -54,6 +54,12 @@ export class ProgramIndex {
     return 'usesThis' in outline && outline.usesThis.has(line);
   }
 
+  /** Whether the function (not an arrow) starting on `line` of `module` assigns or deletes a member of `this`: a mock of it would not. */
+  changesThis(module: string, line: number): boolean {
+    const outline = this.outline(module);
+    return 'changesThis' in outline && outline.changesThis.has(line);
+  }
+
   /** The program's directory, absolute. */
   get programDir(): string {
     return this.#programDir;

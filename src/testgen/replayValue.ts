@@ -42,8 +42,8 @@ export interface ReplayValueContext {
   readonly near: string;
   /** A call's own result: a date in it may come from the clock. */
   readonly isResult: boolean;
-  /** How the tested call's inputs give function values again (functionValues.ts); without it, a function value is skipped. */
-  readonly functions?: { resolve(snapshot: Snapshot, where: string): ReplayValue | SkipReason };
+  /** How the tested call's values give function values again (functionValues.ts; in a result, only as the program's own object); without it, a function value is skipped. */
+  readonly functions?: { resolve(snapshot: Snapshot, where: string, standIn: boolean): ReplayValue | SkipReason };
 }
 
 /** The snapshot as a value a test can build, or why it cannot be; `where` names it in the reason (`argument items`). */
@@ -111,7 +111,7 @@ export function toReplayValue(snapshot: Snapshot, where: string, context: Replay
       return symbol;
     }
     case 'function':
-      if (context.functions !== undefined && !context.isResult) return context.functions.resolve(snapshot, where);
+      if (context.functions !== undefined) return context.functions.resolve(snapshot, where, !context.isResult);
       return skip('function-value', `${where} is a function${typeof snapshot.value === 'string' && snapshot.value !== '' ? ` (${snapshot.value})` : ''}`);
     case 'repr':
       if (snapshot.redacted === true) return skip('redacted', `${where} held a secret and was redacted`);
