@@ -1,6 +1,7 @@
 import { types } from 'node:util';
 import { returnFields, UNINITIALIZED, type CallRecord, type ReachedFunction, type Snapshot } from './callTrace.ts';
-import { functionId } from './functionIds.ts';
+import { delegating } from './delegatingIterator.ts';
+import { programFunction } from './functionIds.ts';
 import { reachPaths } from './reachPaths.ts';
 import type { FunctionInfo } from './functionNames.ts';
 import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
@@ -70,15 +71,7 @@ export class CallRecorder {
       isSecret,
       isProgramClass: (ctor) => typeof ctor === 'function' && this.classModules.has(ctor),
       builtBy: (proto) => this.builtBy.get(proto),
-      programFunction: (fn) => {
-        const id = functionId(fn);
-        const info = id === undefined ? undefined : this.functions[id];
-        if (info !== undefined) return { module: info.module, qualname: info.qualname };
-        // A class of the program (told apart from a function constructor, which has an id): named as its module names it.
-        const module = this.classModules.get(fn);
-        const name = module === undefined ? undefined : getOwnPropertyDescriptor(fn, 'name');
-        return name !== undefined && 'value' in name && typeof name.value === 'string' && name.value !== '' ? { module: module as string, qualname: name.value } : undefined;
-      },
+      programFunction: (fn) => programFunction(fn, this.functions, this.classModules),
     };
   }
 
@@ -383,37 +376,4 @@ export class CallRecorder {
       ...(call.done === true && call.yields ? { yields: call.yields } : {}),
     });
   }
-}
-
-/**
- * An iterator yield* uses in place of a generator object `inner`, seeing each step `inner` gives:
- * it gets the iterator as yield* would (inner[Symbol.iterator]() once, its `next` once), and gives
- * `throw` and `return` as inner has them when yield* asks, so yield* does what it does with inner.
- */
-function delegating(inner: Iterator<unknown> & object, before: () => void, see: (step: unknown) => void): object {
-  const it = apply((inner as unknown as Record<symbol, () => unknown>)[Symbol.iterator] as () => unknown, inner, []) as Record<string, unknown>;
-  const next = it.next as (v: unknown) => unknown;
-  const pass = (method: unknown) => (typeof method !== 'function' ? method : (v: unknown) => {
-    before();
-    const step = apply(method, it, [v]);
-    see(step);
-    return step;
-  });
-  return {
-    [Symbol.iterator]() {
-      return this;
-    },
-    next(v: unknown) {
-      before();
-      const step = apply(next, it, [v]);
-      see(step);
-      return step;
-    },
-    get throw() {
-      return pass(it.throw);
-    },
-    get return() {
-      return pass(it.return);
-    },
-  };
 }
