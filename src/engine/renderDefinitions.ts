@@ -102,10 +102,11 @@ export function renderDefinitions(all: ReadonlyMap<string, Definition>): Rendere
   const identifiers = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
   const guarded = (hook: string): string => {
     if (body === '') return '';
-    // The failures are the script's completion value, which the sandbox hands to the runtime: no global names it.
+    // The failures are the script's completion value, which the sandbox hands to the runtime: no global
+    // names it. With none it is undefined, which the sandbox need not hand over (a hop saved).
     const failures = `${hook}_pf`;
     const guardedLines = owners.map((id, i) => `try { ${lines[i]}\n} catch (e) { ${failures}[${failures}.length] = [${jsString(id)}, e]; }`);
-    return `${helpers}{ const ${failures} = [];\n${guardedLines.join('\n')}\n${requireLine ?? ''}\n${failures}; }\n`;
+    return `${helpers}{ const ${failures} = [];\n${guardedLines.join('\n')}\n${requireLine ?? ''}\n${failures}.length === 0 ? undefined : ${failures}; }\n`;
   };
   return { source: body === '' ? '' : `${helpers}${body}\n`, statements, accessors, receiver, identifiers, guarded };
 }

@@ -275,7 +275,7 @@ export type TickOutcome = typeof TICK_IDLE | typeof TICK_RAN | typeof TICK_BACKG
  * The lifecycle object the runtime hands the host. The host calls, in this order: loadEnvironment
  * (setupEnvironment, when the startup snapshot holds its module) for each environment;
  * preludeFailures, adopt and enter with what the prelude, adopt and snippet
- * scripts evaluate to; tick until it ran no timer (waiting a little while it answers TICK_BACKGROUND);
+ * scripts evaluate to; tick while due answers a timer is due (waiting a little while it answers TICK_BACKGROUND);
  * afterSnippet (tick again when it returns true);
  * drive (tick again when it drove any); report.
  */
@@ -295,16 +295,17 @@ export interface RuntimeLifecycle {
   preludeFailures(pairs: unknown): void;
   /**
    * Runs one due timer: TICK_RAN when one ran (there may be more); when none is left, whether the
-   * top level still waits on background work (TICK_BACKGROUND, see backgroundWork) or not
-   * (TICK_IDLE). Answering both in one call saves the host a hop into the isolate per run.
+   * top level still waits on background work (TICK_BACKGROUND, see due) or not (TICK_IDLE).
    */
   tick(): TickOutcome;
   /**
-   * Whether the top level still waits with no timer left, on work V8 finishes off the isolate's
-   * thread (an asynchronous WebAssembly compile, Atomics.waitAsync): the host waits for it a little.
-   * The host asks this only when its ticks stopped at their cap (tick answers it otherwise).
+   * What tick would do now, running nothing: TICK_RAN when a timer is due; else what tick answers
+   * when none is left (TICK_BACKGROUND while the top level waits on work V8 finishes off the
+   * isolate's thread, an asynchronous WebAssembly compile or Atomics.waitAsync, which the host waits
+   * for a little; TICK_IDLE). It runs only the runtime's code, so the host calls it synchronously,
+   * which costs less than a hop into the isolate, and hops for a tick only when a timer is due.
    */
-  backgroundWork(): boolean;
+  due(): TickOutcome;
   /** Runs the environments' drivers; whether any ran. */
   afterSnippet(): boolean;
   /** Calls the drive targets nothing called and that exist now (one pass, source order); how many it called. */

@@ -147,13 +147,15 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     const runtime = lease.script(RUNTIME_FILENAME, source, () => compileRuntime(isolate, source, snapshot));
     lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime);
     const call = lifecycleCaller(lifecycle);
+    const timers = timersOf(lifecycle, call, exec.maxTimerTicks);
     for (const env of exec.environments) {
       const failure = inSnapshot.has(env.name) ? await setupEnvironment(call, env.name, remaining()) : await loadEnvironment(lease, context, call, env, remaining());
       if (failure !== undefined) environmentFailures.push({ name: env.name, message: failure });
     }
     // Each script evaluates to what the runtime takes from it (the prelude's failures, the values to
     // adopt, the snippet as an arrow taking the hooks), so none of them reaches the runtime by a global.
-    if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining(), (v) => call('preludeFailures', [v], remaining()));
+    // The prelude evaluates to its failures, or to undefined when there are none (most runs): then no hop hands them over.
+    if (exec.prelude) await runScript(isolate, context, exec.prelude, 'snipexec:prelude', remaining(), async (v) => (v.typeof === 'undefined' ? undefined : call('preludeFailures', [v.derefInto()], remaining())));
     if (exec.preludeOnly) {
       const raw = reportNow(lifecycle);
       if (typeof raw !== 'string' || raw.length > MAX_REPORT_BYTES) return finish({ status: 'internal-error', report: undefined, reason: 'runtime report too large' });
@@ -161,19 +163,19 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       verdict = reuseVerdict(report);
       return finish({ status: 'completed', report });
     }
-    if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v], remaining()));
+    if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v.derefInto()], remaining()));
     // The snippet's script only makes the arrow that enter calls: it is evaluated synchronously (no hop).
-    await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v], remaining()), 'sync');
-    await awaitBackgroundWork(call, exec.maxTimerTicks, remaining, await runTimers(call, exec.maxTimerTicks, remaining));
+    await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v.derefInto()], remaining()), 'sync');
+    await awaitBackgroundWork(timers, remaining, await runTimers(timers, remaining));
     // The environments' drivers (fire the listeners, call the handlers), then what they queued.
     // (Only environments add drivers: without one, there is nothing to ask.)
-    if (exec.environments.length > 0 && (await call('afterSnippet', [], remaining())) === true) await runTimers(call, exec.maxTimerTicks, remaining);
+    if (exec.environments.length > 0 && (await call('afterSnippet', [], remaining())) === true) await runTimers(timers, remaining);
     if (exec.config.drive && exec.config.driveTargets.length > 0) {
       // The functions nothing called are called now, after everything else settled; then their
       // timers. Calls make functions (inner ones, callbacks), which the next pass reaches.
       for (let pass = 0; pass < MAX_DRIVE_PASSES; pass++) {
         if (((await call('drive', [], remaining())) as number) === 0) break;
-        await runTimers(call, exec.maxTimerTicks, remaining);
+        await runTimers(timers, remaining);
       }
     }
     const raw = reportNow(lifecycle);
@@ -254,6 +256,11 @@ function reportNow(lifecycle: ivm.Reference<Lifecycle>): unknown {
   return lifecycle.applySync(undefined, ['report'] as never, { timeout: 2_000, result: { copy: true } });
 }
 
+/** The run's timers: `due` by a synchronous call, which runs the runtime's code only (no bridge request can come from it). */
+function timersOf(lifecycle: ivm.Reference<Lifecycle>, call: LifecycleCall, maxTicks: number): Timers {
+  return { call, due: (timeout) => lifecycle.applySync(undefined, ['due'] as never, { timeout, result: { copy: true } }) as TickOutcome, maxTicks };
+}
+
 /** Calls the lifecycle's methods through its dispatch function: one hop per call, the method's name first. */
 function lifecycleCaller(lifecycle: ivm.Reference<Lifecycle>): LifecycleCall {
   return async (method, args, timeout) => lifecycle.apply(undefined, [method, ...args] as never, { timeout, result: { copy: true } });
@@ -301,26 +308,41 @@ const BACKGROUND_WAIT_MS = 5_000;
 /**
  * A top level that awaits an asynchronous WebAssembly compile (or Atomics.waitAsync) with no
  * timer left would end the run as pending, or let drive start, while V8 finishes the work on a
- * background thread: the host waits for it (each call into the isolate runs what it posted), then
- * runs the timers it queued. Only runs that used those APIs wait; no other run's timing changes.
- * `last` is how the timers before it ended: the tick that found none answered whether the top
- * level waits (TICK_BACKGROUND); only ticks stopped at their cap leave it to a backgroundWork call.
+ * background thread: the host waits for it (each hop into the isolate runs what it posted, so
+ * these ticks hop whatever `due` says), then runs the timers it queued. Only runs that used those
+ * APIs wait; no other run's timing changes. `last` is how the timers before it ended.
  */
-async function awaitBackgroundWork(call: LifecycleCall, maxTicks: number, remaining: () => number, last: TickOutcome): Promise<void> {
+async function awaitBackgroundWork(timers: Timers, remaining: () => number, last: TickOutcome): Promise<void> {
   const until = Date.now() + BACKGROUND_WAIT_MS;
-  const waits = async (outcome: TickOutcome) => outcome === TICK_BACKGROUND || (outcome === TICK_RAN && (await call('backgroundWork', [], remaining())) === true);
+  // Ticks stopped at their cap (TICK_RAN) leave it to `due` whether the top level waits.
+  const waits = (outcome: TickOutcome) => outcome === TICK_BACKGROUND || (outcome === TICK_RAN && timers.due(remaining()) === TICK_BACKGROUND);
   let outcome = last;
-  while (Date.now() < until && remaining() > 1 && (await waits(outcome))) {
+  while (Date.now() < until && remaining() > 1 && waits(outcome)) {
     await new Promise((resolve) => setTimeout(resolve, 2));
-    outcome = await runTimers(call, maxTicks, remaining);
+    outcome = await runTimers(timers, remaining, 'hop');
   }
 }
 
-/** Runs due timers until none is left or maxTicks ran: the last tick's outcome (TICK_RAN when the cap stopped them). */
-async function runTimers(call: LifecycleCall, maxTicks: number, remaining: () => number): Promise<TickOutcome> {
+/** How the host runs the snippet's timers: a tick is a hop into the isolate; `due` is a synchronous look. */
+interface Timers {
+  readonly call: LifecycleCall;
+  readonly due: (timeout: number) => TickOutcome;
+  readonly maxTicks: number;
+}
+
+/**
+ * Runs due timers until none is left or maxTicks ran: the last outcome (TICK_RAN when the cap
+ * stopped them). Before each tick it looks whether a timer is due (`look`), so a run that left
+ * none costs no hop; a tick it would have made instead would have run nothing and answered the same.
+ */
+async function runTimers(timers: Timers, remaining: () => number, first: 'look' | 'hop' = 'look'): Promise<TickOutcome> {
   let outcome: TickOutcome = TICK_RAN;
-  for (let tick = 0; tick < maxTicks; tick++) {
-    outcome = (await call('tick', [], remaining())) as TickOutcome;
+  for (let tick = 0; tick < timers.maxTicks; tick++) {
+    if (first === 'look' || tick > 0) {
+      const due = timers.due(remaining());
+      if (due !== TICK_RAN) return due;
+    }
+    outcome = (await timers.call('tick', [], remaining())) as TickOutcome;
     if (outcome !== TICK_RAN) break;
   }
   return outcome;
@@ -331,8 +353,8 @@ class ScriptNotCompiled extends Error {
   readonly code = 'SCRIPT_NOT_COMPILED';
 }
 
-/** Runs a script and hands its completion value (a Reference into the isolate) to `take`. */
-async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number, take: (value: unknown) => Promise<unknown>, evaluation: 'hop' | 'sync' = 'hop'): Promise<void> {
+/** Runs a script and hands its completion value (a Reference into the isolate, released after) to `take`. */
+async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: string, filename: string, timeout: number, take: (value: ivm.Reference<unknown>) => Promise<unknown>, evaluation: 'hop' | 'sync' = 'hop'): Promise<void> {
   let script: ivm.Script;
   try {
     // Synchronous: compiling runs no code, and a hop to the isolate's thread costs more.
@@ -346,7 +368,7 @@ async function runScript(isolate: ivm.Isolate, context: ivm.Context, code: strin
     // 'sync' only for a script whose evaluation runs no code (the snippet's arrow): a bridge request
     // from a synchronous call would throw, and a hop costs more than such an evaluation.
     value = (evaluation === 'sync' ? script.runSync(context, { timeout, reference: true }) : await script.run(context, { timeout, reference: true })) as ivm.Reference<unknown>;
-    await take(value.derefInto());
+    await take(value);
   } finally {
     value?.release();
     script.release();

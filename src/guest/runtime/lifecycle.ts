@@ -23,9 +23,9 @@ import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
 import { adoptModule, adoptReceiver, answers, callees, iterables } from './valueHooks.ts';
 
-/** Whether the top level still waits with no timer left, on work V8 finishes off the isolate's thread (RuntimeLifecycle.backgroundWork). */
-function awaitsBackgroundWork(): boolean {
-  return !run.stopped && !run.done && timers.length === 0 && startedBackgroundWork();
+/** What tick answers when it runs no timer (RuntimeLifecycle.due): the top level waits on work V8 finishes off the isolate's thread, or nothing. */
+function idleOutcome(): TickOutcome {
+  return !run.stopped && !run.done && timers.length === 0 && startedBackgroundWork() ? TICK_BACKGROUND : TICK_IDLE;
 }
 
 function hasAny(record: Record<string, unknown>): boolean {
@@ -130,8 +130,8 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
   tick(): TickOutcome {
     if (run.stopped) return TICK_IDLE;
     const timer = takeNextTimer();
-    // No timer left: this call ran nothing, so the state is what a separate backgroundWork call would read.
-    if (timer === undefined) return awaitsBackgroundWork() ? TICK_BACKGROUND : TICK_IDLE;
+    // No timer left: this call ran nothing, and answers as due would.
+    if (timer === undefined) return idleOutcome();
     try {
       macrotask(() => apply(timer.fn, G, timer.args));
     } catch (e) {
@@ -142,7 +142,10 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     // A timer ran: the host asks again, after the microtasks it queued, which may add timers.
     return TICK_RAN;
   },
-  backgroundWork: awaitsBackgroundWork,
+  due(): TickOutcome {
+    if (run.stopped) return TICK_IDLE;
+    return timers.length > 0 ? TICK_RAN : idleOutcome();
+  },
   drive(): number {
     if (run.stopped) return 0;
     outputBy('drive');
