@@ -136,6 +136,14 @@ export interface CallRecord {
   readonly exception?: { readonly name: string; readonly module?: string; readonly message?: string };
   /** A sync generator that ran to its end: the values it yielded, in order (absent when it stopped early, threw, delegated with `yield*` to anything but a generator, or yielded over 1,000). */
   readonly yields?: readonly Snapshot[];
+  /** A closure: the recorded call that made it and returned it, and where it is in that call's result (record/closureOrigins.ts). */
+  readonly made?: MadeBy;
+}
+
+/** The call of its enclosing function that made a closure, and its path in that call's result (`['on']`; `[]`: the result itself). */
+export interface MadeBy {
+  readonly callId: number;
+  readonly path: readonly string[];
 }
 
 /** The first line of a version-2 trace. */
