@@ -130,7 +130,7 @@ export class CallRecorder {
       args: recorded ? this.args(fn, args) : undefined,
       self: recorded && info?.hasThis === true ? snapshotValue(self, this.ctx) : undefined,
       state: recorded && info?.state !== undefined && typeof state === 'function' ? this.state(info.state, state) : undefined,
-      made: recorded && typeof maker === 'number' ? this.origins.madeBy(maker, fn) : undefined,
+      made: recorded && typeof maker === 'number' ? this.origins.madeBy(maker, fn, info?.params.at(-1)?.form === 'rest') : undefined,
       outcome: 'none',
       value: undefined,
     };

@@ -144,6 +144,8 @@ export interface CallRecord {
 export interface MadeBy {
   readonly callId: number;
   readonly path: readonly string[];
+  /** The closure's last parameter is a rest parameter (its snapshot an array, spread into a call). */
+  readonly rest?: true;
 }
 
 /** The first line of a version-2 trace. */

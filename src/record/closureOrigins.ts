@@ -61,8 +61,8 @@ export class ClosureOrigins {
   }
 
   /** Where the closure `fn` that call `maker` made is in the maker's result, when it returned it at one path. */
-  madeBy(maker: number, fn: number): MadeBy | undefined {
+  madeBy(maker: number, fn: number, rest: boolean): MadeBy | undefined {
     const path = this.paths.get(maker)?.get(fn);
-    return path === undefined || path === null ? undefined : { callId: maker, path };
+    return path === undefined || path === null ? undefined : { callId: maker, path, ...(rest ? { rest: true } : {}) };
   }
 }
