@@ -124,6 +124,31 @@ const ROWS: readonly Row[] = [
     bug: { file: 'inherit.cjs', from: 'this.name = name;', to: 'this.name = String(name).toUpperCase();' },
     fails: ['Child (call 1)'],
   },
+  {
+    name: 'closures returned by a call: a test makes that call, then the calls of its closures in the recorded order (a counter\'s state carries from one to the next)',
+    program: 'makersMain.cjs',
+    passes: ['<anonymous>@5 (call 2)', '<anonymous>@5 (call 3)', '<anonymous>@10 (call 4)', '<anonymous>@10 (call 7)', '<anonymous>@22 (call 9)', '<anonymous>@22 (call 10)', '<anonymous>@22 (call 11)', 'edit.builder.build (call 15)'],
+    ranInside: 0,
+    bug: { file: 'makers.cjs', from: 'n += 1;', to: 'n += 2;' },
+    fails: ['<anonymous>@22 (call 9)', '<anonymous>@22 (call 10)', '<anonymous>@22 (call 11)'],
+    skips: [['edit.builder.replace (call 13)', 'function-value']],
+  },
+  {
+    name: 'closures returned by a call: handlers given to one closure (on) are stand-ins the next one (emit) calls as recorded',
+    program: 'makersMain.cjs',
+    passes: ['<anonymous>@10 (call 4)', '<anonymous>@10 (call 7)'],
+    ranInside: 0,
+    bug: { file: 'makers.cjs', from: 'handler(value);', to: 'handler(value); handler(value);' },
+    fails: ['<anonymous>@10 (call 4)', '<anonymous>@10 (call 7)'],
+  },
+  {
+    name: 'closures returned by a call: a chain of calls on the object it returned replays before the tested one',
+    program: 'makersMain.cjs',
+    passes: ['edit.builder.build (call 15)'],
+    ranInside: 0,
+    bug: { file: 'makers.cjs', from: 'source.split(name).join(value)', to: 'source.split(name).join(value.toUpperCase())' },
+    fails: ['edit.builder.build (call 15)'],
+  },
 ];
 
 function runTests(dir: string) {
