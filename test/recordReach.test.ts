@@ -56,12 +56,12 @@ const ROWS: readonly Row[] = [
     fails: ['<anonymous>@7 (call 4)'],
   },
   {
-    name: 'closures of one factory: a call of either is not told apart, so neither is tested through a path (no test of the wrong closure)',
+    name: 'closures of one factory: each call is tested through the path of the closure its maker call made (rules.twice, rules.square), never the other one',
     program: 'closuresMain.cjs',
-    passes: ['triple (call 7)'],
-    ranInside: 0,
-    bug: { file: 'closures.cjs', from: 'return n * 3;', to: 'return n * 4;' },
-    fails: ['triple (call 7)'],
+    passes: ['triple (call 7)', '<anonymous>@4 (call 3)', '<anonymous>@4 (call 5)'],
+    ranInside: 2,
+    bug: { file: 'closures.cjs', from: '(cache[n] = make(n))', to: '(cache[n] = make(n) + 1)' },
+    fails: ['<anonymous>@4 (call 3)', '<anonymous>@4 (call 5)'],
   },
   {
     name: 'minified code: anonymous functions on one line, told apart by their column',

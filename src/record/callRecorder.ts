@@ -88,7 +88,7 @@ export class CallRecorder {
   /** The functions a test reaches through a property path from a module's reach(), as the program leaves them (at exit). */
   reached(): readonly ReachedFunction[] {
     try {
-      return reachPaths(this.reachRoots, this.functions);
+      return reachPaths(this.reachRoots, this.functions, (fn) => this.origins.makerOf(fn));
     } catch {
       return [];
     }

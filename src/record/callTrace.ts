@@ -203,6 +203,8 @@ export interface ReachedFunction {
   readonly params: readonly { readonly name: string; readonly rest: boolean }[];
   readonly async: boolean;
   readonly generator: boolean;
+  /** One of several closures of one text: the recorded call that made and returned it, whose calls (CallRecord `made`) it is the one of. */
+  readonly maker?: number;
 }
 
 /** The line before the end line that lists the reached functions (version 2; absent when none are). */

@@ -25,6 +25,8 @@ const MAX_MAKERS = 50_000;
 export class ClosureOrigins {
   /** By maker call id, by function id: the path in the maker's result, or null when ambiguous. */
   private readonly paths = new Map<number, Map<number, readonly string[] | null>>();
+  /** By function object: the call that returned it first (reachPaths tells closures of one text apart by it). */
+  private readonly makers = new WeakMap<object, number>();
 
   /** A call of a function enclosing others returned `value`: the program functions in it, with their paths. */
   returned(callId: number, value: unknown): void {
@@ -57,7 +59,13 @@ export class ClosureOrigins {
       }
     }
     if (found.size === 0) return;
+    for (const f of found.values()) if (f.path !== null && !this.makers.has(f.object)) this.makers.set(f.object, callId);
     this.paths.set(callId, new Map([...found].map(([id, f]) => [id, f.path])));
+  }
+
+  /** The call that returned the function object `fn` (first), when one did. */
+  makerOf(fn: object): number | undefined {
+    return this.makers.get(fn);
   }
 
   /** Where the closure `fn` that call `maker` made is in the maker's result, when it returned it at one path. */

@@ -13,8 +13,8 @@ export interface ClosureSequence {
   readonly before: readonly StepPlan[];
 }
 
-/** Plans one call of a sequence with the sequence's function values; `asStep`: a call made before the tested one (any outcome). */
-export type PlanStep = (call: CallRecord, functions: FunctionValues, asStep: boolean) => StepPlan | SkipReason;
+/** Plans one call of a sequence with the sequence's function values: the maker (called as a test reaches it), an earlier call of its closures or the tested one (each at its path in the maker's result); any outcome but the tested one's. */
+export type PlanStep = (call: CallRecord, functions: FunctionValues, role: 'maker' | 'before' | 'tested') => StepPlan | SkipReason;
 
 /** The calls of one maker's closures a test replays before the tested one, at most. */
 const MAX_BEFORE = 30;
@@ -55,17 +55,17 @@ export class ClosureSequences {
     if (at < 0) return skip('unreachable', `${call.qualname} is a closure made by ${maker.qualname} (call ${makerId}), called inside another call of it or of its closures`);
     if (at > MAX_BEFORE) return skip('unreachable', `${call.qualname} is a closure made by ${maker.qualname} (call ${makerId}), whose closures were called ${at} times before: a test replays at most ${MAX_BEFORE}`);
     const functions = newFunctions();
-    const made = planStep(maker, functions, true);
+    const made = planStep(maker, functions, 'maker');
     if (isSkip(made)) return skip(made.kind, `${call.qualname} is a closure made by ${maker.qualname} (call ${makerId}), a call a test cannot make: ${made.detail}`);
     if (made.outcome?.kind === 'throw' || maker.threw === true) return skip('unreachable', `${call.qualname} is a closure made by ${maker.qualname} (call ${makerId}), which threw`);
     const before: StepPlan[] = [];
     for (const earlier of steps.slice(0, at)) {
-      const planned = planStep(earlier, functions, true);
+      const planned = planStep(earlier, functions, 'before');
       if (isSkip(planned)) return skip(planned.kind, `it follows call ${earlier.callId} of a closure ${maker.qualname} (call ${makerId}) made, which a test cannot make: ${planned.detail}`);
       if (planned.outcome === undefined && earlier.threw === true) return skip('unreachable-class', `it follows call ${earlier.callId} of a closure ${maker.qualname} (call ${makerId}) made, which threw an error a test cannot name`);
       before.push(planned);
     }
-    const tested = planStep(call, functions, false);
+    const tested = planStep(call, functions, 'tested');
     if (isSkip(tested)) return tested;
     const ambiguous = functions.ambiguity();
     if (ambiguous !== undefined) return ambiguous;

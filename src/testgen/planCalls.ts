@@ -1,5 +1,5 @@
 import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../record/callTrace.ts';
-import { ClosureSequences, type ClosureSequence, type StepPlan } from './closureSequences.ts';
+import { ClosureSequences, type ClosureSequence, type PlanStep, type StepPlan } from './closureSequences.ts';
 import { childMocks, runsInline, type ChildMock, type ChildPlanning, type RanInside } from './childMocks.ts';
 import { FunctionValues, type StandIn } from './functionValues.ts';
 import { ModuleState, StateSetUp } from './moduleState.ts';
@@ -66,11 +66,13 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, keys: FunctionK
   const unset = new StateSetUp(trace.calls, state, (child, tested, parent) => runsInline(child, tested, index, parent));
   const planning = { index, children, mockable: keys.mockable, state };
   const sequences = new ClosureSequences(trace.calls);
-  const step = (call: CallRecord, functions: FunctionValues, asStep: boolean): StepPlan | SkipReason => planCall(call, planning, keys, { functions, made: true, anyOutcome: asStep });
+  const step: PlanStep = (call, functions, role) => planCall(call, planning, keys, { functions, made: role !== 'maker', anyOutcome: role !== 'tested' });
   return trace.calls.map((call) => {
     const own = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, planning, keys);
-    // A closure no test reaches: its test makes the call that made it, then replays the calls of its closures up to it, in order (a stateful sequence).
-    const planned = keys !== NO_KEYS && call.made !== undefined && !excluded.has(call.callId) && isSkip(own) && isUnreachable(call, index) ? sequences.plan(call, step, () => new FunctionValues(index, keys.unique)) : own;
+    // A closure whose own test cannot be written (no path reaches it, or its calls carry state: same arguments, other results): its test makes
+    // the call that made it, then replays the calls of its closures up to it, in order (a stateful sequence). An unreachable one says why not.
+    const sequence = keys !== NO_KEYS && call.made !== undefined && !excluded.has(call.callId) && isSkip(own) ? sequences.plan(call, step, () => new FunctionValues(index, keys.unique)) : own;
+    const planned = isSkip(sequence) && isSkip(own) && own.kind !== 'unreachable' ? own : sequence;
     // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
     const result = isSkip(planned) || planned.state !== undefined ? planned : (unset.check(call) ?? planned);
     return isSkip(result) ? { call, skip: result } : (unset.tested(call), { call, test: result });
@@ -78,12 +80,6 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, keys: FunctionK
 }
 
 type Planning = ChildPlanning;
-
-/** Whether no test reaches the function a call ran (by name or by a path found at exit). */
-function isUnreachable(call: CallRecord, index: ProgramIndex): boolean {
-  const resolved = resolveTarget(call, index);
-  return isSkip(resolved) && resolved.kind === 'unreachable';
-}
 
 /**
  * `functions`: shared by the calls of one closure sequence (a stand-in replays its calls across them);
@@ -102,8 +98,8 @@ function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys, opti
   const { index } = planning;
   const stopped = 'a generator is replayed only when it ran to its end, yielding at most 1,000 values (none through yield* of anything but a generator), and is not async';
   if (call.kind === 'generator' && call.yields === undefined) return skip('generator', stopped);
-  const made = options.made === true && call.made !== undefined ? call.made : undefined;
-  const resolved = made !== undefined && isUnreachable(call, index) ? closureTarget(call, made) : resolveTarget(call, index);
+  const made = options.made === true ? call.made : undefined;
+  const resolved = made !== undefined ? closureTarget(call, made) : resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
   // A top-level function using `this` called without `new` (`new` is recorded as a constructor call) ran as a method or

@@ -137,6 +137,7 @@ const reachLine = z
           params: z.array(z.object({ name: z.string(), rest: z.boolean() }).strict()),
           async: z.boolean(),
           generator: z.boolean(),
+          maker: z.int().positive().optional(),
         })
         .strict(),
     ),

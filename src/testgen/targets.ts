@@ -17,7 +17,8 @@ export type Target =
 export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly target: Target; readonly shape: FunctionShape } | SkipReason {
   const found = resolveDeclared(call, index);
   if (!isSkip(found) || found.kind !== 'unreachable' || call.kind === 'getter' || call.kind === 'setter' || call.kind === 'constructor') return found;
-  const reached = index.reached(call.module, call.qualname);
+  // A closure of a text that made several: the one its maker call made (record/closureOrigins.ts), when a path reaches it.
+  const reached = index.reached(call.module, call.qualname, call.made?.callId);
   if (reached === undefined) return found;
   return { target: { kind: 'path', module: reached.root, path: reached.path }, shape: { params: reached.params, async: reached.async, generator: reached.generator } };
 }
