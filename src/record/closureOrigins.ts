@@ -30,7 +30,7 @@ export class ClosureOrigins {
 
   /** A call of a function enclosing others returned `value`: the program functions in it, with their paths. */
   returned(callId: number, value: unknown): void {
-    if (this.paths.size >= MAX_MAKERS) return;
+    if (this.paths.size >= MAX_MAKERS || (typeof value !== 'object' && typeof value !== 'function') || value === null) return;
     const found = new Map<number, { object: object; path: readonly string[] | null }>();
     const seen = new Set<unknown>();
     const queue: { value: unknown; path: string[] }[] = [{ value, path: [] }];
@@ -55,7 +55,8 @@ export class ClosureOrigins {
       for (const key of keys) {
         if (typeof v === 'function' && (key === 'prototype' || key === 'caller' || key === 'arguments')) continue;
         const d = getOwnPropertyDescriptor(v, key);
-        if (d !== undefined && 'value' in d) queue.push({ value: d.value, path: [...next.path, key] });
+        // Only objects and functions can hold or be a closure: primitives are not queued (a result of 200 numbers costs 200 descriptor reads).
+        if (d !== undefined && 'value' in d && ((typeof d.value === 'object' && d.value !== null) || typeof d.value === 'function')) queue.push({ value: d.value, path: [...next.path, key] });
       }
     }
     if (found.size === 0) return;
