@@ -367,7 +367,7 @@ export class CallRecorder {
       args: call.args,
       ...(call.self !== undefined ? { this: call.self } : {}),
       ...(call.state !== undefined ? { state: call.state } : {}),
-      ...(call.made !== undefined ? { made: call.made } : {}),
+      ...(call.made !== undefined ? { made: call.outcome === 'returned' ? this.origins.withResult(call.made, call.value) : call.made } : {}),
       ...outcome,
       ...(call.done === true && call.yields ? { yields: call.yields } : {}),
     });

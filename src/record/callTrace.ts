@@ -146,6 +146,8 @@ export interface MadeBy {
   readonly path: readonly string[];
   /** The closure's last parameter is a rest parameter (its snapshot an array, spread into a call). */
   readonly rest?: true;
+  /** The call returned the very object its maker call returned (a builder's chained `replace()`). */
+  readonly returnsMade?: true;
 }
 
 /** The first line of a version-2 trace. */

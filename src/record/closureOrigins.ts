@@ -25,6 +25,8 @@ const MAX_MAKERS = 50_000;
 export class ClosureOrigins {
   /** By maker call id, by function id: the path in the maker's result, or null when ambiguous. */
   private readonly paths = new Map<number, Map<number, readonly string[] | null>>();
+  /** By the object a maker call returned: that call (a closure returning it gives its maker's result back: `returnsMade`). */
+  private readonly results = new WeakMap<object, number>();
   /** By function object: the call that returned it first (reachPaths tells closures of one text apart by it). */
   private readonly makers = new WeakMap<object, number>();
 
@@ -61,7 +63,14 @@ export class ClosureOrigins {
     }
     if (found.size === 0) return;
     for (const f of found.values()) if (f.path !== null && !this.makers.has(f.object)) this.makers.set(f.object, callId);
+    if (!this.results.has(value)) this.results.set(value, callId);
     this.paths.set(callId, new Map([...found].map(([id, f]) => [id, f.path])));
+  }
+
+  /** `made`, a closure call's maker, saying whether the call's result `value` is the object that maker returned. */
+  withResult(made: MadeBy, value: unknown): MadeBy {
+    const object = (typeof value === 'object' && value !== null) || typeof value === 'function';
+    return object && this.results.get(value) === made.callId ? { ...made, returnsMade: true } : made;
   }
 
   /** The call that returned the function object `fn` (first), when one did. */

@@ -135,7 +135,9 @@ function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys, opti
   while (!rest && args.at(-1)?.kind === 'undefined') args.pop();
   const state = recordedState(call, planning.state, context);
   if (state !== undefined && isSkip(state)) return state;
-  const found = iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true });
+  // A closure giving back its maker's result (a builder's chained call) is compared with it by identity.
+  const returnsMade: Outcome | undefined = made?.returnsMade === true && call.threw !== true ? { kind: 'return', value: { kind: 'made' } } : undefined;
+  const found = returnsMade ?? (iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true }));
   if (isSkip(found) && options.anyOutcome !== true) return found;
   const outcome = isSkip(found) ? undefined : found;
   const children = childMocks(call, planning, functions);

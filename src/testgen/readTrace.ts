@@ -55,7 +55,7 @@ const callRecord = z
     threw: z.literal(true).optional(),
     exception: z.object({ name: z.string().min(1), module: modulePath.optional(), message: z.string().optional() }).optional(),
     yields: z.array(snapshot).optional(),
-    made: z.object({ callId: z.int().positive(), path: z.array(z.string()), rest: z.literal(true).optional() }).optional(),
+    made: z.object({ callId: z.int().positive(), path: z.array(z.string()), rest: z.literal(true).optional(), returnsMade: z.literal(true).optional() }).optional(),
   })
   .superRefine((call, context) => {
     if ((call.threw === true) === (call.returnSerialization !== undefined)) {

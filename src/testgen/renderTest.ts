@@ -110,7 +110,8 @@ function renderStep(plan: StepPlan, role: 'tested' | 'maker' | 'before', counted
     // A unique symbol in the result: the test's Symbol("x") is another symbol, so both sides are compared with each one as its description.
     const compared = holdsUniqueSymbol(outcome.value) ? (usesHelper('bySymbolDescription'), `bySymbolDescription(result), bySymbolDescription(${expected})`) : `result, ${expected}`;
     const result = plan.iterate ? `[...${invoke}]` : `${wait}${invoke}`;
-    body.push(`const result = ${result};`, `assert.deepStrictEqual(${compared});`);
+    // The maker's result given back: the same object, not an equal one.
+    body.push(`const result = ${result};`, outcome.value.kind === 'made' ? 'assert.strictEqual(result, made);' : `assert.deepStrictEqual(${compared});`);
   }
   const mockNames = new Map<ChildMock, string>();
   for (const child of plan.mocks) {
