@@ -1,6 +1,7 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import type * as t from '@babel/types';
 import { RECORDER_GLOBAL } from './functionIds.ts';
+import { closureMakers, type NestedFunction } from './closureMakers.ts';
 import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
 import { addReach, addStateReader, addTestPrologue, afterDirectives, expressionStart, topLevelBindings } from './instrumentPrologues.ts';
 import { stateVariables, type StateVariables } from './stateVariables.ts';
@@ -42,14 +43,11 @@ export interface InstrumentOptions {
   readonly sourceMapFile?: string;
 }
 
-interface FoundFunction {
-  readonly node: t.Function;
-  readonly info: FunctionInfo;
+/** A function found, with its node, info and enclosing function (NestedFunction). */
+interface FoundFunction extends NestedFunction {
   readonly depth: number;
   /** Inside another function. */
   readonly nested: boolean;
-  /** The function it is nested in, when it is inside that one's body (not its parameters, which do not see the body's variables). */
-  readonly enclosing: t.Function | undefined;
 }
 
 interface Owned<N extends t.Node> {
@@ -208,17 +206,8 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   const wrapped = new Set<t.Function>();
   const asyncWrapped = new Set<t.Function>();
   const generators = new Set<t.Function>();
-  // A function declaring its call variable (all but async generators) that has functions in its body gives them its call's id,
-  // in a variable named by its nesting level (a nested one declares its own call variable, shadowing the enclosing one's).
-  const declaresCall = (f: FoundFunction): boolean => !f.info.isGenerator || (!f.info.isAsync && f.node.body.type === 'BlockStatement');
-  const byNode = new Map(found.functions.map((f) => [f.node, f]));
-  const levels = new Map<t.Function, number>();
-  const makers = new Set<t.Function>();
-  for (const f of found.functions) {
-    const outer = f.enclosing === undefined ? undefined : byNode.get(f.enclosing);
-    levels.set(f.node, f.enclosing === undefined ? 0 : (levels.get(f.enclosing) ?? 0) + 1);
-    if (outer !== undefined && declaresCall(outer) && !f.info.isGenerator) makers.add(outer.node);
-  }
+  // A function with closures in its body gives them its call's id, in a variable named by its nesting level.
+  const { makers, levels } = closureMakers(found.functions);
   for (const f of found.functions) {
     const reads = f.info.isGenerator ? undefined : state.readBy.get(f.node);
     const encloses = makers.has(f.node);
