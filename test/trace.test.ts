@@ -250,3 +250,18 @@ test('trace: a learnt module is a CommonJS value to an interop helper: __esModul
   assert.match(r.stdout, /^(yes|no)\n$/);
 });
 
+
+test('trace: a member read by a key another missing value gives is learnt under that value: the run with the final key needs no further learning', async () => {
+  // `entry[method]`: the learning run reads the member by the recording proxy's own name, `method`;
+  // the final `method` is "get" (learnt from the comparison), which the object has as a computed key.
+  const code = "if (method === 'get' && key === undefined) throw new Error('unreached');\nconst entry = table.lookup(key);\nentry[method](key);\nconsole.log(typeof entry.get);\n";
+  const r = await runSnippet(code, { mode: 'trace', drive: false, scenarios: 1 });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, 'function\n');
+  assert.equal(r.runs, 2, 'a learning run, then the measured run: no second learning round for the member the final key reads');
+  const entry = r.injections.find((i) => i.element === 'table.lookup()');
+  assert.match(entry?.source ?? '', /\[method\]: /, entry?.source);
+  // The completed program runs on its own with it.
+  const run = await runWithNode(r.program!, { timeoutMs: 10_000 });
+  assert.equal(run.output, 'function\n');
+});

@@ -1,7 +1,7 @@
 import type { Trace, TraceTable, TraceView } from '../protocol/trace.ts';
 
 const MAX_LIST = 16;
-const LISTS = ['reads', 'writes', 'has', 'calls', 'constructs', 'hints', 'compared', 'arith', 'typeofs', 'instanceOf', 'promiseMethods', 'argProbes', 'tests'] as const;
+const LISTS = ['reads', 'writes', 'has', 'calls', 'constructs', 'hints', 'compared', 'arith', 'typeofs', 'instanceOf', 'promiseMethods', 'argProbes', 'tests', 'keyedBy'] as const;
 const FLAGS = ['iterated', 'asyncIterated', 'awaited', 'keysListed', 'protoRead', 'emptied', 'jsonParsed', 'failure', 'callbackLoop'] as const;
 const COUNTS = ['called', 'constructed', 'pattern'] as const;
 

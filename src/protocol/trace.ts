@@ -53,6 +53,8 @@ export interface Trace {
   /** Longest array pattern it was destructured with. */
   pattern?: number;
   hints?: string[];
+  /** Members read by a key another element converted to (`obj[key]`): `[the key it gave, that element's id]`. */
+  keyedBy?: [string, string][];
   compared?: OperandRecord[];
   arith?: OperandRecord[];
   typeofs?: string[];

@@ -196,6 +196,15 @@ function standIn(id: string, hint: string): string | number {
   return hint === 'number' ? 1 : leafName(id);
 }
 
+/**
+ * The string a probe last converted to, and probeOps then: `obj[key]` converts `key` and, with no
+ * other probe operation between, reads the string on `obj`, which notes that read as keyed by it
+ * (Trace.keyedBy), so the member can be learnt under the key's final value, whatever it becomes.
+ * Only a probe that names a value (a name, a member chain) can stand for a key in a definition.
+ */
+let lastKey: { readonly value: string; readonly id: string; readonly at: number } | undefined;
+const KEY_ID = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+
 /** Whether a probe lists LISTED_KEY: not when the snippet wrote it, nor when it was reached by it (a walk over nested keys ends). */
 function listsKey(info: ProbeInfo): boolean {
   return !(LISTED_KEY in info.written) && info.key !== LISTED_KEY;
@@ -216,7 +225,9 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       if (typeof k === 'symbol') {
         if (k === symToPrimitive) return (hint: string) => {
           note(t, 'hints', hint);
-          return standIn(id, hint);
+          const value = standIn(id, hint);
+          lastKey = typeof value === 'string' && exec(KEY_ID, id) !== null ? rec({ value, id, at: probeOps }) : undefined;
+          return value;
         };
         if (k === INSPECT_CUSTOM) return () => `[${leafName(id)}]`; // console.log prints a probe by name, reading nothing
         // Two elements: enough for a pair pattern, and for a loop body to run twice.
@@ -254,6 +265,13 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
       if (k === 'then' || k === 'toJSON' || k === INTEROP_KEY) return undefined;
       if (chainEnds(info, k)) return undefined;
       note(t, 'reads', k);
+      if (lastKey !== undefined && lastKey.at + 1 === probeOps && lastKey.value === k && lastKey.id !== id) {
+        const pair = list<string>();
+        push(pair, k);
+        push(pair, lastKey.id);
+        note(t, 'keyedBy', pair as unknown as [string, string]);
+      }
+      lastKey = undefined;
       return child(proxy, childId(id, k), k);
     },
     set(_, k, v) {

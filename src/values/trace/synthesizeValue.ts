@@ -41,8 +41,16 @@ function propertyKey(key: string): string {
   return IDENT.test(key) ? key : jsString(key);
 }
 
-function objectLiteral(id: string, keys: readonly string[], parts: Parts): { source: string; type: string } {
-  const members = keys.slice(0, MAX_MEMBERS).map((k) => [propertyKey(k), parts.ref(memberId(id, k))] as const);
+/**
+ * An object literal of the members learnt. A member read by a key another element converted to
+ * (`obj[key]`, Trace.keyedBy) is also given under that element's value, as a computed key: the run
+ * that has the key's final value reads the member there (`{ method: $0, [$1]: $0 }` where `$1` is
+ * `method`, which became `"get"`), where learning would otherwise need one more run.
+ */
+function objectLiteral(id: string, keys: readonly string[], parts: Parts, keyedBy: Trace['keyedBy'] = []): { source: string; type: string } {
+  const kept = keys.slice(0, MAX_MEMBERS);
+  const members: (readonly [string, string])[] = kept.map((k) => [propertyKey(k), parts.ref(memberId(id, k))] as const);
+  for (const [k, by] of keyedBy) if (kept.includes(k)) members.push([`[${parts.ref(by)}]`, parts.ref(memberId(id, k))]);
   if (members.length === 0) return { source: '{}', type: '{}' };
   return { source: `{ ${members.map(([k, r]) => `${k}: ${r}`).join(', ')} }`, type: `{ ${members.map(([k, r]) => `${k}: ${r}`).join('; ')} }` };
 }
@@ -125,10 +133,10 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
     const body = callbackCalls(id, trace?.constructs, name, parts, traces, once);
     const instance = traces.get(`new ${id}`);
     const members = objectKeys(instance, new Set());
-    if (members.length > 0) body.push(`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`);
+    if (members.length > 0) body.push(`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts, instance?.keyedBy).source});`);
     const ctor = body.length > 0 ? ` constructor(...args) { ${body.join(' ')} }` : '';
     let source = `class ${fname} {${ctor}${ctor ? ' ' : ''}}`;
-    if (statics.length > 0) source = `Object.assign(${source}, ${objectLiteral(id, statics, parts).source})`;
+    if (statics.length > 0) source = `Object.assign(${source}, ${objectLiteral(id, statics, parts, trace?.keyedBy).source})`;
     const instanceType = members.length > 0 ? objectLiteral(`new ${id}`, members, new Parts()).type : '{}';
     return { source, type: `new (...args: any[]) => ${instanceType}` };
   }
@@ -138,7 +146,7 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   if (trace?.constructed) {
     // Called and constructed: `new X()` fills the instance; a plain call does what calls did.
     const members = objectKeys(instance, new Set());
-    const init = [...callbackCalls(id, trace.constructs, name, parts, traces, once), ...(members.length > 0 ? [`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts).source});`] : [])];
+    const init = [...callbackCalls(id, trace.constructs, name, parts, traces, once), ...(members.length > 0 ? [`Object.assign(this, ${objectLiteral(`new ${id}`, members, parts, instance?.keyedBy).source});`] : [])];
     body.unshift(`if (new.target) { ${init.join(' ')} return; }`);
   }
   let returnType = 'void';
@@ -150,7 +158,7 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   let source = `function ${fname}(...args) {${body.length > 0 ? ` ${body.join(' ')} ` : ''}}`;
   let type = `(...args: any[]) => ${returnType}`;
   if (statics.length > 0) {
-    const statik = objectLiteral(id, statics, parts);
+    const statik = objectLiteral(id, statics, parts, trace?.keyedBy);
     source = `Object.assign(${source}, ${statik.source})`;
     type = `(${type}) & ${statik.type}`;
   }
@@ -195,7 +203,7 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
       return done(`[${Array.from({ length: n }, () => item).join(', ')}]`, `${item}[]`);
     }
     case 'object': {
-      const o = objectLiteral(id, objectKeys(trace, new Set()), parts);
+      const o = objectLiteral(id, objectKeys(trace, new Set()), parts, trace?.keyedBy);
       return done(o.source, o.type);
     }
     case 'function': {
