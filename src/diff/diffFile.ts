@@ -1,4 +1,5 @@
-import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
+import type { Definition } from '../engine/definition.ts';
+import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { fillRefs, renderDefinitions } from '../engine/renderDefinitions.ts';
 import { type RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { isWithin } from '../engine/elementPaths.ts';
