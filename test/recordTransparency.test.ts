@@ -54,6 +54,20 @@ const CASES: { name: string; program: string; check: (stdout: string, trace: Cal
       assert.deepEqual(values('outer'), []);
     },
   },
+  {
+    name: 'closures name the call that made them: its result is searched without running a getter or Proxy trap; default parameters, nested levels and block functions keep their scopes',
+    program: 'closures.cjs',
+    check: (stdout, trace) => {
+      assert.equal(stdout, "2 3 8 [ 'undefined', 5 ] deep\n#1\n[]\n");
+      const made = (qualname: string) => trace.calls.filter((c) => c.qualname === qualname).map((c) => c.made);
+      assert.deepEqual(made('make.inc'), [{ callId: 1, path: ['inc'] }, { callId: 1, path: ['inc'] }]);
+      assert.deepEqual(made('make.result.nested.twice'), [{ callId: 1, path: ['nested', 'twice'] }]);
+      // A closure a closure returned: made by the call of middle, itself made by outer's call.
+      const middle = trace.calls.find((c) => c.qualname === 'outer.middle');
+      assert.deepEqual(middle?.made, { callId: trace.calls.find((c) => c.qualname === 'outer')?.callId, path: [] });
+      assert.deepEqual(made('<anonymous>@19'), [{ callId: middle?.callId, path: [] }]);
+    },
+  },
 ];
 
 for (const c of selected(CASES)) {

@@ -1,10 +1,12 @@
 import { types } from 'node:util';
-import { returnFields, UNINITIALIZED, type CallRecord, type ReachedFunction, type Snapshot } from './callTrace.ts';
+import { returnFields, UNINITIALIZED, type CallRecord, type MadeBy, type ReachedFunction, type Snapshot } from './callTrace.ts';
+import { ClosureOrigins } from './closureOrigins.ts';
 import { delegating } from './delegatingIterator.ts';
+import { exceptionOf } from './exceptionOf.ts';
 import { programFunction } from './functionIds.ts';
 import { reachPaths } from './reachPaths.ts';
 import type { FunctionInfo } from './functionNames.ts';
-import { className, constructorOf, snapshotValue, type SnapshotContext } from './snapshotValue.ts';
+import { snapshotValue, type SnapshotContext } from './snapshotValue.ts';
 import type { CallSink } from './traceWriter.ts';
 
 /** One call on its way: started, not yet returned, thrown or settled. */
@@ -18,6 +20,8 @@ export interface ActiveCall {
   readonly self: Snapshot | undefined;
   /** The module state variables the function names, as the call started. */
   readonly state: Record<string, Snapshot> | undefined;
+  /** A closure: the call that made it and its path in that call's result (closureOrigins.ts). */
+  readonly made: MadeBy | undefined;
   outcome: 'none' | 'returned' | 'threw';
   value: unknown;
   /** A plain function called with `new`: the object it builds (what `new` gives unless it returns another object). */
@@ -56,6 +60,7 @@ export class CallRecorder {
   private readonly builtBy = new WeakMap<object, object>();
   private readonly reachRoots = new Map<string, object>();
   private readonly openGenerators = new Set<ActiveCall>();
+  private readonly origins = new ClosureOrigins();
   private readonly sink: CallSink;
   private readonly ctx: SnapshotContext;
   private nextCallId = 1;
@@ -83,7 +88,7 @@ export class CallRecorder {
   /** The functions a test reaches through a property path from a module's reach(), as the program leaves them (at exit). */
   reached(): readonly ReachedFunction[] {
     try {
-      return reachPaths(this.reachRoots, this.functions);
+      return reachPaths(this.reachRoots, this.functions, (fn) => this.origins.makerOf(fn));
     } catch {
       return [];
     }
@@ -102,9 +107,10 @@ export class CallRecorder {
   /**
    * A call starts: its arguments (and receiver) are snapshotted now. `newTarget`: a plain function's
    * `new.target` (it may be a constructor); `state`: its module's state reader (stateVariables.ts),
-   * when the function names state variables, which are snapshotted now too.
+   * when the function names state variables, which are snapshotted now too; `maker`: a nested
+   * function's enclosing call (its id), which made this closure.
    */
-  enter(fn: number, self: unknown, args: readonly unknown[], newTarget?: unknown, state?: (name: string) => unknown): ActiveCall {
+  enter(fn: number, self: unknown, args: readonly unknown[], newTarget?: unknown, state?: (name: string) => unknown, maker?: number): ActiveCall {
     const parent = this.current;
     const callId = this.nextCallId++;
     const recorded = this.sink.accepts(callId);
@@ -124,6 +130,7 @@ export class CallRecorder {
       args: recorded ? this.args(fn, args) : undefined,
       self: recorded && info?.hasThis === true ? snapshotValue(self, this.ctx) : undefined,
       state: recorded && info?.state !== undefined && typeof state === 'function' ? this.state(info.state, state) : undefined,
+      made: recorded && typeof maker === 'number' ? this.origins.madeBy(maker, fn, info?.params.at(-1)?.form === 'rest') : undefined,
       outcome: 'none',
       value: undefined,
     };
@@ -247,6 +254,7 @@ export class CallRecorder {
     if (call.args === undefined) return;
     if (call.outcome === 'threw') return this.finish(call, this.thrown(call.value));
     const info = this.functions[call.fn];
+    if (info?.encloses === true) this.origins.returned(call.callId, call.value);
     // A function constructor: `new` gives the object it built unless the function returned another object.
     if (call.constructed !== undefined && (call.value === null || (typeof call.value !== 'object' && typeof call.value !== 'function'))) call.value = call.constructed;
     // `return;` (or a primitive) in a constructor: `new` gives `this`, which was not seen there (before super() it is not bound).
@@ -343,20 +351,7 @@ export class CallRecorder {
   }
 
   private thrown(error: unknown): Outcome {
-    return { threw: true, exception: this.exception(error) };
-  }
-
-  private exception(error: unknown): NonNullable<CallRecord['exception']> {
-    if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
-      if (types.isProxy(error)) return { name: 'Proxy' };
-      const ctor = constructorOf(error);
-      const module = typeof ctor === 'object' || typeof ctor === 'function' ? this.classModules.get(ctor as object) : undefined;
-      const messageProp = Object.getOwnPropertyDescriptor(error, 'message');
-      const message = messageProp && 'value' in messageProp && typeof messageProp.value === 'string' && !this.ctx.isSecret(messageProp.value) ? messageProp.value : undefined;
-      return { name: className(error) ?? 'Object', ...(module !== undefined ? { module } : {}), ...(message !== undefined ? { message } : {}) };
-    }
-    const text = typeof error === 'symbol' ? undefined : String(error);
-    return { name: typeof error, ...(text !== undefined && !this.ctx.isSecret(text) ? { message: text } : {}) };
+    return { threw: true, exception: exceptionOf(error, this.classModules, this.ctx.isSecret) };
   }
 
   private finish(call: ActiveCall, outcome: Outcome): void {
@@ -372,6 +367,7 @@ export class CallRecorder {
       args: call.args,
       ...(call.self !== undefined ? { this: call.self } : {}),
       ...(call.state !== undefined ? { state: call.state } : {}),
+      ...(call.made !== undefined ? { made: call.outcome === 'returned' ? this.origins.withResult(call.made, call.value) : call.made } : {}),
       ...outcome,
       ...(call.done === true && call.yields ? { yields: call.yields } : {}),
     });

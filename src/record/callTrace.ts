@@ -136,6 +136,18 @@ export interface CallRecord {
   readonly exception?: { readonly name: string; readonly module?: string; readonly message?: string };
   /** A sync generator that ran to its end: the values it yielded, in order (absent when it stopped early, threw, delegated with `yield*` to anything but a generator, or yielded over 1,000). */
   readonly yields?: readonly Snapshot[];
+  /** A closure: the recorded call that made it and returned it, and where it is in that call's result (record/closureOrigins.ts). */
+  readonly made?: MadeBy;
+}
+
+/** The call of its enclosing function that made a closure, and its path in that call's result (`['on']`; `[]`: the result itself). */
+export interface MadeBy {
+  readonly callId: number;
+  readonly path: readonly string[];
+  /** The closure's last parameter is a rest parameter (its snapshot an array, spread into a call). */
+  readonly rest?: true;
+  /** The call returned the very object its maker call returned (a builder's chained `replace()`). */
+  readonly returnsMade?: true;
 }
 
 /** The first line of a version-2 trace. */
@@ -193,6 +205,8 @@ export interface ReachedFunction {
   readonly params: readonly { readonly name: string; readonly rest: boolean }[];
   readonly async: boolean;
   readonly generator: boolean;
+  /** One of several closures of one text: the recorded call that made and returned it, whose calls (CallRecord `made`) it is the one of. */
+  readonly maker?: number;
 }
 
 /** The line before the end line that lists the reached functions (version 2; absent when none are). */

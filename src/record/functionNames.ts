@@ -25,6 +25,8 @@ export interface FunctionInfo {
   readonly ownArguments: boolean;
   /** Recording: the module's state variables its body names (stateVariables.ts), read as a call starts. */
   readonly state?: readonly string[];
+  /** Recording: functions nested in its body are told which of its calls made them; the closures its result holds are found as it returns (closureOrigins.ts). */
+  readonly encloses?: true;
 }
 
 /** Functions with a body the instrumentation can enter (a constructor is recorded, never mocked: see instrumentCalls' forwarding). */

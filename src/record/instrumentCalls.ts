@@ -1,6 +1,7 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import type * as t from '@babel/types';
 import { RECORDER_GLOBAL } from './functionIds.ts';
+import { closureMakers, type NestedFunction } from './closureMakers.ts';
 import { describeFunction, isInstrumentable, type FunctionInfo } from './functionNames.ts';
 import { addReach, addStateReader, addTestPrologue, afterDirectives, expressionStart, topLevelBindings } from './instrumentPrologues.ts';
 import { stateVariables, type StateVariables } from './stateVariables.ts';
@@ -42,9 +43,8 @@ export interface InstrumentOptions {
   readonly sourceMapFile?: string;
 }
 
-interface FoundFunction {
-  readonly node: t.Function;
-  readonly info: FunctionInfo;
+/** A function found, with its node, info and enclosing function (NestedFunction). */
+interface FoundFunction extends NestedFunction {
   readonly depth: number;
   /** Inside another function. */
   readonly nested: boolean;
@@ -156,7 +156,10 @@ function findFunctions(ast: t.File, module: string): Found {
     }
   });
   for (const path of functions) {
-    found.functions.push({ node: path.node as t.Function, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth, nested: functionParent(path) !== null });
+    const node = path.node as t.Function;
+    const parent = functionParent(path)?.node as t.Function | undefined;
+    const inBody = parent !== undefined && (node.start ?? 0) >= (parent.body.start ?? 0) && (node.end ?? 0) <= (parent.body.end ?? 0);
+    found.functions.push({ node, info: describeFunction(path, module, rebinds.has(path.node)), depth: path.depth, nested: parent !== undefined, enclosing: inBody ? parent : undefined });
   }
   // Anonymous functions sharing a line (minified code) are told apart by their column: `<anonymous>@1:2048`.
   const perLine = new Map<string, number>();
@@ -178,12 +181,14 @@ interface Names {
   readonly state: string;
   /** A setter's parameter. */
   readonly value: string;
+  /** Prefix of the id of an enclosing function's call, by nesting level (`__snx_p0`): the closures it makes name it as their maker. */
+  readonly maker: string;
 }
 
 function uniqueNames(source: string): Names {
   let prefix = '__snx';
   for (let i = 1; source.includes(prefix); i++) prefix = `__snx${i}`;
-  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m`, count: `${prefix}_n`, state: `${prefix}_s`, value: `${prefix}_v` };
+  return { call: `${prefix}_c`, error: `${prefix}_e`, mock: `${prefix}_m`, count: `${prefix}_n`, state: `${prefix}_s`, value: `${prefix}_v`, maker: `${prefix}_p` };
 }
 
 /** How a mock is handed the call's arguments, or undefined when they cannot be forwarded (never mockable). */
@@ -201,16 +206,24 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
   const wrapped = new Set<t.Function>();
   const asyncWrapped = new Set<t.Function>();
   const generators = new Set<t.Function>();
+  // A function with closures in its body gives them its call's id, in a variable named by its nesting level.
+  const { makers, levels } = closureMakers(found.functions);
   for (const f of found.functions) {
     const reads = f.info.isGenerator ? undefined : state.readBy.get(f.node);
-    const id = define(reads === undefined ? f.info : { ...f.info, state: reads });
+    const encloses = makers.has(f.node);
+    const id = define({ ...f.info, ...(reads !== undefined ? { state: reads } : {}), ...(encloses ? { encloses: true as const } : {}) });
+    const level = levels.get(f.node) ?? 0;
+    // Its maker: the enclosing call's id, for a closure of a function that gives it (never a generator: its body starts later).
+    const maker = f.enclosing !== undefined && makers.has(f.enclosing) && !f.info.isGenerator ? `${names.maker}${level - 1}` : undefined;
+    const alias = encloses ? `, ${names.maker}${level} = ${C}.callId` : '';
     // A plain function may be a constructor: `new.target` says whether `new` called it, and `this` is then the object it builds.
     const constructible = (f.node.type === 'FunctionDeclaration' || f.node.type === 'FunctionExpression') && !f.info.isAsync && !f.info.isGenerator;
     const self = f.info.hasThis || constructible ? 'this' : 'void 0';
     const args = f.info.params.map((p, i) => (p.form !== 'pattern' ? p.name : f.info.ownArguments ? `arguments[${i}]` : 'void 0')).join(', ');
     // The module's state reader, for a function naming state variables: the recorder reads them as the call starts.
-    const extra = `${constructible || reads !== undefined ? `, ${constructible ? 'new.target' : 'void 0'}` : ''}${reads !== undefined ? `, ${names.state}` : ''}`;
-    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}]${extra})`;
+    const extras = [constructible ? 'new.target' : 'void 0', reads !== undefined ? names.state : 'void 0', maker ?? 'void 0'];
+    while (extras.at(-1) === 'void 0') extras.pop();
+    const enter = `${R}.${f.info.isGenerator ? 'gen' : 'enter'}(${id}, ${self}, [${args}]${extras.map((e) => `, ${e}`).join('')})`;
     const body = f.node.body;
     if (f.info.isGenerator && (f.info.isAsync || body.type !== 'BlockStatement')) {
       // An async generator's body runs at its first next(): it is recorded then, and not wrapped.
@@ -221,7 +234,7 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
       // A generator's body runs at its first next(): its call starts then; what it yields is kept
       // until it returns (its values are its result), or it ends otherwise (finally: no values).
       generators.add(f.node);
-      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${R}.genDone(${C}); } finally { ${R}.genEnd(${C}); }`);
+      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}${alias}; try {`, `;${R}.genDone(${C}); } finally { ${R}.genEnd(${C}); }`);
       continue;
     }
     wrapped.add(f.node);
@@ -235,9 +248,9 @@ function addRecording(edits: TextEdits, source: string, found: Found, module: st
     // A constructor that reaches its end built `this` (bound by then: a derived one called super()).
     const done = f.info.kind === 'constructor' ? `${R}.built(${C}, this)` : `${R}.done(${C})`;
     if (body.type === 'BlockStatement') {
-      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}; try {`, `;${done}; ${epilogue}`);
+      edits.wrap(afterDirectives(body), (body.end ?? 0) - 1, f.depth, ` const ${C} = ${enter}${alias}; try {`, `;${done}; ${epilogue}`);
     } else {
-      edits.open(expressionStart(body), f.depth, `{ const ${C} = ${enter}; try { return ${R}.ret(${C}, `);
+      edits.open(expressionStart(body), f.depth, `{ const ${C} = ${enter}${alias}; try { return ${R}.ret(${C}, `);
       edits.close(f.node.end ?? source.length, f.depth, `); ${epilogue} }`);
     }
   }

@@ -26,13 +26,17 @@ const SKIPPED_KEYS = new Set(['prototype', 'caller', 'arguments', 'constructor']
  * breadth first from the function's own module, then from the others. Reads only data
  * properties, and the recorder's own getters: no program code runs.
  */
-export function reachPaths(roots: ReadonlyMap<string, object>, functions: readonly FunctionInfo[]): ReachedFunction[] {
+export function reachPaths(roots: ReadonlyMap<string, object>, functions: readonly FunctionInfo[], makerOf: (fn: object) => number | undefined = () => undefined): ReachedFunction[] {
   const unique = new Map<string, number>();
   for (const f of functions) unique.set(`${f.module}#${f.qualname}`, (unique.get(`${f.module}#${f.qualname}`) ?? 0) + 1);
   const found = new Map<number, ReachedFunction>();
   // Closures of one function text (`H(l)` returning `(t) => …` for each `l`) share an id: which of them a call ran is not known, so none is listed.
   const objectOf = new Map<number, object>();
   const ambiguous = new Set<number>();
+  // Closures of one text told apart by the call that made them (closureOrigins.ts): each is listed with its maker, when no other object has both.
+  const byMaker = new Map<string, ReachedFunction>();
+  const makerObjects = new Map<string, object>();
+  const makerAmbiguous = new Set<string>();
   let budget = MAX_VALUES;
   const search = (root: string, getters: object, wanted: (info: FunctionInfo) => boolean): void => {
     const seen = new Set<unknown>();
@@ -53,6 +57,13 @@ export function reachPaths(roots: ReadonlyMap<string, object>, functions: readon
         const info = id === undefined ? undefined : functions[id];
         if (id !== undefined && (objectOf.get(id) ?? value) !== value) ambiguous.add(id);
         if (id !== undefined) objectOf.set(id, value);
+        const maker = id === undefined ? undefined : makerOf(value);
+        if (id !== undefined && info !== undefined && maker !== undefined && wanted(info) && unique.get(`${info.module}#${info.qualname}`) === 1) {
+          const key = `${id}@${maker}`;
+          if ((makerObjects.get(key) ?? value) !== value) makerAmbiguous.add(key);
+          makerObjects.set(key, value);
+          if (!byMaker.has(key)) byMaker.set(key, { module: info.module, qualname: info.qualname, root, path, params: info.params.map((p) => ({ name: p.name, rest: p.form === 'rest' })), async: info.isAsync, generator: info.isGenerator, maker });
+        }
         if (id !== undefined && info !== undefined && !found.has(id) && wanted(info) && unique.get(`${info.module}#${info.qualname}`) === 1) {
           found.set(id, { module: info.module, qualname: info.qualname, root, path, params: info.params.map((p) => ({ name: p.name, rest: p.form === 'rest' })), async: info.isAsync, generator: info.isGenerator });
         }
@@ -67,5 +78,6 @@ export function reachPaths(roots: ReadonlyMap<string, object>, functions: readon
   };
   for (const [root, getters] of roots) search(root, getters, (info) => info.module === root);
   for (const [root, getters] of roots) search(root, getters, () => true);
-  return [...found].filter(([id]) => !ambiguous.has(id)).map(([, reached]) => reached);
+  const closures = [...byMaker].filter(([key]) => ambiguous.has(Number(key.split('@')[0])) && !makerAmbiguous.has(key)).map(([, reached]) => reached);
+  return [...[...found].filter(([id]) => !ambiguous.has(id)).map(([, reached]) => reached), ...closures];
 }

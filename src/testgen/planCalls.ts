@@ -1,4 +1,5 @@
 import { callKey, type CallRecord, type CallTrace, type Snapshot } from '../record/callTrace.ts';
+import { ClosureSequences, type ClosureSequence, type PlanStep, type StepPlan } from './closureSequences.ts';
 import { childMocks, runsInline, type ChildMock, type ChildPlanning, type RanInside } from './childMocks.ts';
 import { FunctionValues, type StandIn } from './functionValues.ts';
 import { ModuleState, StateSetUp } from './moduleState.ts';
@@ -7,6 +8,7 @@ import type { ProgramIndex } from './programIndex.ts';
 import { recordedState, type StateValue } from './recordedState.ts';
 import { toReplayValue, type ReplayValue, type ReplayValueContext } from './replayValue.ts';
 import { isSkip, skip, type SkipReason } from './skipReasons.ts';
+import type { FunctionShape } from './moduleOutline.ts';
 import { resolveTarget, type Target } from './targets.ts';
 
 /** One recorded call as a test: whom to call with what, what it must give, and which calls it makes are replayed. */
@@ -29,6 +31,8 @@ export interface TestPlan {
   readonly state: readonly StateValue[] | undefined;
   /** Stand-ins for the program function values among its inputs that no test reaches, with the outcomes of their calls. */
   readonly standIns: readonly StandIn[];
+  /** A closure's call: the calls its test makes first, the one that made the closure and the earlier calls of its closures. */
+  readonly sequence?: ClosureSequence;
 }
 
 /** Which callKeys the test-time hooks can replace (mockable), and which name one function of their module (unique). */
@@ -37,7 +41,7 @@ export interface FunctionKeys {
   readonly unique: (key: string) => boolean;
 }
 
-/** No key is mockable or known unique: plans without mocks or function values (gen-tests --ai's probes). */
+/** No key is mockable or known unique: plans without mocks, function values or closure sequences (gen-tests --ai's probes). */
 export const NO_KEYS: FunctionKeys = { mockable: () => false, unique: () => false };
 
 export type CallPlan = { readonly call: CallRecord; readonly test: TestPlan } | { readonly call: CallRecord; readonly skip: SkipReason };
@@ -60,8 +64,15 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, keys: FunctionK
   const unstable = unstableCalls(trace.calls, children);
   const state = new ModuleState(index.programDir);
   const unset = new StateSetUp(trace.calls, state, (child, tested, parent) => runsInline(child, tested, index, parent));
+  const planning = { index, children, mockable: keys.mockable, state };
+  const sequences = new ClosureSequences(trace.calls);
+  const step: PlanStep = (call, functions, role) => planCall(call, planning, keys, { functions, made: role !== 'maker', anyOutcome: role !== 'tested' });
   return trace.calls.map((call) => {
-    const planned = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, { index, children, mockable: keys.mockable, state }, keys);
+    const own = excluded.get(call.callId) ?? unstable.get(call.callId) ?? planCall(call, planning, keys);
+    // A closure whose own test cannot be written (no path reaches it, or its calls carry state: same arguments, other results): its test makes
+    // the call that made it, then replays the calls of its closures up to it, in order (a stateful sequence). An unreachable one says why not.
+    const sequence = keys !== NO_KEYS && call.made !== undefined && !excluded.has(call.callId) && isSkip(own) ? sequences.plan(call, step, () => new FunctionValues(index, keys.unique)) : own;
+    const planned = isSkip(sequence) && isSkip(own) && own.kind !== 'unreachable' ? own : sequence;
     // In the trace's order: whether the calls before it that set the state it reads are tests themselves is known by then.
     const result = isSkip(planned) || planned.state !== undefined ? planned : (unset.check(call) ?? planned);
     return isSkip(result) ? { call, skip: result } : (unset.tested(call), { call, test: result });
@@ -70,11 +81,25 @@ export function planCalls(trace: CallTrace, index: ProgramIndex, keys: FunctionK
 
 type Planning = ChildPlanning;
 
-function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys): TestPlan | SkipReason {
+/**
+ * `functions`: shared by the calls of one closure sequence (a stand-in replays its calls across them);
+ * `made`: a closure's call, reached at its path in its maker's result; `anyOutcome`: an outcome a test
+ * cannot assert leaves it undefined (a step a sequence makes before the tested call) instead of skipping.
+ */
+interface PlanOptions {
+  readonly functions?: FunctionValues;
+  readonly made?: boolean;
+  readonly anyOutcome?: boolean;
+}
+
+function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys): TestPlan | SkipReason;
+function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys, options: PlanOptions): StepPlan | SkipReason;
+function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys, options: PlanOptions = {}): StepPlan | SkipReason {
   const { index } = planning;
   const stopped = 'a generator is replayed only when it ran to its end, yielding at most 1,000 values (none through yield* of anything but a generator), and is not async';
   if (call.kind === 'generator' && call.yields === undefined) return skip('generator', stopped);
-  const resolved = resolveTarget(call, index);
+  const made = options.made === true ? call.made : undefined;
+  const resolved = made !== undefined ? closureTarget(call, made) : resolveTarget(call, index);
   if (isSkip(resolved)) return resolved;
   const { target, shape } = resolved;
   // A top-level function using `this` called without `new` (`new` is recorded as a constructor call) ran as a method or
@@ -85,7 +110,7 @@ function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys): Tes
   const recorded = Object.keys(call.args);
   const current = shape.params.map((param) => param.name);
   if (recorded.join(',') !== current.join(',')) return skip('changed-signature', `recorded with (${recorded.join(', ')}), declared now as (${current.join(', ')})`);
-  const functions = new FunctionValues(index, keys.unique);
+  const functions = options.functions ?? new FunctionValues(index, keys.unique);
   const context = { index, near: call.module, isResult: false, functions };
   let receiver: ReplayValue | undefined;
   if (target.kind === 'member' && !target.static) {
@@ -110,11 +135,14 @@ function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys): Tes
   while (!rest && args.at(-1)?.kind === 'undefined') args.pop();
   const state = recordedState(call, planning.state, context);
   if (state !== undefined && isSkip(state)) return state;
-  const outcome = iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true });
-  if (isSkip(outcome)) return outcome;
+  // A closure giving back its maker's result (a builder's chained call) is compared with it by identity.
+  const returnsMade: Outcome | undefined = made?.returnsMade === true && call.threw !== true ? { kind: 'return', value: { kind: 'made' } } : undefined;
+  const found = returnsMade ?? (iterate ? yieldedValues(call.yields ?? [], { ...context, isResult: true }) : outcomeOf(call, 'its result', { ...context, isResult: true }));
+  if (isSkip(found) && options.anyOutcome !== true) return found;
+  const outcome = isSkip(found) ? undefined : found;
   const children = childMocks(call, planning, functions);
   if (isSkip(children)) return children;
-  const ambiguous = functions.ambiguity();
+  const ambiguous = options.functions === undefined ? functions.ambiguity() : undefined;
   if (ambiguous !== undefined) return ambiguous;
   return { call, target, receiver, args, spreadLast, async: shape.async || call.kind === 'async', outcome, mocks: children.mocks, iterate, ran: children.ran, state, standIns: [...functions.standIns.values()] };
 }
@@ -122,6 +150,13 @@ function planCall(call: CallRecord, planning: Planning, keys: FunctionKeys): Tes
 /** Whether a test builds the value as a new object (not a primitive, nor a program function reached as itself). */
 function rebuiltObject(value: ReplayValue): boolean {
   return value.kind === 'json' ? typeof value.value === 'object' && value.value !== null : !['undefined', 'bigint', 'symbol', 'function'].includes(value.kind);
+}
+
+/** A closure's call as its test makes it: at its path in its maker's result, with the parameters it was recorded with. */
+function closureTarget(call: CallRecord, made: NonNullable<CallRecord['made']>): { readonly target: Target; readonly shape: FunctionShape } {
+  const names = Object.keys(call.args);
+  const params = names.map((name, i) => ({ name, rest: made.rest === true && i === names.length - 1 }));
+  return { target: { kind: 'made', path: made.path }, shape: { params, async: call.kind === 'async', generator: call.kind === 'generator' } };
 }
 
 function receiverValue(snapshot: Snapshot, context: ReplayValueContext): ReplayValue | SkipReason {

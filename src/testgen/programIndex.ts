@@ -40,12 +40,12 @@ export class ProgramIndex {
     this.#programDir = programDir;
     this.#traced = traced;
     this.#skipDirs = new Set(skipDirs);
-    this.#reached = new Map(reached.map((r) => [callKey(r.module, r.qualname), r]));
+    this.#reached = new Map(reached.map((r) => [`${callKey(r.module, r.qualname)}${r.maker === undefined ? '' : `@${r.maker}`}`, r]));
   }
 
   /** How a test reaches the function `qualname` of `module` through a property path, when the recording found one. */
-  reached(module: string, qualname: string): ReachedFunction | undefined {
-    return this.#reached.get(callKey(module, qualname));
+  reached(module: string, qualname: string, maker?: number): ReachedFunction | undefined {
+    return (maker === undefined ? undefined : this.#reached.get(`${callKey(module, qualname)}@${maker}`)) ?? this.#reached.get(callKey(module, qualname));
   }
 
   /** Whether the function (not an arrow) starting on `line` of `module` uses `this` (moduleOutline's `usesThis`): a function constructor or a method. */

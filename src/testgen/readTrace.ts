@@ -55,6 +55,7 @@ const callRecord = z
     threw: z.literal(true).optional(),
     exception: z.object({ name: z.string().min(1), module: modulePath.optional(), message: z.string().optional() }).optional(),
     yields: z.array(snapshot).optional(),
+    made: z.object({ callId: z.int().positive(), path: z.array(z.string()), rest: z.literal(true).optional(), returnsMade: z.literal(true).optional() }).optional(),
   })
   .superRefine((call, context) => {
     if ((call.threw === true) === (call.returnSerialization !== undefined)) {
@@ -136,6 +137,7 @@ const reachLine = z
           params: z.array(z.object({ name: z.string(), rest: z.boolean() }).strict()),
           async: z.boolean(),
           generator: z.boolean(),
+          maker: z.int().positive().optional(),
         })
         .strict(),
     ),

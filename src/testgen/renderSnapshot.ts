@@ -87,6 +87,8 @@ function renderParts(value: ReplayValue, names: RenderNames): string {
     }
     case 'stand-in':
       return value.variable;
+    case 'made':
+      return 'made';
   }
 }
 

@@ -1,10 +1,9 @@
 import * as t from '@babel/types';
-import type { ChildMock } from './childMocks.ts';
-import type { ErrorRef, Outcome } from './outcomes.ts';
+import type { Outcome } from './outcomes.ts';
 import type { TestPlan } from './planCalls.ts';
-import { propertyAccess, renderJson, renderValue, type RenderNames } from './renderSnapshot.ts';
-import type { ClassRef } from './programIndex.ts';
-import { holdsUniqueSymbol, replayParts, type ReplayValue } from './replayValue.ts';
+import { propertyAccess, renderJson, type RenderNames } from './renderSnapshot.ts';
+import { replayParts, type ReplayValue } from './replayValue.ts';
+import { identifierFrom, renderInvocation, renderTest, type ErrorOf } from './renderTest.ts';
 import type { SkippedCall } from './skipReasons.ts';
 import { HELPERS } from './testFileHelpers.ts';
 
@@ -27,7 +26,7 @@ export interface TestFileInput {
 }
 
 // Names the file itself declares or imports: a module variable never takes one.
-const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'standIn', 'importProgram', 'quietly', 'result', 'self', 'ran', 'ranBefore', 'bySymbolDescription', 'Cycle', 'cycle', 'linked']);
+const FILE_NAMES = new Set(['test', 'mock', 'assert', 'fileURLToPath', 'Console', 'Writable', 'registerTestHooks', 'mocks', 'reach', 'instance', 'error', 'replay', 'standIn', 'importProgram', 'quietly', 'result', 'self', 'ran', 'ranBefore', 'bySymbolDescription', 'Cycle', 'cycle', 'linked', 'made']);
 
 /** The text of one `<module>.test.mjs`: one `node:test` test per plan. */
 export function renderTestFile(input: TestFileInput): string {
@@ -82,8 +81,6 @@ export function renderCallScript(input: ProgramFileInput): { readonly prelude: r
   const { prelude, body } = renderProgramFile(input, (names, errorOf, usesHelper) => input.plans.map((plan) => ({ ...renderInvocation(plan, names, errorOf, usesHelper), async: plan.async })));
   return { prelude, calls: body };
 }
-
-type ErrorOf = (ref: ErrorRef, message: string | undefined) => string;
 
 /** The file's imports, hooks, program imports, module variables and helpers, around the code `render` makes with its names. */
 function renderProgramFile<T>(input: ProgramFileInput, render: (names: RenderNames, errorOf: ErrorOf, usesHelper: (helper: keyof typeof HELPERS) => void) => T): { prelude: string[]; body: T } {
@@ -151,13 +148,14 @@ function moduleVariables(input: ProgramFileInput): Map<string, string> {
     if (outcome.kind === 'return') visit(outcome.value);
     else if (outcome.error.kind === 'program') modules.add(outcome.error.class.module);
   };
-  for (const plan of input.plans) {
+  // A closure's test makes the calls of its sequence too: the maker's and the earlier ones.
+  for (const plan of input.plans.flatMap((p) => [p, ...(p.sequence === undefined ? [] : [p.sequence.maker, ...p.sequence.before])])) {
     if (plan.target.kind === 'member' || plan.target.kind === 'construct') modules.add(plan.target.class.module);
     else if (plan.target.kind === 'path') modules.add(plan.target.module);
     visit(plan.receiver);
     plan.args.forEach(visit);
     plan.state?.forEach(([, value]) => visit(value));
-    visitOutcome(plan.outcome);
+    if (plan.outcome !== undefined) visitOutcome(plan.outcome);
     plan.mocks.forEach((m) => m.outcomes.forEach(visitOutcome));
     plan.standIns.forEach((s) => s.outcomes.forEach(visitOutcome));
   }
@@ -171,114 +169,4 @@ function moduleVariables(input: ProgramFileInput): Map<string, string> {
     variables.set(module, name);
   }
   return variables;
-}
-
-function identifierFrom(text: string): string {
-  const name = text.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase());
-  return /^[A-Za-z_$]/.test(name) ? name : `_${name}`;
-}
-
-/** How a test calls the plan's function: the stand-ins, module state and receiver it sets up, and the call expression. */
-function renderInvocation(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesHelper: (helper: keyof typeof HELPERS) => void): { setup: string[]; invoke: string } {
-  const { target } = plan;
-  const args = plan.args.map((arg, index) =>
-    plan.spreadLast && index === plan.args.length - 1 && arg.kind === 'json' ? (arg.value as unknown[]).map(renderJson).join(', ') : renderValue(arg, names),
-  );
-  const argList = args.filter((arg) => arg !== '').join(', ');
-  const setup: string[] = plan.standIns.map((s) => {
-    usesHelper('standIn');
-    return `const ${s.variable} = standIn(${JSON.stringify(s.qualname)}, [${s.outcomes.map((outcome) => mockOutcome(outcome, s.async, names, errorOf)).join(', ')}]);`;
-  });
-  // The module state the call started with, set through its module's reach() (a setter per state variable).
-  setup.push(...(plan.state ?? []).map(([name, value]) => `${names.reached(plan.call.module, name)} = ${renderValue(value, names)};`));
-  let invoke: string;
-  if (target.kind === 'function') invoke = `${names.reached(target.module, target.name)}(${argList})`;
-  else if (target.kind === 'construct') invoke = constructInvocation(target.class, argList, names);
-  else if (target.kind === 'path') invoke = pathInvocation(target.module, target.path, argList, names);
-  else {
-    const owner = names.reached(target.class.module, target.class.name);
-    const key = JSON.stringify(target.member);
-    if (target.static) {
-      const member = `${owner}${propertyAccess(target.member)}`;
-      invoke = target.access === 'get' ? member : target.access === 'set' ? `${member} = ${args[0] ?? 'undefined'}` : `${member}(${argList})`;
-    } else {
-      setup.push(`const self = ${renderValue(plan.receiver as ReplayValue, names)};`);
-      if (target.access === 'get') invoke = `Reflect.get(${owner}.prototype, ${key}, self)`;
-      else if (target.access === 'set') invoke = `Reflect.set(${owner}.prototype, ${key}, ${args[0] ?? 'undefined'}, self)`;
-      else invoke = `${owner}.prototype${propertyAccess(target.member)}.call(self${argList ? `, ${argList}` : ''})`;
-    }
-  }
-  return { setup, invoke };
-}
-
-/** `new Class(args)`, the class reached from its module. */
-function constructInvocation(ref: ClassRef, argList: string, names: RenderNames): string {
-  return `new ${names.reached(ref.module, ref.name)}(${argList})`;
-}
-
-/** `api.get(args)` on the live object (its `this`), or `(0, exported)(args)` for a function that is a module's exports itself (no `this`). */
-function pathInvocation(module: string, path: readonly string[], argList: string, names: RenderNames): string {
-  const [head = '', ...rest] = path;
-  const callee = `${names.reached(module, head)}${rest.map(propertyAccess).join('')}`;
-  return rest.length === 0 ? `(0, ${callee})(${argList})` : `${callee}(${argList})`;
-}
-
-function renderTest(plan: TestPlan, names: RenderNames, errorOf: ErrorOf, usesHelper: (helper: keyof typeof HELPERS) => void): string {
-  const { call, target } = plan;
-  const { setup, invoke } = renderInvocation(plan, names, errorOf, usesHelper);
-  const body: string[] = [];
-  if (plan.outcome.kind === 'throw') {
-    const { error, message } = plan.outcome;
-    const type = error.kind === 'program' ? names.reached(error.class.module, error.class.name) : error.name;
-    const check = message === undefined ? type : `(error) => error instanceof ${type} && error.message === ${JSON.stringify(message)}`;
-    body.push(plan.async ? `await assert.rejects(async () => ${invoke}, ${check});` : `assert.throws(() => ${invoke}, ${check});`);
-  } else if (target.kind === 'member' && target.access === 'set') {
-    body.push(`${invoke};`);
-  } else {
-    const expected = renderValue(plan.outcome.value, names);
-    // A unique symbol in the result: the test's Symbol("x") is another symbol, so both sides are compared with each one as its description.
-    const compared = holdsUniqueSymbol(plan.outcome.value) ? (usesHelper('bySymbolDescription'), `bySymbolDescription(result), bySymbolDescription(${expected})`) : `result, ${expected}`;
-    const result = plan.iterate ? `[...${invoke}]` : `${plan.async ? 'await ' : ''}${invoke}`;
-    body.push(`const result = ${result};`, `assert.deepStrictEqual(${compared});`);
-  }
-  const mockNames = new Map<ChildMock, string>();
-  for (const child of plan.mocks) {
-    const base = `${identifierFrom(child.qualname)}Mock`;
-    let name = base;
-    for (let n = 2; [...mockNames.values()].includes(name); n++) name = `${base}${n}`;
-    mockNames.set(child, name);
-    usesHelper('replay');
-    const outcomes = child.outcomes.map((outcome) => mockOutcome(outcome, child.async, names, errorOf));
-    setup.push(`const ${name} = replay(${JSON.stringify(child.key)}, [${outcomes.join(', ')}]);`);
-    body.push(`assert.strictEqual(${name}.mock.callCount(), ${child.outcomes.length}, ${JSON.stringify(`calls of ${child.qualname}`)});`);
-  }
-  for (const s of plan.standIns) body.push(`assert.strictEqual(${s.variable}.mock.callCount(), ${s.outcomes.length}, ${JSON.stringify(`calls of ${s.qualname}, a function value it was given`)});`);
-  if (plan.ran.length > 0) {
-    // The anonymous and nested functions the call runs: they ran as often as when recorded.
-    usesHelper('ran');
-    const keys = `[${plan.ran.map((r) => JSON.stringify(r.key)).join(', ')}]`;
-    setup.push(`const ranBefore = ran(${keys});`);
-    body.push(`assert.deepStrictEqual(ran(${keys}, ranBefore), { ${plan.ran.map((r) => `${JSON.stringify(r.key)}: ${r.callIds.length}`).join(', ')} }, "calls of the anonymous and nested functions it runs");`);
-  }
-  const title = JSON.stringify(`${call.qualname} (call ${call.callId})`);
-  const indent = (lines: readonly string[], depth: number): string[] => lines.map((line) => `${'  '.repeat(depth)}${line}`);
-  const inner =
-    plan.mocks.length === 0
-      ? indent([...setup, ...body], 1)
-      : [
-          ...indent(setup, 1),
-          '  try {',
-          ...indent(body, 2),
-          '  } finally {',
-          ...indent(plan.mocks.map((m) => `mocks().delete(${JSON.stringify(m.key)});`), 2),
-          '  }',
-        ];
-  return [`test(${title}, ${plan.async ? 'async ' : ''}() => {`, ...inner, '});'].join('\n');
-}
-
-function mockOutcome(outcome: Outcome, async: boolean, names: RenderNames, errorOf: ErrorOf): string {
-  const head = async ? 'async () =>' : '() =>';
-  if (outcome.kind === 'throw') return `${head} { throw ${errorOf(outcome.error, outcome.message)}; }`;
-  const value = renderValue(outcome.value, names);
-  return `${head} ${value.startsWith('{') ? `(${value})` : value}`;
 }

@@ -20,6 +20,8 @@ export type ReplayValue =
   | { readonly kind: 'function'; readonly module: string; readonly path: readonly string[] }
   /** A stand-in for a program function no test reaches, held in the test's variable (functionValues.ts). */
   | { readonly kind: 'stand-in'; readonly variable: string }
+  /** The object a closure sequence's maker call returned, the test's `made` (closureSequences.ts): a result compared by identity. */
+  | { readonly kind: 'made' }
   | SymbolValue;
 
 /** A symbol as a test makes it: `Symbol.for(name)`, `Symbol[name]`, or a new `Symbol(name)` (unique: equal to the recorded one only by description). */

@@ -9,13 +9,16 @@ export type Target =
   | { readonly kind: 'construct'; readonly class: ClassRef }
   /** A function reached as a property path from the module's reach() object (moduleOutline's `paths`). */
   | { readonly kind: 'path'; readonly module: string; readonly path: readonly string[] }
-  | { readonly kind: 'member'; readonly class: ClassRef; readonly member: string; readonly static: boolean; readonly access: 'method' | 'get' | 'set' };
+  | { readonly kind: 'member'; readonly class: ClassRef; readonly member: string; readonly static: boolean; readonly access: 'method' | 'get' | 'set' }
+  /** A closure, at a path in what the call that made it returned (closureSequences.ts: the test makes that call first). */
+  | { readonly kind: 'made'; readonly path: readonly string[] };
 
 /** The function a call ran, as a test reaches it, and its current declaration (or, reached through a path the recording found, its declaration then). */
 export function resolveTarget(call: CallRecord, index: ProgramIndex): { readonly target: Target; readonly shape: FunctionShape } | SkipReason {
   const found = resolveDeclared(call, index);
   if (!isSkip(found) || found.kind !== 'unreachable' || call.kind === 'getter' || call.kind === 'setter' || call.kind === 'constructor') return found;
-  const reached = index.reached(call.module, call.qualname);
+  // A closure of a text that made several: the one its maker call made (record/closureOrigins.ts), when a path reaches it.
+  const reached = index.reached(call.module, call.qualname, call.made?.callId);
   if (reached === undefined) return found;
   return { target: { kind: 'path', module: reached.root, path: reached.path }, shape: { params: reached.params, async: reached.async, generator: reached.generator } };
 }
