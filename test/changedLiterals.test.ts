@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Definition } from '../src/engine/definitionBook.ts';
+import type { Definition } from '../src/engine/definition.ts';
 import { changedLiterals } from '../src/diff/changedLiterals.ts';
 import { capLiteralEdges, literalEdges, literalsByEntry } from '../src/diff/literalEdges.ts';
 import { otherCallsArgument } from '../src/diff/throughDeclaration.ts';

@@ -14,7 +14,7 @@ import { dummyFor } from '../src/values/dummyTable.ts';
 import type { ValueSource } from '../src/values/providers.ts';
 import { cli, selected } from './helpers.ts';
 import { renderDefinitions } from '../src/engine/renderDefinitions.ts';
-import type { Definition } from '../src/engine/definitionBook.ts';
+import type { Definition } from '../src/engine/definition.ts';
 
 interface Case {
   readonly name: string;

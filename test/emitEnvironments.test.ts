@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { buildProgram, type ProgramParts } from '../src/emit/buildProgram.ts';
 import { programEnvironments } from '../src/emit/environmentPreamble.ts';
 import { runWithNode } from '../src/emit/runWithNode.ts';
-import type { Definition } from '../src/engine/definitionBook.ts';
+import type { Definition } from '../src/engine/definition.ts';
 import { renderDefinitions } from '../src/engine/renderDefinitions.ts';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import { instrumentSnippet } from '../src/instrument/instrumentSnippet.ts';

@@ -15,7 +15,7 @@ import type { BatchRunSummary } from '../src/core/batchSummary.ts';
 import { NO_LLM_USAGE } from '../src/core/llmUsage.ts';
 import { selected } from './helpers.ts';
 import { renderDefinitions } from '../src/engine/renderDefinitions.ts';
-import type { Definition } from '../src/engine/definitionBook.ts';
+import type { Definition } from '../src/engine/definition.ts';
 
 /** Each view's state of every measured line: the terminal's mark, the HTML page's class, istanbul's count. */
 function viewStates(r: RunResult, code: string): { terminal: Map<number, string>; html: Map<number, string>; istanbul: Map<number, 'covered' | 'not covered'> } {

@@ -1,10 +1,12 @@
-import type { Definition, DefinitionBook } from '../engine/definitionBook.ts';
+import type { Definition } from '../engine/definition.ts';
+import type { DefinitionBook } from '../engine/definitionBook.ts';
 import { fillRefs, renderDefinitions } from '../engine/renderDefinitions.ts';
 import { type RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { DriveRecord } from '../protocol/runtime.ts';
 import { reproduction } from './reproduction.ts';
-import { SnippetSession, type ScenarioRun } from '../engine/snippetSession.ts';
+import { SnippetSession } from '../engine/snippetSession.ts';
+import type { ScenarioRun } from '../engine/runScenario.ts';
 import { exploreScenarios } from '../engine/runSnippet.ts';
 import type { DrivenCall, ReportedError, RunResult } from '../core/runResult.ts';
 import { EDGE_BUDGET, edgeInputs, edgeValues, reshapedEdges, withEdgeValue, type EdgeValue } from './edgeValues.ts';

@@ -1,4 +1,4 @@
-import type { Definition } from '../engine/definitionBook.ts';
+import type { Definition } from '../engine/definition.ts';
 import { isWithin } from '../engine/elementPaths.ts';
 import type { Category } from '../core/categories.ts';
 import { receiverFieldElementId } from '../protocol/elementIds.ts';

@@ -1,6 +1,6 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
-import type { Definition } from '../engine/definitionBook.ts';
+import type { Definition } from '../engine/definition.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import { traverse } from '../parse/stripTypes.ts';
 import type { DriveTarget } from '../instrument/driveTargets.ts';

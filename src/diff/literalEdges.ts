@@ -1,4 +1,4 @@
-import type { Definition } from '../engine/definitionBook.ts';
+import type { Definition } from '../engine/definition.ts';
 import type { CodeLiteral } from './changedLiterals.ts';
 import type { EdgeValue } from './edgeValues.ts';
 

@@ -1,5 +1,5 @@
 import * as t from '@babel/types';
-import type { Definition } from '../engine/definitionBook.ts';
+import type { Definition } from '../engine/definition.ts';
 import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { EdgeValue } from './edgeValues.ts';
 

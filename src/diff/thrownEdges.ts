@@ -1,4 +1,4 @@
-import type { Definition } from '../engine/definitionBook.ts';
+import type { Definition } from '../engine/definition.ts';
 import type { ReportedError, RunResult } from '../core/runResult.ts';
 import type { FindingEvidence } from './diffFile.ts';
 import type { CatchHandler } from './catchHandlers.ts';

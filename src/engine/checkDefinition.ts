@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { LoadedEnvironments } from '../environments/loadEnvironments.ts';
 import { runInIsolate } from '../sandbox/runInIsolate.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
-import type { Definition } from './definitionBook.ts';
+import type { Definition } from './definition.ts';
 import { renderDefinitions } from './renderDefinitions.ts';
 
 export interface CheckerInit {

@@ -1,60 +1,19 @@
-import type { Logger } from 'pino';
-import type { CoverageMap, HookSite } from '../instrument/coverageModel.ts';
-import { mergeUsage, type Usage, type UsageTable } from '../instrument/usage.ts';
+import type { HookSite } from '../instrument/coverageModel.ts';
+import type { Usage } from '../instrument/usage.ts';
 import { dummyFor } from '../values/dummyTable.ts';
-import { fixedOnPath } from '../values/apiTypes/platformTypes.ts';
-import type { ValueSource } from '../values/providers.ts';
 import type { Degradation } from '../core/runResult.ts';
 import type { TraceTable } from '../protocol/trace.ts';
-import { isExhausted, type Exhausted, type FailedAttempt, type Proposal, type ValueRequest } from '../values/types.ts';
-import type { Category, ElementKind } from '../core/categories.ts';
-import { isWithin, liveIds, nearestDefined, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
-import type { DefinitionCheck } from './checkDefinition.ts';
+import { isExhausted, type Exhausted, type Proposal, type ValueRequest } from '../values/types.ts';
+import { isWithin, liveIds, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
+import type { Definition } from './definition.ts';
+import type { BookContext } from './bookContext.ts';
+import { answersKeyOf, checkpointOf, restoreDefinitions, snapshotDefinitions } from './bookState.ts';
+import { blameInjected, blameStalled, fixedByPlatform, retryFailedDefinitions, setAsideDeclared, type BlameSteps } from './blameDefinitions.ts';
 import { ProviderBroker, type ProviderError } from './providerBroker.ts';
 import { TraceStore } from './traceStore.ts';
-import { TRACE_FALLBACK, traceProvider } from '../values/trace/traceProvider.ts';
-
-/** Providers whose values are the trace generator's: learnt again when their trace grows. */
-const TRACE_MADE: ReadonlySet<string> = new Set([traceProvider.name, TRACE_FALLBACK]);
-
-/** One injected element and the definition that currently stands for it. */
-export interface Definition {
-  readonly id: string;
-  readonly kind: ElementKind;
-  readonly parent: string | undefined;
-  readonly name: string;
-  readonly usageKey: string;
-  readonly line: number;
-  /** Why it was first requested: the error the snippet would have raised. */
-  readonly message: string;
-  proposal: Proposal;
-  provider: string;
-  attempts: number;
-  readonly history: FailedAttempt[];
-  readonly rejected: Category[];
-  /** Fallback categories picked so far. */
-  fallbacks: number;
-  /** Learnt as if the snippet declared no type for it (or its owner): the declared one did worse (setAsideDeclared). */
-  undeclared?: true;
-}
-
-export interface BookContext {
-  readonly snippet: string;
-  readonly map: CoverageMap;
-  readonly usage: UsageTable;
-  readonly values: ValueSource;
-  readonly maxAttempts: number;
-  readonly maxInjections: number;
-  /** Where a host bug's stack goes. */
-  readonly log: Logger;
-  /** Checks a generator's definition by execution before it is adopted (llm mode, src/engine/checkDefinition.ts). */
-  readonly check?: DefinitionCheck;
-  /**
-   * Elements whose values stand as given (diff's edge values: `null`, an object without the member
-   * read): neither they nor anything below them is injected, refined or blamed.
-   */
-  readonly held?: ReadonlySet<string>;
-}
+import { requestFor, type RequestSources } from './valueRequest.ts';
+import { traceProvider } from '../values/trace/traceProvider.ts';
+import { relearn, traceMade, type LearnSteps } from './learnFromTraces.ts';
 
 /**
  * The host's record of every element and its definition, across the runs of one snippet. It
@@ -82,10 +41,28 @@ export class DefinitionBook {
   hostError: Error | undefined;
   private readonly ctx: BookContext;
   private readonly broker: ProviderBroker;
+  private readonly sources: RequestSources;
+  /** What learning and blame (learnFromTraces.ts, blameDefinitions.ts) need of the book. */
+  private readonly steps: BlameSteps & LearnSteps = {
+    defs: this.defs,
+    isHeld: (id) => this.isHeld(id),
+    owns: (provider) => this.broker.owns(provider),
+    traceMade: (def) => traceMade(this.broker.provider, def),
+    declaredCategory: (def) => this.ctx.usage[def.usageKey]?.declared?.category,
+    resynthesize: (def) => this.broker.synthesize(this.request(def, def.message, {}, false), traceProvider),
+    retry: (def, error) => this.retry(def, error, {}),
+    resolveParts: (def) => this.resolveParts(def, 0),
+    prune: () => this.prune(),
+    request: (def) => this.request(def, def.message, {}, false),
+    synthesizeFrom: (request) => this.broker.synthesize(request, traceProvider),
+    propose: (def, request) => this.propose(def, request),
+    fallback: (def, request) => this.fallback(def, request),
+  };
 
   constructor(ctx: BookContext) {
     this.ctx = ctx;
     this.broker = new ProviderBroker(ctx.values);
+    this.sources = { snippet: ctx.snippet, usage: ctx.usage, defs: this.defs, traces: this.traces, ...(ctx.check ? { check: ctx.check } : {}) };
   }
 
   /** The providers' own failures, e.g. an LLM endpoint that stayed dead. */
@@ -169,33 +146,7 @@ export class DefinitionBook {
   }
 
   private request(def: Definition, message: string, extra: Usage = {}, mayProbe = this.mayProbe): ValueRequest {
-    const usage = mergeUsage(mergeUsage({}, this.ctx.usage[def.usageKey] ?? {}), extra);
-    // Set aside, a declared type leaves only the parameter name a driven argument is known by.
-    if (def.undeclared && usage.declared) usage.declared = usage.declared.name === undefined ? undefined : { name: usage.declared.name };
-    return {
-      element: def.id, kind: def.kind, name: def.name, usage, site: undefined, snippet: this.ctx.snippet, line: def.line,
-      message, attempt: def.attempts + 1, history: def.history, rejected: def.rejected,
-      trace: this.traces.get(def.id), traces: this.traces, mayProbe: mayProbe && def.kind !== 'part',
-      // Only the LLM prompt reads these; every other request would pay for building them.
-      definitions: () => [...this.defs.values()].filter((d) => !d.proposal.probe).map((d) => ({ element: d.id, source: d.proposal.source })),
-      fallbacks: def.fallbacks,
-      ...(this.ctx.check ? { check: (p: Proposal) => this.ctx.check!(this.withCandidate(def, p), def.id) } : {}),
-    };
-  }
-
-  /**
-   * The definitions with `candidate` standing for `def`, to check it: parts it refers to that are
-   * not defined yet are universal dummies (they are learnt once it is adopted), and recording
-   * proxies are left out (they exist only inside a run).
-   */
-  private withCandidate(def: Definition, candidate: Proposal): Map<string, Definition> {
-    const defs = new Map([...this.defs].filter(([, d]) => !d.proposal.probe));
-    defs.set(def.id, { ...def, proposal: candidate });
-    for (const ref of candidate.refs) {
-      if (defs.has(ref)) continue;
-      defs.set(ref, { ...def, id: ref, kind: 'part', parent: def.id, name: ref, usageKey: ref, proposal: dummyFor('Dummy', ref, ref), history: [], rejected: [] });
-    }
-    return defs;
+    return requestFor(this.sources, def, message, extra, mayProbe);
   }
 
   private adopt(def: Definition, proposal: Proposal): Proposal {
@@ -220,61 +171,17 @@ export class DefinitionBook {
     const learning = this.probed.size > 0;
     if (learning) this.learningRuns++;
     const { provider } = this.broker;
-    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && this.traceMade(d)));
+    const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && traceMade(this.broker.provider, d)));
     this.probed.clear();
-    for (const def of redo) {
-      const wasProbe = def.proposal.probe === true;
-      const attempts = def.attempts;
-      const request = this.request(def, def.message, {}, false);
-      const again = !wasProbe && provider.resynthesizes !== true ? await this.broker.synthesize(request, traceProvider) : undefined;
-      let proposal = again ?? await this.propose(def, request);
-      // Re-synthesis from a grown trace refines the same attempt; it spends none.
-      if (!wasProbe) def.attempts = attempts;
-      if (!proposal || proposal.probe) proposal = await this.fallback(def, request);
-      if (proposal.source !== def.proposal.source || wasProbe) this.changed = true;
-      if (wasProbe) def.attempts = Math.max(def.attempts, 1);
-      def.proposal = proposal;
-    }
+    for (const def of redo) if (await relearn(this.steps, provider, def)) this.changed = true;
     for (const def of redo) await this.resolveParts(def, 0);
     if (learning) this.changed = true;
     this.prune();
   }
 
-  /**
-   * Values the trace generator synthesised, whichever provider the mode has (an LLM's parts and
-   * trace-fallback values learn as trace's do): synthesised again from a grown trace.
-   */
-  private traceMade(d: Definition): boolean {
-    const { provider } = this.broker;
-    return (provider.resynthesizes === true && d.provider === provider.name) || (provider.resynthesizes !== true && TRACE_MADE.has(d.provider));
-  }
-
-  /**
-   * Sets aside the declared type of every learnt value that honours one (a TypeScript annotation, a
-   * JSDoc tag: annotation > usage > name): each is synthesised again from its trace, usage and name
-   * alone, and the parts it refers to with it. The session runs once so and keeps that run only
-   * when it covers more (runScenario): a declared `number` that makes a recursion endless gives
-   * way to the value usage gives. Returns whether any value changed.
-   */
+  /** The trial of learnt values with their declared types set aside (blameDefinitions.ts). Returns whether any value changed. */
   async setAsideDeclared(): Promise<boolean> {
-    return this.guarded(async () => {
-      const honouring = [...this.defs.values()].filter((d) => !d.undeclared && !d.proposal.probe && !this.isHeld(d.id) && this.traceMade(d)
-        && d.proposal.category === this.ctx.usage[d.usageKey]?.declared?.category);
-      let any = false;
-      for (const def of honouring) {
-        def.undeclared = true;
-        const usageOnly = await this.broker.synthesize(this.request(def, def.message, {}, false), traceProvider);
-        if (!usageOnly || usageOnly.source === def.proposal.source) {
-          delete def.undeclared;
-          continue;
-        }
-        def.proposal = usageOnly;
-        await this.resolveParts(def, 0);
-        any = true;
-      }
-      if (any) this.prune();
-      return any;
-    }, false);
+    return this.guarded(() => setAsideDeclared(this.steps), false);
   }
 
   /**
@@ -282,113 +189,41 @@ export class DefinitionBook {
    * with the error fed back (the trace provider records again first). Returns whether it was.
    */
   async blame(errors: readonly { message: string; attribution: string; culprit?: string }[]): Promise<boolean> {
-    return this.guarded(() => this.blameOne(errors), false);
+    return this.guarded(() => blameInjected(this.steps, errors), false);
   }
 
-  private async blameOne(errors: readonly { message: string; attribution: string; culprit?: string }[]): Promise<boolean> {
-    for (const e of errors) {
-      if (e.attribution !== 'injected' || e.culprit === undefined) continue;
-      const def = nearestDefined(e.culprit, (id) => this.defs.get(id));
-      if (!def || this.isHeld(def.id) || def.proposal.probe || def.proposal.category === 'Dummy' || !this.broker.owns(def.provider)) continue;
-      // A type the platform fixes stands (items.length is a number): the error is the snippet's, nothing is refined.
-      if (this.fixedByPlatform(e.culprit)) continue;
-      const before = def.proposal.source;
-      await this.retry(def, e.message, {});
-      await this.resolveParts(def, 0);
-      this.prune();
-      return def.proposal.source !== before || (def.proposal as Proposal).probe === true;
-    }
-    return false;
-  }
-
-  /**
-   * Whether an error with this culprit follows from a type the platform fixes (a member read or
-   * method result holding the platform's value, src/values/apiTypes/platformTypes.ts): then it is
-   * the snippet's error, and the value is not refined.
-   */
+  /** Whether an error with this culprit follows from a type the platform fixes (blameDefinitions.ts). */
   fixedByPlatform(culprit: string): boolean {
-    return fixedOnPath(culprit, (id) => this.defs.get(id)?.proposal.category);
+    return fixedByPlatform(this.defs, culprit);
   }
 
-  /**
-   * A run that did not finish (timeout, memory limit): each generated definition (an LLM's) that
-   * is new since the last run that did, or every one when none did, is retried with that fault.
-   * Returns whether any was.
-   */
+  /** A run that did not finish: the generated definitions new since the last that did are retried (blameDefinitions.ts). */
   async blameStall(status: 'timeout' | 'memory-limit', finished: ReadonlyMap<string, Definition> | undefined): Promise<boolean> {
-    return this.guarded(async () => {
-      const fault = status === 'timeout'
-        ? 'the snippet did not finish within its time limit with this definition in place; it must not loop forever when it is used'
-        : 'the snippet exhausted its memory limit with this definition in place';
-      const suspects = [...this.defs.values()].filter((d) => d.proposal.generated === true && !d.proposal.probe && this.broker.owns(d.provider) && finished?.get(d.id)?.proposal.source !== d.proposal.source);
-      let any = false;
-      for (const def of suspects) {
-        const before = def.proposal.source;
-        await this.retry(def, fault, {});
-        await this.resolveParts(def, 0);
-        any ||= def.proposal.source !== before;
-      }
-      if (any) this.prune();
-      return any;
-    }, false);
+    return this.guarded(() => blameStalled(this.steps, status, finished), false);
   }
 
   /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */
   async definitionsFailed(failures: readonly { id: string; message: string }[]): Promise<boolean> {
-    return this.guarded(() => this.retryFailedDefinitions(failures), false);
+    return this.guarded(() => retryFailedDefinitions(this.steps, failures), false);
   }
 
-  private async retryFailedDefinitions(failures: readonly { id: string; message: string }[]): Promise<boolean> {
-    let any = false;
-    for (const f of failures) {
-      const def = this.defs.get(f.id);
-      if (!def || def.proposal.probe) continue;
-      const before = def.proposal.source;
-      await this.retry(def, `${f.message} (thrown while its definition ran)`, {});
-      await this.resolveParts(def, 0);
-      any ||= def.proposal.source !== before;
-    }
-    if (any) this.prune();
-    return any;
-  }
-
-  /**
-   * What a run's answers to the isolate depend on when no provider is asked: every definition as the
-   * prelude renders it and the bridge hands it out, and the held elements. Undefined while a
-   * recording proxy stands for one (its run is a learning run, never replayed).
-   */
+  /** What a run's answers depend on when no provider is asked (answersKeyOf); undefined in a learning run. */
   answersKey(): string | undefined {
-    const defs: unknown[] = [];
-    for (const d of this.defs.values()) {
-      if (d.proposal.probe) return undefined;
-      defs.push([d.id, d.kind, d.parent ?? null, d.name, d.usageKey, d.proposal.source, d.proposal.refs]);
-    }
-    return JSON.stringify([defs, [...(this.ctx.held ?? [])]]);
+    return answersKeyOf(this.defs, this.ctx.held);
   }
 
   /** A way back to the book as it stands, after requests were answered (a replay whose answers differed). */
   checkpoint(): () => void {
-    const defs = this.snapshot();
-    const probed = [...this.probed];
-    const { changed, consulted, probesInjected, hostError } = this;
-    const broker = this.broker.checkpoint();
-    return () => {
-      this.restore(defs);
-      this.probed.clear();
-      for (const id of probed) this.probed.add(id);
-      Object.assign(this, { changed, consulted, probesInjected, hostError });
-      broker();
-    };
+    return checkpointOf(this, this.broker.checkpoint());
   }
 
   /** The definitions as they stand, to come back to when later attempts did worse. */
   snapshot(): Map<string, Definition> {
-    return new Map([...this.defs].map(([id, d]) => [id, { ...d, history: [...d.history], rejected: [...d.rejected] }]));
+    return snapshotDefinitions(this.defs);
   }
 
   restore(snapshot: Map<string, Definition>): void {
-    this.defs.clear();
-    for (const [id, d] of snapshot) this.defs.set(id, { ...d, history: [...d.history], rejected: [...d.rejected] });
+    restoreDefinitions(this.defs, snapshot);
   }
 
   /** Defines the parts a host-side proposal refers to, since the prelude renders them directly. */
@@ -449,7 +284,7 @@ export class DefinitionBook {
   private async retry(def: Definition, error: string, observed: Usage): Promise<Proposal | undefined> {
     this.consulted++;
     if (def.proposal.probe) return undefined; // a recording proxy takes any operation; nothing to refine yet
-    if (fixedOnPath(def.id, (id) => this.defs.get(id)?.proposal.category)) return undefined; // the platform's type is not refined
+    if (fixedByPlatform(this.defs, def.id)) return undefined; // the platform's type is not refined
     def.history.push({ source: def.proposal.source, error, ...(def.proposal.code !== undefined ? { code: def.proposal.code } : {}) });
     if (def.proposal.category === 'Dummy') return undefined; // the last resort failed too: leave the error standing
     if (!def.proposal.generated && !def.rejected.includes(def.proposal.category)) def.rejected.push(def.proposal.category);

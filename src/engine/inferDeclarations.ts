@@ -1,4 +1,4 @@
-import type { Definition } from './definitionBook.ts';
+import type { Definition } from './definition.ts';
 import type { Category } from '../core/categories.ts';
 import { commentText, jsString } from '../core/sourceText.ts';
 

@@ -1,7 +1,7 @@
 import { isValidIdentifier } from '@babel/types';
 import { commentText, jsString } from '../core/sourceText.ts';
 import { HELPER_NAMES, HELPERS_ONE_LINE } from '../values/dummyTable.ts';
-import type { Definition } from './definitionBook.ts';
+import type { Definition } from './definition.ts';
 import type { RenderedDefinitions } from '../emit/renderedDefinitions.ts';
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;

@@ -8,7 +8,8 @@ import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import { explore, type ScenarioFacts } from './explore.ts';
 import type { Explored } from '../core/explored.ts';
 import { isFileElementId } from '../protocol/elementIds.ts';
-import { SnippetSession, type RunDependencies, type ScenarioRun } from './snippetSession.ts';
+import { SnippetSession, type RunDependencies } from './snippetSession.ts';
+import type { ScenarioRun } from './runScenario.ts';
 
 export type { RunDependencies } from './snippetSession.ts';
 

@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import type { InstrumentedSnippet } from '../instrument/instrumentSnippet.ts';
+import type { RunOptions } from '../core/options.ts';
+import { jsString } from '../core/sourceText.ts';
+import { runInIsolate, type ExecutionResult } from '../sandbox/runInIsolate.ts';
+import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
+import type { LoadedEnvironments } from '../environments/loadEnvironments.ts';
+import type { DefinitionBook } from './definitionBook.ts';
+import { renderDefinitions } from './renderDefinitions.ts';
+import type { Transcript } from './replays.ts';
+
+/** One run in an isolate; `transcript`, when given, gets each request to the book and its answer. */
+export async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number, log: Logger, transcript?: Transcript): Promise<ExecutionResult> {
+  const rendered = renderDefinitions(book.defs);
+  // A script that evaluates to the `[id, value]` pairs the runtime adopts.
+  const adopt = rendered.accessors.length === 0 ? '' : `[${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}];`;
+  return runInIsolate({
+    prelude: rendered.guarded(instrumented.hook),
+    adopt,
+    script: instrumented.code,
+    environments: environments.bundles,
+    snapshotEnvironments: environments.fromRegistry,
+    log,
+    config,
+    timeoutMs,
+    memoryLimitMb: options.memoryLimitMb,
+    maxTimerTicks: options.maxTimerTicks,
+    onRequest: transcript ? async (json) => { const answer = await book.handle(json); transcript.push(json, answer); return answer; } : (json) => book.handle(json),
+    waitedMs: () => book.providerMs,
+  });
+}
