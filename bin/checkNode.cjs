@@ -1,7 +1,7 @@
 'use strict';
 // The Node.js snipexec runs on, checked before a wrong one fails obscurely: npm runs this file as
 // snipexec's preinstall, before isolated-vm's install compiles anything (every preinstall of an
-// install runs before any install script), and bin/snipexec.js asks it before loading the CLI.
+// install runs before any install script), and bin/snipexec.cjs asks it before loading the CLI.
 // The requirement's one home is package.json's "engines". Plain CommonJS of any Node's syntax: an
 // old Node must read this file to say it is too old.
 var engines = require('../package.json').engines;

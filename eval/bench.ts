@@ -9,7 +9,7 @@
 //                call of each, in a fresh process, is reported on its own as the cold start, with
 //                whether the bundle cache (node_modules/.cache/snipexec) was warm; then one warm-up
 //                each, then N runs each (default 30), interleaved: median and p95;
-//   cli          wall time of a CLI start that runs nothing, in a fresh `node --no-node-snapshot bin/snipexec.js`
+//   cli          wall time of a CLI start that runs nothing, in a fresh `node --no-node-snapshot bin/snipexec.cjs`
 //                (the Node running the bench; --cli-bin FILE times another checkout's bin): `--version`,
 //                `--help` and a usage error (`run --no-such-flag`, exit 2), with `node --no-node-snapshot -e 0`
 //                as the floor, 2 warm-ups each, then --cli-runs rounds (default 20) of the four, interleaved:
@@ -115,7 +115,7 @@ const { values } = parseArgs({
     rows: { type: 'string' },
     'record-runs': { type: 'string', default: '7' },
     'cli-runs': { type: 'string', default: '20' },
-    'cli-bin': { type: 'string', default: join(root, 'bin', 'snipexec.js') },
+    'cli-bin': { type: 'string', default: join(root, 'bin', 'snipexec.cjs') },
     repos: { type: 'string' },
   },
 });

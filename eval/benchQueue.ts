@@ -12,7 +12,7 @@ import type { BatchRow } from '../src/core/batchSummary.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/snipexec.cjs', import.meta.url));
 
 export interface QueueFigures {
   readonly snippets: number;

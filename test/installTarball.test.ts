@@ -122,7 +122,7 @@ test('install: after the advice (node@24 added to the project), the tarball inst
 
 test('install: the bin under this machine\'s Node prints the requirement and what to do in one line, exit 2, for any command', { skip }, () => {
   for (const args of [['--version'], ['run', 'x.js']]) {
-    const r = spawnSync(SYSTEM_NODE, [join(ROOT, 'bin/snipexec.js'), ...args], { env: ENV, encoding: 'utf8' });
+    const r = spawnSync(SYSTEM_NODE, [join(ROOT, 'bin/snipexec.cjs'), ...args], { env: ENV, encoding: 'utf8' });
     const version = spawnSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
     if (Number(/\d+/.exec(version)?.[0]) >= Number(/\d+/.exec(MANIFEST.engines.node)?.[0])) return;
     assert.equal(r.status, 2);

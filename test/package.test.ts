@@ -67,7 +67,7 @@ after(() => {
 
 test('package: the tarball holds the bin, the build (.js and .d.ts of every host module), the guest sources and the prompts; no tests, evaluation, datasets, CI or host .ts sources', () => {
   const files = new Set(packed);
-  for (const needed of ['package.json', 'README.md', 'bin/snipexec.js', 'src/index.js', 'src/index.d.ts', 'src/replay.js', 'src/replay.d.ts', 'src/cli/main.js', 'src/emit/nodeEnvironments.js', 'src/record/recordHooks.js', 'src/record/testHooks.js', 'src/guest/runtime/index.ts', 'src/protocol/hooks.ts', 'prompts/fix.md']) {
+  for (const needed of ['package.json', 'README.md', 'bin/snipexec.cjs', 'src/index.js', 'src/index.d.ts', 'src/replay.js', 'src/replay.d.ts', 'src/cli/main.js', 'src/emit/nodeEnvironments.js', 'src/record/recordHooks.js', 'src/record/testHooks.js', 'src/guest/runtime/index.ts', 'src/protocol/hooks.ts', 'prompts/fix.md']) {
     assert.ok(files.has(needed), `${needed} is in the tarball`);
   }
   const sources: string[] = [];

@@ -179,7 +179,7 @@ test('record --ai: the model proposes inputs over 127.0.0.1, the real function d
   t.after(() => server.close());
   const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', SNIPEXEC_MODEL: 'scripted', NODE_OPTIONS: '' };
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, ['--no-node-snapshot', join(import.meta.dirname, '..', 'bin', 'snipexec.js'), 'record', join(dir, 'calc.js'), '--ai'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--no-node-snapshot', join(import.meta.dirname, '..', 'bin', 'snipexec.cjs'), 'record', join(dir, 'calc.js'), '--ai'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
 import { LlmBadResponse, LlmReplyTooLarge, LlmUnavailable } from '../core/errors.ts';
@@ -28,6 +29,13 @@ export interface RequestContext {
   readonly tally: RequestTally;
 }
 
+/**
+ * The OpenAI SDK, loaded with the first request: a run that asks no LLM (the default trace mode)
+ * does not load it or the fetch stack under it (about 90 ms of a CLI start).
+ */
+type Sdk = typeof import('openai');
+let sdk: Sdk | undefined;
+
 /** After an endpoint is given up on, requests fail at once for this long instead of waiting again. */
 const DEAD_FOR_MS = 30_000;
 
@@ -38,16 +46,22 @@ const DEAD_FOR_MS = 30_000;
  * (401, 404…) are not retried. What still fails is an LlmUnavailable.
  */
 export class ChatTransport {
-  private readonly client: OpenAI;
+  private client: OpenAI | undefined;
   private readonly options: LlmOptions;
   private deadUntil = 0;
   private deadReason = '';
 
   constructor(options: LlmOptions) {
     this.options = options;
+  }
+
+  private async openClient(): Promise<OpenAI> {
+    sdk ??= await import('openai');
+    const options = this.options;
     // The SDK's own retries are off: p-retry owns them, so they are counted and logged in one place.
     // Reply bodies are read through a cap, so a huge reply cannot fill the host's memory.
-    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout: options.requestTimeoutMs, maxRetries: 0, logLevel: 'off', fetch: cappedFetch(options.maxReplyBytes) });
+    this.client ??= new sdk.OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout: options.requestTimeoutMs, maxRetries: 0, logLevel: 'off', fetch: cappedFetch(options.maxReplyBytes) });
+    return this.client;
   }
 
   /**
@@ -94,7 +108,8 @@ export class ChatTransport {
     try {
       // OpenAI's newer models only take max_completion_tokens; every other server knows max_tokens.
       const limit = this.options.baseURL.startsWith('https://api.openai.com') ? { max_completion_tokens: this.options.maxCompletionTokens } : { max_tokens: this.options.maxCompletionTokens };
-      response = await this.client.chat.completions.create({
+      const client = this.client ?? (await this.openClient());
+      response = await client.chat.completions.create({
         model: this.options.model,
         messages: messages.map((m) => ({ role: m.role, content: m.content })),
         temperature: this.options.temperature,
@@ -125,17 +140,28 @@ function parseReply(response: unknown): CachedReply {
   return { text: content, promptTokens: count(r?.usage?.prompt_tokens), completionTokens: count(r?.usage?.completion_tokens) };
 }
 
+/** The SDK's error classes; an error can only be one of them once a request loaded the SDK. */
+function isApiError(error: unknown): error is APIError {
+  return sdk !== undefined && error instanceof sdk.APIError;
+}
+function isConnectionError(error: unknown): boolean {
+  return sdk !== undefined && error instanceof sdk.APIConnectionError;
+}
+function isConnectionTimeout(error: unknown): boolean {
+  return sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError;
+}
+
 /** A failed try as `llmCalls.errors` counts it: the HTTP status, else what kind of failure it was. */
 function statusOf(error: unknown): string {
-  if (error instanceof APIError && error.status !== undefined) return String(error.status);
-  if (error instanceof APIConnectionTimeoutError) return 'timeout';
-  if (error instanceof APIConnectionError) return 'connection';
+  if (isApiError(error) && error.status !== undefined) return String(error.status);
+  if (isConnectionTimeout(error)) return 'timeout';
+  if (isConnectionError(error)) return 'connection';
   return 'bad-response';
 }
 
 function isTransient(error: unknown): boolean {
-  if (error instanceof LlmBadResponse || error instanceof APIConnectionError) return true;
-  if (error instanceof APIError) {
+  if (error instanceof LlmBadResponse || isConnectionError(error)) return true;
+  if (isApiError(error)) {
     const s = error.status;
     return s === undefined || s === 408 || s === 409 || s === 429 || s >= 500;
   }
@@ -145,7 +171,7 @@ function isTransient(error: unknown): boolean {
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms. */
 function retryAfterMs(error: unknown): number | undefined {
-  if (!(error instanceof APIError) || !error.headers) return undefined;
+  if (!isApiError(error) || !error.headers) return undefined;
   const ms = Number(error.headers.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const header = error.headers.get('retry-after');
@@ -157,6 +183,6 @@ function retryAfterMs(error: unknown): number | undefined {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 300);
+  if (isApiError(error) && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 300);
   return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 300);
 }
