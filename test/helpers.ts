@@ -10,7 +10,7 @@ import type { RuntimeConfig } from '../src/protocol/runtime.ts';
 import type { RunResult } from '../src/core/runResult.ts';
 import { CALLBACK_CONVENTIONS } from '../src/protocol/callbackConventions.ts';
 
-export const BIN = fileURLToPath(new URL('../bin/snipexec.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../bin/snipexec.cjs', import.meta.url));
 
 /** Spawns the real CLI with the Node that runs the tests; returns exit code, stdout and stderr. */
 export function cli(args: string[], input?: string | Buffer, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env, cwd?: string) {
@@ -85,6 +85,7 @@ export const UNIT_CONFIG: RuntimeConfig = {
   seed: 1,
   startTime: 0,
   maxConsoleBytes: 10_000,
+  staleTimerTicks: 300,
   helpers: '',
   callbacks: CALLBACK_CONVENTIONS,
   prefer: {},

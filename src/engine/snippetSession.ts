@@ -181,6 +181,7 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     seed: options.seed,
     startTime: START_TIME + options.seed * 1000,
     maxConsoleBytes: options.maxConsoleBytes,
+    staleTimerTicks: options.staleTimerTicks,
     helpers: HELPERS_SOURCE,
     callbacks: CALLBACK_CONVENTIONS,
     driveTargets: instrumented.driveTargets.map((d) => ({ name: d.name, kind: d.kind, params: d.params, topLevel: d.topLevel, ...(d.memberOf ? { memberOf: d.memberOf } : {}), ...(d.key !== undefined ? { key: d.key } : {}), ...(d.static ? { static: true } : {}), ...(d.errorFirst ? { errorFirst: true } : {}) })),

@@ -45,6 +45,8 @@ export interface RuntimeConfig {
   readonly seed: number;
   readonly startTime: number;
   readonly maxConsoleBytes: number;
+  /** Firings in a row that cover nothing new after which a timer is not run again (0: never stopped; src/guest/runtime/staleTimers.ts). */
+  readonly staleTimerTicks: number;
   readonly helpers: string;
   readonly callbacks: CallbackConventionsConfig;
   /** Per operator site id, the answer a recording proxy gives to run more of the code. */
@@ -187,6 +189,8 @@ export interface RuntimeReport {
   /** The host halted the run at its deadline (a value request came too late). */
   readonly halted?: boolean;
   readonly pendingTimers: number;
+  /** Timers not run again because their callbacks stopped covering anything new (RuntimeConfig.staleTimerTicks). */
+  readonly staleTimers?: number;
   readonly lastSite: number;
   /** What the recording proxies of a learning run saw, by element id. */
   readonly traces?: TraceTable;

@@ -14,7 +14,7 @@ import { runOptionsSchema, type RunOptions, type RunOptionsInput } from '../core
 /** The run options that are budgets: a job's value is capped at the worker's. */
 export const BUDGET_KEYS = [
   'timeoutMs', 'totalTimeoutMs', 'memoryLimitMb', 'maxRuns', 'maxInjections', 'maxAttempts', 'maxChecks',
-  'checkTimeoutMs', 'maxConsoleBytes', 'maxTimerTicks', 'maxSourceBytes', 'scenarios',
+  'checkTimeoutMs', 'maxConsoleBytes', 'maxTimerTicks', 'staleTimerTicks', 'maxSourceBytes', 'scenarios',
 ] as const satisfies readonly (keyof RunOptions)[];
 
 /** The run options a job may set as it likes: what runs, not how much or where. */

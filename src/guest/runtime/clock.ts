@@ -5,6 +5,7 @@
 import { native } from './native.ts';
 import { list, push, rec, removeAt } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
+import { run } from './run.ts';
 import { apply, construct, dateToString, defineProperty, MathImul, MathMax, RealDate, StringCtor, strSlice, TypeErrorCtor } from './primordials.ts';
 
 export interface Timer {
@@ -15,6 +16,8 @@ export interface Timer {
   readonly args: readonly unknown[];
   /** The repeat period of an interval, 0 for a one-shot timer. */
   readonly interval: number;
+  /** Where it was set: the hook site that ran last when setTimeout/setInterval was called (staleTimers.ts). */
+  readonly place: number;
 }
 
 let now = 0;
@@ -52,7 +55,7 @@ export function addTimer(fn: unknown, ms: unknown, args: readonly unknown[], int
   try {
     delay = MathMax(0, +(ms as number) || 0);
   } catch {} // a BigInt or symbol is a delay of 0, as in Node
-  push(timers, rec({ id, at: now + delay, seq: id, fn, args, interval: interval ? MathMax(1, delay) : 0 }));
+  push(timers, rec({ id, at: now + delay, seq: id, fn, args, interval: interval ? MathMax(1, delay) : 0, place: run.lastSite }));
   return id;
 }
 export function clearTimer(id: unknown): void {

@@ -4,7 +4,7 @@
  * and the report. The host gets it as a Reference; no global names it.
  */
 import { ENVIRONMENT_MODULES_GLOBAL, TICK_BACKGROUND, TICK_IDLE, TICK_RAN, type GuestReport, type RuntimeLifecycle, type TickOutcome } from '../../protocol/runtime.ts';
-import { takeNextTimer, timers } from './clock.ts';
+import { clearTimer, takeNextTimer, timers } from './clock.ts';
 import { output, outputBy, outputParts } from './console.ts';
 import { register } from './elements.ts';
 import { drivePass, drives } from './drive.ts';
@@ -19,6 +19,7 @@ import { apply, G, isArray, ObjectCreate, ObjectFreeze, objHasOwn, parse, strSli
 import { traces } from './probes.ts';
 import { startedBackgroundWork, taints } from './lastingEffects.ts';
 import { EXIT, run } from './run.ts';
+import { judgeLastFiring, stale, staleTimer } from './staleTimers.ts';
 import { macrotask } from './ticks.ts';
 import { toJson } from './toJson.ts';
 import { adoptModule, adoptReceiver, answers, callees, iterables } from './valueHooks.ts';
@@ -129,7 +130,13 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
   },
   tick(): TickOutcome {
     if (run.stopped) return TICK_IDLE;
-    const timer = takeNextTimer();
+    judgeLastFiring();
+    let timer = takeNextTimer();
+    // A stale timer is dropped (an interval with it) and the next one taken.
+    while (timer !== undefined && staleTimer(timer)) {
+      if (timer.interval) clearTimer(timer.id);
+      timer = takeNextTimer();
+    }
     // No timer left: this call ran nothing, and answers as due would.
     if (timer === undefined) return idleOutcome();
     try {
@@ -161,6 +168,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       caught,
       done: run.done,
       pendingTimers: timers.length,
+      ...(stale.stopped > 0 ? { staleTimers: stale.stopped } : {}),
       lastSite: run.lastSite,
       traces,
       preludeFailures,
