@@ -62,3 +62,11 @@ test('the default keeps an interval that counts to 250 before its last branch', 
   assert.equal(r.stdout, 'done\n');
   assert.deepEqual(r.lines.uncovered, []);
 });
+
+test('with the rule off, a timer that re-arms itself forever ends at the maxTimerTicks cap', async () => {
+  const code = 'let n = 0;\nfunction f() {\n  n++;\n  if (n > 10_000) console.log(n);\n  setTimeout(f, 0);\n}\nf();';
+  const r = await runSnippet(code, { ...one, staleTimerTicks: 0 });
+  // f runs once at the top level, then 10,000 times from its timer.
+  assert.equal(r.status, 'completed');
+  assert.equal(r.stdout, '10001\n');
+});
