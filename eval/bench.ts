@@ -117,8 +117,16 @@ const { values } = parseArgs({
     'cli-runs': { type: 'string', default: '20' },
     'cli-bin': { type: 'string', default: join(root, 'bin', 'snipexec.cjs') },
     repos: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+if (values.help) {
+  // The usage is this file's header comment.
+  const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
+  const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
+  process.stdout.write(`${header.join('\n')}\n`);
+  process.exit(0);
+}
 const sections = new Set((values.queue ? 'queue' : values.only).split(',').map((s) => s.trim()).filter((s) => s !== ''));
 for (const s of sections) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s}; the sections are ${SECTIONS.join(', ')}`);
 const wants = (s: Section) => sections.has(s);
