@@ -32,7 +32,7 @@ const isolate = new ivm.Isolate({ memoryLimit: 128, snapshot: snapshot.blob });
 const script = compileRuntime(isolate, await runtimeSource(), snapshot);
 // A small snippet's config: no positions, no sites.
 const config = JSON.stringify({
-  hook: '__h', shownHook: '__h', statements: 1, branches: [], sites: [], messages: {}, seed: 0, startTime: 0, maxConsoleBytes: 1_000_000, staleTimerTicks: 300,
+  hook: '__h', shownHook: '__h', statements: 1, branches: [], sites: [], messages: {}, seed: 0, startTime: 0, maxConsoleBytes: 1_000_000, staleTimerTicks: 1_000,
   helpers: HELPERS_SOURCE, callbacks: CALLBACK_CONVENTIONS, driveTargets: [], drive: false, prefer: {}, positions: [],
 });
 const bridge = new ivm.Reference(async () => '{}');

@@ -85,7 +85,7 @@ export const UNIT_CONFIG: RuntimeConfig = {
   seed: 1,
   startTime: 0,
   maxConsoleBytes: 10_000,
-  staleTimerTicks: 300,
+  staleTimerTicks: 1_000,
   helpers: '',
   callbacks: CALLBACK_CONVENTIONS,
   prefer: {},

@@ -4,8 +4,8 @@ import { runSnippet } from '../src/index.ts';
 
 /**
  * Timers whose callbacks stopped covering anything new are not run again (staleTimerTicks,
- * src/guest/runtime/staleTimers.ts): an endless interval costs a few hundred ticks, not the
- * whole maxTimerTicks budget, and the timers after it still run.
+ * src/guest/runtime/staleTimers.ts): an endless interval ends after 1,000 firings instead of
+ * spending the whole maxTimerTicks budget, and the timers after it still run.
  */
 const NOTE = /\[snipexec: a timer was not run again: their callbacks stopped covering anything new \(staleTimerTicks\)\]/;
 const one = { scenarios: 1, drive: false, mode: 'none' } as const;
@@ -56,8 +56,8 @@ test('a poll that sets a new timeout from the same place each time is stopped to
   assert.match(r.stdout, NOTE);
 });
 
-test('the default keeps an interval that counts to 250 before its last branch', async () => {
-  const code = 'let count = 0;\nconst id = setInterval(() => {\n  count++;\n  if (count === 250) {\n    clearInterval(id);\n    console.log("done");\n  }\n}, 10);';
+test('the default keeps an interval that counts to 900 before its last branch', async () => {
+  const code = 'let count = 0;\nconst id = setInterval(() => {\n  count++;\n  if (count === 900) {\n    clearInterval(id);\n    console.log("done");\n  }\n}, 10);';
   const r = await runSnippet(code, one);
   assert.equal(r.stdout, 'done\n');
   assert.deepEqual(r.lines.uncovered, []);
