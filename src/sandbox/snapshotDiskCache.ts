@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ivm from 'isolated-vm';
@@ -92,6 +92,7 @@ export function writeSnapshot(key: string, blob: ivm.ExternalCopy<ArrayBuffer>, 
   const at = where(dir);
   if (at === undefined) return;
   try {
+    mkdirSync(at, { recursive: true });
     writeCheckedBlob(snapshotFile(at, key), key, new Uint8Array(blob.copy() as ArrayBuffer));
   } catch {
     return; // a read-only install: the next process makes the snapshot again, which is only slower
