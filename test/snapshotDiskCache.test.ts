@@ -8,14 +8,15 @@ import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import { ENVIRONMENT_MODULES_GLOBAL } from '../src/protocol/runtime.ts';
 import type { GuestBundle } from '../src/sandbox/bundleGuest.ts';
-import { createStartupSnapshot, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
+import { compileRuntime, createStartupSnapshot, runtimeCompilations, runtimeSource, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { MAX_SNAPSHOT_FILES, snapshotFile } from '../src/sandbox/snapshotDiskCache.ts';
 
 /**
  * Startup snapshots kept on disk (src/sandbox/snapshotDiskCache.ts): a later process reads the blob
  * instead of making it; a file that is damaged, foreign or made under other flags is never handed
  * to V8 (that would abort the process) but made again and rewritten; a cache that cannot be
- * written keeps nothing, without an error; the files kept are bounded. The blobs made are counted
+ * written keeps nothing, without an error; the files kept are bounded. V8's code caches per
+ * snapshot are kept the same way. The blobs made are counted
  * through createStartupSnapshot's `make`, never timed.
  */
 const CHILD = fileURLToPath(new URL('./fixtures/snapshotDisk/child.ts', import.meta.url));
@@ -70,11 +71,20 @@ function keyOf(environments: readonly GuestBundle[]): string {
   return key;
 }
 
-function binFiles(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith('.bin'));
+function snapshotFiles(dir: string): string[] {
+  return readdirSync(dir).filter((n) => n.startsWith('snapshot-') && n.endsWith('.bin'));
 }
 
-function child(dir: string, flags: readonly string[] = []): Promise<{ made: number; found: number }> {
+interface ChildReport {
+  readonly made: number;
+  readonly found: number;
+  /** The runtime's compilation in an isolate made from the base snapshot. */
+  readonly runtime: { readonly produced: number; readonly loaded: number; readonly rejected: number };
+}
+const PRODUCED = { produced: 1, loaded: 0, rejected: 0 };
+const LOADED = { produced: 0, loaded: 1, rejected: 0 };
+
+function child(dir: string, flags: readonly string[] = []): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--no-node-snapshot', ...flags, CHILD, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -84,18 +94,18 @@ function child(dir: string, flags: readonly string[] = []): Promise<{ made: numb
     p.on('error', reject);
     p.on('close', (code, signal) => {
       if (code !== 0) reject(new Error(`child ended with ${code ?? signal}: ${err}`));
-      else resolve(JSON.parse(out) as { made: number; found: number });
+      else resolve(JSON.parse(out) as ChildReport);
     });
   });
 }
 
-test('snapshot disk cache: a later process reads the snapshots the first one kept and makes none; one with other V8 flags makes its own', async () => {
+test('snapshot disk cache: a later process reads the snapshots and the runtime\'s code cache the first one kept and makes none; one with other V8 flags makes its own', async () => {
   const dir = tempDir();
-  assert.deepEqual(await child(dir), { made: 2, found: 42 }, 'the first process makes the base snapshot and the set\'s');
-  assert.equal(binFiles(dir).length, 2);
-  assert.deepEqual(await child(dir), { made: 0, found: 42 }, 'the second reads both');
-  assert.deepEqual(await child(dir, ['--stack-trace-limit=20']), { made: 2, found: 42 }, 'other flags: other keys');
-  assert.equal(binFiles(dir).length, 4);
+  assert.deepEqual(await child(dir), { made: 2, found: 42, runtime: PRODUCED }, 'the first process makes the base snapshot and the set\'s');
+  assert.deepEqual(snapshotFiles(dir).length, 2);
+  assert.deepEqual(await child(dir), { made: 0, found: 42, runtime: LOADED }, 'the second reads them all, and V8 takes the code cache');
+  assert.deepEqual(await child(dir, ['--stack-trace-limit=20']), { made: 2, found: 42, runtime: PRODUCED }, 'other flags: other keys');
+  assert.equal(snapshotFiles(dir).length, 4);
 });
 
 test('snapshot disk cache: processes making the same snapshots at once all run, and leave one whole file of each', async () => {
@@ -103,8 +113,8 @@ test('snapshot disk cache: processes making the same snapshots at once all run, 
   const runs = await Promise.all([child(dir), child(dir), child(dir)]);
   for (const r of runs) assert.equal(r.found, 42);
   assert.deepEqual(readdirSync(dir).filter((n) => !n.endsWith('.bin')), [], 'no temporary file is left');
-  assert.equal(binFiles(dir).length, 2);
-  assert.deepEqual(await child(dir), { made: 0, found: 42 });
+  assert.equal(snapshotFiles(dir).length, 2);
+  assert.deepEqual(await child(dir), { made: 0, found: 42, runtime: LOADED });
 });
 
 const DAMAGES: readonly { name: string; damage: (file: string) => void }[] = [
@@ -175,7 +185,7 @@ test('snapshot disk cache: a cache directory that cannot be written keeps nothin
     r.snapshot([bundle(4)]);
     assert.equal(r.made, 2);
     // Root writes to a read-only directory regardless; any other user keeps nothing there.
-    if (process.getuid?.() !== 0) assert.equal(binFiles(dir).length, 1);
+    if (process.getuid?.() !== 0) assert.equal(snapshotFiles(dir).length, 1);
   } finally {
     chmodSync(dir, 0o755);
   }
@@ -192,14 +202,39 @@ test(`snapshot disk cache: at most ${MAX_SNAPSHOT_FILES} files are kept, the lea
     const at = new Date(Date.now() - 3_600_000 + i * 1000);
     utimesSync(files[i] as string, at, at);
   });
-  assert.equal(binFiles(dir).length, MAX_SNAPSHOT_FILES);
+  assert.equal(snapshotFiles(dir).length, MAX_SNAPSHOT_FILES);
   m.snapshot(sets[0] as GuestBundle[], true);
   assert.equal(m.made, MAX_SNAPSHOT_FILES, 'the first set was read: now the most recently used');
   m.snapshot(sets[MAX_SNAPSHOT_FILES] as GuestBundle[], true);
-  assert.equal(binFiles(dir).length, MAX_SNAPSHOT_FILES);
+  assert.equal(snapshotFiles(dir).length, MAX_SNAPSHOT_FILES);
   assert.deepEqual(
-    files.map((f) => binFiles(dir).includes(f.slice(dir.length + 1))),
+    files.map((f) => snapshotFiles(dir).includes(f.slice(dir.length + 1))),
     files.map((_, i) => i !== 1),
     'the second set, now the least recently used, was removed',
   );
+});
+
+test('snapshot disk cache: the runtime\'s code cache kept with a snapshot is read by a later use of it; a damaged one, or one of other code, is not', async () => {
+  const dir = tempDir();
+  const code = await runtimeSource();
+  /** How compiling the runtime in an isolate made from a new StartupSnapshot (as a new process makes it) of `dir` went. */
+  const compile = (source = code) => {
+    const snapshot = createStartupSnapshot([], { dir });
+    const before = { ...runtimeCompilations };
+    const isolate = new ivm.Isolate({ memoryLimit: 32, snapshot: snapshot.blob });
+    try {
+      compileRuntime(isolate, source, snapshot).release();
+    } finally {
+      isolate.dispose();
+    }
+    return { produced: runtimeCompilations.produced - before.produced, loaded: (runtimeCompilations.loaded ?? 0) - (before.loaded ?? 0), rejected: runtimeCompilations.rejected - before.rejected };
+  };
+  assert.deepEqual(compile(), PRODUCED);
+  assert.deepEqual(compile(), LOADED);
+  const [file] = readdirSync(dir).filter((n) => n.startsWith('codecache-'));
+  assert.ok(file !== undefined);
+  flip(join(dir, file), (size) => size - 1);
+  assert.deepEqual(compile(), PRODUCED, 'the damaged file was not used');
+  assert.deepEqual(compile(), LOADED, 'and was rewritten');
+  assert.deepEqual(compile(`${code}\n`), PRODUCED, 'other code: another key');
 });

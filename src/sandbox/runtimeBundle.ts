@@ -4,7 +4,7 @@ import { ENVIRONMENT_MODULES_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, t
 import { bundleGuest, type GuestBundle, type GuestBundleRequest } from './bundleGuest.ts';
 import { ScriptCodeCache, type CodeCacheCounts } from './scriptCodeCache.ts';
 import { nodeUtilScript } from './nodeUtil.ts';
-import { readSnapshot, snapshotKey, writeSnapshot } from './snapshotDiskCache.ts';
+import { codeCacheKeeper, readSnapshot, snapshotKey, writeSnapshot } from './snapshotDiskCache.ts';
 
 /**
  * A startup snapshot isolates are made from, with V8's code caches of the scripts compiled in
@@ -16,8 +16,10 @@ export interface StartupSnapshot {
   readonly environments: readonly string[];
   /** V8's code caches of the scripts compiled in isolates made from this snapshot (the runtime, the environments loaded at run time), by filename. */
   readonly codeCaches: Map<string, ScriptCodeCache>;
-  /** What the blob was made from, in this process's V8 (snapshotKey); undefined when that cannot be known. */
+  /** What the blob was made from, in this process's V8 (snapshotKey); undefined when that cannot be known: nothing of it is then kept on disk. */
   readonly key?: string;
+  /** Where it and its code caches are kept (cacheDir() when absent). */
+  readonly dir?: string;
 }
 
 /**
@@ -129,7 +131,7 @@ export function createStartupSnapshot(environments: readonly GuestBundle[], { ma
   const kept = key === undefined ? undefined : readSnapshot(key, dir);
   const blob = kept ?? make(scripts, warmUp);
   if (key !== undefined && kept === undefined) writeSnapshot(key, blob, dir);
-  return { blob, environments: environments.map((e) => e.name), codeCaches: new Map(), ...(key === undefined ? {} : { key }) };
+  return { blob, environments: environments.map((e) => e.name), codeCaches: new Map(), ...(key === undefined ? {} : { key }), ...(dir === undefined ? {} : { dir }) };
 }
 
 let base: StartupSnapshot | undefined;
@@ -158,15 +160,16 @@ export function runtimeScriptSource(bundleCode: string): string {
 
 let source: Promise<string> | undefined;
 /** How the runtime's compilations went in this process: with the code cache, or producing it. */
-export const runtimeCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
+export const runtimeCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0, loaded: 0 };
 /** How the compilations of the environments' bundles loaded at run time went in this process. */
-export const environmentCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
+export const environmentCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0, loaded: 0 };
 
-/** The code cache of a script (by filename) for the isolates made from `snapshot`. */
+/** The code cache of a script (by filename) for the isolates made from `snapshot`, kept on disk with the snapshot. */
 export function codeCacheOf(snapshot: StartupSnapshot, filename: string): ScriptCodeCache {
   let cache = snapshot.codeCaches.get(filename);
   if (!cache) {
-    cache = new ScriptCodeCache(filename, filename === RUNTIME_FILENAME ? runtimeCompilations : environmentCompilations);
+    const kept = snapshot.key === undefined ? undefined : codeCacheKeeper(snapshot.key, filename, snapshot.dir);
+    cache = new ScriptCodeCache(filename, filename === RUNTIME_FILENAME ? runtimeCompilations : environmentCompilations, kept);
     snapshot.codeCaches.set(filename, cache);
   }
   return cache;

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import ivm from 'isolated-vm';
 import { cacheDir } from './bundleGuest.ts';
 import { keepNewest, readCheckedBlob, writeCheckedBlob } from './checkedBlobFile.ts';
+import type { KeptCodeCache } from './scriptCodeCache.ts';
 
 /**
  * Startup snapshots kept on disk between processes (beside the bundles, cacheDir()): making one
@@ -13,13 +14,18 @@ import { keepNewest, readCheckedBlob, writeCheckedBlob } from './checkedBlobFile
  * aborts the process (a V8 CHECK, no exception) when an isolate is made from it. So a file is
  * used only under the key of everything its blob depends on (snapshotKey), and only when its bytes
  * hash to the sha256 written with them (checkedBlobFile.ts); else the snapshot is made again and
- * the file rewritten.
+ * the file rewritten. V8's code caches of the scripts compiled in isolates made from a snapshot
+ * are kept the same way, under the snapshot's key (codeCacheKeeper).
  */
 
 /** Snapshot files kept at most, the least recently used removed first: the base one is about 0.6 MB, an environment set's 0.8-2.4 MB. */
 export const MAX_SNAPSHOT_FILES = 12;
 
+/** V8 code cache files kept at most (the runtime's is about 70 KB per snapshot, an environment's loaded at run time up to a few hundred). */
+export const MAX_CODE_CACHE_FILES = 32;
+
 const PREFIX = 'snapshot-';
+const CODE_CACHE_PREFIX = 'codecache-';
 const SUFFIX = '.bin';
 
 /** Bumped when what a kept snapshot holds changes in a way its scripts do not show. */
@@ -89,13 +95,43 @@ export function readSnapshot(key: string, dir?: string): ivm.ExternalCopy<ArrayB
 
 /** Keeps a snapshot just made under its key, then the MAX_SNAPSHOT_FILES most recently used; a cache that cannot be written keeps nothing, silently. */
 export function writeSnapshot(key: string, blob: ivm.ExternalCopy<ArrayBuffer>, dir?: string): void {
+  writeBlob(snapshotFile, key, blob, dir, PREFIX, MAX_SNAPSHOT_FILES);
+}
+
+/** The file a code cache of this key is kept in, in `dir`. */
+export function codeCacheFile(dir: string, key: string): string {
+  return join(dir, `${CODE_CACHE_PREFIX}${key.slice(0, 32)}${SUFFIX}`);
+}
+
+/**
+ * Where the V8 code cache of the script `filename` for isolates made from the snapshot of
+ * `snapshotKey` is kept (ScriptCodeCache): under a key of the snapshot's, the filename and the
+ * script's code. V8 checks a code cache itself (its version, flags and the source's length) and
+ * refuses one that does not fit rather than aborting; the sha256 guards against damage all the same.
+ */
+export function codeCacheKeeper(snapshotKey: string, filename: string, dir?: string): KeptCodeCache {
+  const keyOf = (code: string) => createHash('sha256').update(snapshotKey).update('\0').update(filename).update('\0').update(code).digest('hex');
+  return {
+    read(code) {
+      const at = where(dir);
+      const key = keyOf(code);
+      const bytes = at === undefined ? undefined : readCheckedBlob(codeCacheFile(at, key), key);
+      return bytes === undefined ? undefined : new ivm.ExternalCopy(bytes, { transferOut: true });
+    },
+    write(code, cache) {
+      writeBlob(codeCacheFile, keyOf(code), cache, dir, CODE_CACHE_PREFIX, MAX_CODE_CACHE_FILES);
+    },
+  };
+}
+
+function writeBlob(fileOf: (dir: string, key: string) => string, key: string, blob: ivm.ExternalCopy<ArrayBuffer>, dir: string | undefined, prefix: string, max: number): void {
   const at = where(dir);
   if (at === undefined) return;
   try {
     mkdirSync(at, { recursive: true });
-    writeCheckedBlob(snapshotFile(at, key), key, new Uint8Array(blob.copy() as ArrayBuffer));
+    writeCheckedBlob(fileOf(at, key), key, new Uint8Array(blob.copy() as ArrayBuffer));
   } catch {
-    return; // a read-only install: the next process makes the snapshot again, which is only slower
+    return; // a read-only install: the next process makes it again, which is only slower
   }
-  keepNewest(at, PREFIX, SUFFIX, MAX_SNAPSHOT_FILES);
+  keepNewest(at, prefix, SUFFIX, max);
 }
