@@ -29,7 +29,8 @@ const sets = new Map<string, Promise<StartupSnapshot>>();
 /**
  * The startup snapshot for a run loading these environments (the registry's, in load order): Node's
  * util and the modules of the ones that evaluate the same there as in a run (probeEnvironments),
- * made once per process and set, and kept for the last MAX_SNAPSHOT_SETS sets. The run then only
+ * made once per set (and kept on disk between processes: src/sandbox/snapshotDiskCache.ts), and
+ * kept in memory for the last MAX_SNAPSHOT_SETS sets. The run then only
  * calls their setup(host). When no module qualifies, or the snapshot cannot be made, it is the base
  * snapshot: the environments load at run time, as without snapshots.
  */
@@ -86,7 +87,7 @@ function setKey(environments: readonly GuestBundle[]): string {
     .join('\n');
 }
 
-/** Forgets every set's snapshot (not the verdicts on disk): for tests. */
+/** Forgets every set's snapshot in memory (not the verdicts nor the snapshots on disk): for tests. */
 export function forgetSnapshots(): void {
   sets.clear();
 }

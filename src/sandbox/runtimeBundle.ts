@@ -4,6 +4,7 @@ import { ENVIRONMENT_MODULES_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, t
 import { bundleGuest, type GuestBundle, type GuestBundleRequest } from './bundleGuest.ts';
 import { ScriptCodeCache, type CodeCacheCounts } from './scriptCodeCache.ts';
 import { nodeUtilScript } from './nodeUtil.ts';
+import { codeCacheKeeper, readSnapshot, snapshotKey, writeSnapshot } from './snapshotDiskCache.ts';
 
 /**
  * A startup snapshot isolates are made from, with V8's code caches of the scripts compiled in
@@ -15,6 +16,10 @@ export interface StartupSnapshot {
   readonly environments: readonly string[];
   /** V8's code caches of the scripts compiled in isolates made from this snapshot (the runtime, the environments loaded at run time), by filename. */
   readonly codeCaches: Map<string, ScriptCodeCache>;
+  /** What the blob was made from, in this process's V8 (snapshotKey); undefined when that cannot be known: nothing of it is then kept on disk. */
+  readonly key?: string;
+  /** Where it and its code caches are kept (cacheDir() when absent). */
+  readonly dir?: string;
 }
 
 /**
@@ -106,22 +111,38 @@ export function warmUpScript(names: readonly string[]): string {
 })();`;
 }
 
-/** A startup snapshot with Node's util and these environments' modules evaluated (and their setup compiled, warmUpScript); throws what ivm.Isolate.createSnapshot throws. */
-export function createStartupSnapshot(environments: readonly GuestBundle[]): StartupSnapshot {
-  const modules = environments.length === 0 ? [] : [DEFER_INTL, ...environments.map(environmentScript), RESTORE_INTL];
-  const blob = environments.length === 0 ? ivm.Isolate.createSnapshot([nodeUtilScript()]) : ivm.Isolate.createSnapshot([nodeUtilScript(), ...modules], warmUpScript(environments.map((e) => e.name)));
-  return { blob, environments: environments.map((e) => e.name), codeCaches: new Map() };
+/** How createStartupSnapshot makes a blob and where it keeps it. */
+export interface SnapshotMaking {
+  /** What makes the blob when none is kept: ivm.Isolate.createSnapshot; tests count its calls. */
+  readonly make?: (scripts: ivm.SnapshotScriptInfo[], warmUp?: string) => ivm.ExternalCopy<ArrayBuffer>;
+  /** Where blobs are kept between processes (src/sandbox/snapshotDiskCache.ts): cacheDir() when absent. */
+  readonly dir?: string;
+}
+
+/**
+ * A startup snapshot with Node's util and these environments' modules evaluated (and their setup
+ * compiled, warmUpScript): the one kept on disk under the same key when there is one whole, else
+ * made (ivm.Isolate.createSnapshot) and kept. Throws what ivm.Isolate.createSnapshot throws.
+ */
+export function createStartupSnapshot(environments: readonly GuestBundle[], { make = (scripts, warmUp) => ivm.Isolate.createSnapshot(scripts, warmUp), dir }: SnapshotMaking = {}): StartupSnapshot {
+  const scripts = environments.length === 0 ? [nodeUtilScript()] : [nodeUtilScript(), DEFER_INTL, ...environments.map(environmentScript), RESTORE_INTL];
+  const warmUp = environments.length === 0 ? undefined : warmUpScript(environments.map((e) => e.name));
+  const key = snapshotKey(scripts, warmUp);
+  const kept = key === undefined ? undefined : readSnapshot(key, dir);
+  const blob = kept ?? make(scripts, warmUp);
+  if (key !== undefined && kept === undefined) writeSnapshot(key, blob, dir);
+  return { blob, environments: environments.map((e) => e.name), codeCaches: new Map(), ...(key === undefined ? {} : { key }), ...(dir === undefined ? {} : { dir }) };
 }
 
 let base: StartupSnapshot | undefined;
 
-/** The startup snapshot of a run without environments in it (made once per process). */
+/** The startup snapshot of a run without environments in it (made once per process, or read from disk: createStartupSnapshot). */
 export function baseSnapshot(): StartupSnapshot {
   base ??= createStartupSnapshot([]);
   return base;
 }
 
-/** The base startup snapshot's blob (made once per process). */
+/** The base startup snapshot's blob (baseSnapshot). */
 export function startupSnapshot(): ivm.ExternalCopy<ArrayBuffer> {
   return baseSnapshot().blob;
 }
@@ -139,15 +160,16 @@ export function runtimeScriptSource(bundleCode: string): string {
 
 let source: Promise<string> | undefined;
 /** How the runtime's compilations went in this process: with the code cache, or producing it. */
-export const runtimeCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
+export const runtimeCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0, loaded: 0 };
 /** How the compilations of the environments' bundles loaded at run time went in this process. */
-export const environmentCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0 };
+export const environmentCompilations: CodeCacheCounts = { produced: 0, fromCache: 0, rejected: 0, refreshed: 0, loaded: 0 };
 
-/** The code cache of a script (by filename) for the isolates made from `snapshot`. */
+/** The code cache of a script (by filename) for the isolates made from `snapshot`, kept on disk with the snapshot. */
 export function codeCacheOf(snapshot: StartupSnapshot, filename: string): ScriptCodeCache {
   let cache = snapshot.codeCaches.get(filename);
   if (!cache) {
-    cache = new ScriptCodeCache(filename, filename === RUNTIME_FILENAME ? runtimeCompilations : environmentCompilations);
+    const kept = snapshot.key === undefined ? undefined : codeCacheKeeper(snapshot.key, filename, snapshot.dir);
+    cache = new ScriptCodeCache(filename, filename === RUNTIME_FILENAME ? runtimeCompilations : environmentCompilations, kept);
     snapshot.codeCaches.set(filename, cache);
   }
   return cache;

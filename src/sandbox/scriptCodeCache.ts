@@ -10,6 +10,16 @@ export interface CodeCacheCounts {
   rejected: number;
   /** Produced again from the isolate of a finished run. */
   refreshed: number;
+  /** Read from disk, kept there by an earlier process (KeptCodeCache); counted in fromCache or rejected too when compiled with. */
+  loaded?: number;
+}
+
+/** Where a code cache is kept between processes: src/sandbox/snapshotDiskCache.ts (codeCacheKeeper). */
+export interface KeptCodeCache {
+  /** The cache kept for this code, when there is one whole. */
+  read(code: string): ivm.ExternalCopy<ArrayBuffer> | undefined;
+  /** Keeps the cache just produced for this code; a cache that cannot be written keeps nothing, silently. */
+  write(code: string, cache: ivm.ExternalCopy<ArrayBuffer>): void;
 }
 
 /** A compiled script, with what isolated-vm sets on it when asked for V8's code cache (its typings leave these out). */
@@ -32,10 +42,15 @@ export class ScriptCodeCache {
   private finished = 0;
   private readonly filename: string;
   private readonly counts: CodeCacheCounts;
+  private readonly kept: KeptCodeCache | undefined;
+  /** The code whose kept cache was looked for (once per code: a script of one filename may change between runs). */
+  private lookedFor: string | undefined;
 
-  constructor(filename: string, counts: CodeCacheCounts) {
+  /** `kept`: where the cache is read from before the first compilation and written to when produced (none: this process only). */
+  constructor(filename: string, counts: CodeCacheCounts, kept?: KeptCodeCache) {
     this.filename = filename;
     this.counts = counts;
+    this.kept = kept;
   }
 
   /** The cache's size in bytes (0 when none was produced yet). */
@@ -45,6 +60,11 @@ export class ScriptCodeCache {
 
   /** Compiles `code` in `isolate`, from the cache when there is one. Throws what compileScriptSync throws. */
   compile(isolate: ivm.Isolate, code: string): ivm.Script {
+    if (!this.cache && this.kept && this.lookedFor !== code) {
+      this.lookedFor = code;
+      this.cache = this.kept.read(code);
+      if (this.cache) this.counts.loaded = (this.counts.loaded ?? 0) + 1;
+    }
     if (this.cache) {
       const script = isolate.compileScriptSync(code, { filename: this.filename, cachedData: this.cache }) as CachingScript;
       if (!script.cachedDataRejected) {
@@ -58,6 +78,7 @@ export class ScriptCodeCache {
     if (script.cachedData) {
       this.cache = script.cachedData;
       this.counts.produced++;
+      this.kept?.write(code, script.cachedData);
     }
     return script;
   }
@@ -75,6 +96,7 @@ export class ScriptCodeCache {
       if (script.cachedData) {
         this.cache = script.cachedData;
         this.counts.refreshed++;
+        this.kept?.write(code, script.cachedData);
       }
       script.release();
     } catch {
