@@ -1,4 +1,4 @@
-import { list, push } from './ownData.ts';
+import { list, push, rec } from './ownData.ts';
 
 /**
  * The coverage counters: views on the buffer the host shares with the isolate (statements first,
@@ -7,6 +7,8 @@ import { list, push } from './ownData.ts';
  */
 export let statements: Float64Array;
 export const branches = list<Float64Array>();
+/** How many counters went from 0 to 1 in this run (the coverage hooks count it): new coverage, in O(1). */
+export const firstHits = rec({ n: 0 });
 
 /** One frame per loop entry: whether its body ran, and how many iterations recording proxies took part in. */
 export interface LoopFrame {

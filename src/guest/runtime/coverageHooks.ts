@@ -1,8 +1,9 @@
 /**
  * The hooks that count: statements, branch outcomes and loops (src/instrument/coverageVisitor.ts
  * places them). After an environment's exit() nothing runs: each throws the exit again, past any catch.
+ * A counter's first count is also counted in firstHits (the staleness of timers reads it).
  */
-import { branches, loopStacks, statements } from './coverage.ts';
+import { branches, firstHits, loopStacks, statements } from './coverage.ts';
 import { WITH_HANDLER } from './hookGuard.ts';
 import { list, pop, push } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
@@ -12,32 +13,34 @@ import { EXIT, run } from './run.ts';
 
 export function statement(id: number): void {
   if (run.exited) throw EXIT;
-  statements[id]++;
+  if (statements[id]++ === 0) firstHits.n++;
 }
 export function test<T>(id: number, v: T): T {
   if (run.exited) throw EXIT;
-  statements[id]++;
+  if (statements[id]++ === 0) firstHits.n++;
   return v;
 }
 export function returned<T>(id: number, v: T): T {
   if (run.exited) throw EXIT;
-  statements[id]++;
+  if (statements[id]++ === 0) firstHits.n++;
   return v;
 }
 /** `return` out of loops: they are left, so they count too. */
 export function returnedFromLoops<T>(id: number, v: T, left: readonly number[]): T {
   if (run.exited) throw EXIT;
-  statements[id]++;
-  for (let i = 0; i < left.length; i++) statements[left[i]]++;
+  if (statements[id]++ === 0) firstHits.n++;
+  for (let i = 0; i < left.length; i++) if (statements[left[i]]++ === 0) firstHits.n++;
   return v;
 }
 export function branch(id: number, i: number): void {
   if (run.exited) throw EXIT;
-  branches[id][i]++;
+  if (branches[id][i]++ === 0) firstHits.n++;
 }
 export function logical<T>(id: number, v: T, op: string): T {
   if (run.exited) throw EXIT;
-  if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) branches[id][0]++;
+  if (op === '&&' ? !v : op === '||' ? v : v !== null && v !== undefined) {
+    if (branches[id][0]++ === 0) firstHits.n++;
+  }
   return v;
 }
 // Loops: one frame per entry, whether its body ran and how many iterations recording proxies took part in.
@@ -48,13 +51,13 @@ export function loopEnter(id: number): void {
 }
 export function loopBody(id: number): void {
   if (run.exited) throw EXIT;
-  branches[id][0]++;
+  if (branches[id][0]++ === 0) firstHits.n++;
   const s = loopStacks[id];
   if (s && s.length) s[s.length - 1].entered = true;
 }
 export function loopExit(id: number): void {
   const s = loopStacks[id];
-  if (s && s.length && !pop(s).entered) branches[id][1]++;
+  if (s && s.length && !pop(s).entered && branches[id][1]++ === 0) firstHits.n++;
 }
 /** A loop test: false once recording proxies kept the loop going for MAX_PROBED_ITERATIONS, whatever they answer. */
 export function loopTest<T>(id: number, v: T): T | false {
@@ -70,7 +73,7 @@ export function loopTest<T>(id: number, v: T): T | false {
 /** `with (o)`: counted, and o wrapped so that it cannot answer for the hook's name (its has says false). */
 export function withObject(id: number, o: Dyn): object {
   if (run.exited) throw EXIT;
-  statements[id]++;
+  if (statements[id]++ === 0) firstHits.n++;
   if (o === null || o === undefined) throw new TypeErrorCtor('Cannot convert undefined or null to object');
   return new ProxyCtor(ObjectCtor(o), WITH_HANDLER);
 }

@@ -6,7 +6,7 @@
  * of a poll comes from the same place. What a firing covered is judged when the next tick starts,
  * so the promise jobs the callback queued count for it.
  */
-import { branches, statements } from './coverage.ts';
+import { firstHits } from './coverage.ts';
 import type { Timer } from './clock.ts';
 import { ObjectCreate } from './primordials.ts';
 import { config } from './run.ts';
@@ -15,25 +15,14 @@ import { config } from './run.ts';
 const streaks: Record<number, number> = ObjectCreate(null);
 /** The place of the timer that ran last (undefined: none since the last judgement). */
 let lastPlace: number | undefined;
-let coveredBefore = -1;
+let coveredBefore = 0;
 /** Timers not run again for it: the report says how many. */
 export const stale = { stopped: 0 };
-
-/** How many statements and branch outcomes ran at least once. */
-function coveredCount(): number {
-  let n = 0;
-  for (let i = 0; i < statements.length; i++) if (statements[i] !== 0) n++;
-  for (let b = 0; b < branches.length; b++) {
-    const outcomes = branches[b];
-    for (let i = 0; i < outcomes.length; i++) if (outcomes[i] !== 0) n++;
-  }
-  return n;
-}
 
 /** Judges the firing before this tick: it covered something new or it lengthened its place's streak. */
 export function judgeLastFiring(): void {
   if (config.staleTimerTicks === 0) return;
-  const covered = coveredCount();
+  const covered = firstHits.n;
   if (lastPlace !== undefined) streaks[lastPlace] = covered > coveredBefore ? 0 : (streaks[lastPlace] ?? 0) + 1;
   coveredBefore = covered;
   lastPlace = undefined;
