@@ -251,6 +251,20 @@ test('trace: a learnt module is a CommonJS value to an interop helper: __esModul
 });
 
 
+test('trace: a member read by a string method of a missing value (`headers[name.toLowerCase()]`) is learnt under that key as the definition computes it', async () => {
+  // The learning run reads the member by the proxy of `name.toLowerCase()`; the final `name` is a
+  // string, and `headers` gets the member under `String(name).toLowerCase()` too, so the measured
+  // run reads the learnt member there instead of undefined.
+  const code = "if (typeof name !== 'string') throw new TypeError('name must be a string');\nvar lc = name.toLowerCase();\nconsole.log(typeof headers[lc]);\n";
+  const r = await runSnippet(code, { mode: 'trace', drive: false, scenarios: 1 });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, 'object\n');
+  const headers = r.injections.find((i) => i.element === 'headers');
+  assert.match(headers?.source ?? '', /\[String\(name\)\.toLowerCase\(\)\]: /, headers?.source);
+  const run = await runWithNode(r.program!, { timeoutMs: 10_000 });
+  assert.equal(run.output, 'object\n');
+});
+
 test('trace: a member read by a key another missing value gives is learnt under that value: the run with the final key needs no further learning', async () => {
   // `entry[method]`: the learning run reads the member by the recording proxy's own name, `method`;
   // the final `method` is "get" (learnt from the comparison), which the object has as a computed key.

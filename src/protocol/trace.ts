@@ -97,6 +97,14 @@ export function isUsed(trace: Trace | undefined): boolean {
   return Object.keys(trace).some((k) => k !== 'id' && k !== 'parent' && k !== 'key' && k !== 'name' && k !== 'protoRead');
 }
 
+/**
+ * An element that can key a learnt object in its definition (Trace.keyedBy): a name or a member
+ * chain, or one of those with a string method whose result is the key (`headers[name.toLowerCase()]`),
+ * which the definition computes the same way (`[String(name).toLowerCase()]`). Group 1 is the chain,
+ * group 2 the method.
+ */
+export const KEY_ELEMENT = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\.(toLowerCase|toUpperCase|trim)\(\))?$/;
+
 /** Child element ids, the same scheme as the isolate's. */
 export function memberId(parent: string, key: string): string {
   if (parent === '') return key;

@@ -6,7 +6,7 @@
  */
 import { failureMessage, LISTED_KEY, thrownElementId } from '../../protocol/elementIds.ts';
 import type { ValueOutcome } from '../../protocol/runtime.ts';
-import type { Trace } from '../../protocol/trace.ts';
+import { KEY_ELEMENT, type Trace } from '../../protocol/trace.ts';
 import { childId, register } from './elements.ts';
 import { recordCall, runCallbacks } from './probeCallbacks.ts';
 import { cut, exec, list, push, rec } from './ownData.ts';
@@ -200,10 +200,9 @@ function standIn(id: string, hint: string): string | number {
  * The string a probe last converted to, and probeOps then: `obj[key]` converts `key` and, with no
  * other probe operation between, reads the string on `obj`, which notes that read as keyed by it
  * (Trace.keyedBy), so the member can be learnt under the key's final value, whatever it becomes.
- * Only a probe that names a value (a name, a member chain) can stand for a key in a definition.
+ * Only a probe a definition can name (KEY_ELEMENT: a name, a member chain, a string method of one) can stand for a key there.
  */
 let lastKey: { readonly value: string; readonly id: string; readonly at: number } | undefined;
-const KEY_ID = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 
 /** Whether a probe lists LISTED_KEY: not when the snippet wrote it, nor when it was reached by it (a walk over nested keys ends). */
 function listsKey(info: ProbeInfo): boolean {
@@ -226,7 +225,7 @@ export function probeFor(id: string, parent: string | undefined, key: string | u
         if (k === symToPrimitive) return (hint: string) => {
           note(t, 'hints', hint);
           const value = standIn(id, hint);
-          lastKey = typeof value === 'string' && exec(KEY_ID, id) !== null ? rec({ value, id, at: probeOps }) : undefined;
+          lastKey = typeof value === 'string' && exec(KEY_ELEMENT, id) !== null ? rec({ value, id, at: probeOps }) : undefined;
           return value;
         };
         if (k === INSPECT_CUSTOM) return () => `[${leafName(id)}]`; // console.log prints a probe by name, reading nothing

@@ -9,7 +9,7 @@ import { CALLBACK_CONVENTIONS } from '../../protocol/callbackConventions.ts';
 import { chooseBoolean, chooseLength, chooseNumber, chooseString } from './choosePrimitive.ts';
 import { FUNCTION_KEYS, OBJECT_KEYS } from '../apiTypes/platformTypes.ts';
 import type { TraceFacts } from './inferCategory.ts';
-import { isUsed, memberId, type CallbackRecord, type Trace, type TraceView } from '../../protocol/trace.ts';
+import { isUsed, KEY_ELEMENT, memberId, type CallbackRecord, type Trace, type TraceView } from '../../protocol/trace.ts';
 
 const SYNC_CALLBACKS = new Set<string>([...CALLBACK_CONVENTIONS.elementWise, ...CALLBACK_CONVENTIONS.sync]);
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -41,6 +41,12 @@ function propertyKey(key: string): string {
   return IDENT.test(key) ? key : jsString(key);
 }
 
+/** The key an element gave, as the definition computes it: the element, or its string method's result on it (KEY_ELEMENT). */
+function keyExpression(by: string, parts: Parts): string {
+  const derived = KEY_ELEMENT.exec(by);
+  return derived?.[2] !== undefined ? `String(${parts.ref(derived[1]!)}).${derived[2]}()` : parts.ref(by);
+}
+
 /**
  * An object literal of the members learnt. A member read by a key another element converted to
  * (`obj[key]`, Trace.keyedBy) is also given under that element's value, as a computed key: the run
@@ -50,7 +56,7 @@ function propertyKey(key: string): string {
 function objectLiteral(id: string, keys: readonly string[], parts: Parts, keyedBy: Trace['keyedBy'] = []): { source: string; type: string } {
   const kept = keys.slice(0, MAX_MEMBERS);
   const members: (readonly [string, string])[] = kept.map((k) => [propertyKey(k), parts.ref(memberId(id, k))] as const);
-  for (const [k, by] of keyedBy) if (kept.includes(k)) members.push([`[${parts.ref(by)}]`, parts.ref(memberId(id, k))]);
+  for (const [k, by] of keyedBy) if (kept.includes(k)) members.push([`[${keyExpression(by, parts)}]`, parts.ref(memberId(id, k))]);
   if (members.length === 0) return { source: '{}', type: '{}' };
   return { source: `{ ${members.map(([k, r]) => `${k}: ${r}`).join(', ')} }`, type: `{ ${members.map(([k, r]) => `${k}: ${r}`).join('; ')} }` };
 }
