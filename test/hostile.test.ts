@@ -35,7 +35,7 @@ const CASES: readonly HostileCase[] = [
     // f runs once at the top level, then from its timer until 1,000 firings in a row covered nothing new (staleTimerTicks);
     // the timeout due after it still runs. (test/staleTimers.test.ts checks the 10,000-tick cap with the rule off.)
     name: 'timer that re-arms itself forever', code: 'let n = 0;\nfunction f() { n++; setTimeout(f, 0); }\nf();\nsetTimeout(() => console.log(n), 1e9);',
-    status: 'completed', stdout: '1001\n\n[snipexec: a timer was not run again: their callbacks stopped covering anything new (staleTimerTicks)]\n',
+    status: 'completed', stdout: '1001\n\n[snipexec: a timer was not run again: its callback stopped covering anything new (staleTimerTicks)]\n',
   },
   {
     // Seven doublings of a flat 1 MiB string pass the 128 MiB heap limit: few operations, no pointers for the GC to scan.

@@ -7,7 +7,7 @@ import { runSnippet } from '../src/index.ts';
  * src/guest/runtime/staleTimers.ts): an endless interval ends after 1,000 firings instead of
  * spending the whole maxTimerTicks budget, and the timers after it still run.
  */
-const NOTE = /\[snipexec: a timer was not run again: their callbacks stopped covering anything new \(staleTimerTicks\)\]/;
+const NOTE = /\[snipexec: a timer was not run again: its callback stopped covering anything new \(staleTimerTicks\)\]/;
 const one = { scenarios: 1, drive: false, mode: 'none' } as const;
 
 test('an endless interval stops after staleTimerTicks firings that covered nothing new, and a later timeout still runs', async () => {

@@ -103,7 +103,8 @@ export function buildResult(parts: ResultParts): RunResult {
   }));
   let stdout = report?.stdout ?? '';
   if ((report?.stdoutDropped ?? 0) > 0) stdout += `\n[snipexec: ${report?.stdoutDropped} more bytes of console output dropped]\n`;
-  if ((report?.staleTimers ?? 0) > 0) stdout += `\n[snipexec: ${report?.staleTimers === 1 ? 'a timer was' : `${report?.staleTimers} timers were`} not run again: their callbacks stopped covering anything new (staleTimerTicks)]\n`;
+  const stale = report?.staleTimers ?? 0;
+  if (stale > 0) stdout += `\n[snipexec: ${stale === 1 ? 'a timer was not run again: its callback' : `${stale} timers were not run again: their callbacks`} stopped covering anything new (staleTimerTicks)]\n`;
   const programParts: ProgramParts = { parsed: parts.parsed, instrumented, rendered, drives: report?.drives ?? [], ...(parts.clock ? { clock: parts.clock } : {}), ...emittedEnvironments(parts) };
   const status: RunStatus = book.hostError ? 'internal-error' : (execution?.status ?? 'internal-error');
   const counters = coverageDetail(map, report?.statements, report?.branches, coveredSet);

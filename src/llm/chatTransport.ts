@@ -55,12 +55,14 @@ export class ChatTransport {
     this.options = options;
   }
 
+  /** The client, made with the first request (the SDK loads then). */
   private async openClient(): Promise<OpenAI> {
+    if (this.client) return this.client;
     sdk ??= await import('openai');
     const options = this.options;
     // The SDK's own retries are off: p-retry owns them, so they are counted and logged in one place.
     // Reply bodies are read through a cap, so a huge reply cannot fill the host's memory.
-    this.client ??= new sdk.OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout: options.requestTimeoutMs, maxRetries: 0, logLevel: 'off', fetch: cappedFetch(options.maxReplyBytes) });
+    this.client = new sdk.OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout: options.requestTimeoutMs, maxRetries: 0, logLevel: 'off', fetch: cappedFetch(options.maxReplyBytes) });
     return this.client;
   }
 
@@ -108,7 +110,7 @@ export class ChatTransport {
     try {
       // OpenAI's newer models only take max_completion_tokens; every other server knows max_tokens.
       const limit = this.options.baseURL.startsWith('https://api.openai.com') ? { max_completion_tokens: this.options.maxCompletionTokens } : { max_tokens: this.options.maxCompletionTokens };
-      const client = this.client ?? (await this.openClient());
+      const client = await this.openClient();
       response = await client.chat.completions.create({
         model: this.options.model,
         messages: messages.map((m) => ({ role: m.role, content: m.content })),
