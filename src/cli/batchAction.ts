@@ -1,14 +1,11 @@
 import { readFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { InvalidLine } from '../batch/readDataset.ts';
-import { runBatch } from '../batch/runBatch.ts';
 import { InvalidOptions } from '../core/errors.ts';
 import type { RunStatus } from '../core/runResult.ts';
-import { formatBatchSummary } from '../report/formatBatchSummary.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toBatchOptions, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
-import { createLogger } from './createLogger.ts';
+import { llmEnvironment, llmFlags, runLogger, toBatchOptions, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { batchInput, snippetFileItems } from './batchInputs.ts';
 import { checkWritableFile } from './inputFiles.ts';
 import { checkQueueFlags, type QueueFlags } from './queueCommands.ts';
@@ -25,12 +22,12 @@ export async function batchAction(inputs: string[], flags: BatchFlags, context: 
   const batchOptions = toBatchOptions(flags, context);
   checkQueueFlags(flags);
   // A queued run's LLM environment is each worker's own (its endpoint, its cache).
-  const llm = flags.queue === undefined ? llmEnvironment(flags, options, context) : undefined;
+  const llm = flags.queue === undefined ? await llmEnvironment(flags, options, context) : undefined;
   const input = await batchInput(inputs);
   if ('files' in input && flags.queue !== undefined) throw new InvalidOptions('--queue: needs a JSONL dataset (the queue reads it again for its rows); snippet files run without --queue');
   if (batchOptions.out) checkWritableFile(batchOptions.out, batchOptions.resume === true);
   // A queued row carries no coverage detail: the config's coverage settings do not apply (checkQueueFlags refuses the flags).
-  const reports = new ReportOutputs(flags.queue === undefined ? toReportOptions(flags, context) : {}, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
+  const reports = await ReportOutputs.open(flags.queue === undefined ? toReportOptions(flags, context) : {}, 'batch', options.mode ?? 'trace', batchOptions.resume === true);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'batch [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {skipped} resumed | {status}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
     : undefined;
@@ -41,7 +38,7 @@ export async function batchAction(inputs: string[], flags: BatchFlags, context: 
   // The total is what this batch will run: the dataset's lines or the files, at most --limit (resumed ones count as done).
   const lines = 'files' in input ? input.files.length : countLines(input.dataset);
   bar?.start(batchOptions.limit === undefined ? lines : Math.min(lines, batchOptions.limit), 0, { skipped: 0, status: '' });
-  let batch: Awaited<ReturnType<typeof runBatch>>;
+  let batch: Awaited<ReturnType<typeof import('../batch/runBatch.ts').runBatch>>;
   const onInvalid = (invalid: InvalidLine) => process.stderr.write(`snipexec: ${terminalLine(`${invalid.file}:${invalid.line}: skipped${invalid.id === undefined ? '' : ` (id ${invalid.id})`}: ${invalid.message}`)}\n`);
   try {
     if (flags.queue !== undefined && 'dataset' in input) {
@@ -49,13 +46,13 @@ export async function batchAction(inputs: string[], flags: BatchFlags, context: 
       const { queueBatch } = await import('./queueActions.ts');
       batch = await queueBatch(input.dataset, options, batchOptions, flags, { version: context.version, llm: options.mode === 'llm' ? llmFlags(flags, context) : undefined, signal: stop.signal, onInvalid },
         (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: terminalLine(`${p.last.id}: ${p.last.status}`) }));
-    } else batch = await runBatch(
+    } else batch = await (await import('../batch/runBatch.ts')).runBatch(
       'files' in input ? snippetFileItems(input.files, options.projectDir) : input.dataset,
       options,
       batchOptions,
       (p) => bar?.update(p.done + p.skipped, { skipped: p.skipped, status: terminalLine(`${p.last.id}: ${p.last.status}`) }),
       {
-        ...(llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) }),
+        ...(llm ? { llm } : { logger: await runLogger(flags, context) }),
         signal: stop.signal,
         onResult: (item, result) => reports.addSnippet(item.id, item.code, result),
         onInvalid,
@@ -68,7 +65,7 @@ export async function batchAction(inputs: string[], flags: BatchFlags, context: 
   const { summary } = batch;
   const received = stop.received();
   if (received) process.exitCode = exitCodeFor(received);
-  process.stdout.write(flags.json ? jsonText(summary) + '\n' : formatBatchSummary(summary));
+  process.stdout.write(flags.json ? jsonText(summary) + '\n' : (await import('../report/formatBatchSummary.ts')).formatBatchSummary(summary));
   // Written after an interrupted batch too: what ran is reported.
   const { printed, failures } = reports.finish();
   if (printed !== '') (flags.json ? process.stderr : process.stdout).write(terminalText(printed));

@@ -1,11 +1,10 @@
 import { relative, resolve } from 'node:path';
 import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
-import { LlmEnvironment } from '../llm/llmSession.ts';
+import type { LlmEnvironment } from '../llm/llmSession.ts';
 import type { CommandContext } from './commandContext.ts';
 import { reportOptionsSchema, resolveReportOptions, type ResolvedReportOptions } from '../core/reportOptions.ts';
 import { flagTable, givenOptions } from './configKeys.ts';
-import { createLogger } from './createLogger.ts';
 import { BATCH_FLAGS, checkFlags, RUN_FLAGS } from './optionFlags.ts';
 import { REPORT_FLAGS, type ReportFlags } from './reportFlags.ts';
 
@@ -19,12 +18,18 @@ export function llmFlags(flags: Flags, context: CommandContext): LlmFlags {
   return given as LlmFlags;
 }
 
-/** The LLM environment of `--mode llm`, made before anything runs so a missing endpoint fails first. */
-export function llmEnvironment(flags: Flags, options: RunOptionsInput, context: CommandContext): LlmEnvironment | undefined {
+/** The LLM environment of `--mode llm`, made before anything runs so a missing endpoint fails first. Only that mode loads the LLM session and the logger. */
+export async function llmEnvironment(flags: Flags, options: RunOptionsInput, context: CommandContext): Promise<LlmEnvironment | undefined> {
   const given = llmFlags(flags, context);
   if (options.mode !== 'llm') return undefined;
   const llm = llmOptionsFromEnv(process.env, given);
+  const [{ LlmEnvironment }, { createLogger }] = await Promise.all([import('../llm/llmSession.ts'), import('./createLogger.ts')]);
   return new LlmEnvironment(llm, { logger: createLogger(llm) });
+}
+
+/** The logger of a run without an LLM environment (createLogger.ts), loaded with the engine. */
+export async function runLogger(flags: Flags, context: CommandContext): Promise<ReturnType<typeof import('./createLogger.ts').createLogger>> {
+  return (await import('./createLogger.ts')).createLogger(llmFlags(flags, context));
 }
 
 /** The run options the flags give, validated: a bad value is an error naming its flag. */

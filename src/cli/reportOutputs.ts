@@ -4,8 +4,8 @@ import { InvalidOptions } from '../core/errors.ts';
 import type { ResolvedReportOptions } from '../core/reportOptions.ts';
 import type { RunResult } from '../core/runResult.ts';
 import { checkThresholds, checkThresholdsPerFile } from '../report/coverageThresholds.ts';
-import { renderRunHtml, HtmlBatchWriter } from '../report/htmlReport.ts';
-import { CoverageCollector } from '../report/istanbulCoverage.ts';
+import type { HtmlBatchWriter } from '../report/htmlReport.ts';
+import type { CoverageCollector } from '../report/istanbulCoverage.ts';
 import { checkWritableFile } from './inputFiles.ts';
 
 /** What ReportOutputs writes: the resolved coverage settings (commandOptions.ts toReportOptions) and --html. */
@@ -16,22 +16,32 @@ export type ReportSettings = ResolvedReportOptions & { readonly html?: string };
  * anything runs, fed each result as it finishes, finished once at the end.
  */
 export class ReportOutputs {
-  private readonly coverage: CoverageCollector | undefined;
-  private readonly htmlPages: HtmlBatchWriter | undefined;
   private readonly settings: ReportSettings;
+  private readonly coverage: CoverageCollector | undefined;
+  private readonly html: typeof import('../report/htmlReport.ts') | undefined;
+  private readonly htmlPages: HtmlBatchWriter | undefined;
 
-  constructor(settings: ReportSettings, kind: 'run' | 'batch', mode: string, resume = false) {
+  private constructor(settings: ReportSettings, coverage: CoverageCollector | undefined, html: typeof import('../report/htmlReport.ts') | undefined, htmlPages: HtmlBatchWriter | undefined) {
     this.settings = settings;
-    this.coverage = settings.coverageDir === undefined ? undefined : collector(settings.coverageDir, settings.reporter);
+    this.coverage = coverage;
+    this.html = html;
+    this.htmlPages = htmlPages;
+  }
+
+  /** The outputs `settings` ask for, their modules loaded (istanbul's only with a coverage directory, the HTML report's only with --html). */
+  static async open(settings: ReportSettings, kind: 'run' | 'batch', mode: string, resume = false): Promise<ReportOutputs> {
+    const coverage = settings.coverageDir === undefined ? undefined : collector((await import('../report/istanbulCoverage.ts')).CoverageCollector, settings.coverageDir, settings.reporter);
     if (settings.html !== undefined && kind === 'run') checkWritableFile(settings.html);
-    this.htmlPages = settings.html !== undefined && kind === 'batch' ? new HtmlBatchWriter(settings.html, mode, { resume }) : undefined;
+    const html = settings.html === undefined ? undefined : await import('../report/htmlReport.ts');
+    const htmlPages = html !== undefined && settings.html !== undefined && kind === 'batch' ? new html.HtmlBatchWriter(settings.html, mode, { resume }) : undefined;
+    return new ReportOutputs(settings, coverage, html, htmlPages);
   }
 
   /** `run`: the one result, under the file's own path (`undefined` for stdin). */
   addRun(file: string | undefined, code: string, result: RunResult): void {
     if (file === undefined) this.coverage?.addSnippet({ id: 'stdin', code, result });
     else this.coverage?.add({ path: file, code, result });
-    if (this.settings.html !== undefined) writeFileSync(this.settings.html, renderRunHtml(result, code, file ? { title: file } : {}));
+    if (this.settings.html !== undefined && this.html) writeFileSync(this.settings.html, this.html.renderRunHtml(result, code, file ? { title: file } : {}));
   }
 
   /** `batch`: one finished snippet. */
@@ -53,9 +63,9 @@ export class ReportOutputs {
 }
 
 /** The collector of --coverage-dir; a refused directory is named by its flag. */
-function collector(dir: string, reporters: ResolvedReportOptions['reporter']): CoverageCollector {
+function collector(Collector: typeof CoverageCollector, dir: string, reporters: ResolvedReportOptions['reporter']): CoverageCollector {
   try {
-    return new CoverageCollector({ dir, ...(reporters ? { reporters: [...reporters] } : {}) });
+    return new Collector({ dir, ...(reporters ? { reporters: [...reporters] } : {}) });
   } catch (error) {
     if (error instanceof InvalidOptions) throw new InvalidOptions(`--coverage-dir ${dir}: ${error.message.replace(/^dir: /, '')}`);
     throw error;

@@ -1,14 +1,11 @@
 import { mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
-import { runSnippet } from '../engine/runSnippet.ts';
 import { InvalidOptions, UnusableFile } from '../core/errors.ts';
 import type { RunResult } from '../core/runResult.ts';
-import { formatHuman } from '../report/formatHuman.ts';
 import { jsonText, terminalLine, terminalText } from '../report/terminalText.ts';
 import { colorEnabled } from './colorMode.ts';
 import type { CommandContext } from './commandContext.ts';
-import { llmEnvironment, llmFlags, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
-import { createLogger } from './createLogger.ts';
+import { llmEnvironment, runLogger, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { expandInputs } from './expandInputs.ts';
 import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
 import type { ReportFlags } from './reportFlags.ts';
@@ -88,14 +85,17 @@ export async function runAction(inputs: string[], flags: RunFlags, context: Comm
   const several = files.length > 1;
   if (several) checkSingleFileFlags(flags, files.length);
   const runs = files.map((file) => ({ file, options: toRunOptions(flags, context, file === '-' ? undefined : file) }));
-  const llm = llmEnvironment(flags, runs[0]?.options ?? {}, context);
+  const llm = await llmEnvironment(flags, runs[0]?.options ?? {}, context);
   checkEmitFlags(flags);
-  const reports = new ReportOutputs(toReportOptions(flags, context), 'run', runs[0]?.options.mode ?? 'trace');
-  if (several) for (const { file } of runs) if (file !== '-') checkReadableFile(file);
+  const reports = await ReportOutputs.open(toReportOptions(flags, context), 'run', runs[0]?.options.mode ?? 'trace');
+  for (const { file } of runs) if (file !== '-') checkReadableFile(file, 'pipe it to standard input with - instead');
+  // The engine is loaded once every input and flag is known to be usable: a usage error costs no engine.
+  const [{ runSnippet }, { formatHuman }] = await Promise.all([import('../engine/runSnippet.ts'), import('../report/formatHuman.ts')]);
+  const session = llm ? { llm } : { logger: await runLogger(flags, context) };
   let completed = 0;
   for (const [i, { file, options }] of runs.entries()) {
     const input = readInputFile(file);
-    const result = await runSnippet(new Uint8Array(input), options, llm ? { llm } : { logger: createLogger(llmFlags(flags, context)) });
+    const result = await runSnippet(new Uint8Array(input), options, session);
     if (result.status === 'completed') completed++;
     emitPrograms(result, flags);
     if (flags.tests !== undefined) await writeTests(result, file, flags.tests);
