@@ -14,6 +14,8 @@ import { TraceStore } from './traceStore.ts';
 import { requestFor, type RequestSources } from './valueRequest.ts';
 import { traceProvider } from '../values/trace/traceProvider.ts';
 import { relearn, traceMade, type LearnSteps } from './learnFromTraces.ts';
+import { endStalledLoops, loopEnders } from './endStalledLoops.ts';
+import type { CoverageMap } from '../instrument/coverageModel.ts';
 
 /**
  * The host's record of every element and its definition, across the runs of one snippet. It
@@ -200,6 +202,16 @@ export class DefinitionBook {
   /** A run that did not finish: the generated definitions new since the last that did are retried (blameDefinitions.ts). */
   async blameStall(status: 'timeout' | 'memory-limit', finished: ReadonlyMap<string, Definition> | undefined): Promise<boolean> {
     return this.guarded(() => blameStalled(this.steps, status, finished), false);
+  }
+
+  /** A run that stalled in a loop: the learnt functions called in it that keep it going (endStalledLoops.ts). */
+  loopEnders(branchCounts: readonly (readonly number[])[], map: CoverageMap, callees: Readonly<Record<string, string>>): string[] {
+    return loopEnders({ ...this.steps, traces: this.traces }, branchCounts, map, callees);
+  }
+
+  /** Those functions end, as cursors do (endStalledLoops.ts). Returns whether any definition changed. */
+  async endLoops(ids: readonly string[]): Promise<boolean> {
+    return ids.length > 0 && this.guarded(() => endStalledLoops({ ...this.steps, traces: this.traces }, ids), false);
   }
 
   /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */

@@ -73,6 +73,8 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
     last = await runOnce(Math.min(options.timeoutMs, Math.max(50, left)));
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
+    // A run that stalled in a loop a learnt function keeps going: those functions end, as cursors do, before anything else is tried.
+    const enders = (last.status === 'timeout' || last.status === 'memory-limit') && !beforeTrial && last.report ? book.loopEnders(last.report.branches, instrumented.map, mergedCallees(callees, last.report.callees)) : [];
     if (beforeTrial) {
       // The values usage gives, for those the snippet declares a type of, are kept only when they cover more; else it is as if they were never tried.
       if (!last.report || !beforeTrial.last.report || coveredStatements(last.report, instrumented.map.statements.length) <= coveredStatements(beforeTrial.last.report, instrumented.map.statements.length)) {
@@ -81,7 +83,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
         book.changed = beforeTrial.changed;
       }
       beforeTrial = undefined;
-    } else if (!trialDone && !lastLearnt && runs < options.maxRuns && wentWrong(last) && !book.hostError) {
+    } else if (!trialDone && !lastLearnt && enders.length === 0 && runs < options.maxRuns && wentWrong(last) && !book.hostError) {
       // A measured run that threw or stalled: it may be a declared type's doing (a declared `number` that makes a recursion endless).
       trialDone = true;
       const changed = book.changed;
@@ -111,14 +113,15 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
       const covered = coveredStatements(last.report, instrumented.map.statements.length);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
-    if (stallBlamed) book.changed = true;
+    const loopsEnded = !stallBlamed && runs < options.maxRuns && (await book.endLoops(enders));
+    if (stallBlamed || loopsEnded) book.changed = true;
     await book.afterRun(last.report?.traces);
     // A definition that threw while the prelude ran goes back to its provider with the error.
     if (runs < options.maxRuns && (await book.definitionsFailed(last.report?.preludeFailures ?? []))) book.changed = true;
     // A run that stopped on an injected value's fault: that value is retried with the error.
     if (!book.changed && last.status === 'stopped' && runs < options.maxRuns && (await book.blame(last.report?.errors ?? []))) book.changed = true;
     if (!book.changed || book.hostError) break;
-    if (!lastLearnt && !stallBlamed && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
+    if (!lastLearnt && !stallBlamed && !loopsEnded && (last.status === 'timeout' || last.status === 'memory-limit' || last.status === 'internal-error')) break;
   }
   if (best && last?.report && coveredStatements(last.report, instrumented.map.statements.length) < best.covered && !book.hostError) {
     // One more run, with the definitions of the best one: more attempts never lower coverage.
@@ -134,6 +137,11 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
     ranWith = new Map();
   }
   return { last, ranWith, runs: executed, answers, callees, iterables, stalled: stalledAny };
+}
+
+/** The sites' callees of the learning runs so far, with a run's own (first seen wins, as in the scenario's). */
+function mergedCallees(callees: Readonly<Record<string, string>>, run: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> {
+  return run === undefined ? callees : { ...run, ...callees };
 }
 
 /** A run that stalled, or in which the code raised an error nothing caught (at its top level or in a driven call): the snippet's or an injected value's, not the sandbox's. */

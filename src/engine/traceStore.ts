@@ -82,6 +82,14 @@ export class TraceStore implements TraceView {
     return JSON.stringify(parent) !== before;
   }
 
+  /** Marks a learnt function as one that ends the loop it is called in (Trace.endsAfter); false when it already did. */
+  endAfter(id: string, calls: number): boolean {
+    const trace = this.traces.get(id) ?? this.newTrace(id);
+    if (trace.endsAfter !== undefined) return false;
+    trace.endsAfter = calls;
+    return true;
+  }
+
   private newTrace(id: string): Trace {
     const t: Trace = { id };
     this.traces.set(id, t);

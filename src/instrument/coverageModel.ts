@@ -13,7 +13,15 @@ export interface StatementInfo {
   /** Inside another measured statement that starts on the same line: that one decides the line. */
   readonly nested?: boolean;
 }
-export interface BranchInfo { readonly id: number; readonly line: number; readonly column: number; readonly kind: BranchKind; readonly outcomes: number }
+export interface BranchInfo {
+  readonly id: number;
+  readonly line: number;
+  readonly column: number;
+  readonly kind: BranchKind;
+  readonly outcomes: number;
+  /** A loop's last line (its test's, for `do … while`): the hook sites in lines `line` to `end` run in it (endStalledLoops.ts). */
+  readonly end?: number;
+}
 export interface HookSite {
   readonly id: number;
   readonly kind: HookKind;
@@ -131,7 +139,7 @@ export class CoverageModel implements CoverageMap {
 
   newBranch(node: t.Node, kind: BranchKind, outcomes: number): number {
     const id = this.branches.length;
-    this.branches.push({ id, line: lineOf(node), column: columnOf(node), kind, outcomes });
+    this.branches.push({ id, line: lineOf(node), column: columnOf(node), kind, outcomes, ...(kind === 'loop' && node.loc ? { end: node.loc.end.line } : {}) });
     return id;
   }
 

@@ -80,6 +80,12 @@ export interface Trace {
    * function back once.
    */
   callbackLoop?: boolean;
+  /**
+   * Called in a loop that never ended with its learnt result (a measured run stalled in it,
+   * endStalledLoops.ts): the function returns that result this many times, then null, as a
+   * cursor does at its end (`exec`, `getTokenBefore`, `getRow`).
+   */
+  endsAfter?: number;
 }
 
 export type TraceTable = Record<string, Trace>;

@@ -158,8 +158,10 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   let returnType = 'void';
   // A declared result (`declare function f(): string`) is returned even where the learning run saw it go unused (`console.log(f())`).
   if (isUsed(ret) || input.usage.declared?.returns) {
-    body.push(`return ${parts.ref(`${id}()`)};`);
-    returnType = parts.ref(`${id}()`);
+    // A loop it is called in never ended with its result (Trace.endsAfter): it ends, as a cursor does (a function named `args` would find its parameter by that name).
+    const ends = trace?.endsAfter !== undefined && fname !== 'args' ? `(${fname}.calls = (${fname}.calls || 0) + 1) > ${trace.endsAfter} ? null : ` : '';
+    body.push(`return ${ends}${parts.ref(`${id}()`)};`);
+    returnType = `${parts.ref(`${id}()`)}${ends ? ' | null' : ''}`;
   }
   let source = `function ${fname}(...args) {${body.length > 0 ? ` ${body.join(' ')} ` : ''}}`;
   let type = `(...args: any[]) => ${returnType}`;

@@ -1,0 +1,62 @@
+import type { CoverageMap } from '../instrument/coverageModel.ts';
+import type { Definition } from './definition.ts';
+import type { TraceStore } from './traceStore.ts';
+import type { Proposal } from '../values/types.ts';
+
+/** Iterations of one loop in a stalled run past which it counts as the loop that never ended. */
+export const HOT_ITERATIONS = 10_000;
+/** How many times a learnt function called in such a loop returns its learnt result before it returns null. */
+export const ENDS_AFTER = 3;
+
+/** What endStalledLoops needs of the book (DefinitionBook makes it). */
+export interface LoopSteps {
+  readonly defs: ReadonlyMap<string, Definition>;
+  readonly traces: TraceStore;
+  /** An element at or below a held one (BookContext.held). */
+  isHeld(id: string): boolean;
+  /** Values the trace generator synthesised (DefinitionBook.traceMade). */
+  traceMade(def: Definition): boolean;
+  /** The trace generator's value for the definition from its trace, as it now stands. */
+  resynthesize(def: Definition): Promise<Proposal | undefined>;
+  resolveParts(def: Definition): Promise<void>;
+  prune(): void;
+}
+
+/**
+ * A run that stalled in a loop whose progress comes from a learnt function
+ * (`do { token = getTokenBefore(token) } while (isComment(token))`, `while (m = re.exec(s))`,
+ * `while (row = cursor.getRow())`): a learnt function returns the same value forever, where the
+ * real one moves on and returns null at the end. The learnt functions called (in the learning
+ * runs, `callees`: site → element) inside a loop that ran HOT_ITERATIONS times in the stalled run,
+ * and not ended yet: endStalledLoops makes them end. Only a run that stalled is looked at, so a
+ * snippet that finishes runs as before.
+ */
+export function loopEnders(steps: LoopSteps, branchCounts: readonly (readonly number[])[], map: CoverageMap, callees: Readonly<Record<string, string>>): string[] {
+  const hot = map.branches.filter((b) => b.kind === 'loop' && b.end !== undefined && (branchCounts[b.id]?.[0] ?? 0) >= HOT_ITERATIONS);
+  if (hot.length === 0) return [];
+  const called = new Set<string>();
+  for (const [sid, element] of Object.entries(callees)) {
+    const site = map.sites[Number(sid)];
+    if (site && hot.some((b) => site.line >= b.line && site.line <= b.end!)) called.add(element);
+  }
+  return [...called].filter((id) => {
+    const def = steps.defs.get(id);
+    return def !== undefined && !def.proposal.probe && def.proposal.category === 'function' && !steps.isHeld(id) && steps.traceMade(def) && steps.traces.get(id)?.endsAfter === undefined;
+  });
+}
+
+/** Each of `ids` (loopEnders) returns its learnt result ENDS_AFTER times, then null (Trace.endsAfter). Returns whether any definition changed. */
+export async function endStalledLoops(steps: LoopSteps, ids: readonly string[]): Promise<boolean> {
+  let any = false;
+  for (const id of ids) {
+    const def = steps.defs.get(id);
+    if (!def || !steps.traces.endAfter(id, ENDS_AFTER)) continue;
+    const ended = await steps.resynthesize(def);
+    if (!ended || ended.source === def.proposal.source) continue;
+    def.proposal = ended;
+    await steps.resolveParts(def);
+    any = true;
+  }
+  if (any) steps.prune();
+  return any;
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { runSnippet } from '../src/index.ts';
+import { injected } from './helpers.ts';
+
+/**
+ * A loop whose progress comes from a learnt function (src/engine/endStalledLoops.ts): the learnt
+ * function returns the same value forever, so the measured run stalls where the real code would
+ * reach the end of its tokens. The functions called in the loop that stalled then return their
+ * result three times, then null, as a cursor does, and the run finishes.
+ */
+const tmp = mkdtempSync(join(tmpdir(), 'snipexec-loops-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const one = { scenarios: 1, drive: false, timeoutMs: 1000 } as const;
+
+const CURSOR = [
+  'let token = first;',
+  'do {',
+  '  token = source.getTokenBefore(token);',
+  "} while (token && token.type === 'Block');",
+  "console.log('after the comments:', token);",
+].join('\n');
+
+test('a do…while that a learnt getTokenBefore keeps going ends: the function returns null after three calls, and the lines after the loop run', async () => {
+  const r = await runSnippet(CURSOR, one);
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.match(r.stdout, /^after the comments: null\n$/);
+  assert.match(injected(r, 'source.getTokenBefore') ?? '', /\(getTokenBefore\.calls = \(getTokenBefore\.calls \|\| 0\) \+ 1\) > 3 \? null : /);
+  // The completed program runs on its own under plain node, and ends.
+  const file = join(tmp, 'cursor.js');
+  writeFileSync(file, r.program ?? '');
+  const plain = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.equal(plain.stdout, 'after the comments: null\n');
+});
+
+test('a while over rows a learnt cursor gives ends the same way, awaited included', async () => {
+  const code = "async function dump(result) {\n  let row, n = 0;\n  while ((row = await result.getRow())) {\n    n += row.id;\n  }\n  console.log('rows done', n > 0);\n}\ndump(connection.execute('SELECT 1'));";
+  const r = await runSnippet(code, one);
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.match(r.stdout, /^rows done (true|false)\n$/);
+  assert.match(injected(r, 'connection.execute().getRow') ?? '', /getRow\.calls/);
+});
+
+test('a loop over a learnt function that ends on its own keeps the learnt function as it was', async () => {
+  const code = "for (let i = 0; i < 3; i++) {\n  console.log(api.next().value);\n}";
+  const r = await runSnippet(code, one);
+  assert.equal(r.status, 'completed');
+  assert.doesNotMatch(injected(r, 'api.next') ?? '', /calls/);
+});
