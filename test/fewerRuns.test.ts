@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runSnippet } from '../src/index.ts';
+
+// Issue 30, "Fewer runs": what the learning run saw is enough for the measured run, which then needs
+// no second learning round (eval/whyMoreRuns.ts names why a body takes a third run).
+
+test('fewer runs: a function whose result is tested where no recording proxy sees it (`isArray(x) ? a : b`) is learnt returning it', async () => {
+  // The conditional's test is not hooked: the proxy's result goes unrecorded, and a function learnt
+  // returning nothing made the measured run ask for its result, a second learning run.
+  const code = 'var func = isArray(collection) ? arrayEvery : baseEvery;\nconsole.log(typeof func);\n';
+  const r = await runSnippet(code, { mode: 'trace', drive: false, scenarios: 1 });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.runs, 2, 'a learning run, then the measured run');
+  const isArray = r.injections.find((i) => i.element === 'isArray');
+  assert.match(isArray?.source ?? '', /return _isArray_result;/, isArray?.source);
+  assert.deepEqual(r.lines.uncovered, []);
+});
+
+test('fewer runs: an item only an index read saw (`list[i].name`) is learnt from what the snippet did with it', async () => {
+  // `list[i]` reads the key "0" of the recording proxy (`list["0"]`); the array learnt had a blank
+  // item `list[0]` instead, whose `name` the measured run then had to learn.
+  const code = 'for (var i = 0; i < list.length; i++) console.log(list[i].name.toUpperCase());\n';
+  const r = await runSnippet(code, { mode: 'trace', drive: false, scenarios: 1 });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.runs, 2, 'a learning run, then the measured run');
+  assert.deepEqual(r.lines.uncovered, []);
+});
