@@ -175,18 +175,6 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   return { source, type };
 }
 
-/**
- * The element id of a sequence's item `i`: `a[0]`, as iteration and array patterns name it, unless
- * only an index read saw it (`a[i]` reads the key "0": `a["0"]`, as the isolate names a member),
- * so the item is learnt from what the snippet did with it.
- */
-function itemId(id: string, i: number, traces: TraceView): string {
-  const item = `${id}[${i}]`;
-  if (isUsed(traces.get(item))) return item;
-  const read = memberId(id, String(i));
-  return isUsed(traces.get(read)) ? read : item;
-}
-
 /** Builds the value of one category from the trace, as a one-line expression with its parts as refs. */
 export function synthesize(category: Category, input: SynthesisInput): Proposal {
   const { id, name, facts, traces, usage } = input;
@@ -205,19 +193,19 @@ export function synthesize(category: Category, input: SynthesisInput): Proposal 
     case 'tuple': {
       const indexed = (trace?.reads ?? []).filter((k) => /^\d+$/.test(k)).map(Number);
       const n = Math.min(16, Math.max(trace?.pattern ?? 0, usage.arrayPattern?.length ?? 0, indexed.length ? Math.max(...indexed) + 1 : 0, 1));
-      const items = Array.from({ length: n }, (_, i) => parts.ref(itemId(id, i, traces)));
+      const items = Array.from({ length: n }, (_, i) => parts.ref(`${id}[${i}]`));
       return done(`[${items.join(', ')}]`, `[${items.join(', ')}]`);
     }
     case 'array': {
       if (trace?.emptied) return done('[]', 'unknown[]'); // an exploration scenario's outcome: the loop runs no turn
       // Every element seen is kept, each from its own trace: a pair destructured from each, or two loop turns.
       let used = 0;
-      while (used < 16 && isUsed(traces.get(itemId(id, used, traces)))) used++;
+      while (used < 16 && isUsed(traces.get(`${id}[${used}]`))) used++;
       if (used >= 2) {
-        const items = Array.from({ length: used }, (_, i) => parts.ref(itemId(id, i, traces)));
+        const items = Array.from({ length: used }, (_, i) => parts.ref(`${id}[${i}]`));
         return done(`[${items.join(', ')}]`, `(${[...new Set(items)].join(' | ')})[]`);
       }
-      const element = itemId(id, 0, traces);
+      const element = `${id}[0]`;
       const hasElement = isUsed(traces.get(element)) || (trace?.iterated ?? false);
       const n = chooseLength(id, traces, hasElement ? 1 : 0);
       if (n === 0) return done('[]', 'unknown[]');
