@@ -16,13 +16,3 @@ test('fewer runs: a function whose result is tested where no recording proxy see
   assert.match(isArray?.source ?? '', /return _isArray_result;/, isArray?.source);
   assert.deepEqual(r.lines.uncovered, []);
 });
-
-test('fewer runs: an item only an index read saw (`list[i].name`) is learnt from what the snippet did with it', async () => {
-  // `list[i]` reads the key "0" of the recording proxy (`list["0"]`); the array learnt had a blank
-  // item `list[0]` instead, whose `name` the measured run then had to learn.
-  const code = 'for (var i = 0; i < list.length; i++) console.log(list[i].name.toUpperCase());\n';
-  const r = await runSnippet(code, { mode: 'trace', drive: false, scenarios: 1 });
-  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
-  assert.equal(r.runs, 2, 'a learning run, then the measured run');
-  assert.deepEqual(r.lines.uncovered, []);
-});
