@@ -16,3 +16,13 @@ test('fewer runs: a function whose result is tested where no recording proxy see
   assert.match(isArray?.source ?? '', /return _isArray_result;/, isArray?.source);
   assert.deepEqual(r.lines.uncovered, []);
 });
+
+test('fewer runs: under maxInjections, a result no run saw used yields to the parts a run used', async () => {
+  // `check(a)`'s result is learnt too now, after `node.left.type`: with room for five values, the
+  // member the learning run read keeps its place, and `check` returns nothing, as it did before.
+  const code = 'var r = check(a) ? 1 : 2;\nconsole.log(typeof node.left.type);\n';
+  const r = await runSnippet(code, { mode: 'trace', drive: false, scenarios: 1, maxInjections: 5 });
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.equal(r.stdout, 'object\n');
+  assert.equal(r.injections.find((i) => i.element === 'check()'), undefined);
+});
