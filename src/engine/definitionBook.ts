@@ -2,7 +2,7 @@ import type { HookSite } from '../instrument/coverageModel.ts';
 import type { Usage } from '../instrument/usage.ts';
 import { dummyFor } from '../values/dummyTable.ts';
 import type { Degradation } from '../core/runResult.ts';
-import type { TraceTable } from '../protocol/trace.ts';
+import { isUsed, type TraceTable } from '../protocol/trace.ts';
 import { isExhausted, type Exhausted, type Proposal, type ValueRequest } from '../values/types.ts';
 import { isWithin, liveIds, OBSERVED, usageKeyOf, type IsolateRequest } from './elementPaths.ts';
 import type { Definition } from './definition.ts';
@@ -176,7 +176,10 @@ export class DefinitionBook {
     const redo = [...this.defs.values()].filter((d) => this.probed.has(d.id) || (learning && grew.has(d.id) && traceMade(this.broker.provider, d)));
     this.probed.clear();
     for (const def of redo) if (await relearn(this.steps, provider, def)) this.changed = true;
-    for (const def of redo) await this.resolveParts(def, 0);
+    // A function's result no run saw used (synthesizeValue.ts returns it all the same) comes last: under maxInjections, what a run used goes first.
+    const later: Definition[] = [];
+    for (const def of redo) await this.resolveParts(def, 0, later);
+    for (const def of later) await this.resolveParts(def, 0);
     if (learning) this.changed = true;
     this.prune();
   }
@@ -239,13 +242,17 @@ export class DefinitionBook {
   }
 
   /** Defines the parts a host-side proposal refers to, since the prelude renders them directly. */
-  private async resolveParts(def: Definition, depth: number): Promise<void> {
+  private async resolveParts(def: Definition, depth: number, later?: Definition[]): Promise<void> {
     if (depth > 12) return;
     for (const ref of def.proposal.refs) {
       if (this.defs.has(ref)) continue;
+      if (later && ref === `${def.id}()` && !isUsed(this.traces.get(ref))) {
+        later.push(def);
+        continue;
+      }
       await this.value({ op: 'value', id: ref, kind: 'part', parent: def.id, message: `part of ${def.id}` });
       const part = this.defs.get(ref);
-      if (part) await this.resolveParts(part, depth + 1);
+      if (part) await this.resolveParts(part, depth + 1, later);
     }
   }
 

@@ -21,8 +21,9 @@ export function requestFor(from: RequestSources, def: Definition, message: strin
   // Set aside, a declared type leaves only the parameter name a driven argument is known by.
   if (def.undeclared && usage.declared) usage.declared = usage.declared.name === undefined ? undefined : { name: usage.declared.name };
   const { check } = from;
+  const result = from.usage[`${def.usageKey}()`];
   return {
-    element: def.id, kind: def.kind, name: def.name, usage, site: undefined, snippet: from.snippet, line: def.line,
+    element: def.id, kind: def.kind, name: def.name, usage, ...(result && Object.keys(result).length > 0 ? { resultUsed: true } : {}), site: undefined, snippet: from.snippet, line: def.line,
     message, attempt: def.attempts + 1, history: def.history, rejected: def.rejected,
     trace: from.traces.get(def.id), traces: from.traces, mayProbe: mayProbe && def.kind !== 'part',
     // Only the LLM prompt reads these; every other request would pay for building them.

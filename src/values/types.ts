@@ -19,6 +19,8 @@ export interface ValueRequest {
   /** Short name: the global, member key or module specifier. */
   readonly name: string;
   readonly usage: Usage;
+  /** The snippet uses what calling the element gives (the call's usage key has a usage of its own): a function returns something. */
+  readonly resultUsed?: boolean;
   readonly site: HookSite | undefined;
   readonly snippet: string;
   readonly line: number;

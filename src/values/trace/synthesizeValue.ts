@@ -21,6 +21,8 @@ export interface SynthesisInput {
   readonly facts: TraceFacts;
   readonly traces: TraceView;
   readonly usage: Usage;
+  /** The snippet uses the result of calling it (ValueRequest.resultUsed). */
+  readonly resultUsed?: boolean;
 }
 
 /** Collects the parts a value's source refers to as `$0`, `$1`…, each an element of its own. */
@@ -157,7 +159,9 @@ function functionSource(input: SynthesisInput, parts: Parts, keyword: 'function'
   }
   let returnType = 'void';
   // A declared result (`declare function f(): string`) is returned even where the learning run saw it go unused (`console.log(f())`).
-  if (isUsed(ret) || input.usage.declared?.returns) {
+  // So is a result the learning run made and the snippet uses where no recording proxy sees it
+  // (`isArray(x) ? a : b`, `!isIP(host)`): the measured run would otherwise ask for it, and learn once more.
+  if (isUsed(ret) || input.usage.declared?.returns || (trace?.called && input.resultUsed)) {
     // A loop it is called in never ended with its result (Trace.endsAfter): it ends, as a cursor does (a function named `args` would find its parameter by that name).
     const ends = trace?.endsAfter !== undefined && fname !== 'args' ? `(${fname}.calls = (${fname}.calls || 0) + 1) > ${trace.endsAfter} ? null : ` : '';
     body.push(`return ${ends}${parts.ref(`${id}()`)};`);

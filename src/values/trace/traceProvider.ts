@@ -24,7 +24,7 @@ export const traceProvider: ValueProvider = {
     const ranked = inferCategories(element, name, facts, request.usage, traces).filter((c) => !request.rejected.includes(c));
     const category = ranked[0];
     if (category === undefined) return undefined;
-    return synthesize(category, { id: element, name, facts, traces, usage: request.usage });
+    return synthesize(category, { id: element, name, facts, traces, usage: request.usage, resultUsed: request.resultUsed === true });
   },
 };
 
