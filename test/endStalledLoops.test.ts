@@ -11,7 +11,8 @@ import { injected } from './helpers.ts';
  * A loop whose progress comes from a learnt function (src/engine/endStalledLoops.ts): the learnt
  * function returns the same value forever, so the measured run stalls where the real code would
  * reach the end of its tokens. The functions called in the loop that stalled then return their
- * result three times, then null, as a cursor does, and the run finishes.
+ * result three times, then null, as a cursor does, and the run finishes; a learnt regular
+ * expression whose exec keeps the loop going becomes global, one character at a time.
  */
 const tmp = mkdtempSync(join(tmpdir(), 'snipexec-loops-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -46,6 +47,18 @@ test('a while over rows a learnt cursor gives ends the same way, awaited include
   assert.deepEqual(r.lines.uncovered, []);
   assert.match(r.stdout, /^rows done (true|false)\n$/);
   assert.match(injected(r, 'connection.execute().getRow') ?? '', /getRow\.calls/);
+});
+
+test('a while over exec() of a learnt regular expression ends: the expression becomes global and moves one character at a time', async () => {
+  const code = "let m, n = 0;\nwhile ((m = PATTERN.exec(text)) !== null) {\n  n++;\n}\nconsole.log('matches', n);";
+  const r = await runSnippet(code, one);
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.equal(injected(r, 'PATTERN'), 'var PATTERN = /[\\s\\S]/g;');
+  // One match per character of the learnt text, then null.
+  const text = /^var text = (".*");$/.exec(injected(r, 'text') ?? '')?.[1];
+  assert.ok(text !== undefined, injected(r, 'text'));
+  assert.equal(r.stdout, `matches ${(JSON.parse(text) as string).length}\n`);
 });
 
 test('a loop over a learnt function that ends on its own keeps the learnt function as it was', async () => {

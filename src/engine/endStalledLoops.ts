@@ -8,6 +8,14 @@ export const HOT_ITERATIONS = 10_000;
 /** How many times a learnt function called in such a loop returns its learnt result before it returns null. */
 export const ENDS_AFTER = 3;
 
+/**
+ * What a learnt regular expression becomes when its `exec` or `test` keeps a loop going (the
+ * learnt `/(?:)/` matches at the same place forever): global, one character at a time, so `exec`
+ * moves through the text and returns null at its end, as a regular expression in such a loop must.
+ */
+export const MOVING_REGEXP = '/[\\s\\S]/g';
+const REGEXP_CURSORS = /\.(exec|test)$/;
+
 /** What endStalledLoops needs of the book (DefinitionBook makes it). */
 export interface LoopSteps {
   readonly defs: ReadonlyMap<string, Definition>;
@@ -39,17 +47,28 @@ export function loopEnders(steps: LoopSteps, branchCounts: readonly (readonly nu
     const site = map.sites[Number(sid)];
     if (site && hot.some((b) => site.line >= b.line && site.line <= b.end!)) called.add(element);
   }
-  return [...called].filter((id) => {
+  const enders = new Set<string>();
+  for (const id of called) {
     const def = steps.defs.get(id);
-    return def !== undefined && !def.proposal.probe && def.proposal.category === 'function' && !steps.isHeld(id) && steps.traceMade(def) && steps.traces.get(id)?.endsAfter === undefined;
-  });
+    if (def !== undefined && !def.proposal.probe && def.proposal.category === 'function' && !steps.isHeld(id) && steps.traceMade(def) && steps.traces.get(id)?.endsAfter === undefined) enders.add(id);
+    // `re.exec(text)` of a learnt regular expression: the expression itself moves on (MOVING_REGEXP).
+    const regexp = def === undefined && REGEXP_CURSORS.test(id) ? id.replace(REGEXP_CURSORS, '') : undefined;
+    const owner = regexp === undefined ? undefined : steps.defs.get(regexp);
+    if (owner !== undefined && owner.proposal.category === 'RegExp' && owner.proposal.source !== MOVING_REGEXP && !steps.isHeld(owner.id)) enders.add(owner.id);
+  }
+  return [...enders];
 }
 
-/** Each of `ids` (loopEnders) returns its learnt result ENDS_AFTER times, then null (Trace.endsAfter). Returns whether any definition changed. */
+/** Each function of `ids` (loopEnders) returns its learnt result ENDS_AFTER times, then null (Trace.endsAfter); each regular expression becomes MOVING_REGEXP. Returns whether any definition changed. */
 export async function endStalledLoops(steps: LoopSteps, ids: readonly string[]): Promise<boolean> {
   let any = false;
   for (const id of ids) {
     const def = steps.defs.get(id);
+    if (def?.proposal.category === 'RegExp') {
+      def.proposal = { ...def.proposal, source: MOVING_REGEXP };
+      any = true;
+      continue;
+    }
     if (!def || !steps.traces.endAfter(id, ENDS_AFTER)) continue;
     const ended = await steps.resynthesize(def);
     if (!ended || ended.source === def.proposal.source) continue;
