@@ -61,6 +61,16 @@ test('a while over exec() of a learnt regular expression ends: the expression be
   assert.equal(r.stdout, `matches ${(JSON.parse(text) as string).length}\n`);
 });
 
+test('a mending whose null becomes an error is not kept: the stalled run is the result, and no error is blamed on the snippet or a value', async () => {
+  // The loop never ends whatever fn returns (nothing counts up); ending fn makes `fn().then` throw on its null.
+  const code = "function runN(fn, limit) {\n  return new Promise((resolve) => {\n    let inFlight = 0;\n    function run() {\n      while (inFlight < limit) {\n        fn().then(() => {});\n      }\n      resolve();\n    }\n    run();\n  });\n}\n";
+  const r = await runSnippet(code, { timeoutMs: 1000 });
+  assert.equal(r.status, 'timeout', JSON.stringify(r.errors));
+  assert.deepEqual(r.errors.filter((e) => e.attribution !== 'sandbox'), []);
+  assert.doesNotMatch(r.injections.map((i) => i.source).join('\n'), /calls/);
+  assert.ok(r.runs <= 4, `learning, stalled, mended, no more (${r.runs} runs)`);
+});
+
 test('a loop over a learnt function that ends on its own keeps the learnt function as it was', async () => {
   const code = "for (let i = 0; i < 3; i++) {\n  console.log(api.next().value);\n}";
   const r = await runSnippet(code, one);

@@ -61,6 +61,8 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
   // A measured run that went wrong and the definitions it ran with, while the next run tries its declared types set aside (once).
   let beforeTrial: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; defsBefore: ReturnType<DefinitionBook['snapshot']>; changed: boolean } | undefined;
   let trialDone = !setAsideDeclared;
+  // The measured run that stalled before learnt functions were made to end its loop (endStalledLoops.ts), with the errors it raised.
+  let beforeMend: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; errors: Set<string> } | undefined;
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
     const left = deadline.remainingMs() + book.providerMs;
@@ -74,6 +76,19 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
     // A run that stalled in a loop a learnt function keeps going: those functions end, as cursors do, before anything else is tried.
+    if (beforeMend && !lastLearnt) {
+      // The null a mended function returns must not become an error (`fn().then` on it), the snippet's
+      // or an injected value's: a measured run after the mending that raises one the stalled run did
+      // not is not kept; the stalled run is the result.
+      const known = beforeMend.errors;
+      if ((last.report?.errors ?? []).some((e) => (e.attribution === 'snippet' || e.attribution === 'injected') && !known.has(errorKey(e)))) {
+        ({ last, ranWith } = beforeMend);
+        book.restore(ranWith);
+        lastLearnt = false;
+        break;
+      }
+      beforeMend = undefined;
+    }
     const enders = (last.status === 'timeout' || last.status === 'memory-limit') && !beforeTrial && last.report ? book.loopEnders(last.report.branches, instrumented.map, mergedCallees(callees, last.report.callees)) : [];
     if (beforeTrial) {
       // The values usage gives, for those the snippet declares a type of, are kept only when they cover more; else it is as if they were never tried.
@@ -113,7 +128,10 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
       const covered = coveredStatements(last.report, instrumented.map.statements.length);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
+    const stalledRun = { last, ranWith, errors: new Set((last.report?.errors ?? []).map(errorKey)) };
     const loopsEnded = !stallBlamed && runs < options.maxRuns && (await book.endLoops(enders));
+    // Kept to come back to, when it was a measured run (a learning run's result is never reported).
+    if (loopsEnded && !lastLearnt) beforeMend = stalledRun;
     if (stallBlamed || loopsEnded) book.changed = true;
     await book.afterRun(last.report?.traces);
     // A definition that threw while the prelude ran goes back to its provider with the error.
@@ -137,6 +155,11 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
     ranWith = new Map();
   }
   return { last, ranWith, runs: executed, answers, callees, iterables, stalled: stalledAny };
+}
+
+/** An error as the runs of one scenario compare it. */
+function errorKey(e: { readonly type: string; readonly message: string; readonly line?: number }): string {
+  return `${e.type}\0${e.message}\0${e.line ?? ''}`;
 }
 
 /** The sites' callees of the learning runs so far, with a run's own (first seen wins, as in the scenario's). */
