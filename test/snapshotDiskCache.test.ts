@@ -117,6 +117,16 @@ test('snapshot disk cache: processes making the same snapshots at once all run, 
   assert.deepEqual(await child(dir), { made: 0, found: 42, runtime: LOADED });
 });
 
+test('snapshot disk cache: a code cache made with another process\'s bytes of the same snapshot is not handed to V8 (each process makes different bytes)', async () => {
+  const dir = tempDir();
+  assert.deepEqual(await child(dir), { made: 2, found: 42, runtime: PRODUCED });
+  // The snapshots go; the code caches stay. The next process makes the same snapshots again, with other bytes (V8's hash seeds):
+  // the runtime's code cache of the first ones does not fit them, so it is neither loaded nor rejected, but made.
+  for (const name of snapshotFiles(dir)) rmSync(join(dir, name));
+  assert.deepEqual(await child(dir), { made: 2, found: 42, runtime: PRODUCED });
+  assert.deepEqual(await child(dir), { made: 0, found: 42, runtime: LOADED });
+});
+
 const DAMAGES: readonly { name: string; damage: (file: string) => void }[] = [
   { name: 'a byte of the blob flipped', damage: (f) => flip(f, (size) => Math.floor(size / 2)) },
   { name: 'its last byte flipped', damage: (f) => flip(f, (size) => size - 1) },

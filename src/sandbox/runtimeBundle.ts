@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { environmentFilename } from '../protocol/environment.ts';
 import { ENVIRONMENT_MODULES_GLOBAL, RUNTIME_FILENAME, type LifecycleDispatch, type StartRuntime } from '../protocol/runtime.ts';
@@ -18,6 +19,12 @@ export interface StartupSnapshot {
   readonly codeCaches: Map<string, ScriptCodeCache>;
   /** What the blob was made from, in this process's V8 (snapshotKey); undefined when that cannot be known: nothing of it is then kept on disk. */
   readonly key?: string;
+  /**
+   * What its code caches are kept under: the key and the blob's own bytes. Processes that make the
+   * same snapshot at once may make different bytes (V8's hash seeds), and keep only one of them on
+   * disk; a code cache made in an isolate of another one is refused by V8 (and made again).
+   */
+  readonly codeCacheKey?: string;
   /** Where it and its code caches are kept (cacheDir() when absent). */
   readonly dir?: string;
 }
@@ -131,7 +138,8 @@ export function createStartupSnapshot(environments: readonly GuestBundle[], { ma
   const kept = key === undefined ? undefined : readSnapshot(key, dir);
   const blob = kept ?? make(scripts, warmUp);
   if (key !== undefined && kept === undefined) writeSnapshot(key, blob, dir);
-  return { blob, environments: environments.map((e) => e.name), codeCaches: new Map(), ...(key === undefined ? {} : { key }), ...(dir === undefined ? {} : { dir }) };
+  const codeCacheKey = key === undefined ? undefined : createHash('sha256').update(key).update(new Uint8Array(blob.copy() as ArrayBuffer)).digest('hex');
+  return { blob, environments: environments.map((e) => e.name), codeCaches: new Map(), ...(key === undefined ? {} : { key, codeCacheKey }), ...(dir === undefined ? {} : { dir }) };
 }
 
 let base: StartupSnapshot | undefined;
@@ -168,7 +176,7 @@ export const environmentCompilations: CodeCacheCounts = { produced: 0, fromCache
 export function codeCacheOf(snapshot: StartupSnapshot, filename: string): ScriptCodeCache {
   let cache = snapshot.codeCaches.get(filename);
   if (!cache) {
-    const kept = snapshot.key === undefined ? undefined : codeCacheKeeper(snapshot.key, filename, snapshot.dir);
+    const kept = snapshot.codeCacheKey === undefined ? undefined : codeCacheKeeper(snapshot.codeCacheKey, filename, snapshot.dir);
     cache = new ScriptCodeCache(filename, filename === RUNTIME_FILENAME ? runtimeCompilations : environmentCompilations, kept);
     snapshot.codeCaches.set(filename, cache);
   }
