@@ -217,6 +217,11 @@ export class DefinitionBook {
     return ids.length > 0 && this.guarded(() => endStalledLoops({ ...this.steps, traces: this.traces }, ids), false);
   }
 
+  /** Undoes endLoops for later syntheses (the definitions go back with `restore`). */
+  keepLoopsGoing(ids: readonly string[]): void {
+    for (const id of ids) this.traces.keepGoing(id);
+  }
+
   /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */
   async definitionsFailed(failures: readonly { id: string; message: string }[]): Promise<boolean> {
     return this.guarded(() => retryFailedDefinitions(this.steps, failures), false);

@@ -62,7 +62,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
   let beforeTrial: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; defsBefore: ReturnType<DefinitionBook['snapshot']>; changed: boolean } | undefined;
   let trialDone = !setAsideDeclared;
   // The measured run that stalled before learnt functions were made to end its loop (endStalledLoops.ts), with the errors it raised.
-  let beforeMend: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; errors: Set<string> } | undefined;
+  let beforeMend: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; errors: Set<string>; enders: readonly string[] } | undefined;
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
     const left = deadline.remainingMs() + book.providerMs;
@@ -84,6 +84,8 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
       if ((last.report?.errors ?? []).some((e) => (e.attribution === 'snippet' || e.attribution === 'injected') && !known.has(errorKey(e)))) {
         ({ last, ranWith } = beforeMend);
         book.restore(ranWith);
+        // Later scenarios learn these functions as they were, too.
+        book.keepLoopsGoing(beforeMend.enders);
         lastLearnt = false;
         break;
       }
@@ -128,7 +130,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
       const covered = coveredStatements(last.report, instrumented.map.statements.length);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
-    const stalledRun = { last, ranWith, errors: new Set((last.report?.errors ?? []).map(errorKey)) };
+    const stalledRun = { last, ranWith, errors: new Set((last.report?.errors ?? []).map(errorKey)), enders };
     const loopsEnded = !stallBlamed && runs < options.maxRuns && (await book.endLoops(enders));
     // Kept to come back to, when it was a measured run (a learning run's result is never reported).
     if (loopsEnded && !lastLearnt) beforeMend = stalledRun;

@@ -90,6 +90,12 @@ export class TraceStore implements TraceView {
     return true;
   }
 
+  /** Undoes endAfter: the function returns its result at every call again. */
+  keepGoing(id: string): void {
+    const trace = this.traces.get(id);
+    if (trace) delete trace.endsAfter;
+  }
+
   private newTrace(id: string): Trace {
     const t: Trace = { id };
     this.traces.set(id, t);
