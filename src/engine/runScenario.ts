@@ -75,7 +75,6 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
     last = await runOnce(Math.min(options.timeoutMs, Math.max(50, left)));
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
-    // A run that stalled in a loop a learnt function keeps going: those functions end, as cursors do, before anything else is tried.
     if (beforeMend && !lastLearnt) {
       // The null a mended function returns must not become an error (`fn().then` on it), the snippet's
       // or an injected value's: a measured run after the mending that raises one the stalled run did
@@ -91,6 +90,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
       }
       beforeMend = undefined;
     }
+    // A run that stalled in a loop a learnt function keeps going: those functions end, as cursors do, before anything else is tried.
     const enders = (last.status === 'timeout' || last.status === 'memory-limit') && !beforeTrial && last.report ? book.loopEnders(last.report.branches, instrumented.map, mergedCallees(callees, last.report.callees)) : [];
     if (beforeTrial) {
       // The values usage gives, for those the snippet declares a type of, are kept only when they cover more; else it is as if they were never tried.
