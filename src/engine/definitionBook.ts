@@ -14,7 +14,7 @@ import { TraceStore } from './traceStore.ts';
 import { requestFor, type RequestSources } from './valueRequest.ts';
 import { traceProvider } from '../values/trace/traceProvider.ts';
 import { relearn, traceMade, type LearnSteps } from './learnFromTraces.ts';
-import { endStalledLoops, loopEnders } from './endStalledLoops.ts';
+import { endStalledLoops, loopEnders, type LoopSteps } from './endStalledLoops.ts';
 import type { CoverageMap } from '../instrument/coverageModel.ts';
 
 /**
@@ -45,8 +45,9 @@ export class DefinitionBook {
   private readonly broker: ProviderBroker;
   private readonly sources: RequestSources;
   /** What learning and blame (learnFromTraces.ts, blameDefinitions.ts) need of the book. */
-  private readonly steps: BlameSteps & LearnSteps = {
+  private readonly steps: BlameSteps & LearnSteps & LoopSteps = {
     defs: this.defs,
+    traces: this.traces,
     isHeld: (id) => this.isHeld(id),
     owns: (provider) => this.broker.owns(provider),
     traceMade: (def) => traceMade(this.broker.provider, def),
@@ -209,12 +210,12 @@ export class DefinitionBook {
 
   /** A run that stalled in a loop: the learnt functions called in it that keep it going (endStalledLoops.ts). */
   loopEnders(branchCounts: readonly (readonly number[])[], map: CoverageMap, callees: Readonly<Record<string, string>>): string[] {
-    return loopEnders({ ...this.steps, traces: this.traces }, branchCounts, map, callees);
+    return loopEnders(this.steps, branchCounts, map, callees);
   }
 
   /** Those functions end, as cursors do (endStalledLoops.ts). Returns whether any definition changed. */
   async endLoops(ids: readonly string[]): Promise<boolean> {
-    return ids.length > 0 && this.guarded(() => endStalledLoops({ ...this.steps, traces: this.traces }, ids), false);
+    return ids.length > 0 && this.guarded(() => endStalledLoops(this.steps, ids), false);
   }
 
   /** Undoes endLoops for later syntheses (the definitions go back with `restore`). */

@@ -1,7 +1,6 @@
 import type { CoverageMap } from '../instrument/coverageModel.ts';
-import type { Definition } from './definition.ts';
+import type { BlameSteps } from './blameDefinitions.ts';
 import type { TraceStore } from './traceStore.ts';
-import type { Proposal } from '../values/types.ts';
 
 /** Iterations of one loop in a stalled run past which it counts as the loop that never ended. */
 export const HOT_ITERATIONS = 10_000;
@@ -16,19 +15,8 @@ export const ENDS_AFTER = 3;
 export const MOVING_REGEXP = '/[\\s\\S]/g';
 const REGEXP_CURSORS = /\.(exec|test)$/;
 
-/** What endStalledLoops needs of the book (DefinitionBook makes it). */
-export interface LoopSteps {
-  readonly defs: ReadonlyMap<string, Definition>;
-  readonly traces: TraceStore;
-  /** An element at or below a held one (BookContext.held). */
-  isHeld(id: string): boolean;
-  /** Values the trace generator synthesised (DefinitionBook.traceMade). */
-  traceMade(def: Definition): boolean;
-  /** The trace generator's value for the definition from its trace, as it now stands. */
-  resynthesize(def: Definition): Promise<Proposal | undefined>;
-  resolveParts(def: Definition): Promise<void>;
-  prune(): void;
-}
+/** What endStalledLoops needs of the book (DefinitionBook makes it): blame's steps, and the traces it marks. */
+export type LoopSteps = Pick<BlameSteps, 'defs' | 'isHeld' | 'traceMade' | 'resynthesize' | 'resolveParts' | 'prune'> & { readonly traces: TraceStore };
 
 /**
  * A run that stalled in a loop whose progress comes from a learnt function

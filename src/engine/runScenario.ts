@@ -130,10 +130,9 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
       const covered = coveredStatements(last.report, instrumented.map.statements.length);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
-    const stalledRun = { last, ranWith, errors: new Set((last.report?.errors ?? []).map(errorKey)), enders };
     const loopsEnded = !stallBlamed && runs < options.maxRuns && (await book.endLoops(enders));
     // Kept to come back to, when it was a measured run (a learning run's result is never reported).
-    if (loopsEnded && !lastLearnt) beforeMend = stalledRun;
+    if (loopsEnded && !lastLearnt) beforeMend = { last, ranWith, errors: new Set((last.report?.errors ?? []).map(errorKey)), enders };
     if (stallBlamed || loopsEnded) book.changed = true;
     await book.afterRun(last.report?.traces);
     // A definition that threw while the prelude ran goes back to its provider with the error.
