@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import type { Logger } from 'pino';
 import { batchOptionsSchema, runOptionsSchema, type BatchOptionsInput, type RunOptionsInput } from '../core/options.ts';
 import { llmOptionsFromEnv, llmOptionsSchema, type LlmFlags } from '../llm/llmOptions.ts';
 import type { LlmEnvironment } from '../llm/llmSession.ts';
@@ -28,7 +29,7 @@ export async function llmEnvironment(flags: Flags, options: RunOptionsInput, con
 }
 
 /** The logger of a run without an LLM environment (createLogger.ts), loaded with the engine. */
-export async function runLogger(flags: Flags, context: CommandContext): Promise<ReturnType<typeof import('./createLogger.ts').createLogger>> {
+export async function runLogger(flags: Flags, context: CommandContext): Promise<Logger> {
   return (await import('./createLogger.ts')).createLogger(llmFlags(flags, context));
 }
 

@@ -10,12 +10,17 @@ import { UnusableFile } from '../core/errors.ts';
  */
 export function readInputFile(path: string): Buffer {
   if (path === '-') return readFileSync(0);
-  checkReadableFile(path, 'pipe it to standard input with - instead');
+  checkInputFile(path);
   try {
     return readFileSync(path);
   } catch (error) {
     throw unusable(path, error);
   }
+}
+
+/** A snippet file (not `-`) readInputFile will read, checked before anything runs: a FIFO is told to come through standard input. */
+export function checkInputFile(path: string): void {
+  checkReadableFile(path, 'pipe it to standard input with - instead');
 }
 
 /** A regular file we may read; `pipeHint` says what to do instead when it is a FIFO. */

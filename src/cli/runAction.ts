@@ -7,7 +7,7 @@ import { colorEnabled } from './colorMode.ts';
 import type { CommandContext } from './commandContext.ts';
 import { llmEnvironment, runLogger, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { expandInputs } from './expandInputs.ts';
-import { checkReadableFile, checkWritableFile, readInputFile } from './inputFiles.ts';
+import { checkInputFile, checkWritableFile, readInputFile } from './inputFiles.ts';
 import type { ReportFlags } from './reportFlags.ts';
 import { ReportOutputs } from './reportOutputs.ts';
 
@@ -88,7 +88,7 @@ export async function runAction(inputs: string[], flags: RunFlags, context: Comm
   const llm = await llmEnvironment(flags, runs[0]?.options ?? {}, context);
   checkEmitFlags(flags);
   const reports = await ReportOutputs.open(toReportOptions(flags, context), 'run', runs[0]?.options.mode ?? 'trace');
-  for (const { file } of runs) if (file !== '-') checkReadableFile(file, 'pipe it to standard input with - instead');
+  for (const { file } of runs) if (file !== '-') checkInputFile(file);
   // The engine is loaded once every input and flag is known to be usable: a usage error costs no engine.
   const [{ runSnippet }, { formatHuman }] = await Promise.all([import('../engine/runSnippet.ts'), import('../report/formatHuman.ts')]);
   const session = llm ? { llm } : { logger: await runLogger(flags, context) };
