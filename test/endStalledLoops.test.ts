@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
+import { STALL_TURNS } from '../src/protocol/runtime.ts';
 import { injected } from './helpers.ts';
 
 /**
@@ -76,4 +77,29 @@ test('a loop over a learnt function that ends on its own keeps the learnt functi
   const r = await runSnippet(code, one);
   assert.equal(r.status, 'completed');
   assert.doesNotMatch(injected(r, 'api.next') ?? '', /calls/);
+});
+
+test('a watched loop that keeps going ends the run as stalled after STALL_TURNS turns, not at its deadline, past any catch of the snippet', async () => {
+  // Ending getTokenBefore makes `token.type` throw on its null at the end: the mended run is not kept, and the stalled run is the result.
+  const code = "let token = first;\ntry {\n  do {\n    token = source.getTokenBefore(token);\n  } while (token.type === 'Block');\n} catch (e) {\n  console.log('caught');\n}\nconsole.log('after');\ntoken.type.length;";
+  // A deadline far past what the suite waits for: only the watch ends this run in time.
+  const r = await runSnippet(code, { ...one, timeoutMs: 30_000 });
+  assert.equal(r.status, 'timeout', JSON.stringify(r.errors));
+  const stall = r.errors.find((e) => e.type === 'timeout');
+  assert.match(stall?.message ?? '', new RegExp(`^a loop kept going: ${STALL_TURNS.toLocaleString('en-US')} turns`));
+  assert.equal(stall?.line, 5);
+  // The halt passed the snippet's catch and ended the run: nothing after the loop ran (nor is the loop, which never ended, covered).
+  assert.equal(r.stdout, '');
+  assert.deepEqual(r.lines.uncovered, [3, 7, 9, 10]);
+  assert.doesNotMatch(injected(r, 'source.getTokenBefore') ?? '', /calls/);
+});
+
+test('a loop that takes more turns than STALL_TURNS runs to its end when no learnt function is called in it, and a watched one that ends before it too', async () => {
+  const plain = await runSnippet(`let n = 0;\nfor (let i = 0; i < ${STALL_TURNS * 3}; i++) {\n  n++;\n}\nconsole.log(n, typeof missing.x);`, one);
+  assert.equal(plain.status, 'completed', JSON.stringify(plain.errors));
+  assert.equal(plain.stdout, `${STALL_TURNS * 3} number\n`);
+  const watched = await runSnippet(`let total = 0;\nfor (let i = 0; i < ${STALL_TURNS - 1}; i++) {\n  total += api.next().value;\n}\nconsole.log(total !== 0);`, one);
+  assert.equal(watched.status, 'completed', JSON.stringify(watched.errors));
+  assert.equal(watched.stdout, 'true\n');
+  assert.doesNotMatch(injected(watched, 'api.next') ?? '', /calls/);
 });

@@ -91,7 +91,7 @@ test('a replay whose answers differ rolls the book back and is not used', async 
   const session = await open('console.log(opts.name);');
   const replays = new Replays(true);
   const book = session.newBook();
-  const key = replays.keyOf(session.config, book, session.options);
+  const key = replays.keyOf(session.config, book, session.options, []);
   assert.ok(key !== undefined);
   // A kept learning run whose book answered its one request otherwise than this book will.
   const request = JSON.stringify({ op: 'value', id: 'opts', kind: 'global', sid: 0, message: 'opts is not defined' });

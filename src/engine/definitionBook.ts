@@ -14,7 +14,7 @@ import { TraceStore } from './traceStore.ts';
 import { requestFor, type RequestSources } from './valueRequest.ts';
 import { traceProvider } from '../values/trace/traceProvider.ts';
 import { relearn, traceMade, type LearnSteps } from './learnFromTraces.ts';
-import { endStalledLoops, loopEnders, type LoopSteps } from './endStalledLoops.ts';
+import { endStalledLoops, loopEnders, watchedLoops, type LoopSteps } from './endStalledLoops.ts';
 import type { CoverageMap } from '../instrument/coverageModel.ts';
 
 /**
@@ -211,6 +211,11 @@ export class DefinitionBook {
   /** A run that stalled in a loop: the learnt functions called in it that keep it going (endStalledLoops.ts). */
   loopEnders(branchCounts: readonly (readonly number[])[], map: CoverageMap, callees: Readonly<Record<string, string>>): string[] {
     return loopEnders(this.steps, branchCounts, map, callees);
+  }
+
+  /** The loops a run watches: those loopEnders could end, were they to stall (endStalledLoops.ts). */
+  watchedLoops(map: CoverageMap, callees: Readonly<Record<string, string>>): number[] {
+    return watchedLoops(this.steps, map, callees);
   }
 
   /** Those functions end, as cursors do (endStalledLoops.ts). Returns whether any definition changed. */

@@ -30,21 +30,40 @@ export type LoopSteps = Pick<BlameSteps, 'defs' | 'isHeld' | 'traceMade' | 'resy
 export function loopEnders(steps: LoopSteps, branchCounts: readonly (readonly number[])[], map: CoverageMap, callees: Readonly<Record<string, string>>): string[] {
   const hot = map.branches.filter((b) => b.kind === 'loop' && b.end !== undefined && (branchCounts[b.id]?.[0] ?? 0) >= HOT_ITERATIONS);
   if (hot.length === 0) return [];
-  const called = new Set<string>();
+  const enders = new Set<string>();
   for (const [sid, element] of Object.entries(callees)) {
     const site = map.sites[Number(sid)];
-    if (site && hot.some((b) => site.line >= b.line && site.line <= b.end!)) called.add(element);
-  }
-  const enders = new Set<string>();
-  for (const id of called) {
-    const def = steps.defs.get(id);
-    if (def !== undefined && !def.proposal.probe && def.proposal.category === 'function' && !steps.isHeld(id) && steps.traceMade(def) && steps.traces.get(id)?.endsAfter === undefined) enders.add(id);
-    // `re.exec(text)` of a learnt regular expression: the expression itself moves on (MOVING_REGEXP).
-    const regexp = def === undefined && REGEXP_CURSORS.test(id) ? id.replace(REGEXP_CURSORS, '') : undefined;
-    const owner = regexp === undefined ? undefined : steps.defs.get(regexp);
-    if (owner !== undefined && owner.proposal.category === 'RegExp' && owner.proposal.source !== MOVING_REGEXP && !steps.isHeld(owner.id)) enders.add(owner.id);
+    if (!site || !hot.some((b) => site.line >= b.line && site.line <= b.end!)) continue;
+    const ender = enderOf(steps, element);
+    if (ender !== undefined) enders.add(ender);
   }
   return [...enders];
+}
+
+/**
+ * The loops a run watches (RuntimeConfig's STALL_TURNS, src/guest/runtime/coverageHooks.ts): the
+ * ones loopEnders could end, were they to stall. An entry of one that takes STALL_TURNS turns ends
+ * the run as stalled then, not at its deadline (seconds of spinning); a loop that ends before
+ * that runs as it would unwatched.
+ */
+export function watchedLoops(steps: LoopSteps, map: CoverageMap, callees: Readonly<Record<string, string>>): number[] {
+  const lines = Object.entries(callees).flatMap(([sid, element]) => {
+    const site = map.sites[Number(sid)];
+    return site !== undefined && enderOf(steps, element) !== undefined ? [site.line] : [];
+  });
+  if (lines.length === 0) return [];
+  return map.branches.filter((b) => b.kind === 'loop' && b.end !== undefined && lines.some((line) => line >= b.line && line <= b.end!)).map((b) => b.id);
+}
+
+/** What endStalledLoops would change for a call of `element` in a loop: the learnt function itself, or the learnt regular expression whose `exec`/`test` it is; undefined when nothing. */
+function enderOf(steps: LoopSteps, element: string): string | undefined {
+  const def = steps.defs.get(element);
+  if (def !== undefined && !def.proposal.probe && def.proposal.category === 'function' && !steps.isHeld(element) && steps.traceMade(def) && steps.traces.get(element)?.endsAfter === undefined) return element;
+  // `re.exec(text)` of a learnt regular expression: the expression itself moves on (MOVING_REGEXP).
+  const regexp = def === undefined && REGEXP_CURSORS.test(element) ? element.replace(REGEXP_CURSORS, '') : undefined;
+  const owner = regexp === undefined ? undefined : steps.defs.get(regexp);
+  if (owner !== undefined && owner.proposal.category === 'RegExp' && owner.proposal.source !== MOVING_REGEXP && !steps.isHeld(owner.id)) return owner.id;
+  return undefined;
 }
 
 /** Each function of `ids` (loopEnders) returns its learnt result ENDS_AFTER times, then null (Trace.endsAfter); each regular expression becomes MOVING_REGEXP. Returns whether any definition changed. */

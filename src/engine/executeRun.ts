@@ -9,8 +9,8 @@ import type { DefinitionBook } from './definitionBook.ts';
 import { renderDefinitions } from './renderDefinitions.ts';
 import type { Transcript } from './replays.ts';
 
-/** One run in an isolate; `transcript`, when given, gets each request to the book and its answer. */
-export async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number, log: Logger, transcript?: Transcript): Promise<ExecutionResult> {
+/** One run in an isolate; `transcript`, when given, gets each request to the book and its answer; `watchLoops`: the loops that end the run as stalled past STALL_TURNS turns. */
+export async function execute(instrumented: InstrumentedSnippet, config: RuntimeConfig, environments: LoadedEnvironments, book: DefinitionBook, options: RunOptions, timeoutMs: number, log: Logger, transcript?: Transcript, watchLoops?: readonly number[]): Promise<ExecutionResult> {
   const rendered = renderDefinitions(book.defs);
   // A script that evaluates to the `[id, value]` pairs the runtime adopts.
   const adopt = rendered.accessors.length === 0 ? '' : `[${rendered.accessors.map(([id, expr]) => `[${jsString(id)}, ${expr}]`).join(', ')}];`;
@@ -27,5 +27,6 @@ export async function execute(instrumented: InstrumentedSnippet, config: Runtime
     maxTimerTicks: options.maxTimerTicks,
     onRequest: transcript ? async (json) => { const answer = await book.handle(json); transcript.push(json, answer); return answer; } : (json) => book.handle(json),
     waitedMs: () => book.providerMs,
+    ...(watchLoops !== undefined && watchLoops.length > 0 ? { watchLoops } : {}),
   });
 }

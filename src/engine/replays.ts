@@ -65,12 +65,12 @@ export class Replays {
     return this.learnt;
   }
 
-  /** Undefined while a recording proxy stands for a value (no run starts so). */
-  keyOf(config: RuntimeConfig, book: DefinitionBook, options: RunOptions): string | undefined {
+  /** The run's key: the book's answers, the config, the limits and the loops it watches. Undefined while a recording proxy stands for a value (no run starts so). */
+  keyOf(config: RuntimeConfig, book: DefinitionBook, options: RunOptions, watchLoops: readonly number[]): string | undefined {
     const answers = book.answersKey();
     if (answers === undefined) return undefined;
     // JSON escapes control characters, so NUL separates the parts unambiguously (no second JSON of the definitions).
-    return createHash('sha256').update(answers).update(`\0${this.configDigest(config)}\0${options.memoryLimitMb}\0${options.maxTimerTicks}`).digest('hex');
+    return createHash('sha256').update(answers).update(`\0${this.configDigest(config)}\0${options.memoryLimitMb}\0${options.maxTimerTicks}\0${watchLoops.join(',')}`).digest('hex');
   }
 
   /**

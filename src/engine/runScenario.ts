@@ -35,12 +35,14 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
   // One run with the book as it stands: replayed when it would repeat an earlier run of the session (Replays).
   const runOnce = async (timeoutMs: number): Promise<ExecutionResult> => {
     book.consulted = 0;
-    const key = replays?.keyOf(config, book, options);
+    // The loops the learnt functions called in them could keep going end the run as stalled early (endStalledLoops.ts).
+    const watch = book.watchedLoops(instrumented.map, callees);
+    const key = replays?.keyOf(config, book, options, watch);
     const replayed = key !== undefined && (await replays!.replay(key, config, book, timeoutMs));
     if (replayed) return replayed;
     const transcript: Transcript | undefined = replays?.recordsTranscripts ? [] : undefined;
     const started = Date.now();
-    const result = await execute(instrumented, config, environments, book, options, timeoutMs, log, transcript);
+    const result = await execute(instrumented, config, environments, book, options, timeoutMs, log, transcript, watch);
     executed++;
     if (key !== undefined) replays!.keep(key, config, result, book, Date.now() - started, transcript);
     return result;

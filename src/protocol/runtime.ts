@@ -186,8 +186,10 @@ export interface RuntimeReport {
   /** Errors the snippet caught itself: TypeErrors, RangeErrors and ReferenceErrors its own code raised on its own values. */
   readonly caught?: CaughtError[];
   readonly done: boolean;
-  /** The host halted the run at its deadline (a value request came too late). */
+  /** The host halted the run at its deadline (a value request came too late), or a watched loop took STALL_TURNS turns (stalledLoop). */
   readonly halted?: boolean;
+  /** The watched loop (branch id) whose entry took STALL_TURNS turns, which halted the run. */
+  readonly stalledLoop?: number;
   readonly pendingTimers: number;
   /** Timers not run again because their callbacks stopped covering anything new (RuntimeConfig.staleTimerTicks). */
   readonly staleTimers?: number;
@@ -269,6 +271,16 @@ export interface BridgeReference {
   applySyncPromise(receiver: undefined, args: [json: string]): string;
 }
 
+/**
+ * Turns one entry of a watched loop may take before the runtime ends the run as stalled (halted,
+ * as at the deadline). The host watches the loops a learnt function is called in, whose result
+ * could keep them going forever (src/engine/endStalledLoops.ts); at or above its HOT_ITERATIONS,
+ * so such a run still counts as stalled in that loop. A loop that takes this many turns in one
+ * entry while calling learnt functions has, in practice, no end: the run would otherwise spin
+ * until its timeout before the learnt functions are made to end.
+ */
+export const STALL_TURNS = 100_000;
+
 /** What a `tick` did: ran a timer; found none and nothing waits; found none while the top level waits on background work. */
 export const TICK_IDLE = 0;
 export const TICK_RAN = 1;
@@ -312,6 +324,8 @@ export interface RuntimeLifecycle {
   due(): TickOutcome;
   /** Runs the environments' drivers; whether any ran. */
   afterSnippet(): boolean;
+  /** The loops (branch ids) whose entries end the run as stalled past STALL_TURNS turns; given before enter, and only when there are any. */
+  watchLoops(ids: unknown): void;
   /** Calls the drive targets nothing called and that exist now (one pass, source order); how many it called. */
   drive(): number;
   /** JSON of the GuestReport. */

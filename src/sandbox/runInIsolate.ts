@@ -1,7 +1,7 @@
 import ivm from 'isolated-vm';
 import pino, { type Logger } from 'pino';
 import { environmentFilename } from '../protocol/environment.ts';
-import { RUNTIME_FILENAME, TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
+import { RUNTIME_FILENAME, STALL_TURNS, TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
@@ -45,6 +45,8 @@ export interface Execution {
    * no snippet, timers or drive. The run is `completed` when the prelude finished.
    */
   readonly preludeOnly?: boolean;
+  /** Loops (branch ids) whose entry ends the run as stalled past STALL_TURNS turns (src/engine/endStalledLoops.ts, watchedLoops). */
+  readonly watchLoops?: readonly number[];
 }
 
 export interface ExecutionResult {
@@ -163,6 +165,8 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       verdict = reuseVerdict(report);
       return finish({ status: 'completed', report });
     }
+    // Synchronous: watchLoops runs the runtime's code only.
+    if (exec.watchLoops !== undefined && exec.watchLoops.length > 0) lifecycle.applySync(undefined, ['watchLoops', new ivm.ExternalCopy(exec.watchLoops).copyInto()] as never, { timeout: remaining() });
     if (exec.adopt) await runScript(isolate, context, exec.adopt, 'snipexec:adopt', remaining(), (v) => call('adopt', [v.derefInto()], remaining()));
     // The snippet's script only makes the arrow that enter calls: it is evaluated synchronously (no hop).
     await runScript(isolate, context, exec.script, SNIPPET_SCRIPT, remaining(), (v) => call('enter', [v.derefInto()], remaining()), 'sync');
@@ -195,6 +199,8 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     const { report, complete } = await salvageReport(isolate, lifecycle, counters);
     // A run that did not end as a run should (a limit, an error of isolated-vm's, exit()) leaves the isolate to no other run.
     if (/memory limit/i.test(message)) return finish({ status: 'memory-limit', report, reason: message }, 'memory-limit');
+    // The runtime halted the run (the deadline, a stalled loop): the HALT it threw may surface as a rejection nobody handled (thrown in an async function), which is no error of the snippet's.
+    if (complete && report.halted) return finish(statusOf(report), 'timeout');
     if (timedOut || /timed out/i.test(message)) return finish({ status: 'timeout', report, reason: message }, 'timeout');
     if (isolate.isDisposed) return finish({ status: 'memory-limit', report, reason: message }, 'memory-limit');
     // exit() ended the run: what it left behind (a rejection it caused) is no error.
@@ -236,7 +242,7 @@ function reuseVerdict(report: RuntimeReport): DiscardReason | undefined {
 
 /** How a finished run's report reads as a status. */
 function statusOf(report: RuntimeReport): ExecutionResult {
-  if (report.halted) return { status: 'timeout', report, reason: 'Script execution timed out.' };
+  if (report.halted) return { status: 'timeout', report, reason: report.stalledLoop === undefined ? 'Script execution timed out.' : `a loop kept going: ${STALL_TURNS.toLocaleString('en-US')} turns in one entry of a loop that calls a learnt function` };
   // An environment's exit() ends the run as completed, as process.exit does.
   if (report.exit !== undefined) return { status: 'completed', report };
   if (report.errors.length > 0) return { status: 'stopped', report };

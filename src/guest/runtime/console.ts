@@ -11,7 +11,7 @@ import { joinWith, list, push, put, rec, splitOn, str } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
 import { apply, G, INSPECT_CUSTOM, ObjectCreate, ownKeys, strSlice } from './primordials.ts';
 import { isProbe, leafName, probeId } from './probes.ts';
-import { config, run } from './run.ts';
+import { config, EXIT, run } from './run.ts';
 
 interface NodeUtil {
   formatWithOptions(options: object, ...args: unknown[]): string;
@@ -68,7 +68,7 @@ function format(args: readonly unknown[]): string {
   }
 }
 function write(text: string): void {
-  if (run.exited) return; // nothing prints after exit()
+  if (run.unwind === EXIT) return; // nothing prints after exit()
   let out = text;
   if (groupIndent !== '') out = groupIndent + joinWith(splitOn(out, '\n'), `\n${groupIndent}`);
   const line = out + '\n';

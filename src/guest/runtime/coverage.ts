@@ -10,14 +10,17 @@ export const branches = list<Float64Array>();
 /** How many counters went from 0 to 1 in this run (the coverage hooks count it): new coverage, in O(1). */
 export const firstHits = rec({ n: 0 });
 
-/** One frame per loop entry: whether its body ran, and how many iterations recording proxies took part in. */
+/** One frame per loop entry: whether its body ran, how many iterations recording proxies took part in, and how many turns it took (counted in watched loops only). */
 export interface LoopFrame {
   entered: boolean;
   probed: number;
   ops: number;
+  turns: number;
 }
 /** Per loop (branch id), the frames of the entries still running (recursion nests them). */
 export const loopStacks = list<LoopFrame[] | undefined>();
+/** The loops the host watches (lifecycle watchLoops), by branch id: an entry past STALL_TURNS turns ends the run. */
+export const watchedLoops = list<true | undefined>();
 
 export function initCoverage(buffer: SharedArrayBuffer, statementCount: number, outcomes: readonly number[]): void {
   statements = new Float64Array(buffer, 0, statementCount);

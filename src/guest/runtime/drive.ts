@@ -260,7 +260,7 @@ function driveOne(k: number, target: GuestDriveTarget): void {
  */
 function exited(record: DriveRecord): void {
   record.outcome = 'exited';
-  run.exited = false;
+  run.unwind = undefined;
   run.stopped = false;
 }
 

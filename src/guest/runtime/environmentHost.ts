@@ -54,8 +54,8 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
     return out;
   },
   exit(code: number): never {
-    if (!run.exited) {
-      run.exited = true;
+    if (run.unwind !== EXIT) {
+      run.unwind = EXIT;
       run.exitCode = typeof code === 'number' && code === code ? code : 0;
       run.stopped = true;
     }

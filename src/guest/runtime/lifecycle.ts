@@ -6,6 +6,7 @@
 import { ENVIRONMENT_MODULES_GLOBAL, TICK_BACKGROUND, TICK_IDLE, TICK_RAN, type GuestReport, type RuntimeLifecycle, type TickOutcome } from '../../protocol/runtime.ts';
 import { clearTimer, takeNextTimer, timers } from './clock.ts';
 import { output, outputBy, outputParts } from './console.ts';
+import { watchedLoops } from './coverage.ts';
 import { register } from './elements.ts';
 import { drivePass, drives } from './drive.ts';
 import { drivers, environmentHost, moduleFailures } from './environmentHost.ts';
@@ -57,7 +58,7 @@ function setUp(name: string, exportsOf: () => Dyn): string {
     return '';
   } catch (e) {
     if (e === EXIT) {
-      run.exited = false;
+      run.unwind = undefined;
       run.stopped = false;
       return `environment ${str(name)} called exit() while loading`;
     }
@@ -84,6 +85,10 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
     const exports = snapshotModules[name];
     delete snapshotModules[name];
     return setUp(name, () => exports as Dyn);
+  },
+  watchLoops(ids: unknown): void {
+    if (!isArray(ids)) return;
+    for (let i = 0; i < ids.length; i++) if (typeof ids[i] === 'number') watchedLoops[ids[i]] = true;
   },
   afterSnippet(): boolean {
     let ran = false;
@@ -161,6 +166,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
   report(): string {
     const report: GuestReport = rec({
       halted: run.halted,
+      ...(run.stalledLoop !== -1 ? { stalledLoop: run.stalledLoop } : {}),
       stdout: output.stdout,
       stdoutDropped: output.dropped,
       ...(outputParts.length > 0 ? { stdoutParts: outputParts } : {}),
@@ -173,7 +179,7 @@ export const lifecycle: RuntimeLifecycle = ObjectFreeze({
       traces,
       preludeFailures,
       ...(moduleFailures.length > 0 ? { moduleFailures } : {}),
-      ...(run.exited ? { exit: run.exitCode, exitSites: run.exitSites } : {}),
+      ...(run.unwind === EXIT ? { exit: run.exitCode, exitSites: run.exitSites } : {}),
       ...(drives.length > 0 ? { drives } : {}),
       ...(hasAny(answers) ? { answers } : {}),
       ...(hasAny(callees) ? { callees } : {}),

@@ -11,12 +11,18 @@ export const run = rec({
   done: false,
   /** Nothing more of the snippet runs: an uncaught error, exit(), a halt, an exhausted learning budget. */
   stopped: false,
-  /** The host said the time is up. */
+  /** The host said the time is up, or a watched loop stalled (stalledLoop). */
   halted: false,
+  /** The watched loop (branch id) that took STALL_TURNS turns in one entry, which ended the run; -1: none. */
+  stalledLoop: -1,
   /** The hook site that ran last (-1: none yet, or a value an environment asked for). */
   lastSite: -1,
-  /** An environment's exit() ended the run. */
-  exited: false,
+  /**
+   * What every hook throws once the run is ending, past any catch of the snippet's: EXIT after an
+   * environment's exit() (the run ended as completed), HALT after a watched loop stalled
+   * (stalledLoop); undefined while the run goes on.
+   */
+  unwind: undefined as object | undefined,
   /** The hook sites of the snippet's calls exit() unwound, innermost first: each of those lines ran, as in Node. */
   exitSites: list<number>(),
   exitCode: 0,

@@ -16,7 +16,7 @@ import { apply, ArrayCtor, construct, isArray, ErrorCtor, ErrorProto, G, ObjectC
 import { COMPARISON_OPS, probeAwait, probeOperator, probePattern } from './probeOperators.ts';
 import { infoOf, initOutcomes, isFailureProbe, isProbe, note, probeFor, probeId, probes, spend, traceOf } from './probes.ts';
 import { jsonElementId } from '../../protocol/elementIds.ts';
-import { config, EXIT, run } from './run.ts';
+import { config, EXIT, HALT, run } from './run.ts';
 
 /** The snippet's top-level `this`: injected on first use, or adopted from the prelude. */
 let receiver: unknown;
@@ -89,7 +89,7 @@ function isConstructor(C: unknown): boolean {
 }
 
 export function global(sid: number, name: string): unknown {
-  if (run.exited) throw EXIT;
+  if (run.unwind !== undefined) throw run.unwind;
   const v = globalValue(sid, name);
   if (v === NONE) throw fail(ReferenceErrorCtor, `${name} is not defined`, sid, false);
   return v;
@@ -109,12 +109,12 @@ export function receiverOf(sid: number, v: unknown): unknown {
 }
 /** `lostThis`: the object is `this` of a function; when that is the global object, a missing member is the snippet's bug. */
 export function memberOf(sid: number, obj: unknown, key: PropertyKey, lostThis?: boolean): unknown {
-  if (run.exited) throw EXIT;
+  if (run.unwind !== undefined) throw run.unwind;
   run.lastSite = sid;
   return member(sid, obj, key, lostThis);
 }
 export function methodCall(sid: number, obj: Dyn, key: PropertyKey, args: unknown[], lostThis?: boolean): unknown {
-  if (run.exited) throw EXIT;
+  if (run.unwind !== undefined) throw run.unwind;
   run.lastSite = sid;
   let fn: Dyn = member(sid, obj, key, lostThis);
   if (typeof fn !== 'function') {
@@ -134,7 +134,7 @@ export function methodCall(sid: number, obj: Dyn, key: PropertyKey, args: unknow
   return result(value, returnCulprit(fn, obj, value));
 }
 export function call(sid: number, fn: Dyn, args: unknown[]): unknown {
-  if (run.exited) throw EXIT;
+  if (run.unwind !== undefined) throw run.unwind;
   run.lastSite = sid;
   if (typeof fn !== 'function') {
     const fixed = isInjected(fn) ? refine(sid, ownerOf(fn), 'callee', siteMessage(sid, fn)) : NONE;
@@ -151,7 +151,7 @@ export function call(sid: number, fn: Dyn, args: unknown[]): unknown {
   return result(value, returnCulprit(fn, undefined, value));
 }
 export function constructNew(sid: number, C: Dyn, args: unknown[]): unknown {
-  if (run.exited) throw EXIT;
+  if (run.unwind !== undefined) throw run.unwind;
   run.lastSite = sid;
   if (typeof C !== 'function') {
     const fixed = isInjected(C) ? refine(sid, ownerOf(C), 'constructor', siteMessage(sid, C)) : NONE;
@@ -189,7 +189,8 @@ export function requireModule(sid: number, spec: Dyn): unknown {
     try {
       return (environmentModules[envKey] = load());
     } catch (e) {
-      if (e === EXIT) throw e;
+      // exit(), or the end of a stalled run (a loop in the module's code): not the module's failure.
+      if (e === EXIT || e === HALT) throw e;
       // The real file failed to load on the values around it: the module is learnt, as one without a file.
       let message;
       try {
@@ -249,7 +250,7 @@ export function awaited(sid: number, v: unknown): unknown {
   return isProbe(v) ? probeAwait(v) : v;
 }
 export function operator(sid: number, op: string, a: Dyn, b: Dyn, self?: boolean): unknown {
-  if (run.exited) throw EXIT;
+  if (run.unwind !== undefined) throw run.unwind;
   run.lastSite = sid;
   if (isProbe(a) || isProbe(b)) spend(); // a decision a recording proxy answers: counted, so loops it keeps going end
   if (op === 'typeof') {
