@@ -14,7 +14,7 @@ import { TraceStore } from './traceStore.ts';
 import { requestFor, type RequestSources } from './valueRequest.ts';
 import { traceProvider } from '../values/trace/traceProvider.ts';
 import { relearn, traceMade, type LearnSteps } from './learnFromTraces.ts';
-import { endStalledLoops, loopEnders, watchedLoops, type LoopSteps } from './endStalledLoops.ts';
+import { endStalledLoops, loopEnders, watchedLoops, wouldEndLoops, type LoopSteps } from './endStalledLoops.ts';
 import type { CoverageMap } from '../instrument/coverageModel.ts';
 
 /**
@@ -221,6 +221,11 @@ export class DefinitionBook {
   /** Those functions end, as cursors do (endStalledLoops.ts). Returns whether any definition changed. */
   async endLoops(ids: readonly string[]): Promise<boolean> {
     return ids.length > 0 && this.guarded(() => endStalledLoops(this.steps, ids), false);
+  }
+
+  /** Whether endLoops would change any of those definitions (endStalledLoops.ts); changes nothing. */
+  async wouldEndLoops(ids: readonly string[]): Promise<boolean> {
+    return ids.length > 0 && this.guarded(() => wouldEndLoops(this.steps, ids), false);
   }
 
   /** Undoes endLoops for later syntheses (the definitions go back with `restore`). */

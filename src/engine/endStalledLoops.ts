@@ -66,6 +66,26 @@ function enderOf(steps: LoopSteps, element: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether endStalledLoops would change any definition of `ids`: a regular expression always
+ * changes; a function changes only when it returns a result (one that returns nothing stays as
+ * it is). Nothing is changed.
+ */
+export async function wouldEndLoops(steps: LoopSteps, ids: readonly string[]): Promise<boolean> {
+  for (const id of ids) {
+    const def = steps.defs.get(id);
+    if (def?.proposal.category === 'RegExp') return true;
+    if (!def || !steps.traces.endAfter(id, ENDS_AFTER)) continue;
+    try {
+      const ended = await steps.resynthesize(def);
+      if (ended && ended.source !== def.proposal.source) return true;
+    } finally {
+      steps.traces.keepGoing(id);
+    }
+  }
+  return false;
+}
+
 /** Each function of `ids` (loopEnders) returns its learnt result ENDS_AFTER times, then null (Trace.endsAfter); each regular expression becomes MOVING_REGEXP. Returns whether any definition changed. */
 export async function endStalledLoops(steps: LoopSteps, ids: readonly string[]): Promise<boolean> {
   let any = false;

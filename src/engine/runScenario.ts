@@ -36,7 +36,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
   const runOnce = async (timeoutMs: number): Promise<ExecutionResult> => {
     book.consulted = 0;
     // The loops the learnt functions called in them could keep going end the run as stalled early (endStalledLoops.ts).
-    const watch = book.watchedLoops(instrumented.map, callees);
+    const watch = watching ? book.watchedLoops(instrumented.map, callees) : [];
     const key = replays?.keyOf(config, book, options, watch);
     const replayed = key !== undefined && (await replays!.replay(key, config, book, timeoutMs));
     if (replayed) return replayed;
@@ -65,6 +65,10 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
   let trialDone = !setAsideDeclared;
   // The measured run that stalled before learnt functions were made to end its loop (endStalledLoops.ts), with the errors it raised.
   let beforeMend: { last: ExecutionResult; ranWith: ReturnType<DefinitionBook['snapshot']>; errors: Set<string>; enders: readonly string[] } | undefined;
+  // Whether runs watch the loops learnt functions could keep going (they stop once a watched stall was not one the mending ends).
+  let watching = true;
+  // The loops endStalledLoops would end, in a run that stalled (before the declared-type trial only).
+  const endersOf = (run: ExecutionResult): string[] => ((run.status === 'timeout' || run.status === 'memory-limit') && !beforeTrial && run.report ? book.loopEnders(run.report.branches, instrumented.map, mergedCallees(callees, run.report.callees)) : []);
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
     const left = deadline.remainingMs() + book.providerMs;
@@ -74,7 +78,15 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
     // Recording proxies may stand in for missing values in any run but the last one allowed.
     book.mayProbe = runs < options.maxRuns && left >= 50 && !beforeTrial;
     let defsBefore = book.snapshot();
-    last = await runOnce(Math.min(options.timeoutMs, Math.max(50, left)));
+    const timeoutMs = Math.min(options.timeoutMs, Math.max(50, left));
+    last = await runOnce(timeoutMs);
+    // A watched loop ended the run early, but ending its learnt functions would change nothing: the
+    // run goes again unwatched, to its deadline, as it would without the watch (a loop that ends
+    // after many turns on its own: `for (…; i < 1e6; …) buffer('a')`).
+    if (last.report?.stalledLoop !== undefined && !(await book.wouldEndLoops(endersOf(last)))) {
+      watching = false;
+      last = await runOnce(timeoutMs);
+    }
     ranWith = book.snapshot();
     lastLearnt = book.probed.size > 0;
     if (beforeMend && !lastLearnt) {
@@ -88,12 +100,18 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
         // Later scenarios learn these functions as they were, too.
         book.keepLoopsGoing(beforeMend.enders);
         lastLearnt = false;
+        // A watched loop ended that run early: it runs again unwatched, to its deadline, as it would without the watch.
+        if (last.report?.stalledLoop !== undefined) {
+          watching = false;
+          last = await runOnce(timeoutMs);
+          ranWith = book.snapshot();
+        }
         break;
       }
       beforeMend = undefined;
     }
     // A run that stalled in a loop a learnt function keeps going: those functions end, as cursors do, before anything else is tried.
-    const enders = (last.status === 'timeout' || last.status === 'memory-limit') && !beforeTrial && last.report ? book.loopEnders(last.report.branches, instrumented.map, mergedCallees(callees, last.report.callees)) : [];
+    const enders = endersOf(last);
     if (beforeTrial) {
       // The values usage gives, for those the snippet declares a type of, are kept only when they cover more; else it is as if they were never tried.
       if (!last.report || !beforeTrial.last.report || coveredStatements(last.report, instrumented.map.statements.length) <= coveredStatements(beforeTrial.last.report, instrumented.map.statements.length)) {
