@@ -47,7 +47,7 @@ export function logical<T>(id: number, v: T, op: string): T {
 }
 // Loops: one frame per entry, whether its body ran and how many iterations recording proxies took part in.
 export function loopEnter(id: number): void {
-  // A plain literal (no rec): its three fields are its own from the start and only ever read or
+  // A plain literal (no rec): its four fields are its own from the start and only ever read or
   // overwritten, so no prototype takes part, and a loop inside a loop makes one per entry.
   push((loopStacks[id] ||= list()), { entered: false, probed: 0, ops: probeOps, turns: 0 });
 }

@@ -54,12 +54,13 @@ export const environmentHost: EnvironmentHost = ObjectFreeze({
     return out;
   },
   exit(code: number): never {
-    if (run.unwind !== EXIT) {
+    // Once the run ends (an earlier exit(), a stalled loop), exit() ends nothing more: what ends it is thrown again.
+    if (run.unwind === undefined) {
       run.unwind = EXIT;
       run.exitCode = typeof code === 'number' && code === code ? code : 0;
       run.stopped = true;
     }
-    throw EXIT;
+    throw run.unwind;
   },
   valueOf(id: string, reason: string) {
     const key = str(id);
