@@ -50,6 +50,15 @@ test('a while over rows a learnt cursor gives ends the same way, awaited include
   assert.match(injected(r, 'connection.execute().getRow') ?? '', /getRow\.calls/);
 });
 
+test('a cursor reached through awaited calls ends too: the learning run names it awaited twice (await await …getRow), its definition once', async () => {
+  const code = "async function dump() {\n  const conn = await db.getConnection();\n  const result = await conn.execute('SELECT 1');\n  let row;\n  while ((row = await result.resultSet.getRow())) {\n    console.log('row');\n  }\n  console.log('rows done');\n}\ndump();";
+  const r = await runSnippet(code, one);
+  assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+  assert.deepEqual(r.lines.uncovered, []);
+  assert.equal(r.stdout, 'row\nrow\nrow\nrows done\n');
+  assert.match(injected(r, 'await db.getConnection().execute().resultSet.getRow') ?? '', /getRow\.calls/);
+});
+
 test('a while over exec() of a learnt regular expression ends: the expression becomes global and moves one character at a time', async () => {
   const code = "let m, n = 0;\nwhile ((m = PATTERN.exec(text)) !== null) {\n  n++;\n}\nconsole.log('matches', n);";
   const r = await runSnippet(code, one);

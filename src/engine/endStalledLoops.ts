@@ -1,4 +1,5 @@
 import type { CoverageMap } from '../instrument/coverageModel.ts';
+import { awaitedOnce } from '../protocol/elementIds.ts';
 import type { BlameSteps } from './blameDefinitions.ts';
 import type { TraceStore } from './traceStore.ts';
 
@@ -56,7 +57,8 @@ export function watchedLoops(steps: LoopSteps, map: CoverageMap, callees: Readon
 }
 
 /** What endStalledLoops would change for a call of `element` in a loop: the learnt function itself, or the learnt regular expression whose `exec`/`test` it is; undefined when nothing. */
-function enderOf(steps: LoopSteps, element: string): string | undefined {
+function enderOf(steps: LoopSteps, called: string): string | undefined {
+  const element = awaitedOnce(called);
   const def = steps.defs.get(element);
   if (def !== undefined && !def.proposal.probe && def.proposal.category === 'function' && !steps.isHeld(element) && steps.traceMade(def) && steps.traces.get(element)?.endsAfter === undefined) return element;
   // `re.exec(text)` of a learnt regular expression: the expression itself moves on (MOVING_REGEXP).

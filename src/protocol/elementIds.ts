@@ -19,6 +19,18 @@ export function jsonElementId(id: string): string {
   return `JSON.parse(${id})`;
 }
 
+/**
+ * The element an id names once its leading awaits are one: `await await x` is `await x`. A learnt
+ * awaited value is never a promise (src/values/trace/inferCategory.ts), so awaiting it again gives
+ * it; a learning run names a recording proxy awaited twice (`result = await conn.execute()` with
+ * `conn` awaited before) with both, the definitions learnt from it with one.
+ */
+export function awaitedOnce(id: string): string {
+  let rest = id;
+  while (rest.startsWith('await await ')) rest = rest.slice('await '.length);
+  return rest;
+}
+
 /** The key a recording proxy lists as its own (for…in, Object.keys), beside those the snippet wrote on it; the value learnt has it too. */
 export const LISTED_KEY = 'key';
 
