@@ -14,8 +14,7 @@ import { TraceStore } from './traceStore.ts';
 import { requestFor, type RequestSources } from './valueRequest.ts';
 import { traceProvider } from '../values/trace/traceProvider.ts';
 import { relearn, traceMade, type LearnSteps } from './learnFromTraces.ts';
-import { endStalledLoops, loopEnders, watchedLoops, wouldEndLoops, type LoopSteps } from './endStalledLoops.ts';
-import type { CoverageMap } from '../instrument/coverageModel.ts';
+import { LoopMender, type LoopSteps } from './endStalledLoops.ts';
 
 /**
  * The host's record of every element and its definition, across the runs of one snippet. It
@@ -41,6 +40,8 @@ export class DefinitionBook {
   learningRuns = 0;
   /** A bug of the host met while answering (not a provider's failure): the snippet ends as `internal-error`. */
   hostError: Error | undefined;
+  /** Loops a learnt function keeps going: which a run watches, and their mending (endStalledLoops.ts). */
+  readonly loops: LoopMender;
   private readonly ctx: BookContext;
   private readonly broker: ProviderBroker;
   private readonly sources: RequestSources;
@@ -66,6 +67,7 @@ export class DefinitionBook {
     this.ctx = ctx;
     this.broker = new ProviderBroker(ctx.values);
     this.sources = { snippet: ctx.snippet, usage: ctx.usage, defs: this.defs, traces: this.traces, ...(ctx.check ? { check: ctx.check } : {}) };
+    this.loops = new LoopMender(this.steps, (step, otherwise) => this.guarded(step, otherwise));
   }
 
   /** The providers' own failures, e.g. an LLM endpoint that stayed dead. */
@@ -206,31 +208,6 @@ export class DefinitionBook {
   /** A run that did not finish: the generated definitions new since the last that did are retried (blameDefinitions.ts). */
   async blameStall(status: 'timeout' | 'memory-limit', finished: ReadonlyMap<string, Definition> | undefined): Promise<boolean> {
     return this.guarded(() => blameStalled(this.steps, status, finished), false);
-  }
-
-  /** A run that stalled in a loop: the learnt functions called in it that keep it going (endStalledLoops.ts). */
-  loopEnders(branchCounts: readonly (readonly number[])[], map: CoverageMap, callees: Readonly<Record<string, string>>): string[] {
-    return loopEnders(this.steps, branchCounts, map, callees);
-  }
-
-  /** The loops a run watches: those loopEnders could end, were they to stall (endStalledLoops.ts). */
-  watchedLoops(map: CoverageMap, callees: Readonly<Record<string, string>>): number[] {
-    return watchedLoops(this.steps, map, callees);
-  }
-
-  /** Those functions end, as cursors do (endStalledLoops.ts). Returns whether any definition changed. */
-  async endLoops(ids: readonly string[]): Promise<boolean> {
-    return ids.length > 0 && this.guarded(() => endStalledLoops(this.steps, ids), false);
-  }
-
-  /** Whether endLoops would change any of those definitions (endStalledLoops.ts); changes nothing. */
-  async wouldEndLoops(ids: readonly string[]): Promise<boolean> {
-    return ids.length > 0 && this.guarded(() => wouldEndLoops(this.steps, ids), false);
-  }
-
-  /** Undoes endLoops for later syntheses (the definitions go back with `restore`). */
-  keepLoopsGoing(ids: readonly string[]): void {
-    for (const id of ids) this.traces.keepGoing(id);
   }
 
   /** Definitions that threw while the prelude ran: each is retried with its error. Returns whether any was. */

@@ -108,3 +108,42 @@ export async function endStalledLoops(steps: LoopSteps, ids: readonly string[]):
   if (any) steps.prune();
   return any;
 }
+
+/** How the book runs a step between runs: a host bug in it is kept, and `otherwise` returned. */
+export type GuardedStep = <T>(step: () => Promise<T>, otherwise: T) => Promise<T>;
+
+/** This module's steps, bound to a book's definitions and traces (DefinitionBook.loops). */
+export class LoopMender {
+  private readonly steps: LoopSteps;
+  private readonly guarded: GuardedStep;
+
+  constructor(steps: LoopSteps, guarded: GuardedStep) {
+    this.steps = steps;
+    this.guarded = guarded;
+  }
+
+  /** A run that stalled in a loop: the learnt functions called in it that keep it going (loopEnders). */
+  enders(branchCounts: readonly (readonly number[])[], map: CoverageMap, callees: Readonly<Record<string, string>>): string[] {
+    return loopEnders(this.steps, branchCounts, map, callees);
+  }
+
+  /** The loops a run watches (watchedLoops). */
+  watched(map: CoverageMap, callees: Readonly<Record<string, string>>): number[] {
+    return watchedLoops(this.steps, map, callees);
+  }
+
+  /** Those functions end, as cursors do (endStalledLoops). Returns whether any definition changed. */
+  async end(ids: readonly string[]): Promise<boolean> {
+    return ids.length > 0 && this.guarded(() => endStalledLoops(this.steps, ids), false);
+  }
+
+  /** Whether `end` would change any of those definitions (wouldEndLoops); changes nothing. */
+  async wouldEnd(ids: readonly string[]): Promise<boolean> {
+    return ids.length > 0 && this.guarded(() => wouldEndLoops(this.steps, ids), false);
+  }
+
+  /** Undoes `end` for later syntheses (the definitions go back with the book's `restore`). */
+  keepGoing(ids: readonly string[]): void {
+    for (const id of ids) this.steps.traces.keepGoing(id);
+  }
+}

@@ -36,7 +36,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
   const runOnce = async (timeoutMs: number): Promise<ExecutionResult> => {
     book.consulted = 0;
     // The loops the learnt functions called in them could keep going end the run as stalled early (endStalledLoops.ts).
-    const watch = watching ? book.watchedLoops(instrumented.map, callees) : [];
+    const watch = watching ? book.loops.watched(instrumented.map, callees) : [];
     const key = replays?.keyOf(config, book, options, watch);
     const replayed = key !== undefined && (await replays!.replay(key, config, book, timeoutMs));
     if (replayed) return replayed;
@@ -68,7 +68,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
   // Whether runs watch the loops learnt functions could keep going (they stop once a watched stall was not one the mending ends).
   let watching = true;
   // The loops endStalledLoops would end, in a run that stalled (before the declared-type trial only).
-  const endersOf = (run: ExecutionResult): string[] => ((run.status === 'timeout' || run.status === 'memory-limit') && !beforeTrial && run.report ? book.loopEnders(run.report.branches, instrumented.map, mergedCallees(callees, run.report.callees)) : []);
+  const endersOf = (run: ExecutionResult): string[] => ((run.status === 'timeout' || run.status === 'memory-limit') && !beforeTrial && run.report ? book.loops.enders(run.report.branches, instrumented.map, mergedCallees(callees, run.report.callees)) : []);
   while (runs < options.maxRuns) {
     // Waiting for a provider (an LLM) is not the snippet's time.
     const left = deadline.remainingMs() + book.providerMs;
@@ -83,7 +83,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
     // A watched loop ended the run early, but ending its learnt functions would change nothing: the
     // run goes again unwatched, to its deadline, as it would without the watch (a loop that ends
     // after many turns on its own: `for (…; i < 1e6; …) buffer('a')`).
-    if (last.report?.stalledLoop !== undefined && !(await book.wouldEndLoops(endersOf(last)))) {
+    if (last.report?.stalledLoop !== undefined && !(await book.loops.wouldEnd(endersOf(last)))) {
       watching = false;
       last = await runOnce(timeoutMs);
     }
@@ -98,7 +98,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
         ({ last, ranWith } = beforeMend);
         book.restore(ranWith);
         // Later scenarios learn these functions as they were, too.
-        book.keepLoopsGoing(beforeMend.enders);
+        book.loops.keepGoing(beforeMend.enders);
         lastLearnt = false;
         // A watched loop ended that run early: it runs again unwatched, to its deadline, as it would without the watch.
         if (last.report?.stalledLoop !== undefined) {
@@ -150,7 +150,7 @@ export async function runScenario(instrumented: InstrumentedSnippet, config: Run
       const covered = coveredStatements(last.report, instrumented.map.statements.length);
       if (!best || covered > best.covered) best = { covered, defs: book.changed ? defsBefore : book.snapshot() };
     }
-    const loopsEnded = !stallBlamed && runs < options.maxRuns && (await book.endLoops(enders));
+    const loopsEnded = !stallBlamed && runs < options.maxRuns && (await book.loops.end(enders));
     // Kept to come back to, when it was a measured run (a learning run's result is never reported).
     if (loopsEnded && !lastLearnt) beforeMend = { last, ranWith, errors: new Set((last.report?.errors ?? []).map(errorKey)), enders };
     if (stallBlamed || loopsEnded) book.changed = true;
