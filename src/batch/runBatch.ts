@@ -7,6 +7,8 @@ import { NO_LLM_USAGE } from '../core/llmUsage.ts';
 import { readDataset, type DatasetItem, type InvalidLine } from './readDataset.ts';
 import { readJsonlLines } from './readLines.ts';
 import { SummaryAccumulator } from './summarize.ts';
+import { SnippetProcessPool } from './processPool.ts';
+import { InvalidOptions } from '../core/errors.ts';
 import type { BatchRow, BatchRunSummary, BatchSummary } from '../core/batchSummary.ts';
 
 export interface BatchProgress {
@@ -19,6 +21,8 @@ export interface BatchRun {
   readonly summary: BatchRunSummary;
   readonly ran: number;
   readonly skipped: number;
+  /** With `processes` > 1: each worker process's pid and how many snippets it ran. */
+  readonly workers?: readonly { readonly pid: number; readonly ran: number }[];
 }
 
 export interface BatchDependencies extends RunDependencies {
@@ -50,6 +54,9 @@ export async function runBatch(
   const started = Date.now();
   const runOptions = parseRunOptions(runInput);
   const options = parseBatchOptions(batchInput);
+  const processes = Math.min(options.processes, options.concurrency);
+  // Refused before any file is touched.
+  checkProcesses(processes, runOptions.mode, deps);
   const summary = new SummaryAccumulator();
   // Only the ids of earlier results are kept: a batch of any length holds no rows in memory.
   const previous = options.out && options.resume ? await readPreviousResults(options.out, summary) : new Set<string>();
@@ -77,23 +84,43 @@ export async function runBatch(
   async function* pending(): AsyncGenerator<DatasetItem> {
     for (let item = await next(); item; item = await next()) yield item;
   }
+  const pool = processes > 1 ? new SnippetProcessPool(processes) : undefined;
   // p-map pulls the next item only when a slot is free, so the dataset streams through; the rows
   // go to `out` and the summary, and p-map keeps none of them (pMapSkip).
-  await pMap(pending(), async (item) => {
-    const result = await runOne(item, runInput, deps);
-    deps.onResult?.(item, result);
-    const { program: _program, types: _types, detail: _detail, ...json } = result;
-    const row: BatchRow = { id: item.id, ...json };
-    if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
-    summary.add(row);
-    done++;
-    onProgress?.({ done, skipped, last: row });
-    return pMapSkip;
-  }, { concurrency: options.concurrency });
+  try {
+    await pMap(pending(), async (item) => {
+      const result = pool ? await pool.run(item, runInput).catch((error: Error) => internalErrorResult(error.message)) : await runOne(item, runInput, deps);
+      deps.onResult?.(item, result);
+      const { program: _program, types: _types, detail: _detail, ...json } = result;
+      const row: BatchRow = { id: item.id, ...json };
+      if (options.out) appendFileSync(options.out, JSON.stringify(row) + '\n');
+      summary.add(row);
+      done++;
+      onProgress?.({ done, skipped, last: row });
+      return pMapSkip;
+    }, { concurrency: options.concurrency });
+  } finally {
+    await pool?.close();
+  }
   await iterator.return?.(undefined); // closes the dataset file when the batch stopped early
   const elapsedMs = Date.now() - started;
   const figures = summary.result(runOptions.mode, elapsedMs, done);
-  return { summary: { ...figures, invalidLines, ...(deps.signal?.aborted ? { interrupted: true as const } : {}) }, ran: done, skipped };
+  const workers = pool?.pids.map((pid) => ({ pid, ran: pool.answered.get(pid) ?? 0 }));
+  return { summary: { ...figures, invalidLines, ...(deps.signal?.aborted ? { interrupted: true as const } : {}) }, ran: done, skipped, ...(workers ? { workers } : {}) };
+}
+
+/**
+ * A batch over worker processes (`processes` > 1, processPool.ts) runs each snippet with the
+ * options alone: what a caller hands the engine in-process (a value source, a clock, environments,
+ * an LLM environment, replay off) cannot cross into another process, and `--mode llm` shares one
+ * endpoint, cache and caps. Such a batch is refused, not run otherwise.
+ */
+function checkProcesses(processes: number, mode: string, deps: BatchDependencies): void {
+  if (processes <= 1) return;
+  const held: string[] = (['values', 'clock', 'environments', 'llm'] as const).filter((k) => deps[k] !== undefined);
+  if (deps.replay === false) held.push('replay: false');
+  if (mode === 'llm') held.push('--mode llm');
+  if (held.length > 0) throw new InvalidOptions(`processes: ${processes} runs the snippets in other processes, which cannot take ${held.join(', ')}; run it in one process (processes: 1)`);
 }
 
 /** One snippet of a batch, with the engine a local batch uses: an error snipexec did not expect becomes an internal-error result. */

@@ -8,7 +8,7 @@ import type { CommandContext } from './commandContext.ts';
 import { llmEnvironment, llmFlags, runLogger, toBatchOptions, toReportOptions, toRunOptions, type Flags } from './commandOptions.ts';
 import { batchInput, snippetFileItems } from './batchInputs.ts';
 import { checkWritableFile } from './inputFiles.ts';
-import { checkQueueFlags, type QueueFlags } from './queueCommands.ts';
+import { checkQueueFlags, givenReportFlags, type QueueFlags } from './queueCommands.ts';
 import type { ReportFlags } from './reportFlags.ts';
 import { ReportOutputs } from './reportOutputs.ts';
 import { exitCodeFor, stopOnSignals } from './stopOnSignal.ts';
@@ -21,6 +21,11 @@ export async function batchAction(inputs: string[], flags: BatchFlags, context: 
   const options = toRunOptions(flags, context);
   const batchOptions = toBatchOptions(flags, context);
   checkQueueFlags(flags);
+  if ((batchOptions.processes ?? 1) > 1) {
+    if (flags.queue !== undefined) throw new InvalidOptions('--processes: not with --queue (its workers are the processes: start more of them)');
+    const reports = givenReportFlags(flags);
+    if (reports.length > 0) throw new InvalidOptions(`${reports.join(', ')}: not with --processes (a worker process sends back rows, not the coverage detail the reports need); run them with --processes 1`);
+  }
   // A queued run's LLM environment is each worker's own (its endpoint, its cache).
   const llm = flags.queue === undefined ? await llmEnvironment(flags, options, context) : undefined;
   const input = await batchInput(inputs);

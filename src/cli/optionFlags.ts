@@ -111,6 +111,7 @@ export const LLM_BATCH_FLAGS = {
 export const BATCH_FLAGS = {
   out: { flag: '--out', value: 'file' },
   concurrency: { flag: '--concurrency', value: 'n', parse: integer },
+  processes: { flag: '--processes', value: 'n', parse: integer },
   resume: { flag: '--resume' },
   limit: { flag: '--limit', value: 'n', parse: integer },
 } as const satisfies FlagTable<BatchOptionsInput>;

@@ -31,9 +31,15 @@ export function checkQueueFlags(flags: QueueFlags & ReportFlags): void {
     return;
   }
   if (flags.name !== undefined) runName(flags.name);
+  const given = givenReportFlags(flags);
+  if (given.length > 0) throw new InvalidOptions(`${given.join(', ')}: not with --queue (a row does not carry the coverage detail the reports need); run them on a local batch`);
+}
+
+/** The report flags given (coverage reporters, thresholds, --html): each needs the results' coverage detail, which only a batch run in one process has. */
+export function givenReportFlags(flags: ReportFlags): string[] {
   const given: string[] = Object.entries(REPORT_FLAGS).filter(([attribute]) => flags[attribute as keyof ReportFlags] !== undefined).map(([, spec]) => spec.flag);
   if (flags.html !== undefined) given.push('--html');
-  if (given.length > 0) throw new InvalidOptions(`${given.join(', ')}: not with --queue (a row does not carry the coverage detail the reports need); run them on a local batch`);
+  return given;
 }
 
 /** The worker's own budgets: a job may ask for less, never more (jobTrust.ts). */
