@@ -177,6 +177,10 @@ if (wants('functions')) {
     const t = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { drive: false, scenarios: 1 });
     result.functions = { file: values.functions, drive: false, scenarios: 1, ...t.figures };
     lines.push(`| trace throughput, function bodies, as written, one execution (--no-drive --scenarios 1; ${t.figures.snippets}, concurrency ${concurrency}) | ${f(t.figures.perSecond)} snippets/s (${f(t.figures.seconds)} s), ${f(t.figures.meanAllRuns, 2)} runs per snippet; ${f(t.figures.perCpuSecond)} per CPU-s, ${f(t.figures.cpuMsPerRun)} CPU ms per run; latency p50 / p95 ${f(t.figures.latencyP50Ms)} / ${f(t.figures.latencyP95Ms)} ms${environmentNote(t.figures)} |`);
+    // The same over worker processes (--processes 2): one process's main thread is what holds it back (eval/README.md).
+    const tp = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { drive: false, scenarios: 1 }, 2);
+    result.functionsProcesses = { file: values.functions, drive: false, scenarios: 1, processes: 2, ...tp.figures };
+    lines.push(`| trace throughput, function bodies, as written, one execution, over 2 worker processes (--processes 2; concurrency ${concurrency}) | ${f(tp.figures.perSecond)} snippets/s (${f(tp.figures.seconds)} s, the workers' start included); ${f(tp.figures.perCpuSecond)} per CPU-s (the workers' CPU included) |`);
     const d = await throughput(() => readDataset(values.functions), 'trace', concurrency, limit, { scenarios: 1 });
     result.functionsDrive = { file: values.functions, drive: true, scenarios: 1, ...d.figures };
     lines.push(`| trace throughput, function bodies, drive, one execution (--scenarios 1) | ${f(d.figures.perSecond)} snippets/s (${f(d.figures.seconds)} s), ${f(d.figures.meanAllRuns, 2)} runs per snippet; ${f(d.figures.perCpuSecond)} per CPU-s |`);
@@ -394,13 +398,15 @@ interface ThroughputFigures {
   readonly msPerScenario: number;
 }
 
-async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number, options: Omit<RunOptionsInput, 'mode'> = {}): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
+async function throughput(items: () => AsyncIterable<DatasetItem>, mode: Mode, c: number, limit?: number, options: Omit<RunOptionsInput, 'mode'> = {}, processes = 1): Promise<{ figures: ThroughputFigures; rows: BatchRow[] }> {
   const rows: BatchRow[] = [];
   const c0 = process.cpuUsage();
+  const children0 = childrenCpuMs();
   const started = performance.now();
-  await runBatch(items(), { mode, ...options }, { concurrency: c, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
+  await runBatch(items(), { mode, ...options }, { concurrency: c, processes, ...(limit ? { limit } : {}) }, (p) => { rows.push(p.last); });
   const seconds = (performance.now() - started) / 1000;
-  const cpuSeconds = cpuMsSince(c0) / 1000;
+  // With worker processes, their CPU too (they have ended and been waited for when runBatch returns).
+  const cpuSeconds = (cpuMsSince(c0) + (processes > 1 ? (childrenCpuMs() ?? 0) - (children0 ?? 0) : 0)) / 1000;
   const environments: Record<string, number> = {};
   for (const r of rows) for (const e of environmentsOf(r) ?? []) environments[e] = (environments[e] ?? 0) + 1;
   const share = (xs: readonly BatchRow[]): RowsShare => ({ snippets: xs.length, runs: xs.reduce((n, r) => n + r.runs, 0), elapsedMs: xs.reduce((n, r) => n + r.elapsedMs, 0) });
