@@ -69,6 +69,12 @@ test('processes: the pool spreads the snippets over its workers, and a worker th
     const after = await pool.run(SNIPPETS[1]!, { mode: 'trace', drive: false, scenarios: 1 });
     assert.equal(after.status, 'completed');
     assert.equal(pool.pids.length, 3, 'a third worker replaced the one killed');
+    // An interrupt or a termination request (a terminal's Ctrl-C reaches the whole process group) does not end a worker's snippet: the batch stops it.
+    const busy = pool.run({ id: 'busy', code: 'let n = 0;\nfor (let i = 0; i < 5e6; i++) n++;\nconsole.log(n);' }, { mode: 'none', timeoutMs: 60_000, totalTimeoutMs: 120_000 });
+    for (const pid of pool.pids.slice(1)) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.kill(pid, signal);
+    const done = await busy;
+    assert.equal(done.status, 'completed');
+    assert.equal(done.stdout, '5000000\n');
   } finally {
     await pool.close();
   }

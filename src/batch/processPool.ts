@@ -35,8 +35,9 @@ interface Worker {
  * back its result over IPC, without its `detail` (coverage counters and program builders for
  * reports made in the same process). A snippet goes to the worker with the fewest in flight. A worker
  * that ends while it runs snippets fails them (the batch writes them as internal errors) and is
- * replaced for the next ones. Workers ignore the terminal's interrupt: the batch stops as it does
- * in one process, finishing what runs; closing the pool disconnects them, and they end.
+ * replaced for the next ones. Workers ignore SIGINT and SIGTERM (a terminal's interrupt reaches the
+ * whole process group): the batch stops as it does in one process, finishing what runs; closing the
+ * pool disconnects them, and they end (a worker still there after the grace is killed).
  */
 export class SnippetProcessPool {
   private readonly workers: Worker[] = [];

@@ -56,7 +56,7 @@ export const batchOptionsSchema = z
   .object({
     out: z.string().optional().describe('JSONL file the results are appended to as they finish.'),
     concurrency: z.number().int().min(1).max(64).default(2).describe('Snippets run at once, each in its own isolate.'),
-    processes: z.number().int().min(1).max(64).default(1).describe('Worker processes the running snippets are shared over (at most --concurrency). One process does all host work on its one main thread, so it uses about 1.5 cores whatever --concurrency says; more processes use more cores, each paying its own start (about a second). Not with --mode llm or a caller\'s value source.'),
+    processes: z.number().int().min(1).max(64).default(1).describe('Worker processes the running snippets are shared over (at most --concurrency). One process does all host work on its one main thread, so it uses about 1.5 cores whatever --concurrency says; more processes can use more cores, each paying its own start and warm-up (about a second), so it pays on machines with more than 2 cores and large datasets. Not with --mode llm or a caller\'s value source.'),
     resume: z.boolean().default(false).describe('Skip the ids already present in --out.'),
     limit: z.number().int().min(1).optional().describe('Run at most this many snippets.'),
   })
