@@ -111,6 +111,12 @@ const CASES: readonly Case[] = [
     program: (p) => assert.match(p, /the sandbox's clock/),
   },
   {
+    // CLOCK_READS_BEFORE_MOVING is 1,000: reads 1–1,000 see the start, read 1,250 sees start + 250 and ends the wait; the timer's clock starts counting again.
+    name: 'a busy wait on Date.now() ends: past CLOCK_READS_BEFORE_MOVING reads with no timer between, each read moves the clock 1 ms, in the run and in the program',
+    code: 'const start = Date.now();\nconsole.log(Date.now() - start);\nconst end = start + 250;\nwhile (Date.now() < end) {}\nconsole.log(Date.now() - start);\nsetTimeout(() => console.log("timer", Date.now() - start), 10);\n',
+    stdout: '0\n251\ntimer 261\n',
+  },
+  {
     name: 'a timer a promise continuation queues after the last timer still runs',
     code: 'const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\nasync function main() { await sleep(10); console.log("a", Date.now()); await sleep(10); console.log("b", Date.now()); }\nmain();\n',
     stdout: 'a 1704067201010\nb 1704067201020\n',

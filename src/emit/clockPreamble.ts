@@ -1,3 +1,5 @@
+import { CLOCK_READS_BEFORE_MOVING } from '../protocol/runtime.ts';
+
 /** The sandbox's clock settings for one snippet: the seed, the virtual start time, the timer tick cap. */
 export interface ClockSettings {
   readonly seed: number;
@@ -13,7 +15,8 @@ export function readsClock(source: string): boolean {
 /**
  * The sandbox's virtual clock and seeded `Math.random` (src/guest/runtime/clock.ts), for the emitted
  * program, so that it prints under plain Node what the run printed: `Date` starts at the run's
- * start time and moves only when a timer fires; `Math.random` is the same generator with the
+ * start time and moves when a timer fires, and 1 ms per read past CLOCK_READS_BEFORE_MOVING reads
+ * with no timer between; `Math.random` is the same generator with the
  * same seed; timers run in the order of their virtual due time, one per event-loop turn, at most
  * `maxTimerTicks` of them, with no real waiting. `__snipexec_afterTimers(fn)` runs fn once the
  * timers have run out, as the sandbox calls the functions nothing called (callUncalled), then
@@ -26,12 +29,13 @@ export function clockPreamble(clock: ClockSettings): string {
   const source = [
     '(function () {',
     'const RealDate = Date, realImmediate = setImmediate, timers = [], idle = [];',
-    `let now = ${clock.startTime}, seed = ${clock.seed >>> 0}, seq = 0, ticks = 0, draining = false;`,
+    `let now = ${clock.startTime}, seed = ${clock.seed >>> 0}, seq = 0, ticks = 0, draining = false, reads = 0;`,
+    `function read() { if (++reads > ${CLOCK_READS_BEFORE_MOVING}) now++; return now; }`,
     'function FakeDate(...args) {',
-    '  if (!new.target) return String(new RealDate(now));',
-    '  return args.length === 0 ? new RealDate(now) : Reflect.construct(RealDate, args, new.target === FakeDate ? RealDate : new.target);',
+    '  if (!new.target) return String(new RealDate(read()));',
+    '  return args.length === 0 ? new RealDate(read()) : Reflect.construct(RealDate, args, new.target === FakeDate ? RealDate : new.target);',
     '}',
-    'FakeDate.prototype = RealDate.prototype; FakeDate.now = () => now; FakeDate.parse = RealDate.parse; FakeDate.UTC = RealDate.UTC;',
+    'FakeDate.prototype = RealDate.prototype; FakeDate.now = read; FakeDate.parse = RealDate.parse; FakeDate.UTC = RealDate.UTC;',
     "Object.defineProperty(RealDate.prototype, 'constructor', { value: FakeDate, writable: true, configurable: true });",
     'function random() {',
     '  seed = (seed + 0x6d2b79f5) >>> 0; let x = seed;',
@@ -59,6 +63,7 @@ export function clockPreamble(clock: ClockSettings): string {
     '  const timer = timers[best];',
     '  if (timer.interval) timer.at += timer.interval; else timers.splice(best, 1);',
     '  if (timer.at > now) now = Math.max(now, timer.at - (timer.interval || 0));',
+    '  reads = 0;',
     '  realImmediate(tick);',
     '  timer.fn.apply(globalThis, timer.args);',
     '}',

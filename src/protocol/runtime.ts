@@ -281,6 +281,15 @@ export interface BridgeReference {
  */
 export const STALL_TURNS = 100_000;
 
+/**
+ * Reads of the virtual clock (`Date.now()`, `new Date()`, and what the environments build on them)
+ * in one stretch with no timer firing, past which each read moves it 1 ms: in Node time passes
+ * while code runs, so a busy wait (`while (Date.now() < end) {}`) ends; the sandbox's clock moves
+ * only when a timer fires. Code that reads the clock fewer times sees it stand still, as before.
+ * The runtime (src/guest/runtime/clock.ts) and the emitted program (src/emit/clockPreamble.ts) count alike.
+ */
+export const CLOCK_READS_BEFORE_MOVING = 1_000;
+
 /** What a `tick` did: ran a timer; found none and nothing waits; found none while the top level waits on background work. */
 export const TICK_IDLE = 0;
 export const TICK_RAN = 1;

@@ -1,7 +1,9 @@
 /**
  * The virtual clock: timers run when the host ticks, in due order, on a clock that jumps to each
- * one (no real time passes); Date reads that clock; Math.random is a seeded generator.
+ * one (no real time passes); Date reads that clock, which a long stretch of reads moves too
+ * (CLOCK_READS_BEFORE_MOVING: a busy wait ends); Math.random is a seeded generator.
  */
+import { CLOCK_READS_BEFORE_MOVING } from '../../protocol/runtime.ts';
 import { native } from './native.ts';
 import { list, push, rec, removeAt } from './ownData.ts';
 import type { Dyn } from './primordials.ts';
@@ -21,6 +23,8 @@ export interface Timer {
 }
 
 let now = 0;
+/** Reads of the clock since a timer last fired (CLOCK_READS_BEFORE_MOVING). */
+let reads = 0;
 let timerSeq = 0;
 export const timers = list<Timer>();
 let seed = 0;
@@ -83,13 +87,20 @@ export function takeNextTimer(): Timer | undefined {
   if (timer.interval) timer.at += timer.interval;
   else removeAt(timers, i);
   if (timer.at > now) now = MathMax(now, timer.at - (timer.interval || 0));
+  reads = 0;
   return timer;
+}
+
+/** The clock, read: past CLOCK_READS_BEFORE_MOVING reads since a timer fired, each read moves it 1 ms (a busy wait ends). */
+function read(): number {
+  if (++reads > CLOCK_READS_BEFORE_MOVING) now++;
+  return now;
 }
 
 /** Date on the virtual clock; the global Date is it behind native() (so `new.target` may be either). */
 function DateImpl(this: unknown, ...args: unknown[]): unknown {
-  if (!new.target) return apply(dateToString, new RealDate(now), []);
-  return args.length === 0 ? new RealDate(now) : construct(RealDate, args, new.target === FakeDate || new.target === DateImpl ? RealDate : new.target);
+  if (!new.target) return apply(dateToString, new RealDate(read()), []);
+  return args.length === 0 ? new RealDate(read()) : construct(RealDate, args, new.target === FakeDate || new.target === DateImpl ? RealDate : new.target);
 }
 let FakeDate: Dyn;
 
@@ -99,7 +110,7 @@ export function createFakeDate(): unknown {
   impl.prototype = RealDate.prototype;
   defineProperty(impl, 'prototype', rec({ writable: false }));
   defineProperty(impl, 'length', rec({ value: 7 }));
-  impl.now = native(() => now, 'now');
+  impl.now = native(read, 'now');
   impl.parse = RealDate.parse;
   impl.UTC = RealDate.UTC;
   FakeDate = native(DateImpl, 'Date');
