@@ -36,6 +36,7 @@ export interface BatchDependencies extends RunDependencies {
   /**
    * Each finished snippet with its whole result (the row `onProgress` gets is the JSON row), for
    * reports made as results arrive (coverage files, HTML pages); called before the row is written.
+   * With `processes` > 1 the result comes from a worker process, without its `detail`.
    */
   readonly onResult?: (item: DatasetItem, result: RunResult) => void;
 }
