@@ -110,7 +110,7 @@ export function createFakeDate(): unknown {
   impl.prototype = RealDate.prototype;
   defineProperty(impl, 'prototype', rec({ writable: false }));
   defineProperty(impl, 'length', rec({ value: 7 }));
-  impl.now = native(read, 'now');
+  impl.now = native(() => read(), 'now');
   impl.parse = RealDate.parse;
   impl.UTC = RealDate.UTC;
   FakeDate = native(DateImpl, 'Date');
