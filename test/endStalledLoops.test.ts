@@ -124,4 +124,6 @@ test('a loop that takes more turns than STALL_TURNS runs to its end when no lear
   assert.equal(watched.status, 'completed', JSON.stringify(watched.errors));
   assert.equal(watched.stdout, 'true\n');
   assert.doesNotMatch(injected(watched, 'api.next') ?? '', /calls/);
+  // A learning run and the measured run: no halt, no run again (a rerun unwatched would hide a watch that halts too soon).
+  assert.equal(watched.runs, 2);
 });

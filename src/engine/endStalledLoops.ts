@@ -42,7 +42,7 @@ export function loopEnders(steps: LoopSteps, branchCounts: readonly (readonly nu
 }
 
 /**
- * The loops a run watches (RuntimeConfig's STALL_TURNS, src/guest/runtime/coverageHooks.ts): the
+ * The loops a run watches (STALL_TURNS, src/protocol/runtime.ts; src/guest/runtime/coverageHooks.ts): the
  * ones loopEnders could end, were they to stall. An entry of one that takes STALL_TURNS turns ends
  * the run as stalled then, not at its deadline (seconds of spinning); a loop that ends before
  * that runs as it would unwatched.
