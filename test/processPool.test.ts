@@ -50,31 +50,64 @@ test('processes: the rows of a batch over two worker processes are those of one 
   assert.equal(b.workers?.length, 2);
   assert.ok(b.workers.every((w) => w.ran > 0 && w.pid !== process.pid), JSON.stringify(b.workers));
   assert.equal(b.workers.reduce((n, w) => n + w.ran, 0), SNIPPETS.length);
+  assert.equal(b.retried, 0);
 });
 
-test('processes: the pool spreads the snippets over its workers, and a worker that dies fails only its own snippets; the next ones run in its replacement', async () => {
+/** Waits until the pool has started `count` workers in all (failing after 30 s); their pids. */
+async function startedWorkers(pool: SnippetProcessPool, count: number): Promise<readonly number[]> {
+  for (const until = Date.now() + 30_000; pool.pids.length < count;) {
+    if (Date.now() > until) assert.fail(`the pool started ${pool.pids.length} workers, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return pool.pids;
+}
+
+test('processes: the pool spreads the snippets over its workers; a worker that dies has its snippets run again alone, and is replaced', async () => {
   const pool = new SnippetProcessPool(2);
   try {
     const results = await Promise.all(SNIPPETS.slice(0, 4).map((s) => pool.run(s, { mode: 'trace', drive: false, scenarios: 1 })));
     assert.deepEqual(results.map((r) => r.status), ['completed', 'completed', 'completed', 'completed']);
     assert.equal(pool.pids.length, 2);
     assert.deepEqual([...pool.answered.values()], [2, 2]);
-    // A snippet that spins until its budget; its worker is killed while it runs.
-    const spinning = pool.run({ id: 'spin', code: 'while (true) {}' }, { mode: 'none', timeoutMs: 60_000, totalTimeoutMs: 120_000 });
-    const other = pool.run(SNIPPETS[0]!, { mode: 'trace', drive: false, scenarios: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Two snippets that spin until their 1.5 s deadline, in the same worker (the least busy: the first, then the second,
+    // then the first again), and one in the other; the first worker is killed while they run.
+    const spinning = pool.run({ id: 'spin', code: 'while (true) {}' }, { mode: 'none', timeoutMs: 1_500, totalTimeoutMs: 120_000 });
+    const elsewhere = pool.run(SNIPPETS[0]!, { mode: 'trace', drive: false, scenarios: 1 });
+    const beside = pool.run({ id: 'spin2', code: 'let turns = 0;\nwhile (true) turns++;' }, { mode: 'none', timeoutMs: 1_500, totalTimeoutMs: 120_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
     process.kill(pool.pids[0]!, 'SIGKILL');
-    await assert.rejects(spinning, /a batch worker process ended \(SIGKILL\) while it ran the snippet/);
-    assert.equal((await other).status, 'completed');
+    // Each runs again alone in a worker of its own, and ends as it would have: at its deadline.
+    assert.equal((await spinning).status, 'timeout');
+    assert.equal((await beside).status, 'timeout');
+    assert.equal((await elsewhere).status, 'completed');
+    assert.equal(pool.retried, 2);
     const after = await pool.run(SNIPPETS[1]!, { mode: 'trace', drive: false, scenarios: 1 });
     assert.equal(after.status, 'completed');
-    assert.equal(pool.pids.length, 3, 'a third worker replaced the one killed');
+    assert.equal(pool.pids.length, 5, 'two workers for the snippets run again alone, and a third replaced the one killed');
     // An interrupt or a termination request (a terminal's Ctrl-C reaches the whole process group) does not end a worker's snippet: the batch stops it.
     const busy = pool.run({ id: 'busy', code: 'let n = 0;\nfor (let i = 0; i < 5e6; i++) n++;\nconsole.log(n);' }, { mode: 'none', timeoutMs: 60_000, totalTimeoutMs: 120_000 });
-    for (const pid of pool.pids.slice(1)) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.kill(pid, signal);
+    for (const pid of [pool.pids[1]!, pool.pids[4]!]) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.kill(pid, signal);
     const done = await busy;
     assert.equal(done.status, 'completed');
     assert.equal(done.stdout, '5000000\n');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('processes: a snippet whose worker dies again when it runs alone fails, with both deaths said', async () => {
+  const pool = new SnippetProcessPool(1);
+  try {
+    const doomed = pool.run({ id: 'doomed', code: 'while (true) {}' }, { mode: 'none', timeoutMs: 60_000, totalTimeoutMs: 120_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(pool.pids[0]!, 'SIGKILL');
+    const alone = (await startedWorkers(pool, 2))[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(alone, 'SIGKILL');
+    await assert.rejects(doomed, /a batch worker process ended \(SIGKILL\) while it ran the snippet, and again alone in another \(SIGKILL\)/);
+    assert.equal(pool.retried, 1);
+    // The pool goes on: the dead worker is replaced.
+    assert.equal((await pool.run(SNIPPETS[1]!, { mode: 'trace', drive: false, scenarios: 1 })).status, 'completed');
   } finally {
     await pool.close();
   }

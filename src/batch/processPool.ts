@@ -21,6 +21,16 @@ export interface PoolReply {
 /** The worker processes' entry (poolWorker.ts, or its build). */
 const WORKER = fileURLToPath(siblingModule(import.meta.url, './poolWorker'));
 
+/** A worker ended while it ran the snippet (`why`: the signal, exit code or error). */
+class WorkerEnded extends Error {
+  readonly why: string;
+
+  constructor(message: string, why: string) {
+    super(message);
+    this.why = why;
+  }
+}
+
 interface Worker {
   readonly process: ChildProcess;
   readonly pending: Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>;
@@ -33,11 +43,13 @@ interface Worker {
  * start, the value book) on its one main thread, so it stays near 1.3–1.7 cores whatever the
  * concurrency (eval/README.md). Each worker runs a snippet as a local batch does (runOne) and sends
  * back its result over IPC, without its `detail` (coverage counters and program builders for
- * reports made in the same process). A snippet goes to the worker with the fewest in flight. A worker
- * that ends while it runs snippets fails them (the batch writes them as internal errors) and is
- * replaced for the next ones. Workers ignore SIGINT and SIGTERM (a terminal's interrupt reaches the
- * whole process group): the batch stops as it does in one process, finishing what runs; closing the
- * pool disconnects them, and they end (a worker still there after the grace is killed).
+ * reports made in the same process). A snippet goes to the worker with the fewest in flight. When a
+ * worker ends while it runs snippets, each of them runs once more alone in a worker of its own (a
+ * snippet that ended a worker ends only its own then; one that ends that one too is written as an
+ * internal error), and the worker is replaced for the next ones. Workers ignore SIGINT and SIGTERM
+ * (a terminal's interrupt reaches the whole process group): the batch stops as it does in one
+ * process, finishing what runs; closing the pool disconnects them, and they end (a worker still
+ * there after the grace is killed).
  */
 export class SnippetProcessPool {
   private readonly workers: Worker[] = [];
@@ -47,17 +59,39 @@ export class SnippetProcessPool {
   readonly pids: number[] = [];
   /** How many snippets each worker (by pid) answered. */
   readonly answered = new Map<number, number>();
+  /** Snippets run again, alone, after their worker ended while it ran them. */
+  retried = 0;
 
   constructor(size: number) {
     for (let i = 0; i < size; i++) this.workers.push(this.start());
   }
 
-  /** Runs one snippet in a worker: its result (no `detail`), or a rejection when the worker ended first. */
-  run(item: DatasetItem, runInput: RunOptionsInput): Promise<RunResult> {
-    if (this.closed) return Promise.reject(new Error('the batch worker processes were closed'));
+  /**
+   * Runs one snippet in a worker: its result (no `detail`). When the worker ends while it runs
+   * the snippet, the snippet runs once more, alone in a worker of its own, so that a snippet that
+   * ended its worker ends only that one; the promise rejects when that worker ends too.
+   */
+  async run(item: DatasetItem, runInput: RunOptionsInput): Promise<RunResult> {
+    if (this.closed) throw new Error('the batch worker processes were closed');
     const at = this.leastBusy();
     if (this.workers[at]!.ended) this.workers[at] = this.start();
-    const worker = this.workers[at]!;
+    try {
+      return await this.send(this.workers[at]!, item, runInput);
+    } catch (error) {
+      if (!(error instanceof WorkerEnded) || this.closed) throw error;
+      this.retried++;
+      const alone = this.start();
+      try {
+        return await this.send(alone, item, runInput);
+      } catch (again) {
+        throw again instanceof WorkerEnded ? new WorkerEnded(`${error.message}, and again alone in another (${again.why})`, again.why) : again;
+      } finally {
+        await this.stop(alone, 5_000);
+      }
+    }
+  }
+
+  private send(worker: Worker, item: DatasetItem, runInput: RunOptionsInput): Promise<RunResult> {
     const n = this.n++;
     return new Promise<RunResult>((resolve, reject) => {
       worker.pending.set(n, { resolve, reject });
@@ -70,14 +104,17 @@ export class SnippetProcessPool {
   /** Disconnects the workers (they end once idle) and kills any still there after `graceMs`. */
   async close(graceMs = 5_000): Promise<void> {
     this.closed = true;
-    await Promise.all(this.workers.map(async (w) => {
-      if (w.ended) return;
-      const ended = new Promise<void>((resolve) => w.process.once('exit', () => resolve()));
-      if (w.process.connected) w.process.disconnect();
-      const timer = setTimeout(() => w.process.kill('SIGKILL'), graceMs);
-      await ended;
-      clearTimeout(timer);
-    }));
+    await Promise.all(this.workers.map((w) => this.stop(w, graceMs)));
+  }
+
+  /** Disconnects a worker (it ends once idle) and kills it if it is still there after `graceMs`. */
+  private async stop(w: Worker, graceMs: number): Promise<void> {
+    if (w.ended) return;
+    const ended = new Promise<void>((resolve) => w.process.once('exit', () => resolve()));
+    if (w.process.connected) w.process.disconnect();
+    const timer = setTimeout(() => w.process.kill('SIGKILL'), graceMs);
+    await ended;
+    clearTimeout(timer);
   }
 
   private leastBusy(): number {
@@ -98,7 +135,7 @@ export class SnippetProcessPool {
     const end = (why: string) => {
       if (worker.ended) return;
       worker.ended = true;
-      for (const p of worker.pending.values()) p.reject(new Error(`a batch worker process ended (${why}) while it ran the snippet`));
+      for (const p of worker.pending.values()) p.reject(new WorkerEnded(`a batch worker process ended (${why}) while it ran the snippet`, why));
       worker.pending.clear();
     };
     child.on('message', (m: PoolReply) => {

@@ -21,8 +21,10 @@ export interface BatchRun {
   readonly summary: BatchRunSummary;
   readonly ran: number;
   readonly skipped: number;
-  /** With `processes` > 1: each worker process's pid and how many snippets it ran. */
+  /** With `processes` > 1: each worker process's pid and how many snippets it ran (a snippet run again alone after its worker died counts in its own worker). */
   readonly workers?: readonly { readonly pid: number; readonly ran: number }[];
+  /** With `processes` > 1: snippets run again, alone in a worker of their own, after their worker ended while it ran them. */
+  readonly retried?: number;
 }
 
 export interface BatchDependencies extends RunDependencies {
@@ -107,7 +109,7 @@ export async function runBatch(
   const elapsedMs = Date.now() - started;
   const figures = summary.result(runOptions.mode, elapsedMs, done);
   const workers = pool?.pids.map((pid) => ({ pid, ran: pool.answered.get(pid) ?? 0 }));
-  return { summary: { ...figures, invalidLines, ...(deps.signal?.aborted ? { interrupted: true as const } : {}) }, ran: done, skipped, ...(workers ? { workers } : {}) };
+  return { summary: { ...figures, invalidLines, ...(deps.signal?.aborted ? { interrupted: true as const } : {}) }, ran: done, skipped, ...(workers ? { workers, retried: pool?.retried ?? 0 } : {}) };
 }
 
 /**
