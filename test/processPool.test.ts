@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import { runBatch } from '../src/batch/runBatch.ts';
 import { SnippetProcessPool } from '../src/batch/processPool.ts';
 import { InvalidOptions } from '../src/core/errors.ts';
+import pino from 'pino';
 import { cli } from './helpers.ts';
 
 /**
@@ -111,6 +112,27 @@ test('processes: a snippet whose worker dies again when it runs alone fails, wit
   } finally {
     await pool.close();
   }
+});
+
+test('processes: what a worker process logs reaches the batch\'s logger, at its level, with the worker\'s pid', async () => {
+  const react = join(tmp, 'react.jsonl');
+  // A component module reads what the runtime provides: React loads at run time, and says so at debug level.
+  writeFileSync(react, JSON.stringify({ id: 'r', code: 'import React from "react";\nconst A = () => <div/>;\n', lang: 'jsx' }) + '\n');
+  const logged = (level: pino.Level) => {
+    const lines: Record<string, unknown>[] = [];
+    return { lines, logger: pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) };
+  };
+  const debug = logged('debug');
+  const b = await runBatch(react, { mode: 'trace' }, { processes: 2, concurrency: 2 }, undefined, { logger: debug.logger });
+  const line = debug.lines.find((l) => l.msg === 'startup snapshot: this environment loads at run time');
+  assert.ok(line, JSON.stringify(debug.lines));
+  assert.equal(line.environment, 'react');
+  assert.equal(line.level, 20);
+  assert.ok(b.workers?.some((w) => w.pid === line.worker), `worker ${String(line.worker)} of ${JSON.stringify(b.workers)}`);
+  // At the CLI's default level, warnings only: the worker logs nothing of it.
+  const warn = logged('warn');
+  await runBatch(react, { mode: 'trace' }, { processes: 2, concurrency: 2 }, undefined, { logger: warn.logger });
+  assert.deepEqual(warn.lines, []);
 });
 
 test('processes: what cannot cross into another process is refused before anything runs or any file is touched', async () => {

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import pino, { type Logger } from 'pino';
 import { fileURLToPath } from 'node:url';
 import { siblingModule } from '../core/moduleFile.ts';
 import type { RunOptionsInput } from '../core/options.ts';
@@ -16,6 +17,11 @@ export interface PoolRequest {
 export interface PoolReply {
   readonly n: number;
   readonly result: RunResult;
+}
+
+/** A line the worker process logged (pino's JSON), for the batch's logger. */
+export interface PoolLog {
+  readonly log: string;
 }
 
 /** The worker processes' entry (poolWorker.ts, or its build). */
@@ -62,7 +68,11 @@ export class SnippetProcessPool {
   /** Snippets run again, alone, after their worker ended while it ran them. */
   retried = 0;
 
-  constructor(size: number) {
+  private readonly logger: Logger | undefined;
+
+  /** `logger`: the batch's; each worker logs at its level, and its lines come here with the worker's pid (`worker`). */
+  constructor(size: number, logger?: Logger) {
+    this.logger = logger;
     for (let i = 0; i < size; i++) this.workers.push(this.start());
   }
 
@@ -117,6 +127,19 @@ export class SnippetProcessPool {
     clearTimeout(timer);
   }
 
+  /** A worker's log line, logged again on the batch's logger at its level, with the worker's pid as `worker`. */
+  private relay(line: string): void {
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    const { level, time: _time, pid, hostname: _hostname, msg, ...fields } = record;
+    const method = pino.levels.labels[Number(level)] as pino.Level | undefined;
+    if (method && this.logger) this.logger[method]({ ...fields, worker: pid }, typeof msg === 'string' ? msg : '');
+  }
+
   private leastBusy(): number {
     let best = 0;
     for (let i = 1; i < this.workers.length; i++) {
@@ -129,7 +152,8 @@ export class SnippetProcessPool {
 
   private start(): Worker {
     // stdout ignored (the library prints nothing; a report on the parent's stdout stays whole), stderr shared (a crash shows).
-    const child = fork(WORKER, [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const level = this.logger?.level;
+    const child = fork(WORKER, level === undefined || level === 'silent' ? [] : [level], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const worker: Worker = { process: child, pending: new Map(), ended: false };
     if (child.pid !== undefined) this.pids.push(child.pid);
     const end = (why: string) => {
@@ -138,7 +162,8 @@ export class SnippetProcessPool {
       for (const p of worker.pending.values()) p.reject(new WorkerEnded(`a batch worker process ended (${why}) while it ran the snippet`, why));
       worker.pending.clear();
     };
-    child.on('message', (m: PoolReply) => {
+    child.on('message', (m: PoolReply | PoolLog) => {
+      if ('log' in m) return this.relay(m.log);
       const p = worker.pending.get(m.n);
       if (!p) return;
       worker.pending.delete(m.n);

@@ -87,7 +87,7 @@ export async function runBatch(
   async function* pending(): AsyncGenerator<DatasetItem> {
     for (let item = await next(); item; item = await next()) yield item;
   }
-  const pool = processes > 1 ? new SnippetProcessPool(processes) : undefined;
+  const pool = processes > 1 ? new SnippetProcessPool(processes, deps.logger) : undefined;
   // p-map pulls the next item only when a slot is free, so the dataset streams through; the rows
   // go to `out` and the summary, and p-map keeps none of them (pMapSkip).
   try {
