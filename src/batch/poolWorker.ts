@@ -5,12 +5,15 @@
  * the running snippets finish; closing the pool, or the parent's end, disconnects the worker), and
  * ends once the parent disconnected and nothing is left to run.
  */
+import { enableCompileCache } from 'node:module';
 import type { Logger } from 'pino';
 import type { PoolLog, PoolReply, PoolRequest } from './processPool.ts';
 
 // Before the engine loads (it takes a while), so that no signal meets a worker without them.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
+// V8's code cache of the engine, as the CLI keeps it (bin/snipexec.cjs): a worker compiles nothing the CLI compiled before.
+enableCompileCache();
 const engine = import('./runBatch.ts');
 // The batch's log level, when it logs: each line goes to the parent, which logs it on the batch's logger.
 const level = process.argv[2];
