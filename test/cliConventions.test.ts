@@ -47,6 +47,8 @@ const ENGINE: Record<string, RegExp> = {
   esbuild: /\/node_modules\/esbuild\//,
   pino: /\/node_modules\/pino\//,
 };
+/** The LLM client, which a run in another mode does not load (llmOptions.ts is the flags' schema). */
+const LLM_CLIENT = /\/src\/llm\/(?!llmOptions\.ts$)|\/src\/values\/llm\/|\/node_modules\/@secretlint\//;
 const engineIn = (loaded: readonly string[]) => Object.keys(ENGINE).filter((name) => loaded.some((url) => ENGINE[name]?.test(url)));
 
 test('cli: --version alone loads no CLI module (it costs a bare node start, not the engine)', () => {
@@ -83,7 +85,11 @@ test('cli: --help, a command\'s --help and usage errors load the command table o
   const run = loading(['run', file, '--json']);
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(engineIn(run.loaded), Object.keys(ENGINE));
+  // Only --mode llm loads the LLM client (its transport, cache, secret rules and prompts); llmOptions.ts is the flags' schema.
+  assert.deepEqual(run.loaded.filter((url) => LLM_CLIENT.test(url)), []);
+  assert.ok(LLM_CLIENT.test(new URL('../src/llm/llmSession.ts', import.meta.url).href) && LLM_CLIENT.test(new URL('../src/values/llm/llmProvider.ts', import.meta.url).href));
 });
+
 
 test('cli: colour follows FORCE_COLOR and NO_COLOR, also into a pipe', () => {
   assert.doesNotMatch(cli(['run', '-'], SNIPPET, 60_000, plain).stdout, ANSI, 'a pipe gets no colour by default');

@@ -11,10 +11,8 @@ import type { RuntimeReport } from '../protocol/runtime.ts';
 import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 import { CALLBACK_CONVENTIONS } from '../protocol/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
-import { llmValueSource } from '../values/llm/llmProvider.ts';
-import { LlmEnvironment, type LlmSession } from '../llm/llmSession.ts';
+import type { LlmEnvironment, LlmSession } from '../llm/llmSession.ts';
 import { copyUsage, NO_LLM_USAGE } from '../core/llmUsage.ts';
-import { llmOptionsFromEnv } from '../llm/llmOptions.ts';
 import { definitionChecker, type DefinitionCheck } from './checkDefinition.ts';
 import { DefinitionBook } from './definitionBook.ts';
 import { HostDeadline } from '../core/hostDeadline.ts';
@@ -54,8 +52,13 @@ export interface RunDependencies {
 }
 
 let envLlm: LlmEnvironment | undefined;
-/** The environment-configured LLM, made once; throws LlmNotConfigured when nothing is set. */
-function defaultLlm(): LlmEnvironment {
+/**
+ * The environment-configured LLM, made once; throws LlmNotConfigured when nothing is set. Only
+ * `--mode llm` loads the LLM client (its transport, cache and secret rules).
+ */
+async function defaultLlm(): Promise<LlmEnvironment> {
+  if (envLlm) return envLlm;
+  const [{ LlmEnvironment }, { llmOptionsFromEnv }] = await Promise.all([import('../llm/llmSession.ts'), import('../llm/llmOptions.ts')]);
   envLlm ??= new LlmEnvironment(llmOptionsFromEnv(process.env));
   return envLlm;
 }
@@ -128,8 +131,8 @@ export class SnippetSession {
     let llm: LlmSession | undefined;
     let values = deps.values;
     if (!values && options.mode === 'llm') {
-      llm = (deps.llm ?? defaultLlm()).session(deps.snippetId ?? options.fileName);
-      values = llmValueSource(llm, options.maxAttempts);
+      llm = (deps.llm ?? (await defaultLlm())).session(deps.snippetId ?? options.fileName);
+      values = (await import('../values/llm/llmProvider.ts')).llmValueSource(llm, options.maxAttempts);
     }
     values ??= valueSourceFor(options.mode);
     const log = deps.logger ?? llm?.log ?? deps.llm?.log ?? SILENT;
