@@ -90,7 +90,6 @@ test('cli: --help, a command\'s --help and usage errors load the command table o
   assert.ok(LLM_CLIENT.test(new URL('../src/llm/llmSession.ts', import.meta.url).href) && LLM_CLIENT.test(new URL('../src/values/llm/llmProvider.ts', import.meta.url).href));
 });
 
-
 test('cli: colour follows FORCE_COLOR and NO_COLOR, also into a pipe', () => {
   assert.doesNotMatch(cli(['run', '-'], SNIPPET, 60_000, plain).stdout, ANSI, 'a pipe gets no colour by default');
   assert.match(cli(['run', '-'], SNIPPET, 60_000, { ...plain, FORCE_COLOR: '1' }).stdout, ANSI, 'FORCE_COLOR forces it into a pipe');
