@@ -47,7 +47,7 @@
 //                (empty/ alone measures the fixed cost of a recorded run and is left out of it).
 // Every section that runs snippets gives the isolate runs per snippet (exploration's included) beside its
 // figures; cli and record run none. Every report ends with the warm isolates' figures (src/sandbox/isolatePool.ts):
-// isolates made, runs in a reused one, and why isolates were disposed; SNIPEXEC_ISOLATE_RUNS=N sets how many runs
+// isolates made, runs in a reused one, runs in a context prepared ahead, and why isolates were disposed; SNIPEXEC_ISOLATE_RUNS=N sets how many runs
 // an isolate hosts (1: none reused); then the runs replayed instead of executed (src/engine/replays.ts).
 // --rows FILE appends each snippet of the functions and handwritten sections (id, status, runs,
 // elapsedMs, environments) to FILE as JSONL, to compare two versions snippet by snippet.
@@ -244,7 +244,7 @@ if (wants('diff')) {
 clearInterval(sampler);
 const pool = isolatePoolStats();
 result.isolatePool = pool;
-lines.push(`| warm isolates (src/sandbox/isolatePool.ts; at most ${pool.maxRuns} runs each) | ${pool.made} made, ${pool.reused} runs in a reused isolate; disposed by reason: ${Object.entries(pool.discarded).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} |`);
+lines.push(`| warm isolates (src/sandbox/isolatePool.ts; at most ${pool.maxRuns} runs each) | ${pool.made} made, ${pool.reused} runs in a reused isolate, ${pool.prepared} in a context it had prepared ahead; disposed by reason: ${Object.entries(pool.discarded).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} |`);
 const replays = replayStats();
 result.replays = replays;
 lines.push(`| runs replayed instead of executed (src/engine/replays.ts; not counted in runs per snippet) | ${replays.pure} that asked no provider, ${replays.learnt} that asked the book for values; ${replays.diverged} replays abandoned (an answer differed) |`);

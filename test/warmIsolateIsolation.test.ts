@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import { runSnippet } from '../src/index.ts';
 import type { RunResult } from '../src/core/runResult.ts';
-import { drainIsolatePool, returnIsolate, setMaxIsolateRuns, takeIsolate, watchIsolatePool, type DiscardReason, type PoolEvent } from '../src/sandbox/isolatePool.ts';
-import { baseSnapshot } from '../src/sandbox/runtimeBundle.ts';
+import { drainIsolatePool, releasePrepared, returnIsolate, setMaxIsolateRuns, takeIsolate, watchIsolatePool, type DiscardReason, type PoolEvent } from '../src/sandbox/isolatePool.ts';
+import { baseSnapshot, compileRuntime, runtimeSource } from '../src/sandbox/runtimeBundle.ts';
 import { selected } from './helpers.ts';
 
 /**
@@ -98,11 +98,12 @@ beforeEach(() => {
   events = [];
 });
 
-/** The isolates each run of `fn` had, in order. */
-async function isolatesOf<T>(fn: () => Promise<T>): Promise<{ result: T; isolates: number[] }> {
+/** The isolates each run of `fn` had, in order, and how many of its runs had a context the isolate prepared ahead (after its previous run). */
+async function isolatesOf<T>(fn: () => Promise<T>): Promise<{ result: T; isolates: number[]; prepared: number }> {
   const from = events.length;
   const result = await fn();
-  return { result, isolates: events.slice(from).filter((e) => e.kind === 'run').map((e) => e.isolate) };
+  const seen = events.slice(from);
+  return { result, isolates: seen.filter((e) => e.kind === 'run').map((e) => e.isolate), prepared: seen.filter((e) => e.kind === 'prepared').length };
 }
 
 /** Why each isolate went, by isolate number. */
@@ -133,6 +134,7 @@ test('warm isolates: B runs in the isolate A poisoned and sees nothing of it', a
   assert.equal(a.result.status, 'completed', JSON.stringify(a.result.errors));
   const b = await isolatesOf(() => run(PROBE));
   assert.deepEqual(b.isolates, a.isolates, 'B ran in the isolate A poisoned');
+  assert.equal(b.prepared, 1, 'B ran in the context the isolate made after A');
   assert.deepEqual(observable(b.result), expected);
 });
 
@@ -141,6 +143,7 @@ test('warm isolates: a run of B after B sees the same as the first (its own chan
   const first = await isolatesOf(() => run(PROBE));
   const second = await isolatesOf(() => run(PROBE));
   assert.deepEqual(second.isolates, first.isolates);
+  assert.equal(second.prepared, 1);
   assert.deepEqual(observable(first.result), expected);
   assert.deepEqual(observable(second.result), expected);
 });
@@ -206,6 +209,7 @@ for (const c of selected(LEFT_WAITING)) {
     assert.equal(discards().get(a.isolates[0] as number), undefined, `A (${a.result.status}) cost its isolate`);
     const b = await isolatesOf(() => run(PROBE));
     assert.deepEqual(b.isolates, a.isolates, 'B ran in the isolate A left work waiting in');
+    assert.equal(b.prepared, 1, 'B ran in the context the isolate made after A');
     assert.deepEqual(observable(b.result), expected);
   });
 }
@@ -230,6 +234,7 @@ for (const c of selected(LEFT_REJECTED)) {
     assert.equal(discards().get(a.isolates[0] as number), undefined, 'A cost its isolate');
     const b = await isolatesOf(() => run(PROBE));
     assert.deepEqual(b.isolates, a.isolates, 'B ran in the isolate A left a rejection in');
+    assert.equal(b.prepared, 1, 'B ran in the context the isolate made after A');
     assert.deepEqual(observable(b.result), expected);
   });
 }
@@ -276,4 +281,35 @@ test('warm isolates: runs of another environment set in between do not cost a ru
   assert.notEqual(browser, plain);
   assert.equal((await isolatesOf(() => run('console.log(2);'))).isolates[0], plain);
   assert.equal((await isolatesOf(() => run('console.log(typeof document.body);'))).isolates[0], browser);
+});
+
+test('warm isolates: an idle isolate prepares the next context, and one disposed while it does goes quietly', async () => {
+  const unhandled: unknown[] = [];
+  const note = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', note);
+  try {
+    const snapshot = baseSnapshot();
+    const source = await runtimeSource();
+    const lease = takeIsolate(snapshot, 64);
+    lease.runtimeScript(source, () => compileRuntime(lease.isolate, source, snapshot));
+    returnIsolate(lease, undefined);
+    // Disposed at once, while the context is still being made on the isolate's thread.
+    drainIsolatePool();
+    assert.equal(discards().get(lease.id), 'drained');
+    assert.equal(await lease.takePrepared(), undefined);
+    const kept = takeIsolate(snapshot, 64);
+    kept.runtimeScript(source, () => compileRuntime(kept.isolate, source, snapshot));
+    returnIsolate(kept, undefined);
+    const again = takeIsolate(snapshot, 64);
+    assert.equal(again.id, kept.id);
+    const prepared = await again.takePrepared();
+    assert.ok(prepared !== undefined, 'the kept isolate prepared a context');
+    assert.equal(prepared.start.typeof, 'function', "the runtime's script was evaluated in it");
+    releasePrepared(prepared);
+    returnIsolate(again, 'failed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', note);
+  }
 });

@@ -1,4 +1,5 @@
 import ivm from 'isolated-vm';
+import { RUNTIME_FILENAME } from '../protocol/runtime.ts';
 import type { StartupSnapshot } from './runtimeBundle.ts';
 
 /**
@@ -11,6 +12,11 @@ import type { StartupSnapshot } from './runtimeBundle.ts';
  * effects outlive its context (RuntimeReport.tainted), nothing is left pending, the heap after it
  * holds at most MAX_HEAP_SHARE of the limit, and it is not the isolate's last run (maxRuns).
  * Anything else disposes it.
+ *
+ * An isolate kept idle makes its next run's context at once, on the isolate's own thread, and
+ * evaluates the runtime's script in it (PooledIsolate.prepare): that work, the same for every
+ * run, leaves the Node main thread, which the other runs in flight share. Nothing else runs in
+ * that context before its run: the run still gets a context made for it alone.
  */
 
 /** How many runs one isolate hosts at most (eval/README.md, "warm isolates", measured 1 to unlimited). */
@@ -27,8 +33,22 @@ export const IDLE_MS = 15_000;
 /** Why an isolate was disposed rather than kept for another run. */
 export type DiscardReason = 'timeout' | 'memory-limit' | 'internal-error' | 'failed' | 'tainted' | 'heap' | 'runs' | 'disposed' | 'idle' | 'surplus' | 'drained';
 
+/** How long the runtime's script may take to evaluate in a prepared context (about a millisecond). */
+const PREPARE_TIMEOUT_MS = 2_000;
+
+/** A fresh context of the isolate with the runtime's script evaluated in it: `start` (StartRuntime) is not called yet. */
+export interface PreparedContext {
+  readonly context: ivm.Context;
+  /** The runtime's script that was evaluated: a run whose runtime is another does not use the context. */
+  readonly runtime: ivm.Script;
+  readonly start: ivm.Reference<unknown>;
+}
+
 /** What a run is told of the isolate it runs in, and what the pool tells a watcher. */
-export type PoolEvent = { readonly kind: 'run'; readonly isolate: number; readonly run: number } | { readonly kind: 'discard'; readonly isolate: number; readonly reason: DiscardReason };
+export type PoolEvent =
+  | { readonly kind: 'run'; readonly isolate: number; readonly run: number }
+  | { readonly kind: 'prepared'; readonly isolate: number; readonly run: number }
+  | { readonly kind: 'discard'; readonly isolate: number; readonly reason: DiscardReason };
 
 /** An isolate of the pool, lent to one run at a time. */
 export class PooledIsolate {
@@ -42,6 +62,10 @@ export class PooledIsolate {
   idleSince = 0;
   /** Scripts compiled in it, by filename: a script is bound to no context, so each run's context runs it again without compiling. */
   private readonly scripts = new Map<string, { readonly key: string; readonly script: ivm.Script }>();
+  /** The runtime's script in this isolate (one of `scripts`), which prepare evaluates; set by runtimeScript. */
+  private runtime: ivm.Script | undefined;
+  /** The next run's context, being made on the isolate's thread (prepare); undefined when none is. */
+  private next: Promise<PreparedContext> | undefined;
 
   constructor(snapshot: StartupSnapshot, memoryLimitMb: number, id: number) {
     this.isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb, snapshot: snapshot.blob });
@@ -64,12 +88,65 @@ export class PooledIsolate {
     return script;
   }
 
+  /**
+   * Starts making the next run's context and evaluating the runtime's script in it, asynchronously:
+   * on the isolate's thread, while the main thread goes on. Does nothing before a run has compiled
+   * the runtime here, or when a context is on its way already.
+   */
+  prepare(): void {
+    const runtime = this.runtime;
+    if (runtime === undefined || this.next !== undefined || this.isolate.isDisposed) return;
+    const next = (async () => {
+      const context = await this.isolate.createContext();
+      try {
+        const start = (await runtime.run(context, { timeout: PREPARE_TIMEOUT_MS, reference: true })) as ivm.Reference<unknown>;
+        return { context, runtime, start };
+      } catch (error) {
+        context.release();
+        throw error;
+      }
+    })();
+    // A context that could not be made is made by the run itself (takePrepared gives undefined).
+    next.catch(() => undefined);
+    this.next = next;
+  }
+
+  /** The context prepare made for this run (waiting for it if it is still on its way), or undefined: the run makes one itself. */
+  async takePrepared(): Promise<PreparedContext | undefined> {
+    const next = this.next;
+    this.next = undefined;
+    if (next === undefined) return undefined;
+    try {
+      const prepared = await next;
+      counts.prepared++;
+      emit({ kind: 'prepared', isolate: this.id, run: this.runs });
+      return prepared;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The runtime's script compiled in this isolate (script, under RUNTIME_FILENAME): the one prepare evaluates in the next context. */
+  runtimeScript(key: string, compile: () => ivm.Script): ivm.Script {
+    this.runtime = this.script(RUNTIME_FILENAME, key, compile);
+    return this.runtime;
+  }
+
   dispose(): void {
+    const next = this.next;
+    this.next = undefined;
+    next?.then(releasePrepared, () => undefined);
     if (!this.isolate.isDisposed) this.isolate.dispose();
     // Disposing the isolate invalidated them; release drops the host's handles.
     for (const { script } of this.scripts.values()) script.release();
     this.scripts.clear();
   }
+}
+
+/** Drops the host's handles on a prepared context that no run will use. */
+export function releasePrepared({ context, start }: PreparedContext): void {
+  start.release();
+  context.release();
 }
 
 let maxRuns = runsFromEnvironment();
@@ -81,7 +158,7 @@ let highWater = 0;
 const idle: PooledIsolate[] = [];
 let sweep: NodeJS.Timeout | undefined;
 const watchers = new Set<(event: PoolEvent) => void>();
-const counts = { made: 0, reused: 0, discarded: {} as Partial<Record<DiscardReason, number>> };
+const counts = { made: 0, reused: 0, prepared: 0, discarded: {} as Partial<Record<DiscardReason, number>> };
 
 function runsFromEnvironment(): number {
   const raw = process.env[MAX_RUNS_VARIABLE];
@@ -143,6 +220,7 @@ export function returnIsolate(lease: PooledIsolate, reason: DiscardReason | unde
   const same = idle.filter((i) => i.snapshot === lease.snapshot && i.memoryLimitMb === lease.memoryLimitMb);
   if (same.length > Math.max(1, highWater)) drop(same[0] as PooledIsolate, 'surplus');
   while (idle.length > MAX_IDLE) drop(idle[0] as PooledIsolate, 'surplus');
+  if (idle.includes(lease)) lease.prepare();
   scheduleSweep();
 }
 
@@ -195,12 +273,12 @@ export function drainIsolatePool(): void {
   sweep = undefined;
 }
 
-/** How the pool went in this process: isolates made, runs in a reused isolate, isolates disposed by reason, and idle now. */
-export function isolatePoolStats(): { made: number; reused: number; discarded: Partial<Record<DiscardReason, number>>; idle: number; maxRuns: number } {
-  return { made: counts.made, reused: counts.reused, discarded: { ...counts.discarded }, idle: idle.length, maxRuns };
+/** How the pool went in this process: isolates made, runs in a reused isolate, runs in a context prepared ahead, isolates disposed by reason, and idle now. */
+export function isolatePoolStats(): { made: number; reused: number; prepared: number; discarded: Partial<Record<DiscardReason, number>>; idle: number; maxRuns: number } {
+  return { made: counts.made, reused: counts.reused, prepared: counts.prepared, discarded: { ...counts.discarded }, idle: idle.length, maxRuns };
 }
 
-/** Calls `watcher` with every lease and disposal (tests see which isolate a run had); returns the way to stop. */
+/** Calls `watcher` with every lease, context prepared ahead that a run took, and disposal (tests see which isolate a run had, and in what context); returns the way to stop. */
 export function watchIsolatePool(watcher: (event: PoolEvent) => void): () => void {
   watchers.add(watcher);
   return () => {

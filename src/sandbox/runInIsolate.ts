@@ -1,12 +1,12 @@
 import ivm from 'isolated-vm';
 import pino, { type Logger } from 'pino';
 import { environmentFilename } from '../protocol/environment.ts';
-import { RUNTIME_FILENAME, STALL_TURNS, TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
+import { STALL_TURNS, TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
 import { codeCacheOf, compileRuntime, refreshRuntimeCache, runtimeSource, startRuntime } from './runtimeBundle.ts';
-import { returnIsolate, takeIsolate, type DiscardReason, type PooledIsolate } from './isolatePool.ts';
+import { releasePrepared, returnIsolate, takeIsolate, type DiscardReason, type PooledIsolate } from './isolatePool.ts';
 import { SharedCounters } from './sharedCounters.ts';
 import { configJson } from './configJson.ts';
 import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
@@ -144,10 +144,16 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     return environmentFailures.length > 0 ? { ...result, environmentFailures } : result;
   };
   try {
-    context = isolate.createContextSync();
+    const runtime = lease.runtimeScript(source, () => compileRuntime(isolate, source, snapshot));
+    // A kept isolate made this context (with the runtime's script evaluated in it) while it waited; else it is made now.
+    let prepared = await lease.takePrepared();
+    if (prepared !== undefined && prepared.runtime !== runtime) {
+      releasePrepared(prepared);
+      prepared = undefined;
+    }
+    context = prepared?.context ?? isolate.createContextSync();
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
-    const runtime = lease.script(RUNTIME_FILENAME, source, () => compileRuntime(isolate, source, snapshot));
-    lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime);
+    lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime, prepared?.start);
     const call = lifecycleCaller(lifecycle);
     const timers = timersOf(lifecycle, call, exec.maxTimerTicks);
     for (const env of exec.environments) {
