@@ -15,7 +15,6 @@ import ivm from 'isolated-vm';
 import { CALLBACK_CONVENTIONS } from '../src/protocol/callbackConventions.ts';
 import { createStartupSnapshot, refreshRuntimeCache, runtimeSource, startRuntime } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
-import { HELPERS_SOURCE } from '../src/values/dummyTable.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, one: { type: 'string' } } });
 
@@ -27,7 +26,7 @@ async function firstRun(dir: string): Promise<{ cpu: number; wall: number }> {
   // A small snippet's config: no positions, no sites (as eval/runFloor.ts).
   const config = JSON.stringify({
     hook: '__h', shownHook: '__h', statements: 1, branches: [], sites: [], messages: {}, seed: 0, startTime: 0, maxConsoleBytes: 1_000_000,
-    helpers: HELPERS_SOURCE, callbacks: CALLBACK_CONVENTIONS, driveTargets: [], drive: false, prefer: {}, positions: [],
+    callbacks: CALLBACK_CONVENTIONS, driveTargets: [], drive: false, prefer: {}, positions: [],
   });
   try {
     const context = await isolate.createContext();

@@ -10,7 +10,6 @@ import { runSnippet } from '../src/engine/runSnippet.ts';
 import { CALLBACK_CONVENTIONS } from '../src/protocol/callbackConventions.ts';
 import { baseSnapshot, compileRuntime, runtimeSource, startRuntime } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
-import { HELPERS_SOURCE } from '../src/values/dummyTable.ts';
 
 const { values } = parseArgs({ options: { contexts: { type: 'string', default: '2000' }, runs: { type: 'string', default: '1000' }, warmup: { type: 'string', default: '200' } } });
 const contexts = Number(values.contexts);
@@ -33,7 +32,7 @@ const script = compileRuntime(isolate, await runtimeSource(), snapshot);
 // A small snippet's config: no positions, no sites.
 const config = JSON.stringify({
   hook: '__h', shownHook: '__h', statements: 1, branches: [], sites: [], messages: {}, seed: 0, startTime: 0, maxConsoleBytes: 1_000_000, staleTimerTicks: 1_000,
-  helpers: HELPERS_SOURCE, callbacks: CALLBACK_CONVENTIONS, driveTargets: [], drive: false, prefer: {}, positions: [],
+  callbacks: CALLBACK_CONVENTIONS, driveTargets: [], drive: false, prefer: {}, positions: [],
 });
 const bridge = new ivm.Reference(async () => '{}');
 

@@ -86,7 +86,6 @@ export const UNIT_CONFIG: RuntimeConfig = {
   startTime: 0,
   maxConsoleBytes: 10_000,
   staleTimerTicks: 1_000,
-  helpers: '',
   callbacks: CALLBACK_CONVENTIONS,
   prefer: {},
   driveTargets: [],

@@ -4,6 +4,7 @@ import { runInIsolate } from '../sandbox/runInIsolate.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import type { Definition } from './definition.ts';
 import { renderDefinitions } from './renderDefinitions.ts';
+import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 
 export interface CheckerInit {
   readonly hook: string;
@@ -32,7 +33,7 @@ export function definitionChecker(init: CheckerInit): DefinitionCheck {
     used++;
     const rendered = renderDefinitions(defs);
     const result = await runInIsolate({
-      prelude: rendered.guarded(init.hook), adopt: '', script: '', preludeOnly: true,
+      prelude: rendered.guarded(init.hook), adopt: '', helpers: HELPERS_SOURCE, script: '', preludeOnly: true,
       environments: init.environments.bundles, snapshotEnvironments: init.environments.fromRegistry, log: init.log,
       config: init.config, timeoutMs: init.timeoutMs, memoryLimitMb: init.memoryLimitMb, maxTimerTicks: 0,
       onRequest: async () => '{}',

@@ -7,6 +7,7 @@ import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import type { LoadedEnvironments } from '../environments/loadEnvironments.ts';
 import type { DefinitionBook } from './definitionBook.ts';
 import { renderDefinitions } from './renderDefinitions.ts';
+import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 import type { Transcript } from './replays.ts';
 
 /** One run in an isolate; `transcript`, when given, gets each request to the book and its answer; `watchLoops`: the loops that end the run as stalled past STALL_TURNS turns. */
@@ -17,6 +18,7 @@ export async function execute(instrumented: InstrumentedSnippet, config: Runtime
   return runInIsolate({
     prelude: rendered.guarded(instrumented.hook),
     adopt,
+    helpers: HELPERS_SOURCE,
     script: instrumented.code,
     environments: environments.bundles,
     snapshotEnvironments: environments.fromRegistry,

@@ -8,7 +8,6 @@ import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import type { RuntimeReport } from '../protocol/runtime.ts';
-import { HELPERS_SOURCE } from '../values/dummyTable.ts';
 import { CALLBACK_CONVENTIONS } from '../protocol/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
 import type { LlmEnvironment, LlmSession } from '../llm/llmSession.ts';
@@ -185,7 +184,6 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     startTime: START_TIME + options.seed * 1000,
     maxConsoleBytes: options.maxConsoleBytes,
     staleTimerTicks: options.staleTimerTicks,
-    helpers: HELPERS_SOURCE,
     callbacks: CALLBACK_CONVENTIONS,
     driveTargets: instrumented.driveTargets.map((d) => ({ name: d.name, kind: d.kind, params: d.params, topLevel: d.topLevel, ...(d.memberOf ? { memberOf: d.memberOf } : {}), ...(d.key !== undefined ? { key: d.key } : {}), ...(d.static ? { static: true } : {}), ...(d.errorFirst ? { errorFirst: true } : {}) })),
     drive: instrumented.drive,

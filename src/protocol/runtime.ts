@@ -47,7 +47,6 @@ export interface RuntimeConfig {
   readonly maxConsoleBytes: number;
   /** Firings in a row that cover nothing new after which a timer is not run again (0: never stopped; src/guest/runtime/staleTimers.ts). */
   readonly staleTimerTicks: number;
-  readonly helpers: string;
   readonly callbacks: CallbackConventionsConfig;
   /** Per operator site id, the answer a recording proxy gives to run more of the code. */
   readonly prefer: Readonly<Record<number, boolean>>;
@@ -379,3 +378,6 @@ export type RuntimeGlobal = (typeof RUNTIME_GLOBALS)[number];
 
 /** The file name of the runtime's script in the isolate: stack frames in it (or in code it evaluated) are the runtime's. */
 export const RUNTIME_FILENAME = 'snipexec:runtime';
+
+/** The file name of the script that defines the helpers injected definitions call (src/values/dummyTable.ts), run in each context after the runtime's start. */
+export const HELPERS_FILENAME = 'snipexec:helpers';

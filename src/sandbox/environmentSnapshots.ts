@@ -95,11 +95,11 @@ export function forgetSnapshots(): void {
 /**
  * The probe's verdicts are kept on disk beside the bundles (the probe is most of a set's first
  * run in a process: it loads the set once as a run does). They depend only on the modules' code,
- * the runtime's (and the helpers it defines) and the probe's own: the key hashes them all, so a
+ * the runtime's and the probe's own: the key hashes them all, so a
  * change to any of them probes again.
  */
 async function verdictKey(environments: readonly GuestBundle[], config: RuntimeConfig): Promise<string> {
-  const hash = createHash('sha256').update(PROBE_SOURCE).update('\0').update(await runtimeSource()).update('\0').update(config.helpers);
+  const hash = createHash('sha256').update(PROBE_SOURCE).update('\0').update(await runtimeSource());
   for (const e of environments) hash.update('\0').update(e.name).update('\0').update(e.code);
   return hash.digest('hex').slice(0, 32);
 }

@@ -1,7 +1,7 @@
 import ivm from 'isolated-vm';
 import pino, { type Logger } from 'pino';
 import { environmentFilename } from '../protocol/environment.ts';
-import { STALL_TURNS, TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
+import { HELPERS_FILENAME, STALL_TURNS, TICK_BACKGROUND, TICK_RAN, type LifecycleDispatch, type LifecycleMethod, type TickOutcome } from '../protocol/runtime.ts';
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
@@ -22,6 +22,11 @@ export interface Execution {
   readonly prelude: string;
   /** Uninstrumented script that hands prelude values to the runtime; not part of --emit. */
   readonly adopt: string;
+  /**
+   * The script that defines the helpers injected definitions call (src/values/dummyTable.ts), run
+   * after the runtime starts and before the environments; compiled once per isolate. ('' : none.)
+   */
+  readonly helpers: string;
   readonly script: string;
   /** Environments (CommonJS guest bundles exporting `setup(host)`), evaluated in order after the runtime and before the prelude. */
   readonly environments: readonly GuestBundle[];
@@ -65,6 +70,9 @@ type Lifecycle = LifecycleDispatch;
 const WATCHDOG_GRACE_MS = 1_000;
 
 const SILENT = pino({ level: 'silent' });
+
+/** The helpers' scripts compiled so far in this process: each context's is told apart by its number. */
+let helperScripts = 0;
 
 /**
  * Runs one execution in a fresh context of a warm isolate, within a deadline; a run past it ends
@@ -154,6 +162,12 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
     context = prepared?.context ?? isolate.createContextSync();
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
     lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime, prepared?.start);
+    // A script of the host's, not code the runtime evaluates: for an eval V8 works out where in the
+    // runtime's script the call came from, about half a millisecond a context. Compiled for this
+    // context alone (the comment keeps V8 from handing back a cached compilation): the functions of a
+    // script shared between contexts carry the JIT state of earlier runs, which moves where a deep
+    // recursion through them overflows the stack. Synchronous: it only defines functions.
+    if (exec.helpers !== '') await runScript(isolate, context, `${exec.helpers}\n// ${++helperScripts}`, HELPERS_FILENAME, remaining(), async () => undefined, 'sync');
     const call = lifecycleCaller(lifecycle);
     const timers = timersOf(lifecycle, call, exec.maxTimerTicks);
     for (const env of exec.environments) {

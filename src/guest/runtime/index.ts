@@ -21,7 +21,7 @@ import { installMemoryCap } from './memoryCap.ts';
 import { watchLastingEffects } from './lastingEffects.ts';
 import { native } from './native.ts';
 import { detached, flatList, rec } from './ownData.ts';
-import { apply, defineProperty, ErrorCtor, G, indirectEval, isArray, objHasOwn, ownKeys, parse, type Dyn } from './primordials.ts';
+import { apply, defineProperty, ErrorCtor, G, isArray, objHasOwn, ownKeys, parse, type Dyn } from './primordials.ts';
 import { initCallbackConventions } from './probeCallbacks.ts';
 import { setConfig } from './run.ts';
 import { ownInstance } from './drive.ts';
@@ -62,8 +62,6 @@ export const start: StartRuntime = (bridge: BridgeReference, configJson: string,
   initValueHooks();
   installStackTrace(config.positions);
   maskHookName(config.hook, config.shownHook);
-  // Helpers the injected definitions use; the host emits the same source in --emit output.
-  indirectEval(config.helpers);
   const consoleObject = createConsole();
   // The functions the snippet is handed are arrows or proxies of them: none has a `prototype` whose
   // constructor is the runtime's own function.
