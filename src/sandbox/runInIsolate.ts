@@ -24,7 +24,7 @@ export interface Execution {
   readonly adopt: string;
   /**
    * The script that defines the helpers injected definitions call (src/values/dummyTable.ts), run
-   * after the runtime starts and before the environments; compiled once per isolate. ('' : none.)
+   * after the runtime starts and before the environments; compiled for each context. ('' : none.)
    */
   readonly helpers: string;
   readonly script: string;
