@@ -24,7 +24,8 @@ export interface Execution {
   readonly adopt: string;
   /**
    * The script that defines the helpers injected definitions call (src/values/dummyTable.ts), run
-   * after the runtime starts and before the environments; compiled for each context. ('' : none.)
+   * between the runtime's script and its start, where the runtime evaluated them before; compiled
+   * for each context. ('' : none.)
    */
   readonly helpers: string;
   readonly script: string;
@@ -160,14 +161,21 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       prepared = undefined;
     }
     context = prepared?.context ?? isolate.createContextSync();
+    const start = prepared?.start ?? (runtime.runSync(context, { timeout: remaining(), reference: true }) as ivm.Reference<unknown>);
+    try {
+      // The helpers, between the runtime's script and its start, where the runtime evaluated them
+      // before: a script of the host's, not code the runtime evaluates (for an eval V8 works out where
+      // in the runtime's script the call came from, about half a millisecond a context). Compiled for
+      // this context alone (the comment keeps V8 from handing back a cached compilation): the functions
+      // of a script shared between contexts carry the JIT state of earlier runs, which moves where a
+      // deep recursion through them overflows the stack. Synchronous: it only defines functions.
+      if (exec.helpers !== '') await runScript(isolate, context, `${exec.helpers}\n// ${++helperScripts}`, HELPERS_FILENAME, remaining(), async () => undefined, 'sync');
+    } catch (error) {
+      start.release();
+      throw error;
+    }
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
-    lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime, prepared?.start);
-    // A script of the host's, not code the runtime evaluates: for an eval V8 works out where in the
-    // runtime's script the call came from, about half a millisecond a context. Compiled for this
-    // context alone (the comment keeps V8 from handing back a cached compilation): the functions of a
-    // script shared between contexts carry the JIT state of earlier runs, which moves where a deep
-    // recursion through them overflows the stack. Synchronous: it only defines functions.
-    if (exec.helpers !== '') await runScript(isolate, context, `${exec.helpers}\n// ${++helperScripts}`, HELPERS_FILENAME, remaining(), async () => undefined, 'sync');
+    lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime, start);
     const call = lifecycleCaller(lifecycle);
     const timers = timersOf(lifecycle, call, exec.maxTimerTicks);
     for (const env of exec.environments) {
