@@ -24,6 +24,9 @@ export interface PoolLog {
   readonly log: string;
 }
 
+/** How long a disconnected worker has to end before it is killed. */
+const STOP_GRACE_MS = 5_000;
+
 /** The worker processes' entry (poolWorker.ts, or its build). */
 const WORKER = fileURLToPath(siblingModule(import.meta.url, './poolWorker'));
 
@@ -96,7 +99,7 @@ export class SnippetProcessPool {
       } catch (again) {
         throw again instanceof WorkerEnded ? new WorkerEnded(`${error.message}, and again alone in another (${again.why})`, again.why) : again;
       } finally {
-        await this.stop(alone, 5_000);
+        await this.stop(alone, STOP_GRACE_MS);
       }
     }
   }
@@ -112,7 +115,7 @@ export class SnippetProcessPool {
   }
 
   /** Disconnects the workers (they end once idle) and kills any still there after `graceMs`. */
-  async close(graceMs = 5_000): Promise<void> {
+  async close(graceMs = STOP_GRACE_MS): Promise<void> {
     this.closed = true;
     await Promise.all(this.workers.map((w) => this.stop(w, graceMs)));
   }

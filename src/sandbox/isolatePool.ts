@@ -39,8 +39,6 @@ const PREPARE_TIMEOUT_MS = 2_000;
 /** A fresh context of the isolate with the runtime's script evaluated in it: `start` (StartRuntime) is not called yet. */
 export interface PreparedContext {
   readonly context: ivm.Context;
-  /** The runtime's script that was evaluated: a run whose runtime is another does not use the context. */
-  readonly runtime: ivm.Script;
   readonly start: ivm.Reference<unknown>;
 }
 
@@ -62,7 +60,7 @@ export class PooledIsolate {
   idleSince = 0;
   /** Scripts compiled in it, by filename: a script is bound to no context, so each run's context runs it again without compiling. */
   private readonly scripts = new Map<string, { readonly key: string; readonly script: ivm.Script }>();
-  /** The runtime's script in this isolate (one of `scripts`), which prepare evaluates; set by runtimeScript. */
+  /** The runtime's script in this isolate (one of `scripts`), which prepare evaluates; set by runtimeScript (a process has one runtime source, runtimeSource, so it is every run's). */
   private runtime: ivm.Script | undefined;
   /** The next run's context, being made on the isolate's thread (prepare); undefined when none is. */
   private next: Promise<PreparedContext> | undefined;
@@ -100,7 +98,7 @@ export class PooledIsolate {
       const context = await this.isolate.createContext();
       try {
         const start = (await runtime.run(context, { timeout: PREPARE_TIMEOUT_MS, reference: true })) as ivm.Reference<unknown>;
-        return { context, runtime, start };
+        return { context, start };
       } catch (error) {
         context.release();
         throw error;

@@ -5,8 +5,8 @@ import { HELPERS_FILENAME, STALL_TURNS, TICK_BACKGROUND, TICK_RAN, type Lifecycl
 import type { GuestBundle } from './bundleGuest.ts';
 import type { RuntimeConfig, RuntimeReport } from './runtimeConfig.ts';
 import { environmentSnapshot } from './environmentSnapshots.ts';
-import { codeCacheOf, compileRuntime, refreshRuntimeCache, runtimeSource, startRuntime } from './runtimeBundle.ts';
-import { releasePrepared, returnIsolate, takeIsolate, type DiscardReason, type PooledIsolate } from './isolatePool.ts';
+import { callStart, codeCacheOf, compileRuntime, refreshRuntimeCache, runtimeSource } from './runtimeBundle.ts';
+import { returnIsolate, takeIsolate, type DiscardReason, type PooledIsolate } from './isolatePool.ts';
 import { SharedCounters } from './sharedCounters.ts';
 import { configJson } from './configJson.ts';
 import { SNIPPET_SCRIPT } from '../protocol/snippetFile.ts';
@@ -155,11 +155,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
   try {
     const runtime = lease.runtimeScript(source, () => compileRuntime(isolate, source, snapshot));
     // A kept isolate made this context (with the runtime's script evaluated in it) while it waited; else it is made now.
-    let prepared = await lease.takePrepared();
-    if (prepared !== undefined && prepared.runtime !== runtime) {
-      releasePrepared(prepared);
-      prepared = undefined;
-    }
+    const prepared = await lease.takePrepared();
     context = prepared?.context ?? isolate.createContextSync();
     const start = prepared?.start ?? (runtime.runSync(context, { timeout: remaining(), reference: true }) as ivm.Reference<unknown>);
     try {
@@ -175,7 +171,7 @@ export async function runInIsolate(exec: Execution): Promise<ExecutionResult> {
       throw error;
     }
     // The runtime hands back its lifecycle object as a Reference: the snippet finds it on no global.
-    lifecycle = await startRuntime(isolate, context, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining(), snapshot, runtime, start);
+    lifecycle = callStart(start, { bridge, config: configJson(exec.config), counters: counters.transferable(), memoryLimitMb: exec.memoryLimitMb }, remaining());
     const call = lifecycleCaller(lifecycle);
     const timers = timersOf(lifecycle, call, exec.maxTimerTicks);
     for (const env of exec.environments) {

@@ -219,21 +219,29 @@ export interface RuntimeArguments {
 
 /**
  * Evaluates the runtime in a fresh context of an isolate made from `snapshot` (the base one when absent) and starts it: the lifecycle's Reference
- * (`compiled`: the runtime's script compiled in this isolate already, which it runs and keeps; `evaluated`: its
- * `start`, when the script was evaluated in this context ahead of the run, src/sandbox/isolatePool.ts). The bridge,
+ * (`compiled`: the runtime's script compiled in this isolate already, which it runs and keeps). The bridge,
  * the config, the counters' buffer and the memory limit are handed to `start` as arguments; no
  * global holds them. The calls are synchronous: they run only the runtime's own code (about a millisecond),
  * which never calls the host, and each hop to the isolate's thread costs more than that.
  */
-export async function startRuntime(isolate: ivm.Isolate, context: ivm.Context, args: RuntimeArguments, timeout: number, snapshot?: StartupSnapshot, compiled?: ivm.Script, evaluated?: ivm.Reference<unknown>): Promise<ivm.Reference<LifecycleDispatch>> {
+export async function startRuntime(isolate: ivm.Isolate, context: ivm.Context, args: RuntimeArguments, timeout: number, snapshot?: StartupSnapshot, compiled?: ivm.Script): Promise<ivm.Reference<LifecycleDispatch>> {
   // A script compiled in this isolate before (a warm isolate's, src/sandbox/isolatePool.ts) runs again in the new context, and stays its owner's.
-  const script = evaluated === undefined ? (compiled ?? compileRuntime(isolate, await runtimeSource(), snapshot)) : undefined;
-  let start: ivm.Reference<StartRuntime> | undefined;
+  const script = compiled ?? compileRuntime(isolate, await runtimeSource(), snapshot);
   try {
-    start = (evaluated ?? script?.runSync(context, { timeout, reference: true })) as ivm.Reference<StartRuntime>;
-    return start.applySync(undefined, [args.bridge, args.config, args.counters, args.memoryLimitMb] as never, { timeout, result: { reference: true } }) as ivm.Reference<LifecycleDispatch>;
+    return callStart(script.runSync(context, { timeout, reference: true }) as ivm.Reference<unknown>, args, timeout);
   } finally {
-    start?.release();
-    if (compiled === undefined) script?.release();
+    if (compiled === undefined) script.release();
+  }
+}
+
+/**
+ * Calls `start`, what the runtime's script evaluated to in a context (released after), synchronously: the lifecycle's Reference.
+ * startRuntime's second half, for a context whose runtime was evaluated ahead of its run (src/sandbox/isolatePool.ts).
+ */
+export function callStart(start: ivm.Reference<unknown>, args: RuntimeArguments, timeout: number): ivm.Reference<LifecycleDispatch> {
+  try {
+    return (start as ivm.Reference<StartRuntime>).applySync(undefined, [args.bridge, args.config, args.counters, args.memoryLimitMb] as never, { timeout, result: { reference: true } }) as ivm.Reference<LifecycleDispatch>;
+  } finally {
+    start.release();
   }
 }
