@@ -1,10 +1,11 @@
 import { writeFileAtomically } from '../core/writeFileAtomically.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { BundleFailed } from '../core/errors.ts';
 import { containModules, metafileOutside, projectOutside } from './containModules.ts';
 
@@ -62,6 +63,23 @@ function workDir(request: GuestBundleRequest): string {
 }
 const memory = new Map<string, GuestBundle>();
 
+const require = createRequire(import.meta.url);
+let api: typeof esbuild | undefined;
+/**
+ * esbuild, loaded when a bundle is first built: a run whose bundles all come from the cache (most
+ * CLI starts) does not pay for loading it (~40 ms). The cache key takes its version from its package.json.
+ */
+function esbuildApi(): typeof esbuild {
+  api ??= require('esbuild') as typeof esbuild;
+  return api;
+}
+let version: string | undefined;
+/** The installed esbuild's version, as `esbuild.version` gives it, read without loading esbuild. */
+function esbuildVersion(): string {
+  version ??= (JSON.parse(readFileSync(require.resolve('esbuild/package.json'), 'utf8')) as { version: string }).version;
+  return version;
+}
+
 /**
  * Bundles a guest module and everything it imports into one script for the isolate (esbuild,
  * browser platform, no Node built-ins). Bundles are kept in memory for the process and on disk
@@ -75,7 +93,7 @@ export async function bundleGuest(request: GuestBundleRequest): Promise<GuestBun
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   const started = Date.now();
   try {
-    result = await esbuild.build(buildOptions(request));
+    result = await esbuildApi().build(buildOptions(request));
   } catch (error) {
     throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
   }
@@ -104,7 +122,7 @@ export function bundleGuestSync(request: GuestBundleRequest): GuestBundle {
   try {
     // The synchronous API takes no plugins: an installed module's containment is checked on what was bundled, before it is kept.
     const { plugins: _plugins, ...options } = buildOptions(request);
-    result = esbuild.buildSync(options);
+    result = esbuildApi().buildSync(options);
   } catch (error) {
     throw new BundleFailed(`could not bundle ${request.name}: ${firstMessage(error)}`, { cause: error });
   }
@@ -177,7 +195,7 @@ function firstMessage(error: unknown): string {
  * files of the same relative names with other content.
  */
 function cacheKey(request: GuestBundleRequest): string {
-  return createHash('sha256').update(JSON.stringify([esbuild.version, ROOT, request])).digest('hex').slice(0, 32);
+  return createHash('sha256').update(JSON.stringify([esbuildVersion(), ROOT, request])).digest('hex').slice(0, 32);
 }
 
 /** Where bundles (and the probe's verdicts) are kept between processes: the package's node_modules/.cache, else the temp dir. */
