@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import ivm from 'isolated-vm';
-import { CALLBACK_CONVENTIONS } from '../src/protocol/callbackConventions.ts';
 import { createStartupSnapshot, refreshRuntimeCache, runtimeSource, startRuntime } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 
@@ -26,7 +25,7 @@ async function firstRun(dir: string): Promise<{ cpu: number; wall: number }> {
   // A small snippet's config: no positions, no sites (as eval/runFloor.ts).
   const config = JSON.stringify({
     hook: '__h', shownHook: '__h', statements: 1, branches: [], sites: [], messages: {}, seed: 0, startTime: 0, maxConsoleBytes: 1_000_000,
-    callbacks: CALLBACK_CONVENTIONS, driveTargets: [], drive: false, prefer: {}, positions: [],
+    driveTargets: [], drive: false, prefer: {}, positions: [],
   });
   try {
     const context = await isolate.createContext();

@@ -7,7 +7,6 @@
 import { parseArgs } from 'node:util';
 import ivm from 'isolated-vm';
 import { runSnippet } from '../src/engine/runSnippet.ts';
-import { CALLBACK_CONVENTIONS } from '../src/protocol/callbackConventions.ts';
 import { baseSnapshot, compileRuntime, runtimeSource, startRuntime } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
 
@@ -32,7 +31,7 @@ const script = compileRuntime(isolate, await runtimeSource(), snapshot);
 // A small snippet's config: no positions, no sites.
 const config = JSON.stringify({
   hook: '__h', shownHook: '__h', statements: 1, branches: [], sites: [], messages: {}, seed: 0, startTime: 0, maxConsoleBytes: 1_000_000, staleTimerTicks: 1_000,
-  callbacks: CALLBACK_CONVENTIONS, driveTargets: [], drive: false, prefer: {}, positions: [],
+  driveTargets: [], drive: false, prefer: {}, positions: [],
 });
 const bridge = new ivm.Reference(async () => '{}');
 

@@ -11,6 +11,7 @@ import { HOOKS } from '../src/protocol/hooks.ts';
 import { NODE_UTIL_GLOBAL, RUNTIME_FILENAME, TICK_BACKGROUND, TICK_IDLE, type LifecycleDispatch, type StartRuntime, type TickOutcome } from '../src/protocol/runtime.ts';
 import { codeCacheOf, compileRuntime, createStartupSnapshot, refreshRuntimeCache, runtimeCompilations, runtimeSource, startRuntime, startupSnapshot, type StartupSnapshot } from '../src/sandbox/runtimeBundle.ts';
 import { SharedCounters } from '../src/sandbox/sharedCounters.ts';
+import { runSnippet } from '../src/engine/runSnippet.ts';
 
 /**
  * The guest runtime as a unit (src/guest/runtime, bundled and compiled by
@@ -166,3 +167,18 @@ for (const c of WAITING) {
     }
   });
 }
+
+test('guest runtime: the memory cap, installed before the run\'s start, holds WebAssembly memory to that run\'s --memory', async () => {
+  // The cap's wrappers are made once per context (boot); the budget they draw on is the limit `start` is handed.
+  const code = 'const m = new WebAssembly.Memory({ initial: 1, maximum: 65536 });\nlet pages = 1;\ntry { for (;;) { m.grow(16); pages += 16; } } catch {}\nconsole.log(pages);';
+  const pagesUnder = async (memoryLimitMb: number) => {
+    const r = await runSnippet(code, { mode: 'none', memoryLimitMb });
+    assert.equal(r.status, 'completed', JSON.stringify(r.errors));
+    return Number(r.stdout.trim());
+  };
+  // 64 KiB pages: 32 MiB is 512 of them, 64 MiB 1024.
+  const small = await pagesUnder(32);
+  const larger = await pagesUnder(64);
+  assert.ok(small > 256 && small <= 512, `--memory 32: ${small} pages`);
+  assert.ok(larger > 512 && larger <= 1024, `--memory 64: ${larger} pages`);
+});

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { runSnippet } from '../src/engine/runSnippet.ts';
 import type { RuntimeConfig } from '../src/protocol/runtime.ts';
 import type { RunResult } from '../src/core/runResult.ts';
-import { CALLBACK_CONVENTIONS } from '../src/protocol/callbackConventions.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/snipexec.cjs', import.meta.url));
 
@@ -86,7 +85,6 @@ export const UNIT_CONFIG: RuntimeConfig = {
   startTime: 0,
   maxConsoleBytes: 10_000,
   staleTimerTicks: 1_000,
-  callbacks: CALLBACK_CONVENTIONS,
   prefer: {},
   driveTargets: [],
   drive: false,

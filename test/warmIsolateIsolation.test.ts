@@ -305,6 +305,12 @@ test('warm isolates: an idle isolate prepares the next context, and one disposed
     const prepared = await again.takePrepared();
     assert.ok(prepared !== undefined, 'the kept isolate prepared a context');
     assert.equal(prepared.start.typeof, 'function', "the runtime's script was evaluated in it");
+    // What every run shares was set up there too (boot): the run's start is left only what its config decides.
+    // (A context of the isolate has no setTimeout of V8's own: the runtime's is there.)
+    assert.equal(prepared.context.evalSync('typeof setTimeout'), 'function');
+    const bare = await again.isolate.createContext();
+    assert.equal(bare.evalSync('typeof setTimeout'), 'undefined');
+    bare.release();
     releasePrepared(prepared);
     returnIsolate(again, 'failed');
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -8,7 +8,6 @@ import type { ParsedSnippet } from '../parse/parseSnippet.ts';
 import type { ExecutionResult } from '../sandbox/runInIsolate.ts';
 import type { RuntimeConfig } from '../sandbox/runtimeConfig.ts';
 import type { RuntimeReport } from '../protocol/runtime.ts';
-import { CALLBACK_CONVENTIONS } from '../protocol/callbackConventions.ts';
 import { valueSourceFor, type ValueSource } from '../values/providers.ts';
 import type { LlmEnvironment, LlmSession } from '../llm/llmSession.ts';
 import { copyUsage, NO_LLM_USAGE } from '../core/llmUsage.ts';
@@ -184,7 +183,6 @@ function runtimeConfig(instrumented: InstrumentedSnippet, options: RunOptions): 
     startTime: START_TIME + options.seed * 1000,
     maxConsoleBytes: options.maxConsoleBytes,
     staleTimerTicks: options.staleTimerTicks,
-    callbacks: CALLBACK_CONVENTIONS,
     driveTargets: instrumented.driveTargets.map((d) => ({ name: d.name, kind: d.kind, params: d.params, topLevel: d.topLevel, ...(d.memberOf ? { memberOf: d.memberOf } : {}), ...(d.key !== undefined ? { key: d.key } : {}), ...(d.static ? { static: true } : {}), ...(d.errorFirst ? { errorFirst: true } : {}) })),
     drive: instrumented.drive,
     prefer: Object.fromEntries(instrumented.map.sites.filter((s) => s.prefer !== undefined).map((s) => [s.id, s.prefer as boolean])),

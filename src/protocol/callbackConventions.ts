@@ -1,6 +1,6 @@
 /**
  * How injected functions run the callbacks they are given. Shared by the recording proxies of a
- * learning run (sent to the isolate in the runtime config) and by synthesis, so a learning run
+ * learning run (the guest runtime imports them: src/guest/runtime/probeCallbacks.ts) and by synthesis, so a learning run
  * and the measured run treat callbacks alike. Whether a callback is error-first is decided once, by
  * the recording proxy that first runs it (`errorFirst` in src/guest/runtime/probeCallbacks.ts), and recorded with
  * it; synthesis gives the measured run the same arguments.

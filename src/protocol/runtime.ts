@@ -10,26 +10,6 @@ import type { ValueOutcome } from '../core/explored.ts';
 /** Exploration's outcomes travel to the guest: it reads the type from here, since the guest imports protocol only. */
 export type { ValueOutcome };
 
-/**
- * How injected functions run the callbacks they are given (the host's CALLBACK_CONVENTIONS,
- * src/values/trace/callbackConventions.ts): method names, and the parameter-name patterns (RegExp
- * sources) of an error-first callback.
- */
-export interface CallbackConventionsConfig {
-  /** Array-like methods: the callback runs at once, with an element as its first argument. */
-  readonly elementWise: readonly string[];
-  /** Other methods whose callbacks run before they return. */
-  readonly sync: readonly string[];
-  /** A callback of two or more parameters whose first parameter's name matches is error-first. */
-  readonly errorFirst: string;
-  /** A callback of one parameter whose name matches is error-first. */
-  readonly errorOnly: string;
-  /** An event whose name matches is an error: its listeners run only when exploration asks (outcome `error`). */
-  readonly errorEvent: string;
-  /** Methods that register event handlers: their callbacks get event objects, never an error. */
-  readonly eventMethods: readonly string[];
-}
-
 /** What the host tells the in-isolate runtime; sent as one JSON string. */
 export interface RuntimeConfig {
   readonly hook: string;
@@ -47,7 +27,6 @@ export interface RuntimeConfig {
   readonly maxConsoleBytes: number;
   /** Firings in a row that cover nothing new after which a timer is not run again (0: never stopped; src/guest/runtime/staleTimers.ts). */
   readonly staleTimerTicks: number;
-  readonly callbacks: CallbackConventionsConfig;
   /** Per operator site id, the answer a recording proxy gives to run more of the code. */
   readonly prefer: Readonly<Record<number, boolean>>;
   /** Per `switch` site id, the case value a recording proxy takes instead of the one that runs the most (exploration). */

@@ -34,7 +34,8 @@ export function capWebAssembly(WA: Dyn): void {
   const viewOffset = getter(TypedArrayProto, 'byteOffset');
   const viewLength = getter(TypedArrayProto, 'byteLength');
   const abLength = getter(ArrayBuffer.prototype, 'byteLength');
-  const budgetPages = MathTrunc(budgetBytes() / WASM_PAGE);
+  /** The budget in Wasm pages, read when used: the run's `start` sets the budget after this is installed. */
+  const budgetPages = () => MathTrunc(budgetBytes() / WASM_PAGE);
   /** A module made here -> the pages its own memories may reach, per instance. */
   const modulePages: WeakMap<object, number> = new WM();
   const refuseInstance = (where: string) => new RangeErrorCtor(`${where}: Out of memory: Cannot allocate Wasm memory for new instance`);
@@ -128,7 +129,8 @@ export function capWebAssembly(WA: Dyn): void {
         const max = (flags & 1) !== 0 ? leb(b, r, wide) : Infinity;
         if (min === undefined || max === undefined) return rec({ bytes, pages: 0 });
         // A memory that cannot fit keeps a valid maximum (min); its instance is refused, as V8 refuses one it cannot allocate.
-        const capped = MathMax(min, MathMin(max, budgetPages, (flags & 4) !== 0 ? budgetPages : 65536));
+        const budget = budgetPages();
+        const capped = MathMax(min, MathMin(max, budget, (flags & 4) !== 0 ? budget : 65536));
         pages += capped;
         push(section, flags | 1);
         const minBytes = lebBytes(min);

@@ -2,10 +2,10 @@
  * The calls a recording proxy records, and the callbacks it is handed, which it runs as the real
  * API would: at once with an element for array-like methods (and a few others), else on a later
  * tick; error-first callbacks get null first, as the host's conventions say
- * (src/values/trace/callbackConventions.ts, sent in the runtime config).
+ * (CALLBACK_CONVENTIONS, src/protocol/callbackConventions.ts, which this module imports: they are no run's to choose).
  */
 import { callbackElementId } from '../../protocol/elementIds.ts';
-import type { CallbackConventionsConfig } from '../../protocol/runtime.ts';
+import { CALLBACK_CONVENTIONS } from '../../protocol/callbackConventions.ts';
 import type { CallbackRecord, CallRecord, Trace } from '../../protocol/trace.ts';
 import { addTimer } from './clock.ts';
 import { exec, isIdentifierName, list, push, put, rec, splitOn, test } from './ownData.ts';
@@ -13,24 +13,22 @@ import type { Dyn } from './primordials.ts';
 import { apply, fnToString, getOwnPropertyDescriptor, isArray, MathMax, ObjectCreate, ownKeys, RegExpCtor, strIndexOf, strSlice, strTrim } from './primordials.ts';
 import { child, injectedFailure, isProbe, kindOf, note, outcomeOf, primitiveOf, probeFor, probeId, probes, traceOf, type ProbeInfo } from './probes.ts';
 
-const ELEMENT_CALLBACKS: Record<string, 1> = ObjectCreate(null);
-const SYNC_CALLBACKS: Record<string, 1> = ObjectCreate(null);
-const EVENT_METHODS: Record<string, 1> = ObjectCreate(null);
-let ERROR_FIRST: RegExp;
-let ERROR_ONLY: RegExp;
-let ERROR_EVENT: RegExp;
+/** A set of names, as a record without a prototype (no name the snippet puts on Object.prototype is in it). */
+function nameSet(names: readonly string[]): Record<string, 1> {
+  const set: Record<string, 1> = ObjectCreate(null);
+  for (let i = 0; i < names.length; i++) set[names[i] as string] = 1;
+  return set;
+}
+const ELEMENT_CALLBACKS = nameSet(CALLBACK_CONVENTIONS.elementWise);
+const SYNC_CALLBACKS = nameSet(CALLBACK_CONVENTIONS.sync);
+const EVENT_METHODS = nameSet(CALLBACK_CONVENTIONS.eventMethods);
+const ERROR_FIRST = new RegExpCtor(CALLBACK_CONVENTIONS.errorFirst, 'i');
+const ERROR_ONLY = new RegExpCtor(CALLBACK_CONVENTIONS.errorOnly, 'i');
+const ERROR_EVENT = new RegExpCtor(CALLBACK_CONVENTIONS.errorEvent, 'i');
 const PARAMETER_LIST = /^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(([^)]*)\)/;
 const ONE_PARAMETER_ARROW = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/;
 const ERROR_HANDLER = /^(on)?(error|fail|failure|reject|rejected|catch)$/i;
 
-export function initCallbackConventions(callbacks: CallbackConventionsConfig): void {
-  for (let i = 0; i < callbacks.elementWise.length; i++) ELEMENT_CALLBACKS[callbacks.elementWise[i]] = 1;
-  for (let i = 0; i < callbacks.sync.length; i++) SYNC_CALLBACKS[callbacks.sync[i]] = 1;
-  ERROR_FIRST = new RegExpCtor(callbacks.errorFirst, 'i');
-  ERROR_ONLY = new RegExpCtor(callbacks.errorOnly, 'i');
-  ERROR_EVENT = new RegExpCtor(callbacks.errorEvent, 'i');
-  for (let i = 0; i < callbacks.eventMethods.length; i++) EVENT_METHODS[callbacks.eventMethods[i]] = 1;
-}
 
 /** Node's error-first convention (callbackConventions.ts): whether the callback's first parameter is an error, null when none happened. */
 function errorFirst(names: readonly string[], params: number, method: string | undefined): boolean {
