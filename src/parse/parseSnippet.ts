@@ -167,6 +167,8 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
   let firstError: unknown;
   let current = code;
   const applied: string[] = [];
+  // The line repairs' whole-text parses, by text: seeded with each text below that no language parses (the last is where they start).
+  const attempts: Attempts = new Map();
   for (let round = 0; round <= REPAIRS.length; round++) {
     if (round > 0) {
       const repair = REPAIRS[round - 1];
@@ -177,19 +179,25 @@ export function parseSnippet(code: string, lang?: Lang | readonly Lang[], deadli
       applied.push(repair.name);
     }
     deadline?.check(round === 0 ? 'parsing' : 'repairing');
+    let parsed = false;
+    let failedFirst: Attempt | undefined;
     for (const candidate of langs) {
       try {
         const ast = parseAs(current, candidate, limits);
+        parsed = true;
         // A repair that leaves nothing of the original to run has not repaired it.
         if (applied.length === 0 || hasRunnableStatement(ast)) return { ast, code: current, lang: candidate, repairs: [...applied] };
       } catch (error) {
         if (error instanceof RangeError || error instanceof UnreadableInput) throw error; // a full stack is the host's limit, a tree over the limits the input's size: not the snippet's syntax
         firstError ??= error;
+        failedFirst ??= { error: (error as { loc?: Position }).loc };
       }
     }
+    // What parseAny answers for a text no language parses: where the first one's parse failed.
+    if (!parsed && failedFirst !== undefined) attempts.set(current, failedFirst);
   }
   // Line by line, each try is a parse of the whole snippet: a large one is not repaired line by line.
-  const dropped = code.length <= MAX_LINE_REPAIR_CHARS ? dropUnparsableLines(current, langs, limits, deadline) : undefined;
+  const dropped = code.length <= MAX_LINE_REPAIR_CHARS ? dropUnparsableLines(current, langs, limits, attempts, deadline) : undefined;
   if (dropped) return { ...dropped, repairs: [...applied, ...dropped.repairs] };
   const e = firstError as { message?: string; loc?: { line: number; column: number } };
   const message = (e.message ?? String(firstError)).replace(/\s*\(\d+:\d+\)$/, '');
@@ -208,14 +216,14 @@ const MAX_EDITED_LINES = 10;
  * blanked out (prose, shell commands, output pasted among the code), keeping the line count, for at
  * most a third of the lines. The edited and dropped lines are named in `repairs`.
  */
-function dropUnparsableLines(code: string, langs: readonly Lang[], limits: SnippetLimits, deadline?: DeadlineCheck): ParsedSnippet | undefined {
+function dropUnparsableLines(code: string, langs: readonly Lang[], limits: SnippetLimits, attempts: Attempts, deadline?: DeadlineCheck): ParsedSnippet | undefined {
   const lines = code.split('\n');
   const nonEmpty = lines.filter((l) => l.trim() !== '').length;
   const dropped: number[] = [];
   const edited: number[] = [];
   for (let i = 0; i <= MAX_DROPPED_LINES + MAX_EDITED_LINES; i++) {
     deadline?.check('repairing');
-    const attempt = parseAny(lines.join('\n'), langs, limits);
+    const attempt = parseAny(lines.join('\n'), langs, limits, attempts);
     if ('ast' in attempt) {
       if (dropped.length + edited.length === 0 || !hasRunnableStatement(attempt.ast)) return undefined;
       const repairs = [...(edited.length > 0 ? [`edited-lines:${edited.join(',')}`] : []), ...(dropped.length > 0 ? [`dropped-lines:${dropped.join(',')}`] : [])];
@@ -223,7 +231,7 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], limits: Snipp
     }
     const at = attempt.error;
     if (at === undefined || lines[at.line - 1] === undefined || lines[at.line - 1]?.trim() === '') return undefined;
-    const fixed = edited.length < MAX_EDITED_LINES && !edited.includes(at.line) ? editLine(lines, at, langs, limits, deadline) : undefined;
+    const fixed = edited.length < MAX_EDITED_LINES && !edited.includes(at.line) ? editLine(lines, at, langs, limits, attempts, deadline) : undefined;
     if (fixed !== undefined) {
       lines[at.line - 1] = fixed;
       edited.push(at.line);
@@ -236,20 +244,41 @@ function dropUnparsableLines(code: string, langs: readonly Lang[], limits: Snipp
   return undefined;
 }
 
-/** The first language the code parses as, or where the first one's parse failed. */
-function parseAny(code: string, langs: readonly Lang[], limits: SnippetLimits): { ast: t.File; code: string; lang: Lang } | { error: { line: number; column: number } | undefined } {
-  let error: { line: number; column: number } | undefined;
+interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A whole-text parse of the line repairs: the tree of the first language the text parses as, or where the first one's parse failed. */
+type Attempt = { readonly ast: t.File; readonly code: string; readonly lang: Lang } | { readonly error: Position | undefined };
+
+/**
+ * The attempts of one snippet's repairs, by text. Parsing is a function of the text (for the same
+ * languages and limits): the edit editLine keeps is the text dropUnparsableLines parses next, and
+ * each failed text costs up to eight parses (every language, as a module and as a script).
+ */
+type Attempts = Map<string, Attempt>;
+
+/** The first language the code parses as, or where the first one's parse failed; a text tried before is answered from `attempts`. */
+function parseAny(code: string, langs: readonly Lang[], limits: SnippetLimits, attempts: Attempts): Attempt {
+  const known = attempts.get(code);
+  if (known !== undefined) return known;
+  let attempt: Attempt | undefined;
+  let error: Position | undefined;
   let failed = false;
   for (const lang of langs) {
     try {
-      return { ast: parseAs(code, lang, limits), code, lang };
+      attempt = { ast: parseAs(code, lang, limits), code, lang };
+      break;
     } catch (e) {
       if (e instanceof RangeError || e instanceof UnreadableInput) throw e;
-      if (!failed) error = (e as { loc?: { line: number; column: number } }).loc;
+      if (!failed) error = (e as { loc?: Position }).loc;
       failed = true;
     }
   }
-  return { error };
+  attempt ??= { error };
+  attempts.set(code, attempt);
+  return attempt;
 }
 
 /**
@@ -257,7 +286,7 @@ function parseAny(code: string, langs: readonly Lang[], limits: SnippetLimits): 
  * line's new text, or undefined when none does. The first that parses wins, else the one the parser
  * gets furthest with.
  */
-function editLine(lines: readonly string[], at: { line: number; column: number }, langs: readonly Lang[], limits: SnippetLimits, deadline?: DeadlineCheck): string | undefined {
+function editLine(lines: readonly string[], at: Position, langs: readonly Lang[], limits: SnippetLimits, attempts: Attempts, deadline?: DeadlineCheck): string | undefined {
   const line = lines[at.line - 1]!;
   const c = Math.min(at.column, line.length);
   const candidates: string[] = [];
@@ -285,7 +314,7 @@ function editLine(lines: readonly string[], at: { line: number; column: number }
     deadline?.check('repairing');
     const copy = [...lines];
     copy[at.line - 1] = candidate;
-    const attempt = parseAny(copy.join('\n'), langs, limits);
+    const attempt = parseAny(copy.join('\n'), langs, limits, attempts);
     if ('ast' in attempt) return candidate;
     const e = attempt.error;
     if (e === undefined || e.line <= at.line) continue;
