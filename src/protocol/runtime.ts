@@ -358,5 +358,5 @@ export type RuntimeGlobal = (typeof RUNTIME_GLOBALS)[number];
 /** The file name of the runtime's script in the isolate: stack frames in it (or in code it evaluated) are the runtime's. */
 export const RUNTIME_FILENAME = 'snipexec:runtime';
 
-/** The file name of the script that defines the helpers injected definitions call (src/values/dummyTable.ts), run in each context after the runtime's start. */
+/** The file name of the script that defines the helpers injected definitions call (src/values/dummyTable.ts), run in each context between the runtime's script and its start. */
 export const HELPERS_FILENAME = 'snipexec:helpers';
